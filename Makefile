@@ -1,0 +1,120 @@
+# storan -- plain GNU make, pkg-config for every library.
+#
+#   make                 build ./storan
+#   make check           every test, under AddressSanitizer + UBSan
+#   make demo            install what is missing, build, ingest sample-data/
+#   make fuzz            a bounded libFuzzer run over every parser (clang)
+#   make install PREFIX=/usr/local
+#   make V=1             show the commands
+#   make SANITIZE=1      build ./storan itself with the sanitizers
+
+CC ?= cc
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+PKG_CONFIG ?= pkg-config
+
+PKGS := liburing gsl xlsxwriter cairo jansson nettle
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+WARNINGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
+	-Wwrite-strings -Wvla -Wformat=2 -Wshadow -Wcast-qual -Wfloat-equal \
+	-Wimplicit-fallthrough -Wno-format-nonliteral
+DEVELOPER ?= 1
+ifeq ($(DEVELOPER),1)
+WARNINGS += -Werror
+endif
+
+OPT ?= -O2
+CFLAGS ?= $(OPT) -g
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP
+LDLIBS := $(PKG_LIBS) -laio -lm
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+ifeq ($(SANITIZE),1)
+ALL_CFLAGS += $(SAN_FLAGS)
+LDFLAGS += $(SAN_FLAGS)
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LIB_SRCS := $(sort $(wildcard core/*.c parsers/*.c cmd/*.c analysis/*.c \
+	plot/*.c runner/*.c))
+BUILD ?= build
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: storan
+
+storan: $(BUILD)/storan
+	$(Q)cp $< $@
+
+$(BUILD)/storan: $(BUILD)/storan.o $(BUILD)/libstoran.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libstoran.a: $(LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstoran.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libstoran.a $(CMOCKA_LIBS) $(LDLIBS)
+
+unit-tests: $(UNIT_BINS)
+
+# The test suite always runs under ASan + UBSan, in its own build tree.
+check:
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 BUILD=build-san \
+		build-san/storan unit-tests
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		STORAN=$(CURDIR)/build-san/storan UNIT_DIR=$(CURDIR)/build-san/tests \
+		tests/run-all
+
+check-browser: storan
+	$(Q)tests/browser/run
+
+demo:
+	$(Q)scripts/install-deps
+	$(Q)$(MAKE) --no-print-directory storan
+	$(Q)scripts/demo
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
+		build-fuzz/libstoran.a
+	$(Q)mkdir -p build-fuzz
+	clang -std=gnu11 -O1 -g -I. $(PKG_CFLAGS) \
+		-fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-parsers \
+		tests/fuzz/fuzz-parsers.c build-fuzz/libstoran.a $(LDLIBS)
+	build-fuzz/fuzz-parsers -max_total_time=$${FUZZ_SECONDS:-60} \
+		-max_len=65536 build-fuzz/corpus tests/fuzz/seeds
+
+install: storan
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 storan $(DESTDIR)$(BINDIR)/storan
+	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
+
+clean:
+	rm -rf build build-san build-fuzz storan
+
+.PHONY: all check check-browser demo fuzz install clean unit-tests
+
+-include $(LIB_OBJS:.o=.d) $(BUILD)/storan.d

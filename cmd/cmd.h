@@ -1,0 +1,48 @@
+/*
+ * Subcommands.  Adding one:
+ *
+ *   1. write cmd/NAME.c with `int cmd_NAME(int argc, char **argv)`; argv[0]
+ *      is the command name; it handles -h/--help itself (usage on stdout,
+ *      exit 0) and returns an exit code (0 fine, 1 findings, 2 trouble);
+ *   2. declare it below and list it in commands[] in storan.c;
+ *   3. write docs/storan-NAME.1 and add a CLI test under tests/cli/.
+ *
+ * Commands are thin: parse options, call modules in core/, parsers/,
+ * analysis/, plot/, runner/, print.  die() is allowed here and only here.
+ */
+#ifndef STORAN_CMD_H
+#define STORAN_CMD_H
+
+#include <stdio.h>
+
+int cmd_ingest(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+/* Exit codes shared by every command (like diff(1)). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FINDINGS = 1,
+	EXIT_TROUBLE = 2,
+};
+
+/* "storan CMD: msg" on stderr, then "Try 'storan CMD --help'."; returns 2. */
+/* Parses "k=v" (for --label) into labels; -1 when malformed. */
+struct labels;
+int parse_label_arg(const char *arg, struct labels *labels);
+
+int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Prints a command's usage text to fp. */
+void print_usage(FILE *fp, const char *text);
+
+/* The command line as typed, for provenance ("storan report a.json ..."). */
+extern const char *storan_command_line;
+
+#endif

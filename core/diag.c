@@ -1,0 +1,63 @@
+/* Diagnostics; see diag.h. */
+#include "diag.h"
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+void diag_list_init(struct diag_list *dl)
+{
+	dl->v = NULL;
+	dl->n = dl->alloc = 0;
+}
+
+void diag_list_release(struct diag_list *dl)
+{
+	for (size_t i = 0; i < dl->n; i++) {
+		free(dl->v[i].file);
+		free(dl->v[i].msg);
+	}
+	free(dl->v);
+	diag_list_init(dl);
+}
+
+void diag_add(struct diag_list *dl, enum diag_level level, const char *file,
+	      unsigned line, const char *fmt, ...)
+{
+	struct diag *d;
+	va_list ap;
+
+	ALLOC_GROW(dl->v, dl->n + 1, dl->alloc);
+	d = &dl->v[dl->n++];
+	d->level = level;
+	d->file = file ? xstrdup(file) : NULL;
+	d->line = line;
+	va_start(ap, fmt);
+	d->msg = xstrvfmt(fmt, ap);
+	va_end(ap);
+}
+
+size_t diag_count(const struct diag_list *dl, enum diag_level level)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < dl->n; i++)
+		n += dl->v[i].level == level;
+	return n;
+}
+
+void diag_print(const struct diag_list *dl, FILE *fp)
+{
+	for (size_t i = 0; i < dl->n; i++) {
+		const struct diag *d = &dl->v[i];
+		const char *kind = d->level == DIAG_NOTE ? "note: " : "";
+
+		if (!d->file)
+			fprintf(fp, "%s%s\n", kind, d->msg);
+		else if (d->line)
+			fprintf(fp, "%s:%u: %s%s\n", d->file, d->line, kind,
+				d->msg);
+		else
+			fprintf(fp, "%s: %s%s\n", d->file, kind, d->msg);
+	}
+}

@@ -1,0 +1,38 @@
+/*
+ * Diagnostics about the user's input, collected rather than printed, so that
+ * parsers stay pure (no I/O) and the command decides how to report them.
+ * Printed like a compiler's: "run3.txt:14: expected a number after 'bw='".
+ */
+#ifndef STORAN_DIAG_H
+#define STORAN_DIAG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum diag_level {
+	DIAG_ERROR,	/* the input (or part of it) could not be read */
+	DIAG_NOTE,	/* said for the user's information; not a failure */
+};
+
+struct diag {
+	enum diag_level level;
+	char *file;	/* NULL: msg already names the file */
+	unsigned line;	/* 0: the whole file */
+	char *msg;
+};
+
+struct diag_list {
+	struct diag *v;
+	size_t n, alloc;
+};
+
+void diag_list_init(struct diag_list *dl);
+void diag_list_release(struct diag_list *dl);
+void diag_add(struct diag_list *dl, enum diag_level level, const char *file,
+	      unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+size_t diag_count(const struct diag_list *dl, enum diag_level level);
+/* Prints every diagnostic as "FILE:LINE: msg" (notes: "FILE:LINE: note: msg"). */
+void diag_print(const struct diag_list *dl, FILE *fp);
+
+#endif

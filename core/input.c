@@ -1,0 +1,522 @@
+/*
+ * The input layer; see input.h for what a clean line is.
+ *
+ * Lines are cut and cleaned once when the file is read; the cleaned texts
+ * live in one arena so that a 100 MB log costs two allocations, not a
+ * million.
+ */
+#include "input.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
+}
+
+static void sha256_hex(const char *data, size_t size, char out[65])
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, size, (const uint8_t *)data);
+	sha256_digest(&ctx, sizeof(digest), digest);
+	for (size_t i = 0; i < sizeof(digest); i++)
+		snprintf(out + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* NUL bytes, or more than 5% control characters, mean "not text". */
+static int looks_binary(const char *data, size_t size)
+{
+	size_t ctl = 0;
+
+	if (memchr(data, '\0', size))
+		return 1;
+	for (size_t i = 0; i < size; i++) {
+		unsigned char c = (unsigned char)data[i];
+
+		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' &&
+		    c != '\f' && c != 0x1b)
+			ctl++;
+	}
+	return size && ctl * 20 > size;
+}
+
+/* Strips "> > " quote markers; returns how many there were. */
+static unsigned strip_quotes(const char **p, const char *end)
+{
+	unsigned depth = 0;
+	const char *s = *p;
+
+	for (;;) {
+		const char *t = s;
+
+		while (t < end && is_blank(*t))
+			t++;
+		if (t >= end || *t != '>')
+			break;
+		/* ">=" and ">>>" runs in prose are not worth a special case;
+		 * "dieter:> " never starts a line. */
+		s = t + 1;
+		depth++;
+	}
+	*p = s;
+	return depth;
+}
+
+static int is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '/' ||
+	       c == '+' || c == '-';
+}
+
+static int is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * A grep prefix is a file name with an extension, optionally followed by
+ * ":LINE", then ':' — "nvme.randread.txt: read: IOPS=61.2k".  Device
+ * headers ("/dev/sda:") and tool messages ("dd: error") have no extension
+ * and are left alone.  Returns the length of the name, 0 if none; *skip is
+ * the length of the whole prefix.
+ */
+static size_t grep_prefix(const char *s, const char *end, size_t *skip)
+{
+	const char *p = s, *dot = NULL;
+
+	while (p < end && is_name_char(*p)) {
+		if (*p == '.')
+			dot = p;
+		p++;
+	}
+	if (!dot || p >= end || *p != ':' || dot + 1 >= p ||
+	    !is_alpha(dot[1]) || p - s < 3)
+		return 0;
+	for (const char *x = dot + 1; x < p; x++)
+		if (!is_alpha(*x) && !(*x >= '0' && *x <= '9'))
+			return 0;
+	if (p + 1 < end && p[1] == '/')
+		return 0;	/* "host.example:/path" is not grep */
+	*skip = (size_t)(p - s) + 1;
+	if (p + 1 < end && p[1] >= '0' && p[1] <= '9') {
+		const char *q = p + 1;
+
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		if (q < end && *q == ':')
+			*skip = (size_t)(q - s) + 1;
+	}
+	return (size_t)(p - s);
+}
+
+static void add_line(struct input *in, char **arena, const char *s,
+		     const char *end, unsigned lineno)
+{
+	struct input_line *l;
+	const char *b = s;
+	size_t name_len, skip = 0;
+	unsigned indent = 0;
+
+	while (end > s && is_blank(end[-1]))
+		end--;
+	ALLOC_GROW(in->lines, in->nlines + 1, in->lines_alloc);
+	l = &in->lines[in->nlines++];
+	memset(l, 0, sizeof(*l));
+	l->lineno = lineno;
+	l->quote_depth = strip_quotes(&b, end);
+	name_len = grep_prefix(b, end, &skip);
+	if (name_len) {
+		char *name = *arena;
+
+		memcpy(name, b, name_len);
+		name[name_len] = '\0';
+		*arena += name_len + 1;
+		l->origin = name;
+		b += skip;
+		l->quote_depth += strip_quotes(&b, end);
+	}
+	while (b < end && is_blank(*b)) {
+		b++;
+		indent++;
+	}
+	l->indent = indent;
+	l->text = *arena;
+	memcpy(l->text, b, (size_t)(end - b));
+	l->text[end - b] = '\0';
+	*arena += (size_t)(end - b) + 1;
+}
+
+static void split_lines(struct input *in)
+{
+	const char *s = in->data, *end = in->data + in->size;
+	unsigned lineno = 1;
+	char *arena;
+
+	/* Every clean line is shorter than its raw line; names and texts
+	 * with their NULs need at most twice the raw size. */
+	in->arena = xmalloc(2 * in->size + 2);
+	arena = in->arena;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *stop = nl ? nl : end;
+		const char *piece = s;
+
+		/* A lone CR inside a line is a terminal overwrite. */
+		for (const char *c = s; c < stop; c++) {
+			if (*c != '\r' || c + 1 == stop)
+				continue;
+			if (c > piece)
+				add_line(in, &arena, piece, c, lineno);
+			piece = c + 1;
+		}
+		add_line(in, &arena, piece, stop, lineno);
+		if (!nl)
+			break;
+		s = nl + 1;
+		lineno++;
+	}
+}
+
+static void input_init_data(struct input *in, const char *path,
+			    char *data, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	memset(in, 0, sizeof(*in));
+	in->path = xstrdup(path);
+	if (!strcmp(path, "-"))
+		in->name = xstrdup("stdin");
+	else
+		in->name = xstrdup(slash && slash[1] ? slash + 1 : path);
+	in->data = data;
+	in->size = size;
+	sha256_hex(data, size, in->sha256);
+	in->binary = looks_binary(data, size);
+	if (!in->binary)
+		split_lines(in);
+}
+
+void input_from_buffer(struct input *in, const char *name, const char *data,
+		       size_t size)
+{
+	char *copy = xmalloc(size + 1);
+
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	input_init_data(in, name, copy, size);
+}
+
+static int read_stream(FILE *fp, char **data, size_t *size)
+{
+	size_t alloc = 0, len = 0;
+	char *buf = NULL;
+
+	for (;;) {
+		size_t got;
+
+		ALLOC_GROW(buf, len + 65536 + 1, alloc);
+		got = fread(buf + len, 1, alloc - len - 1, fp);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		free(buf);
+		return -1;
+	}
+	buf[len] = '\0';
+	*data = buf;
+	*size = len;
+	return 0;
+}
+
+int input_read(struct input *in, const char *path, struct strbuf *err)
+{
+	struct stat st;
+	FILE *fp;
+	char *data;
+	size_t size;
+	int rc;
+
+	if (!strcmp(path, "-")) {
+		fp = stdin;
+	} else {
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			strbuf_addf(err, "%s: is a directory, not a file",
+				    path);
+			return -1;
+		}
+		fp = fopen(path, "rb");
+		if (!fp) {
+			strbuf_addf(err, "%s: cannot open: %s", path,
+				    strerror(errno));
+			return -1;
+		}
+	}
+	rc = read_stream(fp, &data, &size);
+	if (rc)
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+	if (fp != stdin)
+		fclose(fp);
+	if (rc)
+		return -1;
+	input_init_data(in, path, data, size);
+	return 0;
+}
+
+void input_release(struct input *in)
+{
+	free(in->path);
+	free(in->name);
+	free(in->data);
+	free(in->lines);
+	free(in->arena);
+	memset(in, 0, sizeof(*in));
+}
+
+static const char *skip_blanks_const(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* End of the word at p (the next blank or NUL). */
+static const char *word_end(const char *p)
+{
+	while (*p && *p != ' ' && *p != '\t')
+		p++;
+	return p;
+}
+
+static int prompt_token(const char *w, const char *e)
+{
+	return e > w && e - w <= 64 && strchr("$#%>", e[-1]) &&
+	       !memchr(w, '=', (size_t)(e - w)) && *w != '-';
+}
+
+/*
+ * Length of a shell prompt at s, 0 if none.  Recognised: "$ ", "# ",
+ * "$dd", "[user@host dir]$ ", "user@host:~$ ", "dieter:> ", "/data # ",
+ * "pi@host:~/dir $ ", "PS C:\> ", "C:\dir>", and "+ " of shell traces.
+ */
+static size_t prompt_len(const char *s)
+{
+	const char *e, *p;
+
+	if (*s == '[') {
+		const char *close = strchr(s, ']');
+
+		if (close && (close[1] == '$' || close[1] == '#'))
+			return (size_t)(skip_blanks_const(close + 2) - s);
+	}
+	if (s[0] == '+' && (s[1] == ' ' || s[1] == '+')) {
+		for (p = s; *p == '+'; p++)
+			;
+		return (size_t)(skip_blanks_const(p) - s);
+	}
+	if (*s == '$' || *s == '#')
+		return (size_t)(skip_blanks_const(s + 1) - s);
+	e = word_end(s);
+	if (prompt_token(s, e) && (*e == ' ' || *e == '\t' || !*e))
+		return (size_t)(skip_blanks_const(e) - s);
+	if (e - s == 2 && !strncmp(s, "PS", 2)) {
+		const char *w = skip_blanks_const(e);
+
+		e = word_end(w);
+		if (e > w && e[-1] == '>')
+			return (size_t)(skip_blanks_const(e) - s);
+		return 0;
+	}
+	if (e - s > 64 || memchr(s, '=', (size_t)(e - s)) || *s == '-')
+		return 0;
+	p = skip_blanks_const(e);
+	if ((*p == '$' || *p == '#') && p > e &&
+	    (p[1] == ' ' || p[1] == '\t' || !p[1]))
+		return (size_t)(skip_blanks_const(p + 1) - s);
+	return 0;
+}
+
+const char *line_after_prompt(const char *text)
+{
+	return text + prompt_len(text);
+}
+
+int line_is_empty(const struct input_line *l)
+{
+	return !*line_after_prompt(l->text);
+}
+
+char *shell_next_word(const char **pp, const char *end)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = *pp;
+	char quote = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end) {
+		*pp = p;
+		return NULL;
+	}
+	for (; p < end; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+			else
+				strbuf_addch(&sb, *p);
+		} else if (*p == '\'' || *p == '"') {
+			quote = *p;
+		} else if (*p == '\\' && p + 1 < end) {
+			strbuf_addch(&sb, *++p);
+		} else if (*p == ' ' || *p == '\t') {
+			break;
+		} else {
+			strbuf_addch(&sb, *p);
+		}
+	}
+	*pp = p;
+	return strbuf_detach(&sb);
+}
+
+/* Words that run the next word as a command. */
+static int is_wrapper(const char *w)
+{
+	static const char *const wrappers[] = {
+		"sudo", "time", "nice", "ionice", "env", "command", "exec",
+		"nohup", "stdbuf", "chrt", "numactl", "taskset", "doas",
+		"/usr/bin/time", "/bin/time", "builtin", "(", "{", NULL
+	};
+
+	for (size_t i = 0; wrappers[i]; i++)
+		if (!strcmp(w, wrappers[i]))
+			return 1;
+	return 0;
+}
+
+/* Does a wrapper's option take the next word as its argument? */
+static int wrapper_option_takes_arg(const char *wrapper, const char *opt)
+{
+	if (!strcmp(wrapper, "nice") || !strcmp(wrapper, "ionice"))
+		return !strcmp(opt, "-n") || !strcmp(opt, "-c");
+	if (!strcmp(wrapper, "sudo"))
+		return !strcmp(opt, "-u") || !strcmp(opt, "-g");
+	if (strstr(wrapper, "time"))
+		return !strcmp(opt, "-f") || !strcmp(opt, "-o");
+	return 0;
+}
+
+static const char *base_of(const char *w)
+{
+	const char *slash = strrchr(w, '/');
+
+	return slash ? slash + 1 : w;
+}
+
+/* Matches one simple command [start, end) against prog. */
+static int match_simple(const char *start, const char *end, const char *prog,
+			struct shell_cmd *out)
+{
+	const char *p = start, *before;
+	char *wrapper = NULL, *w;
+	int found = 0, taskset_mask = 0;
+
+	for (;;) {
+		before = skip_blanks_const(p);
+		w = shell_next_word(&p, end);
+		if (!w)
+			break;
+		if (*w == '(' || *w == '{') {	/* "(dd ...)" subshells */
+			memmove(w, w + 1, strlen(w));
+			before++;
+			if (!*w) {
+				free(w);
+				continue;
+			}
+		}
+		if (wrapper && *w == '-') {
+			if (wrapper_option_takes_arg(wrapper, w))
+				free(shell_next_word(&p, end));
+			free(w);
+			continue;
+		}
+		if (taskset_mask || (wrapper && !strcmp(wrapper, "nice") &&
+				     w[0] >= '0' && w[0] <= '9')) {
+			taskset_mask = 0;
+			free(w);
+			continue;
+		}
+		if (is_wrapper(w) || (strchr(w, '=') && w[0] != '=' &&
+				      !strchr(w, '/') && w[0] != '-')) {
+			if (is_wrapper(w)) {
+				free(wrapper);
+				wrapper = xstrdup(w);
+				taskset_mask = !strcmp(w, "taskset");
+			}
+			free(w);
+			continue;
+		}
+		if (!strcmp(base_of(w), prog)) {
+			out->prog = before;
+			out->args = p;
+			out->len = (size_t)(end - before);
+			found = 1;
+		}
+		free(w);
+		break;
+	}
+	free(wrapper);
+	return found;
+}
+
+size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
+		  size_t max)
+{
+	const char *s = line_after_prompt(line), *start = s;
+	size_t n = 0;
+	char quote = 0;
+
+	for (const char *p = s;; p++) {
+		int sep = !*p;
+
+		if (*p && quote) {
+			if (*p == quote)
+				quote = 0;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			quote = *p;
+			continue;
+		}
+		if (*p == ';' || *p == '|' || *p == '&')
+			sep = 1;
+		if (!sep)
+			continue;
+		if (n < max && match_simple(start, p, prog, &cmds[n]))
+			n++;
+		if (!*p)
+			break;
+		start = p + 1;
+	}
+	return n;
+}
+
+char *shell_cmd_text(const struct shell_cmd *c)
+{
+	size_t len = c->len;
+
+	while (len && (c->prog[len - 1] == ' ' || c->prog[len - 1] == '\t'))
+		len--;
+	return xstrndup(c->prog, len);
+}

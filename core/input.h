@@ -1,0 +1,88 @@
+/*
+ * The input layer: one file's text, cut into clean lines that every parser
+ * reads the same way.
+ *
+ * Real inputs are messy: outputs quoted in e-mail ("> > "), indented in
+ * Markdown, prefixed by grep ("nvme.randread.txt: read: IOPS=..."), with
+ * CRLF ends, shell prompts and carriage-return progress updates.  Cleaning
+ * happens once, here:
+ *
+ *   raw line            "> > nvme.txt:  Timing cached reads: ...\r"
+ *   quote_depth         2
+ *   origin              "nvme.txt"    (the grep prefix, else NULL)
+ *   text                "Timing cached reads: ..."
+ *
+ * A lone '\r' (a progress line overwritten in a terminal) also ends a line;
+ * both pieces keep the number of the file line they came from.  text has
+ * no leading or trailing blanks and is NUL-terminated.  The input owns all
+ * of its memory; parsers copy what they keep.
+ */
+#ifndef STORAN_INPUT_H
+#define STORAN_INPUT_H
+
+#include <stddef.h>
+
+struct strbuf;
+
+struct input_line {
+	char *text;
+	const char *origin;	/* grep prefix (a source name) or NULL */
+	unsigned lineno;	/* 1-based line of the original file */
+	unsigned quote_depth;	/* number of e-mail quote markers stripped */
+	unsigned indent;	/* leading blanks stripped (a tab counts 1) */
+};
+
+struct input {
+	char *path;		/* as given; "-" is standard input */
+	char *name;		/* base name, "stdin" for "-" */
+	char *data;		/* the raw bytes, NUL-terminated */
+	size_t size;
+	struct input_line *lines;
+	size_t nlines, lines_alloc;
+	char sha256[65];
+	int binary;		/* NUL bytes or mostly non-text */
+	char *arena;		/* storage of every line's text */
+};
+
+/*
+ * Reads path ("-" for stdin).  On failure returns -1 with a message that
+ * names the file in err ("x.txt: cannot open: No such file or directory").
+ */
+int input_read(struct input *in, const char *path, struct strbuf *err);
+/* Builds an input from memory (tests, fuzzers); data is copied. */
+void input_from_buffer(struct input *in, const char *name, const char *data,
+		       size_t size);
+void input_release(struct input *in);
+
+/* Is the line blank, or only a shell prompt ("$", "pi@host:~ $")? */
+int line_is_empty(const struct input_line *l);
+
+/* Text after a shell prompt ("$ ", "root@h:~# ", "[u@h d]$ ", "+ "). */
+const char *line_after_prompt(const char *text);
+
+/* One simple command of a shell line: the program word and what follows. */
+struct shell_cmd {
+	const char *prog;	/* the program word, e.g. "dd" */
+	const char *args;	/* first character after the program word */
+	size_t len;		/* from prog to the end of the simple command */
+};
+
+/*
+ * Finds the simple commands of a shell line that run prog (compared on the
+ * program's base name, after sudo/time/nice/env wrappers and VAR=x
+ * assignments).  The line may start with a prompt.  Returns how many were
+ * found, at most max.
+ */
+size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
+		  size_t max);
+
+/* Copies a simple command's text ("dd if=/dev/zero of=x bs=1M"). */
+char *shell_cmd_text(const struct shell_cmd *c);
+
+/*
+ * Walks the words of a simple command: returns the next word (quotes
+ * removed) into a fresh string, or NULL at the end.
+ */
+char *shell_next_word(const char **p, const char *end);
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * Number scanning; see numscan.h.  The digits are validated here and copied
+ * into a small buffer with '.' as the decimal mark, then converted with
+ * strtod_l() in the "C" locale, so the user's LC_NUMERIC never matters.
+ */
+#define _GNU_SOURCE
+#include "numscan.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NUMBER_CHARS 64
+
+static locale_t c_locale(void)
+{
+	static locale_t loc;
+
+	if (!loc)
+		loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return loc;
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static size_t count_digits(const char *s)
+{
+	size_t n = 0;
+
+	while (is_digit(s[n]))
+		n++;
+	return n;
+}
+
+/* Length of an exponent ("e-5") at s, 0 when there is none. */
+static size_t exponent_len(const char *s)
+{
+	size_t n = 1, d;
+
+	if (*s != 'e' && *s != 'E')
+		return 0;
+	if (s[n] == '+' || s[n] == '-')
+		n++;
+	d = count_digits(s + n);
+	return d ? n + d : 0;
+}
+
+static int is_decimal_mark(char c, unsigned flags)
+{
+	return c == '.' || (c == ',' && (flags & SCAN_COMMA_DECIMAL));
+}
+
+int scan_double(const char **p, unsigned flags, double *out)
+{
+	const char *s = *p, *start = s;
+	char buf[MAX_NUMBER_CHARS + 1];
+	size_t n, intd, fracd = 0, len;
+	double v;
+
+	if (*s == '+' || *s == '-') {
+		if (!(flags & SCAN_ALLOW_SIGN))
+			return is_digit(s[1]) || s[1] == '.' ?
+			       SCAN_NEGATIVE : SCAN_NO_DIGITS;
+		s++;
+	}
+	intd = count_digits(s);
+	s += intd;
+	if (is_decimal_mark(*s, flags) && is_digit(s[1])) {
+		fracd = count_digits(s + 1);
+		s += 1 + fracd;
+	}
+	if (!intd && !fracd)
+		return SCAN_NO_DIGITS;
+	if (!(flags & SCAN_NO_EXPONENT))
+		s += exponent_len(s);
+	len = (size_t)(s - start);
+	if (len > MAX_NUMBER_CHARS)
+		return SCAN_TOO_LONG;
+	memcpy(buf, start, len);
+	buf[len] = '\0';
+	for (n = 0; n < len; n++)
+		if (buf[n] == ',')
+			buf[n] = '.';
+	errno = 0;
+	v = strtod_l(buf, NULL, c_locale());
+	if (errno == ERANGE && isinf(v))
+		return SCAN_OVERFLOW;
+	*out = v;
+	*p = s;
+	return SCAN_OK;
+}
+
+int scan_u64(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+
+	if (!is_digit(*s))
+		return *s == '-' ? SCAN_NEGATIVE : SCAN_NO_DIGITS;
+	for (; is_digit(*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return SCAN_OVERFLOW;
+		v = v * 10 + d;
+	}
+	*out = v;
+	*p = s;
+	return SCAN_OK;
+}
+
+const char *scan_strerror(int status)
+{
+	switch (status) {
+	case SCAN_OK:
+		return "ok";
+	case SCAN_NO_DIGITS:
+		return "expected a number";
+	case SCAN_OVERFLOW:
+		return "number out of range";
+	case SCAN_TOO_LONG:
+		return "number too long";
+	case SCAN_NEGATIVE:
+		return "unexpected sign";
+	}
+	return "unknown scan status";
+}
+
+const char *skip_spaces(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+int skip_prefix(const char **p, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(*p, word, n))
+		return 0;
+	*p += n;
+	return 1;
+}
+
+int skip_prefix_icase(const char **p, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncasecmp(*p, word, n))
+		return 0;
+	*p += n;
+	return 1;
+}
+
+int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+int ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}

@@ -1,0 +1,45 @@
+/*
+ * The one number scanner for text from other tools.
+ *
+ * Every number storan reads from text goes through these functions: they
+ * are locale-independent (a German "13,7" is read only when the caller asks
+ * for SCAN_COMMA_DECIMAL), advance a cursor past what they consumed, and
+ * return distinct statuses instead of guessing.  atoi/sscanf/strtok are not
+ * used anywhere in storan.  Strings are NUL-terminated.
+ */
+#ifndef STORAN_NUMSCAN_H
+#define STORAN_NUMSCAN_H
+
+#include <stdint.h>
+
+enum scan_status {
+	SCAN_OK = 0,
+	SCAN_NO_DIGITS = -1,	/* no number at the cursor */
+	SCAN_OVERFLOW = -2,	/* does not fit the type */
+	SCAN_TOO_LONG = -3,	/* more digits than any real figure has */
+	SCAN_NEGATIVE = -4,	/* a sign where none is allowed */
+};
+
+enum scan_flags {
+	SCAN_COMMA_DECIMAL = 1 << 0,	/* "54,5651" is 54.5651 */
+	SCAN_ALLOW_SIGN = 1 << 1,	/* accept a leading + or - */
+	SCAN_NO_EXPONENT = 1 << 2,	/* "1e5" stops before 'e' */
+};
+
+/* Reads a decimal number at *p; on SCAN_OK *p points past it. */
+int scan_double(const char **p, unsigned flags, double *out);
+/* Reads an unsigned decimal integer at *p. */
+int scan_u64(const char **p, uint64_t *out);
+/* A human message for a status ("no number", ...). */
+const char *scan_strerror(int status);
+
+/* Cursor helpers: they never move past the NUL. */
+const char *skip_spaces(const char *p);
+/* If s starts with word, advance *p past it and return 1. */
+int skip_prefix(const char **p, const char *word);
+/* Like skip_prefix, ignoring ASCII case. */
+int skip_prefix_icase(const char **p, const char *word);
+int starts_with(const char *s, const char *prefix);
+int ends_with(const char *s, const char *suffix);
+
+#endif

@@ -1,0 +1,292 @@
+/* The result set; see resultset.h for the ownership rules. */
+#include "resultset.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void labels_init(struct labels *l)
+{
+	l->v = NULL;
+	l->n = l->alloc = 0;
+}
+
+void labels_release(struct labels *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].key);
+		free(l->v[i].value);
+	}
+	free(l->v);
+	labels_init(l);
+}
+
+void labels_copy(struct labels *dst, const struct labels *src)
+{
+	labels_init(dst);
+	for (size_t i = 0; i < src->n; i++)
+		labels_set(dst, src->v[i].key, src->v[i].value);
+}
+
+/* Index of key, or of where it would go (with *found = 0). */
+static size_t labels_find(const struct labels *l, const char *key, int *found)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->v[mid].key, key);
+
+		if (!c) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = 0;
+	return lo;
+}
+
+void labels_set(struct labels *l, const char *key, const char *value)
+{
+	int found;
+	size_t i = labels_find(l, key, &found);
+
+	if (found) {
+		free(l->v[i].value);
+		l->v[i].value = xstrdup(value);
+		return;
+	}
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	memmove(l->v + i + 1, l->v + i, (l->n - i) * sizeof(*l->v));
+	l->v[i].key = xstrdup(key);
+	l->v[i].value = xstrdup(value);
+	l->n++;
+}
+
+void labels_setf(struct labels *l, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *v;
+
+	va_start(ap, fmt);
+	v = xstrvfmt(fmt, ap);
+	va_end(ap);
+	labels_set(l, key, v);
+	free(v);
+}
+
+const char *labels_get(const struct labels *l, const char *key)
+{
+	int found;
+	size_t i = labels_find(l, key, &found);
+
+	return found ? l->v[i].value : NULL;
+}
+
+void labels_remove(struct labels *l, const char *key)
+{
+	int found;
+	size_t i = labels_find(l, key, &found);
+
+	if (!found)
+		return;
+	free(l->v[i].key);
+	free(l->v[i].value);
+	memmove(l->v + i, l->v + i + 1, (l->n - i - 1) * sizeof(*l->v));
+	l->n--;
+}
+
+int labels_equal(const struct labels *a, const struct labels *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].key, b->v[i].key) ||
+		    strcmp(a->v[i].value, b->v[i].value))
+			return 0;
+	return 1;
+}
+
+char *labels_to_string(const struct labels *l)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			strbuf_addch(&sb, ';');
+		strbuf_addf(&sb, "%s=%s", l->v[i].key, l->v[i].value);
+	}
+	return strbuf_detach(&sb);
+}
+
+void result_set_init(struct result_set *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+}
+
+static void source_release(struct source *s)
+{
+	free(s->path);
+	free(s->name);
+	free(s->format);
+	free(s->tool_version);
+}
+
+void measurement_release(struct measurement *m)
+{
+	free(m->tool);
+	free(m->op);
+	free(m->metric);
+	free(m->unit);
+	free(m->values);
+	free(m->hist.value);
+	free(m->hist.count);
+	labels_release(&m->labels);
+	free(m->source_name);
+	memset(m, 0, sizeof(*m));
+}
+
+void result_set_release(struct result_set *rs)
+{
+	for (size_t i = 0; i < rs->nsources; i++)
+		source_release(&rs->sources[i]);
+	for (size_t i = 0; i < rs->n; i++)
+		measurement_release(&rs->m[i]);
+	free(rs->sources);
+	free(rs->m);
+	result_set_init(rs);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+size_t result_set_add_source(struct result_set *rs, const char *path,
+			     const char *sha256)
+{
+	struct source *s;
+
+	ALLOC_GROW(rs->sources, rs->nsources + 1, rs->sources_alloc);
+	s = &rs->sources[rs->nsources];
+	memset(s, 0, sizeof(*s));
+	s->path = xstrdup(path);
+	s->name = xstrdup(base_name(path));
+	if (sha256) {
+		strncpy(s->sha256, sha256, sizeof(s->sha256) - 1);
+		s->sha256[sizeof(s->sha256) - 1] = '\0';
+	}
+	return rs->nsources++;
+}
+
+struct measurement *result_set_add(struct result_set *rs, const char *tool,
+				   const char *op, const char *metric,
+				   const char *unit)
+{
+	struct measurement *m;
+
+	ALLOC_GROW(rs->m, rs->n + 1, rs->alloc);
+	m = &rs->m[rs->n++];
+	memset(m, 0, sizeof(*m));
+	m->tool = xstrdup(tool);
+	m->op = xstrdup(op);
+	m->metric = xstrdup(metric);
+	m->unit = xstrdup(unit);
+	m->summary.stddev = m->summary.min = m->summary.max = NAN;
+	labels_init(&m->labels);
+	return m;
+}
+
+void measurement_add_value(struct measurement *m, double v)
+{
+	ALLOC_GROW(m->values, m->n + 1, m->alloc);
+	m->values[m->n++] = v;
+}
+
+void measurement_set_source(struct measurement *m, size_t source,
+			    const char *name, unsigned line)
+{
+	free(m->source_name);
+	m->source = source;
+	m->source_name = xstrdup(name);
+	m->line = line;
+}
+
+int measurement_same_key(const struct measurement *a,
+			 const struct measurement *b)
+{
+	return !strcmp(a->tool, b->tool) && !strcmp(a->op, b->op) &&
+	       !strcmp(a->metric, b->metric) && !strcmp(a->unit, b->unit) &&
+	       !strcmp(a->source_name ? a->source_name : "",
+		       b->source_name ? b->source_name : "") &&
+	       labels_equal(&a->labels, &b->labels);
+}
+
+void result_set_append(struct result_set *dst, struct result_set *src)
+{
+	size_t base = dst->nsources;
+
+	for (size_t i = 0; i < src->nsources; i++) {
+		ALLOC_GROW(dst->sources, dst->nsources + 1,
+			   dst->sources_alloc);
+		dst->sources[dst->nsources++] = src->sources[i];
+	}
+	for (size_t i = 0; i < src->n; i++) {
+		ALLOC_GROW(dst->m, dst->n + 1, dst->alloc);
+		dst->m[dst->n] = src->m[i];
+		dst->m[dst->n].source += base;
+		dst->n++;
+	}
+	free(src->sources);
+	free(src->m);
+	result_set_init(src);
+}
+
+void result_set_remove(struct result_set *rs, size_t i)
+{
+	measurement_release(&rs->m[i]);
+	memmove(rs->m + i, rs->m + i + 1, (rs->n - i - 1) * sizeof(*rs->m));
+	rs->n--;
+}
+
+void measurement_basic_stats(const struct measurement *m,
+			     struct measurement_stats *st)
+{
+	double sum = 0, ss = 0;
+
+	if (!m->n && m->summary.present) {
+		const struct summary *s = &m->summary;
+
+		st->n = (size_t)s->n;
+		st->mean = s->mean;
+		st->stddev = s->stddev;
+		/* A printed population stddev becomes the sample one. */
+		if (s->stddev_population && s->n >= 2 && !isnan(s->stddev))
+			st->stddev = s->stddev * sqrt(s->n / (s->n - 1));
+		st->min = s->min;
+		st->max = s->max;
+		return;
+	}
+	st->n = m->n;
+	st->min = st->max = m->n ? m->values[0] : NAN;
+	for (size_t i = 0; i < m->n; i++) {
+		sum += m->values[i];
+		if (m->values[i] < st->min)
+			st->min = m->values[i];
+		if (m->values[i] > st->max)
+			st->max = m->values[i];
+	}
+	st->mean = m->n ? sum / (double)m->n : NAN;
+	for (size_t i = 0; i < m->n; i++)
+		ss += (m->values[i] - st->mean) * (m->values[i] - st->mean);
+	st->stddev = m->n >= 2 ? sqrt(ss / (double)(m->n - 1)) : NAN;
+}

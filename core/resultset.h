@@ -1,0 +1,125 @@
+/*
+ * The result set: the one data model every part of storan meets in.
+ *
+ * Parsers and the runner only produce result sets; analysis and plotting
+ * only consume them.  A result set owns every string in it: nothing points
+ * into an input buffer once parsing is done.
+ *
+ * A measurement is one metric of one operation under one set of conditions
+ * (its labels), possibly repeated: values[] holds one number per
+ * repetition, in the metric's SI base unit (B/s, 1/s, B, s, %).  Where a
+ * source printed only a summary (a mean and a standard deviation, no
+ * individual runs), values[] is empty and the summary says what was printed.
+ */
+#ifndef STORAN_RESULTSET_H
+#define STORAN_RESULTSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct label {
+	char *key;
+	char *value;
+};
+
+/* A set of key=value pairs, kept sorted by key, keys unique. */
+struct labels {
+	struct label *v;
+	size_t n, alloc;
+};
+
+/* What a source printed in place of individual values. */
+struct summary {
+	int present;
+	double n;		/* number of runs the summary covers */
+	double mean;
+	double stddev;		/* NAN when not printed */
+	double min, max;	/* NAN when not printed */
+	int stddev_population;	/* printed stddev divides by n, not n-1 */
+};
+
+/* An optional distribution: counts of values in buckets (fio JSON+ bins). */
+struct histogram {
+	size_t n;
+	double *value;		/* bucket value, in the metric's unit */
+	uint64_t *count;
+};
+
+struct measurement {
+	char *tool;
+	char *op;
+	char *metric;
+	char *unit;
+	double *values;
+	size_t n, alloc;
+	struct summary summary;
+	struct histogram hist;
+	struct labels labels;
+	size_t source;		/* index into result_set.sources */
+	char *source_name;	/* base name of the input, or its grep prefix */
+	unsigned line;		/* line the (first) value was read from */
+};
+
+struct source {
+	char *path;
+	char *name;		/* base name */
+	char *format;		/* detected formats, "dd,time" */
+	char *tool_version;	/* NULL when the text doesn't say */
+	char sha256[65];
+};
+
+struct result_set {
+	struct source *sources;
+	size_t nsources, sources_alloc;
+	struct measurement *m;
+	size_t n, alloc;
+};
+
+void labels_init(struct labels *l);
+void labels_release(struct labels *l);
+void labels_copy(struct labels *dst, const struct labels *src);
+/* Sets key to value, replacing an existing value. */
+void labels_set(struct labels *l, const char *key, const char *value);
+void labels_setf(struct labels *l, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Value of key, or NULL. */
+const char *labels_get(const struct labels *l, const char *key);
+void labels_remove(struct labels *l, const char *key);
+int labels_equal(const struct labels *a, const struct labels *b);
+/* "k=v;k=v" sorted by key, as the CSV export writes it. */
+char *labels_to_string(const struct labels *l);
+
+void result_set_init(struct result_set *rs);
+void result_set_release(struct result_set *rs);
+
+/* Adds a source and returns its index; strings are copied. */
+size_t result_set_add_source(struct result_set *rs, const char *path,
+			     const char *sha256);
+/*
+ * Appends an empty measurement (copies of the strings, no values) and
+ * returns it.  The pointer is valid until the next append.
+ */
+struct measurement *result_set_add(struct result_set *rs, const char *tool,
+				   const char *op, const char *metric,
+				   const char *unit);
+void measurement_add_value(struct measurement *m, double v);
+void measurement_set_source(struct measurement *m, size_t source,
+			    const char *name, unsigned line);
+void measurement_release(struct measurement *m);
+/* Same tool, op, metric, unit, source name and labels. */
+int measurement_same_key(const struct measurement *a,
+			 const struct measurement *b);
+/* Moves every measurement and source of src into dst; src is left empty. */
+void result_set_append(struct result_set *dst, struct result_set *src);
+/* Removes measurement i, keeping the order of the rest. */
+void result_set_remove(struct result_set *rs, size_t i);
+
+/* The figures an export prints: from values[] or from the summary. */
+struct measurement_stats {
+	size_t n;
+	double mean, stddev, min, max;	/* stddev NAN when n < 2 */
+};
+void measurement_basic_stats(const struct measurement *m,
+			     struct measurement_stats *st);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * The flat CSV export, a contract other tools rely on:
+ *
+ *   source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels
+ *
+ * One row per measurement; source is the input's base name (or grep
+ * prefix); labels are "k=v;k=v" sorted by key; RFC 4180 quoting; numbers
+ * with 15 significant digits; stddev empty when n < 2.
+ */
+#ifndef STORAN_RS_CSV_H
+#define STORAN_RS_CSV_H
+
+#include "resultset.h"
+#include "strbuf.h"
+
+#define RS_CSV_HEADER "source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels"
+
+void rs_csv_write(const struct result_set *rs, struct strbuf *out);
+
+#endif

@@ -1,0 +1,109 @@
+/* Growable strings; see strbuf.h. */
+#include "strbuf.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->alloc = 0;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	strbuf_init(sb);
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *s = sb->buf ? sb->buf : xstrdup("");
+
+	strbuf_init(sb);
+	return s;
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+static void grow(struct strbuf *sb, size_t extra)
+{
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
+}
+
+void strbuf_add(struct strbuf *sb, const char *data, size_t len)
+{
+	grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BUG("bad format '%s'", fmt);
+	grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_add_number(struct strbuf *sb, double v)
+{
+	/* 15 significant digits survive text -> double -> text unchanged,
+	 * which keeps CSV round trips byte-identical. */
+	strbuf_addf(sb, "%.15g", v);
+}
+
+void strbuf_add_csv(struct strbuf *sb, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_adds(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}
+
+const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}

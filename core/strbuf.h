@@ -1,0 +1,37 @@
+/*
+ * A growable string.  Invariant: buf is always NUL-terminated and
+ * buf[len] == '\0'; an initialised strbuf owns buf (release with
+ * strbuf_release, or take it with strbuf_detach).
+ */
+#ifndef STORAN_STRBUF_H
+#define STORAN_STRBUF_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_add(struct strbuf *sb, const char *data, size_t len);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+__attribute__((format(printf, 2, 3)))
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Appends a double the way every storan export prints numbers (%.15g). */
+void strbuf_add_number(struct strbuf *sb, double v);
+/* Appends s quoted for CSV as RFC 4180 asks (only when needed). */
+void strbuf_add_csv(struct strbuf *sb, const char *s);
+/* The buffer, never NULL (an empty strbuf reads as ""). */
+const char *strbuf_str(const struct strbuf *sb);
+
+#endif

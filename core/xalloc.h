@@ -1,0 +1,41 @@
+/*
+ * Memory helpers that never return NULL, and the project's message functions.
+ *
+ * x*alloc() die on exhaustion, so callers never check for NULL.  die() is
+ * for commands only: library code reports with error() and returns, so the
+ * caller chooses the policy.  BUG() is the only message that shows storan's
+ * own source position; everything else names the user's input.
+ */
+#ifndef STORAN_XALLOC_H
+#define STORAN_XALLOC_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Grow *ptr so that it holds at least need elements of elem bytes. */
+void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem);
+
+#define ALLOC_GROW(ptr, need, alloc) \
+	((ptr) = xgrow((ptr), &(alloc), (need), sizeof(*(ptr))))
+
+/* Program name used as message prefix ("storan"). */
+extern const char *progname;
+
+__attribute__((format(printf, 1, 2), noreturn)) void die(const char *fmt, ...);
+/* Prints "storan: error: ..." and returns -1. */
+__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
+__attribute__((noreturn)) void bug_at(const char *file, int line,
+				      const char *fmt, ...);
+#define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+
+/* printf into a fresh string the caller frees. */
+__attribute__((format(printf, 1, 2))) char *xstrfmt(const char *fmt, ...);
+char *xstrvfmt(const char *fmt, va_list ap);
+
+#endif

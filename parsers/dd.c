@@ -1,0 +1,539 @@
+/*
+ * dd transfer summaries: GNU (old, new, any locale), BSD/macOS, BusyBox,
+ * ELKS.
+ *
+ * Accepted, verbatim:
+ *
+ *   GNU >= 8.24   1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s
+ *   GNU <  8.24   536870912 bytes (537 MB) copied, 23.3035 s, 23.0 MB/s
+ *   GNU, small    512 bytes copied, 0.000113 s, 4.5 MB/s
+ *   GNU de_DE     4034920448 Bytes (4,0 GB, 3,8 GiB) kopiert, 293,807 s, 13,7 MB/s
+ *   GNU ru_RU     4294967296 байт (4,3 GB, 4,0 GiB) скопирован, 54,5651 s, 78,7 MB/s
+ *   GNU 5.x       10485760 bytes transferred in 0.028418 seconds (368981986 bytes/sec)
+ *   BSD/macOS     3053371392 bytes transferred in 2151.132182 secs (1419425 bytes/sec)
+ *   BusyBox       1073741824 bytes (1.0GB) copied, 112.313516 seconds, 9.1MB/s
+ *   ELKS          1474560 bytes (1440 KiB) copied
+ *
+ * with "N+M records in" / "N+M records out" before them (any language:
+ * "962+0 Datensätze ein"), and "dd: error writing '/dev/sdX': No space
+ * left on device" style messages.
+ *
+ * bw is bytes / seconds, computed here: the printed rate is rounded to two
+ * or three digits and its unit differs between versions.  A figure is a
+ * result only when it is dd's final summary:
+ *
+ *   - a summary right after its "records out" line is final, unless the
+ *     record counts in and out differ (a SIGUSR1 snapshot while a block is
+ *     in flight; not checked when ibs= or obs= make them differ anyway);
+ *   - a summary not after a records line but followed by one (or by a dd
+ *     error) is a status=progress line;
+ *   - the same summary twice in a row is one output printed twice;
+ *   - a dd error before the summary makes the output not a result.
+ *
+ * Direction: from the dd command line seen before the output (of=/dev/null
+ * or /dev/zero -> read; if=/dev/zero or /dev/urandom -> write; else of= ->
+ * write, if= alone -> read); without a command line, op "copy".  A shell
+ * line with several dd commands gives its outputs to them in order.
+ * Labels: bs (bytes), count, iflag, oflag, conv, if, of, command, direct=1
+ * when the flag of the side that touches storage says direct.
+ */
+#include "parser.h"
+#include "../core/numscan.h"
+#include "../core/units.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DD_PER_LINE 8
+
+struct dd_command {
+	struct labels labels;	/* if, of, bs, count, iflag, oflag, conv */
+	const char *op;
+	int mixed_block_sizes;	/* ibs= or obs=: in/out counts differ */
+	size_t li;
+};
+
+struct dd_state {
+	struct dd_command cmd[MAX_DD_PER_LINE];
+	size_t ncmd, next;	/* commands of the last dd line; next unused */
+	int used;		/* an output took a command already */
+	/* The output in progress. */
+	uint64_t rec_in, rec_out;
+	int have_in, have_out;
+	size_t error_li;	/* (size_t)-1: no dd error in this output */
+	char *error;
+	size_t last_li;		/* previous non-empty line index */
+	int last_kind;		/* LINE_* of that line */
+	int have_prev;		/* last accepted summary, if still near */
+	uint64_t prev_bytes;
+	double prev_seconds;
+};
+
+enum line_kind { LINE_OTHER, LINE_RECORDS_IN, LINE_RECORDS_OUT,
+		 LINE_SUMMARY, LINE_ERROR, LINE_COMMAND };
+
+struct summary_line {
+	uint64_t bytes;
+	double seconds;		/* NAN when the line has no time */
+};
+
+static int dd_detect(const struct input *in)
+{
+	for (size_t i = 0; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (strstr(t, "records in") || strstr(t, " copied") ||
+		    strstr(t, "bytes transferred") || strstr(t, "+0 ") ||
+		    strstr(t, "+1 ") || strstr(t, "dd: "))
+			return 60;
+	}
+	return 0;
+}
+
+/* GNU dd's size suffixes: c w b, kB=1000 K=KiB=1024, MB M MiB ... */
+static int dd_size(const char *s, double *out)
+{
+	const char *p = s;
+	uint64_t n;
+	double f = 1;
+
+	if (scan_u64(&p, &n))
+		return -1;
+	if (*p == 'c')
+		p++;
+	else if (*p == 'w')
+		f = 2, p++;
+	else if (*p == 'b')
+		f = 512, p++;
+	else if (*p) {
+		int binary = !(p[1] == 'B');
+
+		f = prefix_factor(*p, binary);
+		if (f <= 0)
+			return -1;
+		p++;
+		if (*p == 'i' && p[1] == 'B')
+			p += 2;
+		else if (*p == 'B')
+			p++;
+	}
+	if (*p == 'x') {	/* "2x512" */
+		double rest;
+
+		if (dd_size(p + 1, &rest))
+			return -1;
+		*out = (double)n * f * rest;
+		return 0;
+	}
+	if (*p)
+		return -1;
+	*out = (double)n * f;
+	return 0;
+}
+
+static int is_sink(const char *path)
+{
+	return !strcmp(path, "/dev/null") || !strcmp(path, "/dev/zero");
+}
+
+static int is_generator(const char *path)
+{
+	return !strcmp(path, "/dev/zero") || !strcmp(path, "/dev/urandom") ||
+	       !strcmp(path, "/dev/random");
+}
+
+static const char *dd_direction(const struct labels *l)
+{
+	const char *in = labels_get(l, "if"), *out = labels_get(l, "of");
+
+	if (out && is_sink(out))
+		return "read";
+	if (in && is_generator(in))
+		return "write";
+	if (out)
+		return "write";
+	if (in)
+		return "read";
+	return "copy";
+}
+
+static void read_operand(struct dd_command *c, const char *w)
+{
+	static const char *const keys[] = {
+		"if", "of", "count", "iflag", "oflag", "conv", NULL
+	};
+	const char *eq = strchr(w, '=');
+	double bytes;
+
+	if (!eq)
+		return;
+	for (size_t k = 0; keys[k]; k++)
+		if ((size_t)(eq - w) == strlen(keys[k]) &&
+		    !strncmp(w, keys[k], (size_t)(eq - w)))
+			labels_set(&c->labels, keys[k], eq + 1);
+	if (starts_with(w, "bs=") && !dd_size(eq + 1, &bytes))
+		labels_setf(&c->labels, "bs", "%.0f", bytes);
+	if (starts_with(w, "ibs=") || starts_with(w, "obs="))
+		c->mixed_block_sizes = 1;
+}
+
+static void read_one_command(struct dd_command *c, const struct shell_cmd *sc,
+			     size_t li)
+{
+	const char *p = sc->args, *end = sc->prog + sc->len;
+	const char *flag;
+	char *w, *text;
+
+	labels_init(&c->labels);
+	c->mixed_block_sizes = 0;
+	c->li = li;
+	while ((w = shell_next_word(&p, end))) {
+		read_operand(c, w);
+		free(w);
+	}
+	c->op = dd_direction(&c->labels);
+	flag = labels_get(&c->labels,
+			  !strcmp(c->op, "read") ? "iflag" : "oflag");
+	if (flag && strstr(flag, "direct"))
+		labels_set(&c->labels, "direct", "1");
+	text = shell_cmd_text(sc);
+	labels_set(&c->labels, "command", text);
+	free(text);
+}
+
+static void forget_commands(struct dd_state *st)
+{
+	for (size_t i = 0; i < st->ncmd; i++)
+		labels_release(&st->cmd[i].labels);
+	st->ncmd = st->next = 0;
+	st->used = 0;
+}
+
+/* A dd command line: "$ sync; dd if=/dev/zero of=x bs=1M count=1; sync". */
+static int read_commands(struct dd_state *st, const char *text, size_t li)
+{
+	struct shell_cmd sc[MAX_DD_PER_LINE];
+	size_t n = shell_find(text, "dd", sc, MAX_DD_PER_LINE);
+
+	if (!n)
+		return 0;
+	forget_commands(st);
+	for (size_t i = 0; i < n; i++)
+		read_one_command(&st->cmd[i], &sc[i], li);
+	st->ncmd = n;
+	return 1;
+}
+
+/* "16384+0 records in", "962+0 Datensätze ein": full and partial counts. */
+static int read_records(const char *text, uint64_t *total)
+{
+	const char *p = text;
+	uint64_t full, partial;
+
+	if (scan_u64(&p, &full) || *p++ != '+' || scan_u64(&p, &partial) ||
+	    *p != ' ')
+		return 0;
+	for (p++; *p; p++)	/* the words: no digits, short */
+		if ((*p >= '0' && *p <= '9') || p - text > 80)
+			return 0;
+	*total = full + partial;
+	return 1;
+}
+
+static int is_byte_word(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"bytes", "byte", "Bytes", "Byte", "octets", "octet", "байт",
+		"байта", "bajtów", "bajty", "byte(s)", "bytů", NULL
+	};
+
+	for (size_t i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !strncmp(w, words[i], n))
+			return 1;
+	return 0;
+}
+
+static const char *word_end(const char *p)
+{
+	while (*p && *p != ' ' && *p != ',')
+		p++;
+	return p;
+}
+
+/* "... transferred in S secs (R bytes/sec)": GNU 5.x and BSD. */
+static int read_transferred(const char *p, struct summary_line *s)
+{
+	if (!skip_prefix(&p, "transferred in "))
+		return 0;
+	if (scan_double(&p, 0, &s->seconds))
+		return 0;
+	p = skip_spaces(p);
+	return skip_prefix(&p, "secs") || skip_prefix(&p, "seconds");
+}
+
+/* ", 1.70473 s, 630 MB/s" after the copied word (any locale). */
+static int read_time_part(const char *p, struct summary_line *s)
+{
+	if (*p != ',')
+		return 0;
+	p = skip_spaces(p + 1);
+	if (scan_double(&p, SCAN_COMMA_DECIMAL, &s->seconds))
+		return 0;
+	return *p == ' ';
+}
+
+/* Parses a dd summary line; see the top comment for the variants. */
+static int read_summary(const char *text, struct summary_line *s)
+{
+	const char *p = text, *w;
+	int parens = 0, bytes_word;
+
+	s->seconds = NAN;
+	if (scan_u64(&p, &s->bytes) || *p != ' ')
+		return 0;
+	w = ++p;
+	p = word_end(p);
+	bytes_word = is_byte_word(w, (size_t)(p - w));
+	if (*p != ' ')
+		return 0;
+	p++;
+	if (*p == '(') {
+		const char *close = strchr(p, ')');
+
+		if (!close)
+			return 0;
+		parens = 1;
+		p = skip_spaces(close + 1);
+	}
+	if (read_transferred(p, s))
+		return bytes_word;
+	w = p;
+	p = word_end(p);
+	if (p == w || (!bytes_word && !parens))
+		return 0;
+	if (!*p)	/* ELKS: no time at all */
+		return bytes_word && parens;
+	return read_time_part(p, s);
+}
+
+static const char *classify(const char *text, struct summary_line *s,
+			    uint64_t *records)
+{
+	if (read_records(text, records))
+		return "records";
+	if (read_summary(text, s))
+		return "summary";
+	if (starts_with(text, "dd: "))
+		return "error";
+	return NULL;
+}
+
+/* Index of the next non-empty line after li, or nlines. */
+static size_t next_line(const struct parse_ctx *ctx, size_t li)
+{
+	for (li++; li < ctx->in->nlines; li++)
+		if (!line_is_empty(&ctx->in->lines[li]))
+			break;
+	return li;
+}
+
+/* Is the summary at li a status=progress line (see the top comment)? */
+static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
+		       size_t li)
+{
+	size_t n = next_line(ctx, li);
+	uint64_t r;
+
+	if (st->last_kind == LINE_RECORDS_OUT)
+		return 0;
+	if (n >= ctx->in->nlines)
+		return 0;
+	return read_records(ctx->in->lines[n].text, &r) ||
+	       starts_with(ctx->in->lines[n].text, "dd: ");
+}
+
+static const struct dd_command *take_command(struct dd_state *st)
+{
+	const struct dd_command *c;
+
+	if (!st->ncmd)
+		return NULL;
+	c = &st->cmd[st->next < st->ncmd ? st->next : st->ncmd - 1];
+	if (st->next < st->ncmd)
+		st->next++;
+	st->used = 1;
+	return c;
+}
+
+static void emit_one(struct parse_ctx *ctx, size_t li,
+		     const struct dd_command *c, const char *metric,
+		     const char *unit, double v)
+{
+	struct measurement *m = parse_emit(ctx, li, "dd", c ? c->op : "copy",
+					   metric, unit, v);
+
+	if (c)
+		labels_copy(&m->labels, &c->labels);
+}
+
+static void reset_output(struct dd_state *st)
+{
+	st->have_in = st->have_out = 0;
+	st->error_li = (size_t)-1;
+	free(st->error);
+	st->error = NULL;
+}
+
+/* Exactly the same printed time (both absent counts as the same). */
+static int same_seconds(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	return !(a < b) && !(a > b);
+}
+
+static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
+			   size_t li, const struct summary_line *s)
+{
+	const struct dd_command *c;
+	int after_records = st->last_kind == LINE_RECORDS_OUT;
+
+	if (is_progress(ctx, st, li))
+		return;
+	if (st->error) {
+		parse_note(ctx, li, "dd stopped with an error (%s): "
+			   "this output is not a result", st->error);
+		reset_output(st);
+		return;
+	}
+	if (after_records && st->have_in && st->rec_in != st->rec_out &&
+	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
+		reset_output(st);
+		return;	/* a SIGUSR1 snapshot while a block was in flight */
+	}
+	reset_output(st);
+	if (st->have_prev && s->bytes == st->prev_bytes &&
+	    same_seconds(s->seconds, st->prev_seconds))
+		return;	/* the same summary printed twice */
+	st->have_prev = 1;
+	st->prev_bytes = s->bytes;
+	st->prev_seconds = s->seconds;
+	c = take_command(st);
+	emit_one(ctx, li, c, "bytes", UNIT_BYTES, (double)s->bytes);
+	if (isnan(s->seconds))
+		return;
+	if (s->seconds <= 0) {
+		parse_note(ctx, li, "dd reports no elapsed time; "
+			   "no bandwidth computed");
+		return;
+	}
+	emit_one(ctx, li, c, "runtime", UNIT_SECONDS, s->seconds);
+	emit_one(ctx, li, c, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+}
+
+static void handle_error(struct dd_state *st, const char *text, size_t li)
+{
+	const char *colon = strrchr(text, ':');
+
+	free(st->error);
+	st->error = xstrdup(colon && colon[1] ? skip_spaces(colon + 1) :
+			    text + 4);
+	st->error_li = li;
+}
+
+/* Output of the time builtin: neutral between dd outputs. */
+static int is_time_line(const char *t)
+{
+	const char *p = t;
+
+	if (!skip_prefix_icase(&p, "real") && !skip_prefix(&p, "user") &&
+	    !skip_prefix(&p, "sys"))
+		return 0;
+	p = skip_spaces(p);
+	return *p >= '0' && *p <= '9';
+}
+
+static void records_only_note(struct parse_ctx *ctx, struct dd_state *st)
+{
+	if (st->have_out)
+		parse_note(ctx, st->last_li, "dd printed record counts but no "
+			   "byte count or time: nothing to measure");
+	reset_output(st);
+}
+
+static int dd_parse(struct parse_ctx *ctx)
+{
+	struct dd_state st;
+	size_t before = ctx->rs->n;
+
+	memset(&st, 0, sizeof(st));
+	reset_output(&st);
+	st.have_prev = 0;
+	st.last_kind = LINE_OTHER;
+	for (size_t i = 0; i < ctx->in->nlines; i++) {
+		const char *text = ctx->in->lines[i].text;
+		struct summary_line s;
+		uint64_t records;
+		const char *kind;
+
+		if (line_is_empty(&ctx->in->lines[i]))
+			continue;
+		if (read_commands(&st, text, i)) {
+			if (st.last_kind == LINE_RECORDS_OUT)
+				records_only_note(ctx, &st);
+			reset_output(&st);
+			parse_claim(ctx, i);
+			st.have_prev = 0;
+			st.last_kind = LINE_COMMAND;
+			st.last_li = i;
+			continue;
+		}
+		kind = classify(text, &s, &records);
+		if (!kind) {
+			if (st.last_kind == LINE_RECORDS_OUT)
+				records_only_note(ctx, &st);
+			if (st.used && !is_time_line(text) &&
+			    !ctx->claimed[i])
+				forget_commands(&st);
+			if (!is_time_line(text)) {
+				st.last_kind = LINE_OTHER;
+				st.have_prev = 0;
+			}
+			continue;
+		}
+		parse_claim(ctx, i);
+		if (!strcmp(kind, "records")) {
+			if (st.last_kind == LINE_RECORDS_IN) {
+				st.rec_out = records;
+				st.have_out = 1;
+				st.last_kind = LINE_RECORDS_OUT;
+			} else {
+				if (st.last_kind == LINE_RECORDS_OUT)
+					records_only_note(ctx, &st);
+				st.rec_in = records;
+				st.have_in = 1;
+				st.last_kind = LINE_RECORDS_IN;
+			}
+		} else if (!strcmp(kind, "summary")) {
+			handle_summary(ctx, &st, i, &s);
+			st.last_kind = LINE_SUMMARY;
+		} else {
+			handle_error(&st, text, i);
+			st.last_kind = LINE_ERROR;
+		}
+		st.last_li = i;
+	}
+	if (st.last_kind == LINE_RECORDS_OUT)
+		records_only_note(ctx, &st);
+	reset_output(&st);
+	forget_commands(&st);
+	return (int)(ctx->rs->n - before);
+}
+
+const struct parser parser_dd = {
+	.name = "dd",
+	.detect = dd_detect,
+	.parse = dd_parse,
+};

@@ -1,0 +1,85 @@
+/*
+ * The parser interface.  Adding a parser:
+ *
+ *   1. write parsers/NAME.c, opening with the exact variants it accepts,
+ *      quoted verbatim, each with a fixture under tests/parsers/NAME/;
+ *   2. export one `const struct parser parser_NAME` from it;
+ *   3. list it in parsers[] in parsers/registry.c (the order there is the
+ *      order in which parsers see a file).
+ *
+ * Parsers are pure: no I/O, no globals, no exit().  A parser reads the clean
+ * lines of an input (see core/input.h), emits measurements through the
+ * parse_ctx helpers below, claims the lines it recognised as output, and
+ * reports what it could not read with parse_error() (file:line).  Several
+ * parsers may read the same file; each takes only its own tool's text.
+ */
+#ifndef STORAN_PARSER_H
+#define STORAN_PARSER_H
+
+#include "../core/diag.h"
+#include "../core/input.h"
+#include "../core/resultset.h"
+
+struct parse_ctx {
+	const struct input *in;
+	struct result_set *rs;
+	size_t source;		/* index of the input in rs->sources */
+	struct diag_list *diags;
+	unsigned char *claimed;	/* per input line: recognised as output */
+	size_t *first_index;	/* per measurement: input line index */
+	size_t first_alloc;
+	size_t base;		/* rs->n when the input started */
+	const char *tool_version;	/* set by a parser that saw one */
+};
+
+struct parser {
+	const char *name;
+	/* How sure the parser is that its tool's text is in the input: 0
+	 * means "not here", anything above means "let me parse". */
+	int (*detect)(const struct input *in);
+	/* Returns the number of measurements emitted. */
+	int (*parse)(struct parse_ctx *ctx);
+};
+
+/* NULL-terminated, in the order they run. */
+extern const struct parser *const parsers[];
+
+/*
+ * Emits a measurement with one value, read at input line index li, and
+ * returns it so the caller can add labels.  The source name is the line's
+ * grep prefix when it has one, else the input's name.
+ */
+struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
+			       const char *tool, const char *op,
+			       const char *metric, const char *unit,
+			       double value);
+/* Marks input line li as part of an output. */
+void parse_claim(struct parse_ctx *ctx, size_t li);
+void parse_error(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Ingest options shared by every command that reads raw text. */
+struct ingest_options {
+	struct labels labels;		/* --label k=v */
+	const char *name_pattern;	/* --name-pattern '{host}.{test}.txt' */
+};
+
+/*
+ * Runs every parser over one input and appends what they found to rs.
+ * Returns 0 when the input gave results and no errors, 1 when it failed
+ * (diagnostics say why).
+ */
+int ingest_input(const struct input *in, const struct ingest_options *opt,
+		 struct result_set *rs, struct diag_list *diags);
+
+/*
+ * Applies --name-pattern to a source name: "{host}.{test}.txt" against
+ * "old.randread.txt" sets host=old and test=randread ({_} skips a part).
+ * Returns 0 on a match, -1 otherwise (labels untouched).
+ */
+int name_pattern_apply(const char *pattern, const char *name,
+		       struct labels *labels);
+
+#endif

@@ -1,0 +1,327 @@
+/*
+ * The parser table, the helpers parsers emit through, and the ingest of
+ * one input: detect, parse, then fold repeated runs together.
+ *
+ * Folding: a log that holds the same command's output three times is one
+ * measurement with three values, not three unrelated ones.  Two outputs
+ * fold when they have the same key (tool, op, metric, unit, source name,
+ * labels) and nothing but blank lines, prompts and recognised output lies
+ * between them: prose in between ("then on the other card:") keeps them
+ * apart, because the author is telling us the conditions changed.
+ */
+#include "parser.h"
+#include "../core/strbuf.h"
+#include "../core/xalloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct parser parser_hdparm, parser_dd, parser_time;
+
+const struct parser *const parsers[] = {
+	&parser_hdparm,
+	&parser_dd,
+	&parser_time,
+	NULL,
+};
+
+static const char *line_source_name(const struct parse_ctx *ctx, size_t li)
+{
+	const char *origin = ctx->in->lines[li].origin;
+
+	return origin ? origin : ctx->in->name;
+}
+
+struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
+			       const char *tool, const char *op,
+			       const char *metric, const char *unit,
+			       double value)
+{
+	struct measurement *m;
+	size_t k;
+
+	m = result_set_add(ctx->rs, tool, op, metric, unit);
+	measurement_add_value(m, value);
+	measurement_set_source(m, ctx->source, line_source_name(ctx, li),
+			       ctx->in->lines[li].lineno);
+	k = ctx->rs->n - 1 - ctx->base;
+	ALLOC_GROW(ctx->first_index, k + 1, ctx->first_alloc);
+	ctx->first_index[k] = li;
+	return m;
+}
+
+void parse_claim(struct parse_ctx *ctx, size_t li)
+{
+	if (li < ctx->in->nlines)
+		ctx->claimed[li] = 1;
+}
+
+static void vdiag(struct parse_ctx *ctx, enum diag_level level, size_t li,
+		  const char *fmt, va_list ap)
+{
+	char *msg = xstrvfmt(fmt, ap);
+	unsigned line = li < ctx->in->nlines ? ctx->in->lines[li].lineno : 0;
+	const char *file = li < ctx->in->nlines ? line_source_name(ctx, li) :
+			   ctx->in->name;
+
+	diag_add(ctx->diags, level, file, line, "%s", msg);
+	free(msg);
+}
+
+void parse_error(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag(ctx, DIAG_ERROR, li, fmt, ap);
+	va_end(ap);
+}
+
+void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag(ctx, DIAG_NOTE, li, fmt, ap);
+	va_end(ap);
+}
+
+/* Only blank lines, prompts and claimed output strictly between a and b? */
+static int only_output_between(const struct parse_ctx *ctx, size_t a,
+			       size_t b)
+{
+	for (size_t i = a + 1; i < b; i++)
+		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]))
+			return 0;
+	return 1;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h ^ 0xff;	/* separates "ab","c" from "a","bc" */
+}
+
+static uint64_t measurement_hash(const struct measurement *m)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	h = fnv1a(h, m->tool);
+	h = fnv1a(h, m->op);
+	h = fnv1a(h, m->metric);
+	h = fnv1a(h, m->unit);
+	h = fnv1a(h, m->source_name);
+	for (size_t i = 0; i < m->labels.n; i++) {
+		h = fnv1a(h, m->labels.v[i].key);
+		h = fnv1a(h, m->labels.v[i].value);
+	}
+	return h;
+}
+
+static int foldable(const struct measurement *m)
+{
+	return m->n >= 1 && !m->summary.present && !m->hist.n;
+}
+
+/* Folds repeated runs of the input's measurements; see the top comment. */
+static void fold_repeats(struct parse_ctx *ctx)
+{
+	struct result_set *rs = ctx->rs;
+	size_t count = rs->n - ctx->base, nslots = 16, keep = ctx->base;
+	size_t *slot, *last;	/* slot: measurement offset + 1, or 0 */
+	unsigned char *gone;
+
+	while (nslots < 2 * count)
+		nslots *= 2;
+	slot = xcalloc(nslots, sizeof(*slot));
+	last = xcalloc(count, sizeof(*last));
+	gone = xcalloc(count, 1);
+	for (size_t k = 0; k < count; k++) {
+		struct measurement *m = &rs->m[ctx->base + k];
+		size_t h = (size_t)measurement_hash(m) & (nslots - 1);
+
+		last[k] = ctx->first_index[k];
+		if (!foldable(m))
+			continue;
+		for (; slot[h]; h = (h + 1) & (nslots - 1)) {
+			size_t o = slot[h] - 1;
+			struct measurement *prev = &rs->m[ctx->base + o];
+
+			if (!measurement_same_key(prev, m))
+				continue;
+			if (only_output_between(ctx, last[o],
+						ctx->first_index[k])) {
+				for (size_t v = 0; v < m->n; v++)
+					measurement_add_value(prev,
+							      m->values[v]);
+				last[o] = ctx->first_index[k];
+				gone[k] = 1;
+			} else {
+				slot[h] = k + 1;	/* a new series */
+			}
+			break;
+		}
+		if (!gone[k] && !slot[h])
+			slot[h] = k + 1;
+	}
+	for (size_t k = 0; k < count; k++) {
+		if (gone[k]) {
+			measurement_release(&rs->m[ctx->base + k]);
+			continue;
+		}
+		rs->m[keep++] = rs->m[ctx->base + k];
+	}
+	rs->n = keep;
+	free(slot);
+	free(last);
+	free(gone);
+}
+
+static void apply_labels(struct parse_ctx *ctx,
+			 const struct ingest_options *opt)
+{
+	const char *unmatched = NULL;
+
+	for (size_t i = ctx->base; i < ctx->rs->n; i++) {
+		struct measurement *m = &ctx->rs->m[i];
+
+		if (opt && opt->name_pattern &&
+		    name_pattern_apply(opt->name_pattern, m->source_name,
+				       &m->labels) &&
+		    (!unmatched || strcmp(unmatched, m->source_name))) {
+			unmatched = m->source_name;
+			diag_add(ctx->diags, DIAG_NOTE, m->source_name, 0,
+				 "name does not match --name-pattern '%s'",
+				 opt->name_pattern);
+		}
+		for (size_t j = 0; opt && j < opt->labels.n; j++)
+			labels_set(&m->labels, opt->labels.v[j].key,
+				   opt->labels.v[j].value);
+	}
+}
+
+static void list_parser_names(struct strbuf *sb)
+{
+	for (size_t i = 0; parsers[i]; i++) {
+		if (i)
+			strbuf_adds(sb, ", ");
+		strbuf_adds(sb, parsers[i]->name);
+	}
+}
+
+int ingest_input(const struct input *in, const struct ingest_options *opt,
+		 struct result_set *rs, struct diag_list *diags)
+{
+	struct parse_ctx ctx;
+	struct strbuf formats = STRBUF_INIT, names = STRBUF_INIT;
+	size_t errors_before = diag_count(diags, DIAG_ERROR);
+	int failed = 0;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.in = in;
+	ctx.rs = rs;
+	ctx.diags = diags;
+	ctx.base = rs->n;
+	ctx.source = result_set_add_source(rs, in->path, in->sha256);
+	if (in->binary) {
+		diag_add(diags, DIAG_ERROR, in->name, 1,
+			 "binary data, not text output of a benchmark");
+		return 1;
+	}
+	if (!in->size) {
+		diag_add(diags, DIAG_ERROR, in->name, 1,
+			 "empty file, no benchmark output found");
+		return 1;
+	}
+	ctx.claimed = xcalloc(in->nlines + 1, 1);
+	for (size_t i = 0; parsers[i]; i++) {
+		size_t before_m = rs->n, before_d = diags->n;
+
+		if (!parsers[i]->detect(in))
+			continue;
+		parsers[i]->parse(&ctx);
+		if (rs->n > before_m || diags->n > before_d)
+			strbuf_addf(&formats, "%s%s", formats.len ? "," : "",
+				    parsers[i]->name);
+	}
+	fold_repeats(&ctx);
+	apply_labels(&ctx, opt);
+	rs->sources[ctx.source].format = strbuf_detach(&formats);
+	if (ctx.tool_version)
+		rs->sources[ctx.source].tool_version =
+			xstrdup(ctx.tool_version);
+	if (rs->n == ctx.base) {
+		if (diag_count(diags, DIAG_ERROR) == errors_before) {
+			list_parser_names(&names);
+			diag_add(diags, DIAG_ERROR, in->name, 1,
+				 "no benchmark output found (looked for %s)",
+				 strbuf_str(&names));
+		}
+		failed = 1;
+	}
+	if (diag_count(diags, DIAG_ERROR) > errors_before)
+		failed = 1;
+	strbuf_release(&names);
+	free(ctx.claimed);
+	free(ctx.first_index);
+	return failed;
+}
+
+/* Matches name against pattern from the given positions; see parser.h. */
+static int match_pattern(const char *pat, const char *name,
+			 struct labels *out)
+{
+	const char *close;
+	char *key;
+
+	if (*pat != '{') {
+		if (!*pat)
+			return !*name;
+		return *pat == *name && match_pattern(pat + 1, name + 1, out);
+	}
+	close = strchr(pat, '}');
+	if (!close)
+		return 0;
+	key = xstrndup(pat + 1, (size_t)(close - pat - 1));
+	/* Shortest non-empty capture that lets the rest match. */
+	for (size_t len = 1; name[len - 1]; len++) {
+		struct labels trial;
+
+		labels_copy(&trial, out);
+		if (match_pattern(close + 1, name + len, &trial)) {
+			if (strcmp(key, "_")) {
+				char *v = xstrndup(name, len);
+
+				labels_set(&trial, key, v);
+				free(v);
+			}
+			labels_release(out);
+			*out = trial;
+			free(key);
+			return 1;
+		}
+		labels_release(&trial);
+	}
+	free(key);
+	return 0;
+}
+
+int name_pattern_apply(const char *pattern, const char *name,
+		       struct labels *labels)
+{
+	struct labels trial;
+
+	labels_copy(&trial, labels);
+	if (!match_pattern(pattern, name, &trial)) {
+		labels_release(&trial);
+		return -1;
+	}
+	labels_release(labels);
+	*labels = trial;
+	return 0;
+}

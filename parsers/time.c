@@ -1,0 +1,313 @@
+/*
+ * Timings printed by the shell's time and by GNU /usr/bin/time.
+ *
+ * Accepted, verbatim:
+ *
+ *   bash/ksh     real	0m35.516s      (also 17m54.712s, 1m2,667s)
+ *                user	0m0.050s
+ *                sys	0m11.860s
+ *   BusyBox      real    1m 52.31s
+ *   ELKS         Real 1m6.820s
+ *   POSIX -p     real 35.51
+ *   GNU default  0.00user 0.00system 0:01.02elapsed 99%CPU (0avgtext+...
+ *   GNU -v       Command being timed: "encoder_example -k 1000 ..."
+ *                User time (seconds): 102.38
+ *                System time (seconds): 0.00
+ *                Elapsed (wall clock) time (h:mm:ss or m:ss): 1:42.44
+ *   zsh          dd if=/dev/zero of=x  0.01s user 0.50s system 99% cpu 0.512 total
+ *
+ * Metrics time.real, time.user, time.sys in seconds; op "run".  Label
+ * command: the command that time ran, taken from a "time CMD" line above
+ * the output (up to the previous timing), from GNU's "Command being
+ * timed", or from the start of zsh's line.
+ */
+#include "parser.h"
+#include "../core/numscan.h"
+#include "../core/units.h"
+#include "../core/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define COMMAND_LOOKBACK 400
+
+static int time_detect(const struct input *in)
+{
+	for (size_t i = 0; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (starts_with(t, "real") || starts_with(t, "Real") ||
+		    strstr(t, "elapsed") || strstr(t, "Elapsed (wall") ||
+		    strstr(t, " total"))
+			return 50;
+	}
+	return 0;
+}
+
+/*
+ * A duration: "0m35.516s", "1m 52.31s", "1m2,667s", "35.51", "1h2m3s",
+ * or the clock forms "1:42.44" and "1:02:03".  -1 when it is none.
+ */
+static int read_duration(const char *p, double *out)
+{
+	double total = 0, v;
+	int parts = 0;
+
+	for (;;) {
+		p = skip_spaces(p);
+		if (!*p)
+			break;
+		if (scan_double(&p, SCAN_COMMA_DECIMAL | SCAN_NO_EXPONENT,
+				&v))
+			return -1;
+		parts++;
+		if (*p == 'h')
+			total += v * 3600, p++;
+		else if (*p == 'm' && p[1] != 's')
+			total += v * 60, p++;
+		else if (*p == 's')
+			return *skip_spaces(p + 1) ? -1 : (*out = total + v, 0);
+		else if (*p == ':')
+			total = (total + v) * 60, p++;
+		else if (!*skip_spaces(p))
+			return *out = total + v, 0;
+		else
+			return -1;
+	}
+	return parts ? (*out = total, 0) : -1;
+}
+
+/* "real 0m1.5s" -> which = "real"; -1 when the line is not one. */
+static int read_bash_line(const char *text, const char **which, double *v)
+{
+	static const char *const keys[] = { "real", "user", "sys" };
+	const char *p = text;
+
+	for (size_t k = 0; k < 3; k++) {
+		p = text;
+		if (skip_prefix_icase(&p, keys[k]) && (*p == ' ' || *p == '\t')) {
+			*which = keys[k];
+			return read_duration(p, v);
+		}
+	}
+	return -1;
+}
+
+/* "time CMD" (after a prompt): returns CMD, or NULL. */
+static char *timed_command(const char *text)
+{
+	const char *p = line_after_prompt(text), *end;
+	char *w;
+
+	if (skip_prefix(&p, "sudo "))
+		p = skip_spaces(p);
+	if (!skip_prefix(&p, "time ") && !skip_prefix(&p, "/usr/bin/time ") &&
+	    !skip_prefix(&p, "command time "))
+		return NULL;
+	end = p + strlen(p);
+	for (;;) {	/* time's own options */
+		const char *q = skip_spaces(p);
+
+		if (*q != '-')
+			break;
+		w = shell_next_word(&q, end);
+		if (w && (!strcmp(w, "-f") || !strcmp(w, "-o")))
+			free(shell_next_word(&q, end));
+		free(w);
+		p = q;
+	}
+	p = skip_spaces(p);
+	return *p ? xstrdup(p) : NULL;
+}
+
+/* The command of a timing at li: a "time CMD" line above it. */
+static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop)
+{
+	for (size_t i = li; i-- > stop && li - i <= COMMAND_LOOKBACK;) {
+		char *cmd = timed_command(ctx->in->lines[i].text);
+
+		if (cmd) {
+			parse_claim(ctx, i);
+			return cmd;
+		}
+	}
+	return NULL;
+}
+
+static void emit(struct parse_ctx *ctx, size_t li, const char *which,
+		 double v, const char *command)
+{
+	char metric[16];
+	struct measurement *m;
+
+	snprintf(metric, sizeof(metric), "time.%s", which);
+	m = parse_emit(ctx, li, "time", "run", metric, UNIT_SECONDS, v);
+	if (command)
+		labels_set(&m->labels, "command", command);
+}
+
+/* A bash/POSIX/BusyBox block starting at li; returns lines used. */
+static size_t read_bash_block(struct parse_ctx *ctx, size_t li, size_t stop)
+{
+	const char *which;
+	double v;
+	char *command;
+	size_t n = 0;
+
+	if (read_bash_line(ctx->in->lines[li].text, &which, &v) ||
+	    strcmp(which, "real"))
+		return 0;
+	command = find_command(ctx, li, stop);
+	for (size_t i = li; i < ctx->in->nlines && n < 3; i++) {
+		if (read_bash_line(ctx->in->lines[i].text, &which, &v))
+			break;
+		if (n && !strcmp(which, "real"))
+			break;
+		emit(ctx, i, which, v, command);
+		parse_claim(ctx, i);
+		n = i - li + 1;
+	}
+	free(command);
+	return n;
+}
+
+/* Reads "<number><word>" at *p, e.g. "0.00user"; 0 on success. */
+static int read_tagged(const char **p, const char *tag, double *v)
+{
+	if (scan_double(p, 0, v) || !skip_prefix(p, tag))
+		return -1;
+	*p = skip_spaces(*p);
+	return 0;
+}
+
+/* GNU default: "0.00user 0.00system 0:01.02elapsed 99%CPU ..." */
+static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
+{
+	const char *p = ctx->in->lines[li].text, *e;
+	double user, sys, real;
+	char *command, *elapsed;
+
+	if (read_tagged(&p, "user", &user) || read_tagged(&p, "system", &sys))
+		return 0;
+	e = strstr(p, "elapsed");
+	if (!e)
+		return 0;
+	elapsed = xstrndup(p, (size_t)(e - p));
+	if (read_duration(elapsed, &real)) {
+		free(elapsed);
+		return 0;
+	}
+	free(elapsed);
+	command = find_command(ctx, li, stop);
+	emit(ctx, li, "real", real, command);
+	emit(ctx, li, "user", user, command);
+	emit(ctx, li, "sys", sys, command);
+	parse_claim(ctx, li);
+	if (li + 1 < ctx->in->nlines &&
+	    strstr(ctx->in->lines[li + 1].text, "pagefaults"))
+		parse_claim(ctx, li + 1);
+	free(command);
+	return 1;
+}
+
+/* GNU -v: the block from "Command being timed" on. */
+static int read_gnu_verbose(struct parse_ctx *ctx, size_t li)
+{
+	const char *p = ctx->in->lines[li].text;
+	char *command = NULL;
+	size_t i;
+	int found = 0;
+
+	if (!skip_prefix(&p, "Command being timed: "))
+		return 0;
+	p = skip_spaces(p);
+	command = *p == '"' ? xstrndup(p + 1, strlen(p) - 1 -
+				       (p[strlen(p) - 1] == '"')) :
+		  xstrdup(p);
+	parse_claim(ctx, li);
+	for (i = li + 1; i < ctx->in->nlines && i < li + 40; i++) {
+		const char *t = ctx->in->lines[i].text, *colon;
+		const char *which = NULL;
+		double v;
+
+		if (starts_with(t, "User time (seconds):"))
+			which = "user";
+		else if (starts_with(t, "System time (seconds):"))
+			which = "sys";
+		else if (starts_with(t, "Elapsed (wall clock) time"))
+			which = "real";
+		else if (!strstr(t, ": ") || starts_with(t, "Command being"))
+			break;
+		parse_claim(ctx, i);
+		if (!which)
+			continue;
+		colon = strrchr(t, ' ');
+		if (!colon || read_duration(colon + 1, &v)) {
+			parse_error(ctx, i, "unreadable time in GNU time -v");
+			continue;
+		}
+		emit(ctx, i, which, v, command);
+		found++;
+	}
+	free(command);
+	return found ? 1 : 0;
+}
+
+/* zsh: "CMD  0.01s user 0.50s system 99% cpu 0.512 total" */
+static int read_zsh(struct parse_ctx *ctx, size_t li)
+{
+	const char *t = ctx->in->lines[li].text, *u, *p;
+	double user, sys, real;
+	char *command;
+
+	if (!ends_with(t, " total") || !(u = strstr(t, "s user ")))
+		return 0;
+	p = u;
+	while (p > t && p[-1] != ' ')
+		p--;
+	command = xstrndup(t, (size_t)(p - t));
+	if (read_tagged(&p, "s user", &user) ||
+	    read_tagged(&p, "s system", &sys) || !(p = strstr(p, "cpu "))) {
+		free(command);
+		return 0;
+	}
+	p += 4;
+	if (read_tagged(&p, " total", &real)) {
+		free(command);
+		return 0;
+	}
+	while (*command && command[strlen(command) - 1] == ' ')
+		command[strlen(command) - 1] = '\0';
+	emit(ctx, li, "real", real, *command ? command : NULL);
+	emit(ctx, li, "user", user, *command ? command : NULL);
+	emit(ctx, li, "sys", sys, *command ? command : NULL);
+	parse_claim(ctx, li);
+	free(command);
+	return 1;
+}
+
+static int time_parse(struct parse_ctx *ctx)
+{
+	size_t before = ctx->rs->n, stop = 0;
+
+	for (size_t i = 0; i < ctx->in->nlines; i++) {
+		size_t used;
+
+		if (ctx->claimed[i])
+			continue;
+		if ((used = read_bash_block(ctx, i, stop))) {
+			i += used - 1;
+			stop = i + 1;
+		} else if (read_gnu_default(ctx, i, stop) ||
+			   read_gnu_verbose(ctx, i) || read_zsh(ctx, i)) {
+			stop = i + 1;
+		}
+	}
+	return (int)(ctx->rs->n - before);
+}
+
+const struct parser parser_time = {
+	.name = "time",
+	.detect = time_detect,
+	.parse = time_parse,
+};

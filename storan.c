@@ -1,0 +1,139 @@
+/*
+ * storan: main(), the global options and the table of subcommands.
+ *
+ * The table is an explicit list (no constructor self-registration): the set
+ * of commands is visible here and links the same into tests and fuzzers.
+ */
+#include "cmd/cmd.h"
+#include "core/strbuf.h"
+#include "core/version.h"
+#include "core/xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct cmd_entry {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct cmd_entry commands[] = {
+	{ "check", cmd_check, "explain implausible figures" },
+	{ "compare", cmd_compare, "compare result sets, with verdicts" },
+	{ "export", cmd_export, "write a result set as CSV" },
+	{ "ingest", cmd_ingest, "read fio, iozone, hdparm, dd, time output" },
+	{ "plot", cmd_plot, "draw one chart (PNG, SVG, PDF)" },
+	{ "report", cmd_report, "write charts, workbook, HTML and Markdown" },
+	{ "run", cmd_run, "measure a file or device" },
+	{ "table", cmd_table, "pivot and ratio tables" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const char *storan_command_line = "storan";
+
+static const char usage_text[] =
+	"usage: storan [--version] [--help] COMMAND [ARGS]\n"
+	"\n"
+	"storan reads what storage benchmarks printed, measures disks itself,\n"
+	"and turns both into tables, verdicts, charts and reports.\n"
+	"\n"
+	"Commands:\n";
+
+static void print_main_usage(FILE *fp)
+{
+	fputs(usage_text, fp);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "  %-9s %s\n", commands[i].name,
+			commands[i].summary);
+	fputs("\n'storan help COMMAND' or 'storan COMMAND --help' tells more;\n"
+	      "'man storan' has the whole story.\n"
+	      "Exit status: 0 fine, 1 findings (a failed input, a regression,\n"
+	      "a warning), 2 trouble (usage, missing or unreadable input).\n",
+	      fp);
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "storan %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'storan %s --help'.\n", cmd);
+	return EXIT_TROUBLE;
+}
+
+void print_usage(FILE *fp, const char *text)
+{
+	fputs(text, fp);
+}
+
+static const struct cmd_entry *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void remember_command_line(int argc, char **argv)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "storan");
+	for (int i = 1; i < argc; i++)
+		strbuf_addf(&sb, " %s", argv[i]);
+	storan_command_line = strbuf_str(&sb);
+}
+
+static int run_help(int argc, char **argv)
+{
+	const struct cmd_entry *c;
+	static char help_flag[] = "--help";
+	char *args[] = { NULL, help_flag, NULL };
+
+	if (argc < 2) {
+		print_main_usage(stdout);
+		return EXIT_OK;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "storan: no such command '%s'\n", argv[1]);
+		return EXIT_TROUBLE;
+	}
+	args[0] = argv[1];
+	return c->fn(2, args);
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd_entry *c;
+
+	remember_command_line(argc, argv);
+	if (argc < 2) {
+		print_main_usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return run_help(1, argv);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("storan %s\n", STORAN_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help"))
+		return run_help(argc - 1, argv + 1);
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "storan: '%s' is not a storan command; "
+			"see 'storan --help'\n", argv[1]);
+		return EXIT_TROUBLE;
+	}
+	optind = 1;
+	return c->fn(argc - 1, argv + 1);
+}
