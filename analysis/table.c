@@ -619,7 +619,8 @@ static void set_value_cell(const struct pivot *pv, size_t r, size_t c,
 		else
 			snprintf(buf, sizeof(buf), "%.2f %c", cell->value,
 				 mark);
-		*marks |= mark == '*' ? 1u : mark == '~' ? 2u : 0;
+		*marks |= mark == '*' ? 1u : mark == '~' ? 2u :
+			  isnan(cell->value) ? 0 : 4u;
 	} else if (pv->stat == PIVOT_N) {
 		snprintf(buf, sizeof(buf), "%.0f", cell->value);
 	} else if (pv->stat == PIVOT_CV) {
@@ -644,7 +645,7 @@ static void add_notes(const struct pivot *pv, double alpha, unsigned marks,
 	if (marks & 2u)
 		fmt_table_add_note(t, "~ not significant (p >= %g): the runs "
 				   "vary too much to tell", alpha);
-	if (pv->is_ratio && marks)
+	if ((marks & 4u) && (marks & 3u))
 		fmt_table_add_note(t, "unmarked ratios rest on single runs");
 	if (pv->half_cells)
 		fmt_table_add_note(t, "%zu cell(s) have only one of %s=%s and "
