@@ -296,9 +296,9 @@ static void test_render(void **state)
 	render(&pv, FMT_CSV, NULL, &out);
 	assert_string_equal(out.buf,
 			    "bs,read,write\n"
-			    "4096,100,90\n"
-			    "65536,500,\n"
-			    "1048576,1005,900\n");
+			    "4096,100000000,90000000\n"
+			    "65536,500000000,\n"
+			    "1048576,1005000000,900000000\n");
 	render(&pv, FMT_MD, NULL, &out);
 	assert_string_equal(out.buf,
 			    "**bw mean (MB/s)**\n\n"
@@ -307,6 +307,11 @@ static void test_render(void **state)
 			    "| 4K | 100 | 90.0 |\n"
 			    "| 64K | 500 | - |\n"
 			    "| 1M | 1005 | 900 |\n");
+	render(&pv, FMT_CSV, &mib, &out);
+	assert_string_equal(out.buf + strlen("bs,read,write\n"),
+			    "4096,95.367431640625,85.8306884765625\n"
+			    "65536,476.837158203125,\n"
+			    "1048576,958.442687988281,858.306884765625\n");
 	render(&pv, FMT_TEXT, &mib, &out);
 	assert_string_equal(out.buf,
 			    "bw mean (MiB/s)\n\n"
