@@ -76,10 +76,10 @@ struct compare_options {
 	double threshold;		/* percent */
 	double alpha;
 	enum compare_test test;
-	char **metrics;			/* NULL: compare_default_metric() */
+	char **metrics;		/* NULL: compare_default_metric() */
 	size_t nmetrics;
 	const struct filter *where;	/* NULL: everything */
-	char **match;			/* non-NULL: match on these labels */
+	char **match;		/* non-NULL: match on these labels */
 	size_t nmatch;
 	char **ignore;			/* more labels to leave out */
 	size_t nignore;
@@ -89,7 +89,7 @@ struct compare_row {
 	char *tool, *op, *metric, *unit;
 	struct labels labels;		/* the labels matched on */
 	struct stats a, b;
-	double ratio;			/* mean_b / mean_a; NAN if mean_a = 0 */
+	double ratio;		/* mean_b / mean_a; NAN if mean_a = 0 */
 	double change_pct;
 	double p;			/* NAN: no test */
 	const char *test;		/* "welch", "mannwhitney", "none" */
@@ -113,15 +113,15 @@ struct compare_geomean {
 
 struct compare_result {
 	struct labels identity_a, identity_b;	/* what tells them apart */
-	char **ignored;			/* every label left out of the match */
+	char **ignored;		/* every label left out of the match */
 	size_t nignored;
 	struct compare_row *rows;	/* in the baseline's order */
 	size_t nrows, rows_alloc;
 	struct compare_unmatched *unmatched;
 	size_t nunmatched, unmatched_alloc;
-	size_t pooled;			/* measurements pooled as repetitions */
+	size_t pooled;		/* measurements pooled as repetitions */
 	size_t counts[VERDICT_COUNT];
-	size_t single_runs;		/* rows whose verdict rests on them */
+	size_t single_runs;	/* rows resting on single runs */
 	struct compare_geomean *geo;	/* per metric, first-seen order */
 	size_t ngeo, geo_alloc;
 	char **tail_notes;		/* "mean unchanged, tail regressed" */

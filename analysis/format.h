@@ -33,9 +33,9 @@
 
 enum fmt_kind {
 	FMT_TEXT,	/* aligned columns for a terminal */
-	FMT_MD,		/* a Markdown pipe table, ready for a blog post */
+	FMT_MD,		/* a Markdown pipe table for a blog post */
 	FMT_CSV,	/* header of column names, raw values, RFC 4180 */
-	FMT_JSON,	/* {"title", "columns", "rows": [{name: value}], "notes"} */
+	FMT_JSON,	/* {title, columns, rows: [{name: value}], notes} */
 	FMT_HTML,	/* a <table> fragment (no page around it) */
 };
 

@@ -36,8 +36,8 @@ struct stats_acc {
 	double m2;		/* sum of squared deviations from mean */
 	double min, max;	/* NAN when a summary did not print them */
 	int spread_unknown;	/* a summary had n >= 2 but no stddev */
-	int summary_only;	/* some observations are known only by summary */
-	double *values;		/* the individual values, when all are known */
+	int summary_only;	/* some known only by a summary */
+	double *values;		/* every value, when all are known */
 	size_t nvalues, alloc;
 };
 
@@ -52,8 +52,8 @@ void stats_acc_add_measurement(struct stats_acc *a,
 struct stats {
 	size_t n;
 	double mean;
-	double stddev;		/* sample (n-1); NAN when n < 2 or unknown */
-	double min, median, max;	/* median NAN without individual values */
+	double stddev;		/* sample (n-1); NAN: n < 2, unknown */
+	double min, median, max;	/* median NAN: no values */
 	double cv;		/* stddev / mean, in percent; NAN as stddev */
 	double ci_low, ci_high;	/* 95% CI of the mean; NAN when n < 2 */
 	int have_values;	/* every observation is an individual value */

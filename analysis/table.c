@@ -10,7 +10,6 @@
 #define _GNU_SOURCE	/* qsort_r */
 #include "table.h"
 #include "keymap.h"
-#include "../core/numscan.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -94,7 +93,7 @@ int pivot_ratio_parse(const char *spec, char **key, char **num, char **den)
 struct entry {
 	size_t m;
 	size_t row, col;	/* in order of first appearance */
-	size_t cell;		/* row-major index once the axes are sorted */
+	size_t cell;		/* row-major, once the axes are sorted */
 	int side;
 };
 
@@ -606,7 +605,8 @@ static char ratio_mark(const struct pivot_cell *c, double alpha)
 
 static void set_value_cell(const struct pivot *pv, size_t r, size_t c,
 			   const struct display_unit *u, double alpha,
-			   struct fmt_table *t, size_t col, unsigned *marks)
+			   int fixed, struct fmt_table *t, size_t col,
+			   unsigned *marks)
 {
 	const struct pivot_cell *cell = pivot_cell(pv, r, c);
 	char buf[64];
@@ -628,9 +628,8 @@ static void set_value_cell(const struct pivot *pv, size_t r, size_t c,
 	} else {
 		human_format(cell->value, u, buf, sizeof(buf));
 	}
-	/* CSV and JSON carry the figure in the display unit, unrounded */
 	fmt_table_set_number(t, r, col, stat_has_unit(pv->stat) &&
-			     !pv->is_ratio ? cell->value / u->factor :
+			     !pv->is_ratio && fixed ? cell->value / u->factor :
 			     cell->value, buf);
 	if (pv->is_ratio && ratio_mark(cell, alpha) == '~')
 		fmt_table_set_style(t, r, col, FMT_WARN);
@@ -643,8 +642,8 @@ static void add_notes(const struct pivot *pv, double alpha, unsigned marks,
 		fmt_table_add_note(t, "* the groups differ significantly "
 				   "(Welch's t-test, p < %g)", alpha);
 	if (marks & 2u)
-		fmt_table_add_note(t, "~ not significant (p >= %g): the runs "
-				   "vary too much to tell", alpha);
+		fmt_table_add_note(t, "~ no significant difference (p >= %g)",
+				   alpha);
 	if ((marks & 4u) && (marks & 3u))
 		fmt_table_add_note(t, "unmarked ratios rest on single runs");
 	if (pv->half_cells)
@@ -705,7 +704,7 @@ void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
 			free(shown);
 		}
 		for (size_t c = 0; c < pv->ncols; c++)
-			set_value_cell(pv, r, c, &u, alpha, out,
+			set_value_cell(pv, r, c, &u, alpha, unit != NULL, out,
 				       pv->nrow_keys + c, &marks);
 	}
 	add_notes(pv, alpha, marks, out);

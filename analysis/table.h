@@ -75,9 +75,9 @@ struct pivot_options {
 int pivot_ratio_parse(const char *spec, char **key, char **num, char **den);
 
 struct pivot_cell {
-	struct stats st[2];	/* [0] the group (numerator), [1] denominator */
-	double value;		/* the statistic, or the ratio; NAN: empty */
-	double p;		/* ratio tables: Welch p; NAN when untestable */
+	struct stats st[2];	/* [0] group/numerator, [1] denominator */
+	double value;		/* statistic or ratio; NAN: empty */
+	double p;		/* ratio: Welch p; NAN: untestable */
 };
 
 struct pivot {
@@ -88,12 +88,12 @@ struct pivot {
 	char *ratio_key, *ratio_num, *ratio_den;
 	size_t nrow_keys, ncol_keys;
 	char **row_key_names, **col_key_names;
-	size_t nrows, ncols;	/* sorted: numeric keys by value, op naturally */
+	size_t nrows, ncols;	/* sorted: numbers by value, ops */
 	char **row_vals;	/* nrows * nrow_keys */
 	char **col_vals;	/* ncols * ncol_keys */
 	struct pivot_cell *cells;	/* nrows * ncols */
 	size_t used;		/* measurements in the table */
-	size_t lacking;		/* left out: a row or column key missing */
+	size_t lacking;		/* left out: a key missing */
 	char *lacking_key;	/* the first key found missing */
 	size_t mixed_cells;	/* cells pooling different conditions */
 	char *mix_key, *mix_a, *mix_b;	/* first difference found */
@@ -116,8 +116,10 @@ static inline struct pivot_cell *pivot_cell(const struct pivot *pv,
 
 /*
  * The display table of a pivot.  unit NULL chooses a readable unit from
- * the cells (decimal prefixes); alpha is the level at which ratio cells are
- * marked significant.  Notes explain the marks and anything left out.
+ * the cells (decimal prefixes) for people, while the raw figures (CSV,
+ * JSON) stay in the base unit; a unit given is used for both.  alpha is
+ * the level at which ratio cells are marked significant.  Notes explain
+ * the marks and anything left out.
  */
 void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
 		  double alpha, struct fmt_table *out);

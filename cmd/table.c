@@ -28,7 +28,7 @@ static const char table_usage[] =
 	"\n"
 	"  -r, --rows KEYS      keys on rows (comma-separated)\n"
 	"  -c, --cols KEYS      keys on columns (default: one column)\n"
-	"  -m, --metric M       the metric in the cells (bw, iops, lat.mean...)\n"
+	"  -m, --metric M       the metric in the cells (bw, iops, ...)\n"
 	"  -w, --where K=V,...  only measurements that match (K!=V excludes)\n"
 	"  -s, --stat S         mean (default), median, min, max, cv, n\n"
 	"      --ratio K=A/K=B  divide the cells of K=A by those of K=B\n"

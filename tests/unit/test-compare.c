@@ -27,17 +27,17 @@ struct vcase {
 
 static const struct vcase vcases[] = {
 	{ 4.9, 1, 0, NAN, VERDICT_UNCHANGED },
-	{ -5.0, 1, 0, NAN, VERDICT_UNCHANGED },	/* |change| <= threshold */
+	{ -5.0, 1, 0, NAN, VERDICT_UNCHANGED },	/* |change| <= 5 */
 	{ -5.1, 1, 0, NAN, VERDICT_REGRESSION },
 	{ 5.1, 1, 0, NAN, VERDICT_IMPROVEMENT },
 	{ 5.1, -1, 0, NAN, VERDICT_REGRESSION },	/* latency went up */
 	{ -20, -1, 0, NAN, VERDICT_IMPROVEMENT },
 	{ -20, 1, 1, 0.01, VERDICT_REGRESSION },
-	{ -20, 1, 1, 0.05, VERDICT_INCONCLUSIVE },	/* p < alpha strictly */
+	{ -20, 1, 1, 0.05, VERDICT_INCONCLUSIVE },	/* needs p < alpha */
 	{ -20, 1, 1, 0.4, VERDICT_INCONCLUSIVE },
 	{ -20, 1, 1, NAN, VERDICT_INCONCLUSIVE },	/* test impossible */
 	{ 20, -1, 1, 0.001, VERDICT_REGRESSION },
-	{ 2, 1, 1, 0.0001, VERDICT_UNCHANGED },	/* significant but small */
+	{ 2, 1, 1, 0.0001, VERDICT_UNCHANGED },	/* small, significant */
 	{ 30, 0, 0, NAN, VERDICT_INCONCLUSIVE },	/* no direction */
 	{ 3, 0, 0, NAN, VERDICT_UNCHANGED },
 	{ NAN, 1, 0, NAN, VERDICT_INCONCLUSIVE },

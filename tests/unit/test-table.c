@@ -263,7 +263,8 @@ static void test_ratio_cells(void **state)
 		    1e-9);
 	assert_true(isnan(pivot_cell(&pv, 2, 0)->value));
 	assert_int_equal(pv.half_cells, 1);
-	assert_int_equal(pv.used, 5);	/* kind=other is in neither group */
+	/* kind=other is in neither group */
+	assert_int_equal(pv.used, 5);
 	pivot_release(&pv);
 	result_set_release(&rs);
 	strbuf_release(&err);
