@@ -10,6 +10,7 @@
  * apart, because the author is telling us the conditions changed.
  */
 #include "parser.h"
+#include "../core/context.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
 
@@ -19,11 +20,16 @@
 #include <string.h>
 
 extern const struct parser parser_hdparm, parser_dd, parser_time;
+extern const struct parser parser_iozone, parser_blockdev_perftest;
+extern const struct parser parser_csv;
 
 const struct parser *const parsers[] = {
 	&parser_hdparm,
 	&parser_dd,
 	&parser_time,
+	&parser_iozone,
+	&parser_blockdev_perftest,
+	&parser_csv,
 	NULL,
 };
 
@@ -249,6 +255,7 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 			strbuf_addf(&formats, "%s%s", formats.len ? "," : "",
 				    parsers[i]->name);
 	}
+	context_apply(&ctx);
 	fold_repeats(&ctx);
 	apply_labels(&ctx, opt);
 	rs->sources[ctx.source].format = strbuf_detach(&formats);
