@@ -241,18 +241,16 @@ static void emit_op(struct bpt_state *st, const char *op,
 }
 
 /* Ends the table in force; a command line applies to one table only. */
-static void end_table(struct bpt_state *st, size_t li)
+static void end_table(struct bpt_state *st)
 {
 	if (st->phase == 3) {
 		free(st->cmd.device);
 		memset(&st->cmd, 0, sizeof(st->cmd));
 	}
 	if (st->phase && st->nf)
-		parse_error(st->ctx, st->f[0].li, "incomplete blockdev-perftest"
-			    " %s: %zu of %zu fields before line %u",
-			    st->phase == 3 ? "row" : "header", st->nf,
-			    st->want, li < st->ctx->in->nlines ?
-			    st->ctx->in->lines[li].lineno : 0);
+		parse_error(st->ctx, st->f[0].li, "blockdev-perftest %s ends "
+			    "after %zu of its fields", st->phase == 3 ?
+			    "row" : "header", st->nf);
 	st->phase = 0;
 	st->nf = 0;
 }
@@ -359,7 +357,11 @@ static int feed(struct bpt_state *st, const char *s, size_t len, size_t li)
 	default:
 		if (st->nf == 1 ? !is_integer(f->text) :
 				  !is_decimal(f->text, &v)) {
-			st->nf--;
+			if (st->nf > 1)
+				parse_error(st->ctx, li, "blockdev-perftest "
+					    "row broken at '%s' (field %zu of "
+					    "%zu)", f->text, st->nf, st->want);
+			st->nf = 0;
 			return 0;
 		}
 		if (st->nf == st->want)
@@ -401,7 +403,7 @@ static void read_line(struct bpt_state *st, size_t li)
 	if (line_is_empty(&st->ctx->in->lines[li])) {
 		if (st->phase == 3 && st->nf == 0)
 			return;	/* rows may go on after a blank line */
-		end_table(st, li);
+		end_table(st);
 		return;
 	}
 	if (is_warning(t)) {
@@ -409,7 +411,7 @@ static void read_line(struct bpt_state *st, size_t li)
 		return;
 	}
 	if (starts_with(t, "blocksize ") || !strcmp(t, "blocksize")) {
-		end_table(st, li);
+		end_table(st);
 		st->phase = 1;
 		st->header_li = li;
 		st->nf = 0;
@@ -421,7 +423,7 @@ static void read_line(struct bpt_state *st, size_t li)
 		parse_claim(st->ctx, li);
 		return;
 	}
-	end_table(st, li);
+	end_table(st);
 	if (!starts_with(t, "blocksize"))
 		read_command(st, t);
 }
@@ -444,7 +446,7 @@ static int bpt_parse(struct parse_ctx *ctx)
 	st->ctx = ctx;
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		read_line(st, i);
-	end_table(st, ctx->in->nlines);
+	end_table(st);
 	emitted = (int)(ctx->rs->n - before);
 	free(st->cmd.device);
 	free(st);

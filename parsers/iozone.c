@@ -163,7 +163,6 @@ struct ioz_state {
 	/* throughput: the test of the last "Children see" line */
 	const char *tp_op;
 	int tp_threads;
-	size_t tp_line;
 	/* -R: the section in force */
 	const char *rep_op;
 	int in_report, rep_tput;
@@ -508,7 +507,7 @@ static int read_banner(struct ioz_state *st, size_t li)
 			run->mode = IOZ_KBPS, run->mode_known = 1;
 		if (starts_with(t, "Each "))
 			read_each_process(run, t);
-		if (starts_with(t, "Error in file:"))
+		if (starts_with(t, "Error in file: Found"))
 			parse_note(st->ctx, li, "iozone reported a data "
 				   "verification error; the figures of this "
 				   "test are suspect");
@@ -829,6 +828,7 @@ static int read_children(struct ioz_state *st, size_t li, const char *p,
 	size_t len;
 
 	p = skip_spaces(p);
+	st->tp_op = NULL;	/* per-process lines below need a known test */
 	if (scan_u64(&p, &n) || !(eq = strchr(p, '='))) {
 		parse_error(st->ctx, li, "unreadable iozone throughput line");
 		return 1;
@@ -843,14 +843,13 @@ static int read_children(struct ioz_state *st, size_t li, const char *p,
 			    "'%.*s'", (int)len, p);
 		return 1;
 	}
+	st->tp_op = op;
+	st->tp_threads = (int)n;
 	if (read_tput_value(eq, &v, &unit) || strchr(unit, '/') == NULL) {
 		parse_error(st->ctx, li, "expected '= N kB/sec' or "
 			    "'= N ops/sec' in iozone throughput line");
 		return 1;
 	}
-	st->tp_op = op;
-	st->tp_threads = (int)n;
-	st->tp_line = li;
 	emit_tput(st, li, parent ? "parent" : "children", v, unit);
 	st->run.read_tput = 1;
 	return 1;
