@@ -102,8 +102,9 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 {
 	int tool = 0, option = 0;
 
-	if (t != text)
-		return 1;	/* after a shell prompt */
+	if (t != text)		/* after a shell prompt: a program name */
+		return (*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') ||
+		       *t == '.' || *t == '/' || *t == '_';
 	for (size_t i = 0; i < len;) {
 		size_t s;
 

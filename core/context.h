@@ -9,8 +9,8 @@
  *             line framed by them ("=== laptop NVMe ===")
  *   command   the line right above the output (blank lines, prompts and
  *             the output's own claimed lines skipped) when it looks like a
- *             command: it follows a shell prompt, names a benchmark tool
- *             with an option ("xfs iozone -I -a"), or ends in ':' and has
+ *             command: a program name after a shell prompt, a benchmark tool
+ *             name with an option ("xfs iozone -I -a"), or ends in ':' and has
  *             an option ("make -j16 of linux 6.1:")
  *
  * A label a parser (or a CSV row) already set is never replaced.
