@@ -86,7 +86,8 @@ static int parse_int(const char *s, int *out)
 	return 0;
 }
 
-/* "blockdev-perftest [-a] [-i N] [-s S] ... /dev/sdb" (getopt "adfhi:jm:M:nrs:t:w") */
+/* "blockdev-perftest [-a] [-i N] [-s S] ... /dev/sdb"; the script's
+ * getopt string is "adfhi:jm:M:nrs:t:w". */
 static int read_command(struct bpt_state *st, const char *text)
 {
 	struct shell_cmd sc;
@@ -338,16 +339,18 @@ static int feed(struct bpt_state *st, const char *s, size_t len, size_t li)
 			st->nf = 0;
 			if (st->cmd.present > 0 &&
 			    st->cmd.iterations != st->iterations)
-				parse_note(st->ctx, st->header_li, "the header "
-					   "has %d runs, the command line -i %d",
+				parse_note(st->ctx, st->header_li,
+					   "the header has %d runs, the "
+					   "command line -i %d",
 					   st->iterations, st->cmd.iterations);
 		}
 		return 1;
 	}
 	case 2:
 		if (!header2_word_ok(st, st->nf - 1)) {
-			parse_error(st->ctx, li, "unexpected '%s' in the second "
-				    "blockdev-perftest header line", f->text);
+			parse_error(st->ctx, li, "unexpected '%s' in the "
+				    "second blockdev-perftest header line",
+				    f->text);
 			st->phase = 0;
 			return 0;
 		}

@@ -7,7 +7,7 @@
  * may be quoted "> "):
  *
  *   source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels
- *   nvme.txt,12,fio,randread,iops,1/s,3,61200,850.2,60400,62100,bs=4096;rw=randread
+ *   nvme.txt,12,fio,randread,iops,1/s,3,61200,850.2,60400,62100,bs=4096
  *   ,,,read,bw,B/s,1,524288000,,,,"host=old;kind=file"
  *
  * Fields: RFC 4180 (a quoted field may hold commas and "" quotes, not line

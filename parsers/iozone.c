@@ -432,20 +432,21 @@ static int banner_line(const char *t)
 {
 	static const char *const prefixes[] = {
 		"Compiled for ", "Build: ", "Run began:", "Run finished:",
-		"Auto Mode", "Include close", "Include fsync", "Time Resolution",
-		"Processor cache", "File stride size", "Machine = ",
-		"Excel chart generation", "Using minimum file size",
-		"Using maximum file size", "Using Minimum Record Size",
-		"Using Maximum Record Size", "Setting no_unlink", "Record Size ",
-		"File size set to", "iozone test complete.", "Excel output is",
-		"CPU utilization", "CPU utilization Resolution", "iozone: interrupted",
-		"exiting iozone", "Output is in", "Throughput test with",
-		"Each process writes", "Each thread writes", "Min process",
-		"Max process", "Min thread", "Max thread", "Child[",
-		"Test running:", "Multi_buffer", "POSIX async I/O",
-		"No retest option selected", "Timer resolution is poor",
-		"reported inaccurate results", "Error in file:", "Record # ",
-		"where 0x", "Network distribution mode", NULL
+		"Auto Mode", "Include close", "Include fsync",
+		"Time Resolution", "Processor cache", "File stride size",
+		"Machine = ", "Excel chart generation",
+		"Using minimum file size", "Using maximum file size",
+		"Using Minimum Record Size", "Using Maximum Record Size",
+		"Setting no_unlink", "Record Size ", "File size set to",
+		"iozone test complete.", "Excel output is", "CPU utilization",
+		"iozone: interrupted", "exiting iozone", "Output is in",
+		"Throughput test with", "Each process writes",
+		"Each thread writes", "Min process", "Max process",
+		"Min thread", "Max thread", "Child[", "Test running:",
+		"Multi_buffer", "POSIX async I/O", "No retest option selected",
+		"Timer resolution is poor", "reported inaccurate results",
+		"Error in file:", "Record # ", "where 0x",
+		"Network distribution mode", NULL
 	};
 
 	for (size_t i = 0; prefixes[i]; i++)
@@ -463,7 +464,8 @@ static void read_each_process(struct ioz_run *run, const char *t)
 	if (!p)
 		return;
 	p += strlen(" writes a ");
-	if (scan_double(&p, 0, &fs) || !skip_prefix_icase(&p, " kbyte file in "))
+	if (scan_double(&p, 0, &fs) ||
+	    !skip_prefix_icase(&p, " kbyte file in "))
 		return;
 	if (scan_double(&p, 0, &bs) || !skip_prefix_icase(&p, " kbyte records"))
 		return;
@@ -981,6 +983,11 @@ static void read_tput_report_row(struct ioz_state *st, size_t li)
 	const char *op;
 
 	close = strchr(t + 1, '"');
+	if (!close) {
+		parse_error(st->ctx, li, "unreadable iozone throughput report "
+			    "row");
+		return;
+	}
 	name = skip_spaces(t + 1);
 	len = (size_t)(close - name);
 	while (len && is_blank(name[len - 1]))
