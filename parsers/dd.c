@@ -346,7 +346,7 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 	size_t n = next_line(ctx, li);
 	uint64_t r;
 
-	if (st->last_kind == LINE_RECORDS_OUT)
+	if (st->have_out)
 		return 0;
 	if (n >= ctx->in->nlines)
 		return 0;
@@ -398,7 +398,6 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   size_t li, const struct summary_line *s)
 {
 	const struct dd_command *c;
-	int after_records = st->last_kind == LINE_RECORDS_OUT;
 
 	if (is_progress(ctx, st, li))
 		return;
@@ -408,7 +407,7 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
-	if (after_records && st->have_in && st->rec_in != st->rec_out &&
+	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
 	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
 		reset_output(st);
 		return;	/* a SIGUSR1 snapshot while a block was in flight */
@@ -455,9 +454,15 @@ static int is_time_line(const char *t)
 	return *p >= '0' && *p <= '9';
 }
 
+/* Records counted, but the output ended without a summary line. */
 static void records_only_note(struct parse_ctx *ctx, struct dd_state *st)
 {
-	if (st->have_out)
+	if (!st->have_out)
+		return;
+	if (st->error)
+		parse_note(ctx, st->last_li, "dd stopped with an error (%s): "
+			   "this output is not a result", st->error);
+	else
 		parse_note(ctx, st->last_li, "dd printed record counts but no "
 			   "byte count or time: nothing to measure");
 	reset_output(st);
@@ -481,8 +486,7 @@ static int dd_parse(struct parse_ctx *ctx)
 		if (line_is_empty(&ctx->in->lines[i]))
 			continue;
 		if (read_commands(&st, text, i)) {
-			if (st.last_kind == LINE_RECORDS_OUT)
-				records_only_note(ctx, &st);
+			records_only_note(ctx, &st);
 			reset_output(&st);
 			parse_claim(ctx, i);
 			st.have_prev = 0;
@@ -492,8 +496,6 @@ static int dd_parse(struct parse_ctx *ctx)
 		}
 		kind = classify(text, &s, &records);
 		if (!kind) {
-			if (st.last_kind == LINE_RECORDS_OUT)
-				records_only_note(ctx, &st);
 			if (st.used && !is_time_line(text) &&
 			    !ctx->claimed[i])
 				forget_commands(&st);
@@ -510,8 +512,7 @@ static int dd_parse(struct parse_ctx *ctx)
 				st.have_out = 1;
 				st.last_kind = LINE_RECORDS_OUT;
 			} else {
-				if (st.last_kind == LINE_RECORDS_OUT)
-					records_only_note(ctx, &st);
+				records_only_note(ctx, &st);
 				st.rec_in = records;
 				st.have_in = 1;
 				st.last_kind = LINE_RECORDS_IN;
@@ -525,9 +526,7 @@ static int dd_parse(struct parse_ctx *ctx)
 		}
 		st.last_li = i;
 	}
-	if (st.last_kind == LINE_RECORDS_OUT)
-		records_only_note(ctx, &st);
-	reset_output(&st);
+	records_only_note(ctx, &st);
 	forget_commands(&st);
 	return (int)(ctx->rs->n - before);
 }

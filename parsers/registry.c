@@ -220,6 +220,7 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 	struct parse_ctx ctx;
 	struct strbuf formats = STRBUF_INIT, names = STRBUF_INIT;
 	size_t errors_before = diag_count(diags, DIAG_ERROR);
+	size_t notes_before = diag_count(diags, DIAG_NOTE);
 	int failed = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -256,7 +257,12 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 		rs->sources[ctx.source].tool_version =
 			xstrdup(ctx.tool_version);
 	if (rs->n == ctx.base) {
-		if (diag_count(diags, DIAG_ERROR) == errors_before) {
+		if (diag_count(diags, DIAG_ERROR) > errors_before) {
+			/* the errors already say why */
+		} else if (diag_count(diags, DIAG_NOTE) > notes_before) {
+			diag_add(diags, DIAG_ERROR, in->name, 1,
+				 "no result in this input (see the notes)");
+		} else {
 			list_parser_names(&names);
 			diag_add(diags, DIAG_ERROR, in->name, 1,
 				 "no benchmark output found (looked for %s)",
