@@ -314,8 +314,21 @@ static int read_summary(const char *text, struct summary_line *s)
 	if (p == w || (!bytes_word && !parens))
 		return 0;
 	if (!*p)	/* ELKS: no time at all */
-		return bytes_word && parens;
+		return bytes_word && parens && !strncmp(w, "copied", 7);
 	return read_time_part(p, s);
+}
+
+/* "NNN bytes ..." that read_summary() could not read: cut short? */
+static int starts_like_summary(const char *text)
+{
+	const char *p = text, *w;
+	uint64_t n;
+
+	if (scan_u64(&p, &n) || *p != ' ')
+		return 0;
+	w = ++p;
+	p = word_end(p);
+	return is_byte_word(w, (size_t)(p - w));
 }
 
 static const char *classify(const char *text, struct summary_line *s,
@@ -325,6 +338,8 @@ static const char *classify(const char *text, struct summary_line *s,
 		return "records";
 	if (read_summary(text, s))
 		return "summary";
+	if (starts_like_summary(text))
+		return "bad-summary";
 	if (starts_with(text, "dd: "))
 		return "error";
 	return NULL;
@@ -517,6 +532,12 @@ static int dd_parse(struct parse_ctx *ctx)
 				st.have_in = 1;
 				st.last_kind = LINE_RECORDS_IN;
 			}
+		} else if (!strcmp(kind, "bad-summary")) {
+			parse_error(ctx, i, "unreadable dd summary: expected "
+				    "'copied, SECONDS s, RATE' after the byte "
+				    "count (cut short?)");
+			reset_output(&st);
+			st.last_kind = LINE_OTHER;
 		} else if (!strcmp(kind, "summary")) {
 			handle_summary(ctx, &st, i, &s);
 			st.last_kind = LINE_SUMMARY;
