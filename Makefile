@@ -104,8 +104,9 @@ fuzz:
 	clang -std=gnu11 -O1 -g -I. $(PKG_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-parsers \
 		tests/fuzz/fuzz-parsers.c build-fuzz/libstoran.a $(LDLIBS)
+	mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz-parsers -max_total_time=$${FUZZ_SECONDS:-60} \
-		-max_len=65536 build-fuzz/corpus tests/fuzz/seeds
+		-max_len=65536 build-fuzz/corpus tests/parsers/*/
 
 install: storan
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
