@@ -81,6 +81,7 @@ unit-tests: $(UNIT_BINS)
 
 # The test suite always runs under ASan + UBSan, in its own build tree.
 check:
+	$(Q)$(PKG_CONFIG) --exists $(PKGS) cmocka || scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 BUILD=build-san \
 		build-san/storan unit-tests
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
