@@ -11,11 +11,13 @@
  *   GNU ru_RU     4294967296 байт (4,3 GB, 4,0 GiB) скопирован, 54,5651 s, 78,7 MB/s
  *   GNU 5.x       10485760 bytes transferred in 0.028418 seconds (368981986 bytes/sec)
  *   BSD/macOS     3053371392 bytes transferred in 2151.132182 secs (1419425 bytes/sec)
+ *   GNU zh_CN     5120000字节（5.1 MB，4.9 MiB）已复制，0.0313203 s，163 MB/s
+ *                 512字节已复制，0.000126482 s，4.0 MB/s
  *   BusyBox       1073741824 bytes (1.0GB) copied, 112.313516 seconds, 9.1MB/s
  *   ELKS          1474560 bytes (1440 KiB) copied
  *
  * with "N+M records in" / "N+M records out" before them (any language:
- * "962+0 Datensätze ein"), and "dd: error writing '/dev/sdX': No space
+ * "962+0 Datensätze ein", "记录了1024+0 的读入"), and "dd: error writing '/dev/sdX': No space
  * left on device" style messages.
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
@@ -232,6 +234,8 @@ static int read_records(const char *text, uint64_t *total)
 	const char *p = text;
 	uint64_t full, partial;
 
+	while (*p && (unsigned char)*p >= 0x80 && p - text < 12)
+		p++;	/* zh_CN: "记录了1024+0 的读入" */
 	if (scan_u64(&p, &full) || *p++ != '+' || scan_u64(&p, &partial) ||
 	    *p != ' ')
 		return 0;
@@ -291,14 +295,21 @@ static int read_summary(const char *text, struct summary_line *s)
 	int parens = 0, bytes_word;
 
 	s->seconds = NAN;
-	if (scan_u64(&p, &s->bytes) || *p != ' ')
+	if (scan_u64(&p, &s->bytes))
 		return 0;
-	w = ++p;
-	p = word_end(p);
-	bytes_word = is_byte_word(w, (size_t)(p - w));
-	if (*p != ' ')
-		return 0;
-	p++;
+	if (skip_prefix(&p, "字节")) {	/* zh_CN: "512字节已复制" */
+		bytes_word = 1;
+		p = skip_spaces(p);
+	} else {
+		if (*p != ' ')
+			return 0;
+		w = ++p;
+		p = word_end(p);
+		bytes_word = is_byte_word(w, (size_t)(p - w));
+		if (*p != ' ')
+			return 0;
+		p++;
+	}
 	if (*p == '(') {
 		const char *close = strchr(p, ')');
 
@@ -331,9 +342,43 @@ static int starts_like_summary(const char *text)
 	return is_byte_word(w, (size_t)(p - w));
 }
 
-static const char *classify(const char *text, struct summary_line *s,
+/*
+ * Chinese locales print full-width punctuation: "5120000字节（5.1 MB，4.9
+ * MiB）已复制，0.0313203 s，163 MB/s".  Rewrites it as ASCII into buf.
+ */
+static const char *ascii_punctuation(const char *text, char *buf, size_t size)
+{
+	static const struct {
+		const char *wide, *ascii;
+	} map[] = { { "，", ", " }, { "（", " (" }, { "）", ")" } };
+	size_t n = 0;
+
+	if (!strstr(text, "\xef\xbc"))
+		return text;
+	while (*text && n + 3 < size) {
+		size_t k;
+
+		for (k = 0; k < 3; k++)
+			if (starts_with(text, map[k].wide))
+				break;
+		if (k < 3) {
+			memcpy(buf + n, map[k].ascii, strlen(map[k].ascii));
+			n += strlen(map[k].ascii);
+			text += strlen(map[k].wide);
+		} else {
+			buf[n++] = *text++;
+		}
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static const char *classify(const char *raw, struct summary_line *s,
 			    uint64_t *records)
 {
+	char buf[512];
+	const char *text = ascii_punctuation(raw, buf, sizeof(buf));
+
 	if (read_records(text, records))
 		return "records";
 	if (read_summary(text, s))

@@ -130,6 +130,10 @@ static void test_shell_find(void **state)
 	assert_int_equal(shell_find("time dd if=/dev/zero bs=1M | md5sum", "dd",
 				    c, 4), 1);
 	assert_int_equal(shell_find("I ran dd with bs=1M", "dd", c, 4), 0);
+	assert_int_equal(shell_find("dd if=a of=b  # dd if=x", "dd", c, 4), 1);
+	t = shell_cmd_text(&c[0]);
+	assert_string_equal(t, "dd if=a of=b");
+	free(t);
 	assert_int_equal(shell_find("dd: error writing", "dd", c, 4), 0);
 	assert_int_equal(shell_find("dd bs=$((1024*1024)) count=10", "dd", c, 4), 1);
 	t = shell_cmd_text(&c[0]);
