@@ -11,6 +11,7 @@
  *   GNU ru_RU     4294967296 байт (4,3 GB, 4,0 GiB) скопирован, 54,5651 s, 78,7 MB/s
  *   GNU 5.x       10485760 bytes transferred in 0.028418 seconds (368981986 bytes/sec)
  *   BSD/macOS     3053371392 bytes transferred in 2151.132182 secs (1419425 bytes/sec)
+ *   FreeBSD progress  1073741824 bytes (1074 MB, 1024 MiB) transferred 0.302s, 3555 MB/s
  *   GNU zh_CN     5120000字节（5.1 MB，4.9 MiB）已复制，0.0313203 s，163 MB/s
  *                 512字节已复制，0.000126482 s，4.0 MB/s
  *   BusyBox       1073741824 bytes (1.0GB) copied, 112.313516 seconds, 9.1MB/s
@@ -280,12 +281,13 @@ static int read_transferred(const char *p, struct summary_line *s)
 /* ", 1.70473 s, 630 MB/s" after the copied word (any locale). */
 static int read_time_part(const char *p, struct summary_line *s)
 {
-	if (*p != ',')
+	if (*p != ',' && *p != ' ')
 		return 0;
 	p = skip_spaces(p + 1);
 	if (scan_double(&p, SCAN_COMMA_DECIMAL, &s->seconds))
 		return 0;
-	return *p == ' ';
+	/* "1.70 s," (GNU), "112.3 seconds," (BusyBox), "0.302s," (FreeBSD) */
+	return *p == ' ' || (*p == 's' && (p[1] == ',' || !p[1]));
 }
 
 /* Parses a dd summary line; see the top comment for the variants. */
