@@ -130,6 +130,14 @@ static double peak(const struct measurement *m)
 	return isnan(st.max) ? st.mean : st.max;
 }
 
+static size_t runs(const struct measurement *m)
+{
+	struct measurement_stats st;
+
+	measurement_basic_stats(m, &st);
+	return st.n;
+}
+
 static double mean(const struct measurement *m)
 {
 	struct measurement_stats st;
@@ -290,7 +298,7 @@ static void check_over_link(struct check_ctx *c, size_t mi)
 {
 	const struct measurement *m = M(c, mi);
 	struct link_info l;
-	char v[32], lim[32];
+	char v[64], lim[32];
 	double x;
 	int st;
 
@@ -308,6 +316,9 @@ static void check_over_link(struct check_ctx *c, size_t mi)
 	if (!(x > l.payload))
 		return;
 	figure(x, UNIT_BW, v, sizeof(v));
+	if (runs(m) > 1)
+		snprintf(v + strlen(v), sizeof(v) - strlen(v),
+			 " (fastest of %zu runs)", runs(m));
 	figure(l.payload, UNIT_BW, lim, sizeof(lim));
 	if (compressed(m))
 		add(c, CHECK_INFO, "over-link", mi, x, l.payload,
@@ -589,8 +600,8 @@ static void check_short_run(struct check_ctx *c, size_t pos)
 	if (label_size(m, "samples", &samples) &&
 	    samples < CHECK_MIN_SAMPLES) {
 		add(c, CHECK_WARNING, "short-run", mi, samples,
-		    CHECK_MIN_SAMPLES, "%s figure rests on %.0f bandwidth "
-		    "samples, fewer than %d: too few to show a steady state",
+		    CHECK_MIN_SAMPLES, "%s figure rests on %.0f samples, "
+		    "fewer than %d: too few to show a steady state",
 		    m->op, samples, CHECK_MIN_SAMPLES);
 		return;
 	}
@@ -741,14 +752,22 @@ static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
 	if (!is_headline(m) || is_cachedread(m))
 		return;
 	f = found_here(c, pos, "few-runs");
-	if (f) {
-		also(f, mi);
+	if (!f) {
+		add(c, CHECK_INFO, "few-runs", mi, 1, NAN,
+		    "%s at %s is a single run: repeat the test (3 runs or "
+		    "more) to know how much it varies", m->op,
+		    figure(mean(m), m->unit, v, sizeof(v)));
 		return;
 	}
-	add(c, CHECK_INFO, "few-runs", mi, 1, NAN,
-	    "%s at %s is a single run: repeat the test (3 runs or more) to "
-	    "know how much it varies", m->op,
-	    figure(mean(m), m->unit, v, sizeof(v)));
+	also(f, mi);
+	m = M(c, f->measurements[0]);
+	free(f->message);
+	f->message = xstrfmt("%s at %s and %zu more figure%s of this line are "
+			     "single runs: repeat the test (3 runs or more) "
+			     "to know how much they vary", m->op,
+			     figure(mean(m), m->unit, v, sizeof(v)),
+			     f->nmeasurements - 1,
+			     f->nmeasurements > 2 ? "s" : "");
 }
 
 static void check_repetitions(struct check_ctx *c)
