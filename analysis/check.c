@@ -105,20 +105,32 @@ static int is_direct(const struct measurement *m)
 	return label_true(m, "direct");
 }
 
-/* A size label: "4194304", "4M", "1g", "16GiB" (prefixes are 1024-based). */
+int check_parse_size(const char *s, double *out)
+{
+	const char *p = s;
+	double n, f = 1;
+
+	if (scan_double(&p, SCAN_NO_EXPONENT, &n))
+		return -1;
+	if (*p && strchr("kKmMgGtTpP", *p)) {
+		f = prefix_factor(*p++, 1);
+		if (*p == 'i')
+			p++;
+	}
+	if (*p == 'B' || *p == 'b')
+		p++;
+	if (*p || !(n > 0))
+		return -1;
+	*out = n * f;
+	return 0;
+}
+
 static int label_size(const struct measurement *m, const char *key,
 		      double *out)
 {
-	const char *v = label(m, key), *p = v;
-	double n, f = 1;
+	const char *v = label(m, key);
 
-	if (!v || scan_double(&p, 0, &n))
-		return 0;
-	scan_size_unit(&p, PREFIX_BINARY, &f);
-	if (*p || !(n > 0))
-		return 0;
-	*out = n * f;
-	return 1;
+	return v && !check_parse_size(v, out);
 }
 
 /* The figure a check holds against a limit: the fastest run. */

@@ -99,6 +99,13 @@ void check_options_release(struct check_options *opt);
 void check_scan_cache_drops(const struct input *in,
 			    struct check_options *opt);
 
+/*
+ * A size as labels and --ram give it: "4194304", "4m", "1g", "16GiB",
+ * "512KB" (K M G T P are 1024-based, any case).  0, or -1 when it is not
+ * a positive size.
+ */
+int check_parse_size(const char *s, double *out);
+
 /* This machine's RAM in bytes (sysconf, else /proc/meminfo), or 0. */
 double check_system_ram(void);
 

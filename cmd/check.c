@@ -13,9 +13,7 @@
 #include "../analysis/links.h"
 #include "../core/input.h"
 #include "../core/load.h"
-#include "../core/numscan.h"
 #include "../core/rs-json.h"
-#include "../core/units.h"
 #include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
@@ -37,27 +35,12 @@ static const char check_usage[] =
 	"                     pcie1x1..pcie5x16 usb2 usb3 usb3.1 usb3.2\n"
 	"                     1gbe 10gbe 25gbe 40gbe 100gbe\n"
 	"  -r, --ram SIZE     RAM of the machine that ran the tests (16G,\n"
-	"                     16384M; K M G T are 1024-based); default: this\n"
+	"                     16384m; K M G T are 1024-based); default: this\n"
 	"                     machine's\n"
 	"  -f, --format FMT   text (default), csv or json\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Exit status: 0 no warning, 1 at least one warning, 2 trouble.\n";
-
-/* "16G", "16GiB", "16384M", "17179869184": bytes, 1024-based prefixes. */
-static int parse_ram(const char *s, double *out)
-{
-	const char *p = s;
-	double n, f = 1;
-
-	if (scan_double(&p, 0, &n))
-		return -1;
-	scan_size_unit(&p, PREFIX_BINARY, &f);
-	if (*p || !(n > 0))
-		return -1;
-	*out = n * f;
-	return 0;
-}
 
 /* Like load_input(), keeping the raw text long enough to scan it. */
 static enum load_status load_one(const char *path, struct result_set *rs,
@@ -162,7 +145,7 @@ int cmd_check(int argc, char **argv)
 			opt.link = optarg;
 			break;
 		case 'r':
-			if (parse_ram(optarg, &opt.ram))
+			if (check_parse_size(optarg, &opt.ram))
 				return usage_error("check", "bad RAM size '%s' "
 						   "(e.g. 16G)", optarg);
 			break;
