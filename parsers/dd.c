@@ -314,8 +314,21 @@ static int read_summary(const char *text, struct summary_line *s)
 	if (p == w || (!bytes_word && !parens))
 		return 0;
 	if (!*p)	/* ELKS: no time at all */
-		return bytes_word && parens;
+		return bytes_word && parens && !strncmp(w, "copied", 7);
 	return read_time_part(p, s);
+}
+
+/* "NNN bytes ..." that read_summary() could not read: cut short? */
+static int starts_like_summary(const char *text)
+{
+	const char *p = text, *w;
+	uint64_t n;
+
+	if (scan_u64(&p, &n) || *p != ' ')
+		return 0;
+	w = ++p;
+	p = word_end(p);
+	return is_byte_word(w, (size_t)(p - w));
 }
 
 static const char *classify(const char *text, struct summary_line *s,
@@ -325,6 +338,8 @@ static const char *classify(const char *text, struct summary_line *s,
 		return "records";
 	if (read_summary(text, s))
 		return "summary";
+	if (starts_like_summary(text))
+		return "bad-summary";
 	if (starts_with(text, "dd: "))
 		return "error";
 	return NULL;
@@ -346,7 +361,7 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 	size_t n = next_line(ctx, li);
 	uint64_t r;
 
-	if (st->last_kind == LINE_RECORDS_OUT)
+	if (st->have_out)
 		return 0;
 	if (n >= ctx->in->nlines)
 		return 0;
@@ -398,7 +413,6 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   size_t li, const struct summary_line *s)
 {
 	const struct dd_command *c;
-	int after_records = st->last_kind == LINE_RECORDS_OUT;
 
 	if (is_progress(ctx, st, li))
 		return;
@@ -408,7 +422,7 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
-	if (after_records && st->have_in && st->rec_in != st->rec_out &&
+	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
 	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
 		reset_output(st);
 		return;	/* a SIGUSR1 snapshot while a block was in flight */
@@ -455,9 +469,15 @@ static int is_time_line(const char *t)
 	return *p >= '0' && *p <= '9';
 }
 
+/* Records counted, but the output ended without a summary line. */
 static void records_only_note(struct parse_ctx *ctx, struct dd_state *st)
 {
-	if (st->have_out)
+	if (!st->have_out)
+		return;
+	if (st->error)
+		parse_note(ctx, st->last_li, "dd stopped with an error (%s): "
+			   "this output is not a result", st->error);
+	else
 		parse_note(ctx, st->last_li, "dd printed record counts but no "
 			   "byte count or time: nothing to measure");
 	reset_output(st);
@@ -481,8 +501,7 @@ static int dd_parse(struct parse_ctx *ctx)
 		if (line_is_empty(&ctx->in->lines[i]))
 			continue;
 		if (read_commands(&st, text, i)) {
-			if (st.last_kind == LINE_RECORDS_OUT)
-				records_only_note(ctx, &st);
+			records_only_note(ctx, &st);
 			reset_output(&st);
 			parse_claim(ctx, i);
 			st.have_prev = 0;
@@ -492,8 +511,6 @@ static int dd_parse(struct parse_ctx *ctx)
 		}
 		kind = classify(text, &s, &records);
 		if (!kind) {
-			if (st.last_kind == LINE_RECORDS_OUT)
-				records_only_note(ctx, &st);
 			if (st.used && !is_time_line(text) &&
 			    !ctx->claimed[i])
 				forget_commands(&st);
@@ -510,12 +527,17 @@ static int dd_parse(struct parse_ctx *ctx)
 				st.have_out = 1;
 				st.last_kind = LINE_RECORDS_OUT;
 			} else {
-				if (st.last_kind == LINE_RECORDS_OUT)
-					records_only_note(ctx, &st);
+				records_only_note(ctx, &st);
 				st.rec_in = records;
 				st.have_in = 1;
 				st.last_kind = LINE_RECORDS_IN;
 			}
+		} else if (!strcmp(kind, "bad-summary")) {
+			parse_error(ctx, i, "unreadable dd summary: expected "
+				    "'copied, SECONDS s, RATE' after the byte "
+				    "count (cut short?)");
+			reset_output(&st);
+			st.last_kind = LINE_OTHER;
 		} else if (!strcmp(kind, "summary")) {
 			handle_summary(ctx, &st, i, &s);
 			st.last_kind = LINE_SUMMARY;
@@ -525,9 +547,7 @@ static int dd_parse(struct parse_ctx *ctx)
 		}
 		st.last_li = i;
 	}
-	if (st.last_kind == LINE_RECORDS_OUT)
-		records_only_note(ctx, &st);
-	reset_output(&st);
+	records_only_note(ctx, &st);
 	forget_commands(&st);
 	return (int)(ctx->rs->n - before);
 }

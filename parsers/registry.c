@@ -182,6 +182,41 @@ static void fold_repeats(struct parse_ctx *ctx)
 	free(gone);
 }
 
+struct line_order {
+	unsigned line;
+	size_t index;
+};
+
+static int cmp_line_order(const void *a, const void *b)
+{
+	const struct line_order *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Puts the input's measurements in the order their lines appear, so that
+ * exports read like the file (parsers run one after another). */
+static void sort_by_line(struct parse_ctx *ctx)
+{
+	struct result_set *rs = ctx->rs;
+	size_t count = rs->n - ctx->base;
+	struct line_order *order = xcalloc(count, sizeof(*order));
+	struct measurement *copy = xcalloc(count, sizeof(*copy));
+
+	for (size_t k = 0; k < count; k++) {
+		order[k].line = rs->m[ctx->base + k].line;
+		order[k].index = k;
+		copy[k] = rs->m[ctx->base + k];
+	}
+	qsort(order, count, sizeof(*order), cmp_line_order);
+	for (size_t k = 0; k < count; k++)
+		rs->m[ctx->base + k] = copy[order[k].index];
+	free(order);
+	free(copy);
+}
+
 static void apply_labels(struct parse_ctx *ctx,
 			 const struct ingest_options *opt)
 {
@@ -220,6 +255,7 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 	struct parse_ctx ctx;
 	struct strbuf formats = STRBUF_INIT, names = STRBUF_INIT;
 	size_t errors_before = diag_count(diags, DIAG_ERROR);
+	size_t notes_before = diag_count(diags, DIAG_NOTE);
 	int failed = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -250,13 +286,19 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 				    parsers[i]->name);
 	}
 	fold_repeats(&ctx);
+	sort_by_line(&ctx);
 	apply_labels(&ctx, opt);
 	rs->sources[ctx.source].format = strbuf_detach(&formats);
 	if (ctx.tool_version)
 		rs->sources[ctx.source].tool_version =
 			xstrdup(ctx.tool_version);
 	if (rs->n == ctx.base) {
-		if (diag_count(diags, DIAG_ERROR) == errors_before) {
+		if (diag_count(diags, DIAG_ERROR) > errors_before) {
+			/* the errors already say why */
+		} else if (diag_count(diags, DIAG_NOTE) > notes_before) {
+			diag_add(diags, DIAG_ERROR, in->name, 1,
+				 "no result in this input (see the notes)");
+		} else {
 			list_parser_names(&names);
 			diag_add(diags, DIAG_ERROR, in->name, 1,
 				 "no benchmark output found (looked for %s)",
