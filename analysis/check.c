@@ -868,8 +868,9 @@ int check_run(const struct result_set *rs, const struct check_options *opt,
 		c.order[i] = i;
 	qsort_r(c.order, rs->n, sizeof(*c.order), by_position, &c);
 	run_checks(&c);
-	qsort_r(out->v + first, out->n - first, sizeof(*out->v), by_finding,
-		&c);
+	if (out->n > first)	/* out->v may still be NULL */
+		qsort_r(out->v + first, out->n - first, sizeof(*out->v),
+			by_finding, &c);
 	free(c.order);
 	return 0;
 }
