@@ -469,17 +469,26 @@ static int is_time_line(const char *t)
 	return *p >= '0' && *p <= '9';
 }
 
-/* Records counted, but the output ended without a summary line. */
-static void records_only_note(struct parse_ctx *ctx, struct dd_state *st)
+/*
+ * An output ends (a command line, the next records, the end of the file)
+ * without a summary line: say why there is no result.  An error printed
+ * before "records in" belongs to the records that follow, so at a records
+ * line only a pending records pair ends the output.
+ */
+static void end_output(struct parse_ctx *ctx, struct dd_state *st,
+		       int at_records)
 {
-	if (!st->have_out)
-		return;
-	if (st->error)
+	if (st->have_out && st->error)
 		parse_note(ctx, st->last_li, "dd stopped with an error (%s): "
 			   "this output is not a result", st->error);
-	else
+	else if (st->have_out)
 		parse_note(ctx, st->last_li, "dd printed record counts but no "
 			   "byte count or time: nothing to measure");
+	else if (st->error && !at_records)
+		parse_note(ctx, st->error_li, "dd failed (%s): no result",
+			   st->error);
+	else
+		return;
 	reset_output(st);
 }
 
@@ -501,7 +510,7 @@ static int dd_parse(struct parse_ctx *ctx)
 		if (line_is_empty(&ctx->in->lines[i]))
 			continue;
 		if (read_commands(&st, text, i)) {
-			records_only_note(ctx, &st);
+			end_output(ctx, &st, 0);
 			reset_output(&st);
 			parse_claim(ctx, i);
 			st.have_prev = 0;
@@ -527,7 +536,7 @@ static int dd_parse(struct parse_ctx *ctx)
 				st.have_out = 1;
 				st.last_kind = LINE_RECORDS_OUT;
 			} else {
-				records_only_note(ctx, &st);
+				end_output(ctx, &st, 1);
 				st.rec_in = records;
 				st.have_in = 1;
 				st.last_kind = LINE_RECORDS_IN;
@@ -547,7 +556,8 @@ static int dd_parse(struct parse_ctx *ctx)
 		}
 		st.last_li = i;
 	}
-	records_only_note(ctx, &st);
+	end_output(ctx, &st, 0);
+	reset_output(&st);
 	forget_commands(&st);
 	return (int)(ctx->rs->n - before);
 }
