@@ -52,14 +52,16 @@ static const char *source_of(const struct check_ctx *c, size_t i)
 	       "?";
 }
 
+/* The figure itself, not fio's per-sample bw.min, bw.stddev... */
 static int is_bw(const struct measurement *m)
 {
-	return !strcmp(m->unit, UNIT_BW);
+	return !strcmp(m->unit, UNIT_BW) && !strcmp(m->metric, "bw");
 }
 
 static int is_headline(const struct measurement *m)
 {
-	return is_bw(m) || !strcmp(m->unit, UNIT_IOPS);
+	return is_bw(m) || (!strcmp(m->unit, UNIT_IOPS) &&
+			    !strcmp(m->metric, "iops"));
 }
 
 static int is_cachedread(const struct measurement *m)
@@ -371,13 +373,21 @@ static double ram_for(const struct check_ctx *c, const struct measurement *m)
 	return label_size(m, "ram", &r) ? r : c->opt->ram;
 }
 
-/* The test's file size: filesize or size label, else its bytes. */
+/*
+ * The bytes of file a test touched: filesize or size label (per thread or
+ * job: times threads or numjobs), else its bytes.
+ */
 static int file_size(const struct check_ctx *c, size_t pos, double *out)
 {
 	const struct measurement *m = M(c, c->order[pos]), *b;
+	double jobs;
 
-	if (label_size(m, "filesize", out) || label_size(m, "size", out))
+	if (label_size(m, "filesize", out) || label_size(m, "size", out)) {
+		if (label_size(m, "threads", &jobs) ||
+		    label_size(m, "numjobs", &jobs))
+			*out *= jobs;
 		return 1;
+	}
 	if (!strcmp(m->tool, "fio"))
 		return 0;	/* fio's bytes count the I/O, not the file */
 	b = sibling(c, pos, "bytes");

@@ -253,6 +253,10 @@ static void test_small_file(void **state)
 	      "filesize=32G", 1, 1.5e9);
 	add_m(&f->rs, "iozone", "read", "bw", "B/s", 12,
 	      "filesize=32G;ram=64G", 1, 1.5e9);
+	add_m(&f->rs, "iozone", "read", "bw", "B/s", 13,
+	      "filesize=4G;threads=4", 1, 1.5e9);
+	add_m(&f->rs, "fio", "read", "bw.max", "B/s", 14,
+	      "size=4m", 1, 1.5e9);
 	run(f);
 	x = find(f, "small-file", 0);
 	assert_non_null(x);
@@ -262,6 +266,8 @@ static void test_small_file(void **state)
 	assert_null(find(f, "small-file", 2));
 	assert_null(find(f, "small-file", 3));
 	assert_non_null(find(f, "small-file", 4));
+	assert_null(find(f, "small-file", 5));	/* 4 files of 4G */
+	assert_null(find(f, "small-file", 6));	/* not the figure */
 	f->opt.ram = 0;				/* unknown RAM: no check */
 	check_list_release(&f->l);
 	run(f);
