@@ -8,14 +8,14 @@
  *	struct check_options opt;
  *	struct check_list findings;
  *
- *	check_options_init(&opt);		// RAM of this machine, no link
- *	opt.link = "pcie2x4";			// optional: --link
+ *	check_options_init(&opt);	// this machine's RAM, no link
+ *	opt.link = "pcie2x4";		// optional: --link
  *	check_list_init(&findings);
- *	if (check_run(rs, &opt, &findings, &err))	// unknown link name
+ *	if (check_run(rs, &opt, &findings, &err))	// unknown link
  *		...
  *	for (size_t i = 0; i < findings.n; i++)
- *		if (check_touches(&findings.v[i], mi))	// measurement mi
- *			...			// footnote findings.v[i].message
+ *		if (check_touches(&findings.v[i], mi))	// cell's mi
+ *			...	// footnote: findings.v[i].message
  *	check_list_release(&findings);
  *
  * A finding names the input position a reader can look at (source name
@@ -56,7 +56,7 @@ struct check_finding {
 	char *source;		/* source name of the measurement */
 	unsigned line;
 	size_t *measurements;	/* indices into the checked result set */
-	size_t nmeasurements;	/* >= 1; [0] is the one the message quotes */
+	size_t nmeasurements;	/* >= 1; [0]: the one the message quotes */
 	double value;		/* the quoted figure (its unit is the */
 				/* measurement's), NAN when none */
 	double limit;		/* the limit it was held against, or NAN */

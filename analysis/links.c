@@ -39,7 +39,7 @@
 struct fixed_link {
 	const char *name;
 	const char *display;
-	double baud;		/* per lane, symbols (bits on the wire) per s */
+	double baud;		/* per lane, wire bits per second */
 	int lanes;
 	const char *encoding;
 	double efficiency;	/* data bits per wire bit */
