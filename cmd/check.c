@@ -13,9 +13,8 @@
 #include "../analysis/links.h"
 #include "../core/input.h"
 #include "../core/load.h"
-#include "../core/rs-json.h"
+#include "../core/strbuf.h"
 #include "../core/xalloc.h"
-#include "../parsers/parser.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -42,34 +41,10 @@ static const char check_usage[] =
 	"\n"
 	"Exit status: 0 no warning, 1 at least one warning, 2 trouble.\n";
 
-/* Like load_input(), keeping the raw text long enough to scan it. */
-static enum load_status load_one(const char *path, struct result_set *rs,
-				 struct check_options *opt,
-				 struct diag_list *diags)
+/* Cache drops are in the text between outputs, not in measurements. */
+static void scan_cache_drops(const struct input *in, void *opt)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct input in;
-	enum load_status st = LOAD_OK;
-
-	if (input_read(&in, path, &err)) {
-		diag_add(diags, DIAG_ERROR, NULL, 0, "%s", strbuf_str(&err));
-		strbuf_release(&err);
-		return LOAD_TROUBLE;
-	}
-	if (!in.binary && rs_json_sniff(in.data, in.size)) {
-		if (rs_json_read(in.name, in.data, in.size, rs, &err)) {
-			diag_add(diags, DIAG_ERROR, NULL, 0, "%s",
-				 strbuf_str(&err));
-			st = LOAD_FAILED;
-		}
-	} else {
-		check_scan_cache_drops(&in, opt);
-		if (ingest_input(&in, NULL, rs, diags))
-			st = LOAD_FAILED;
-	}
-	strbuf_release(&err);
-	input_release(&in);
-	return st;
+	check_scan_cache_drops(in, opt);
 }
 
 static void write_findings(const char *format, const struct check_list *l,
@@ -101,7 +76,9 @@ static int run_check(char **paths, int n, struct check_options *opt,
 	diag_list_init(&diags);
 	check_list_init(&findings);
 	for (int i = 0; i < n; i++) {
-		enum load_status st = load_one(paths[i], &rs, opt, &diags);
+		enum load_status st = load_input_hooked(paths[i], NULL, &rs,
+							 &diags, scan_cache_drops,
+							 opt);
 
 		if (st > worst)
 			worst = st;
