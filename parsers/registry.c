@@ -19,9 +19,11 @@
 #include <string.h>
 
 extern const struct parser parser_hdparm, parser_dd, parser_time;
+extern const struct parser parser_fio_text;
 
 const struct parser *const parsers[] = {
 	&parser_hdparm,
+	&parser_fio_text,
 	&parser_dd,
 	&parser_time,
 	NULL,
