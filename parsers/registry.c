@@ -19,10 +19,11 @@
 #include <string.h>
 
 extern const struct parser parser_hdparm, parser_dd, parser_time;
-extern const struct parser parser_fio_text;
+extern const struct parser parser_fio_text, parser_fio_json;
 
 const struct parser *const parsers[] = {
 	&parser_hdparm,
+	&parser_fio_json,
 	&parser_fio_text,
 	&parser_dd,
 	&parser_time,
