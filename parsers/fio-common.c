@@ -8,6 +8,7 @@
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,13 @@ int fio_scan_count(const char **p, double *out)
 	*out = v;
 	*p = s;
 	return 0;
+}
+
+double fio_seconds(double v, double unit)
+{
+	if (unit < 1)
+		return v / nearbyint(1 / unit);
+	return v * unit;
 }
 
 double fio_lat_unit(const char *s, size_t len)
@@ -401,4 +409,33 @@ void fio_option_label(struct labels *l, const char *key, size_t keylen,
 out:
 	free(bs);
 	free(k);
+}
+
+int fio_command_labels(const char *line, struct labels *l)
+{
+	struct shell_cmd cmd;
+	const char *p, *end;
+	char *w;
+
+	if (!strstr(line, "fio") || shell_find(line, "fio", &cmd, 1) != 1)
+		return -1;
+	p = cmd.args;
+	end = cmd.prog + cmd.len;
+	while ((w = shell_next_word(&p, end))) {
+		const char *k = w, *eq;
+
+		if (k[0] == '-' && k[1] == '-')
+			k += 2;
+		else if (k[0] == '-')
+			k += 1;
+		else {
+			free(w);
+			continue;
+		}
+		eq = strchr(k, '=');
+		fio_option_label(l, k, eq ? (size_t)(eq - k) : strlen(k),
+				 eq ? eq + 1 : NULL);
+		free(w);
+	}
+	return 0;
 }

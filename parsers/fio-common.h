@@ -60,6 +60,13 @@ int fio_parse_size(const char *s, size_t len, double *bytes);
  */
 int fio_scan_count(const char **p, double *out);
 
+/*
+ * v in a unit of unit seconds (1e-9 for nsec) -> seconds, dividing by the
+ * exact power of ten (16320 / 1e9 is closer to 16.32 usec than 16320 *
+ * 1e-9).
+ */
+double fio_seconds(double v, double unit);
+
 /* Seconds per unit of a latency block: "nsec", "usec", "msec", "sec". */
 double fio_lat_unit(const char *s, size_t len);
 
@@ -139,5 +146,12 @@ void fio_labels_intersect(struct labels *dst, const struct labels *src);
  */
 void fio_option_label(struct labels *l, const char *key, size_t keylen,
 		      const char *value);
+
+/*
+ * The options of a fio command line ("$ sudo fio --rw=randrw --bs=4k
+ * --name=x", also "-rw=..." as Windows users type it) as labels, through
+ * fio_option_label().  Returns -1 when the line runs no fio.
+ */
+int fio_command_labels(const char *line, struct labels *l);
 
 #endif

@@ -164,7 +164,8 @@ static void emit_percentiles(struct json_state *st, size_t li,
 					   "is %.0f, fio printed %.0f",
 					   st->metric.buf, val, printed);
 		}
-		emit(st, li, op, st->metric.buf, UNIT_SECONDS, val * scale, l);
+		emit(st, li, op, st->metric.buf, UNIT_SECONDS,
+		     fio_seconds(val, scale), l);
 	}
 }
 
@@ -204,7 +205,8 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 	for (int k = 0; k < 4; k++) {
 		strbuf_reset(&st->metric);
 		strbuf_addf(&st->metric, "%s.%s", prefix, keys[k]);
-		emit(st, li, op, st->metric.buf, UNIT_SECONDS, v[k] * scale, l);
+		emit(st, li, op, st->metric.buf, UNIT_SECONDS,
+		     fio_seconds(v[k], scale), l);
 		if (k == 2)
 			mean = st->ctx->rs->n - 1;
 	}
@@ -213,7 +215,7 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 		emit_percentiles(st, li, op, prefix, pct, &h, scale, l);
 	if (h.n) {	/* the distribution rides on .mean, in seconds */
 		for (size_t i = 0; i < h.n; i++)
-			h.value[i] *= scale;
+			h.value[i] = fio_seconds(h.value[i], scale);
 		st->ctx->rs->m[mean].hist = h;
 		return;
 	}
@@ -331,7 +333,8 @@ static void add_common(struct json_state *st, const struct labels *l,
 		st->common_op = "run";
 }
 
-static void emit_job(struct json_state *st, size_t li, json_t *job)
+static void emit_job(struct json_state *st, size_t li, json_t *job,
+		     long clone)
 {
 	static const enum fio_dir dirs[] = {
 		FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED
@@ -348,6 +351,8 @@ static void emit_job(struct json_state *st, size_t li, json_t *job)
 		return;
 	}
 	job_labels(st->doc, job, &l);
+	if (clone >= 0)
+		labels_setf(&l, "clone", "%ld", clone);
 	rw = labels_get(&l, "rw");
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		json_t *d = json_object_get(job, fio_dir_name(dirs[i]));
@@ -410,6 +415,35 @@ static void emit_disks(struct json_state *st, json_t *disks)
 	}
 }
 
+static int same_job(json_t *a, json_t *b)
+{
+	const char *na = str(a, "jobname"), *nb = str(b, "jobname");
+	const char *ha = str(a, "hostname"), *hb = str(b, "hostname");
+
+	return na && nb && !strcmp(na, nb) &&
+	       json_integer_value(json_object_get(a, "groupid")) ==
+	       json_integer_value(json_object_get(b, "groupid")) &&
+	       (ha == hb || (ha && hb && !strcmp(ha, hb)));
+}
+
+/*
+ * Jobs of one document with the same name are clones (numjobs without
+ * group_reporting), not repeated runs: their index among those, or -1
+ * when the job is alone.
+ */
+static long clone_index(json_t *jobs, size_t k)
+{
+	json_t *job = json_array_get(jobs, k);
+	long before = 0, count = 0;
+
+	for (size_t i = 0; i < json_array_size(jobs); i++)
+		if (same_job(job, json_array_get(jobs, i))) {
+			before += i < k;
+			count++;
+		}
+	return count > 1 ? before : -1;
+}
+
 static void emit_doc(struct json_state *st, const struct json_doc *doc)
 {
 	json_t *jobs = json_object_get(doc->root, "jobs");
@@ -428,7 +462,7 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 		jobs = json_object_get(doc->root, "client_stats");
 	find_key_lines(st, "\"jobname\"");
 	json_array_foreach(jobs, k, job)
-		emit_job(st, key_line(st, k), job);
+		emit_job(st, key_line(st, k), job, clone_index(jobs, k));
 	if (json_is_array(disks))
 		emit_disks(st, disks);
 	labels_release(&st->common);

@@ -90,6 +90,11 @@ static const char *log_kind(const char *name)
 	return NULL;
 }
 
+static double log_value(uint64_t v, double scale)
+{
+	return scale < 1 ? fio_seconds((double)v, scale) : (double)v * scale;
+}
+
 static void value_log(struct parse_ctx *ctx, const char *kind)
 {
 	size_t mi[3];
@@ -121,13 +126,13 @@ static void value_log(struct parse_ctx *ctx, const char *kind)
 		}
 		if (!have[v[2]]) {
 			fio_emit(ctx, i, fio_dir_name((enum fio_dir)v[2]), kind,
-				 unit, (double)v[1] * scale, NULL);
+				 unit, log_value(v[1], scale), NULL);
 			mi[v[2]] = ctx->rs->n - 1;
 			have[v[2]] = 1;
 			continue;
 		}
 		measurement_add_value(&ctx->rs->m[mi[v[2]]],
-				      (double)v[1] * scale);
+				      log_value(v[1], scale));
 	}
 }
 
@@ -158,12 +163,12 @@ static void emit_hist(struct parse_ctx *ctx, size_t li, enum fio_dir d,
 		fio_pct_metric(&metric, "clat", pcts[k], strlen(pcts[k]));
 		v = fio_hist_percentile(h.value, h.count, h.n, p);
 		fio_emit(ctx, li, fio_dir_name(d), metric.buf, UNIT_SECONDS,
-			 v * scale, NULL);
+			 fio_seconds(v, scale), NULL);
 		if (!strcmp(pcts[k], "50"))
 			p50 = ctx->rs->n - 1;
 	}
 	for (size_t i = 0; i < h.n; i++)
-		h.value[i] *= scale;
+		h.value[i] = fio_seconds(h.value[i], scale);
 	ctx->rs->m[p50].hist = h;
 	strbuf_release(&metric);
 }

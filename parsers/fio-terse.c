@@ -38,6 +38,7 @@
 #include <string.h>
 
 #define TERSE_TAIL 34		/* cpu 5, depths 7, usec 10, msec 12 */
+#define COMMAND_LOOKBACK 8	/* lines above a terse line for its command */
 
 struct field {
 	const char *s;
@@ -139,7 +140,8 @@ static int emit_lat(struct terse *tr, const char *op, size_t k,
 	for (int i = 0; i < 4; i++) {
 		strbuf_reset(&tr->metric);
 		strbuf_addf(&tr->metric, "%s.%s", prefix, names[i]);
-		emit(tr, op, tr->metric.buf, UNIT_SECONDS, v[i] * 1e-6);
+		emit(tr, op, tr->metric.buf, UNIT_SECONDS,
+		     fio_seconds(v[i], 1e-6));
 	}
 	return 0;
 }
@@ -164,7 +166,7 @@ static int emit_pct(struct terse *tr, const char *op, size_t k)
 		return -1;
 	if (!strcmp(tr->metric.buf, "clat.p0"))
 		return 0;
-	emit(tr, op, tr->metric.buf, UNIT_SECONDS, v * 1e-6);
+	emit(tr, op, tr->metric.buf, UNIT_SECONDS, fio_seconds(v, 1e-6));
 	return 0;
 }
 
@@ -265,6 +267,24 @@ static void emit_disks(struct terse *tr, size_t k, const char *op)
 	}
 }
 
+/*
+ * Without a job header, an echoed fio command line just above the terse
+ * line says what ran.
+ */
+static void command_labels(struct terse *tr)
+{
+	for (size_t i = tr->li; i-- > 0 && i + COMMAND_LOOKBACK > tr->li;) {
+		const char *t = tr->ctx->in->lines[i].text;
+
+		if (terse_start(t))
+			continue;
+		if (!fio_command_labels(t, &tr->labels)) {
+			tr->rw = labels_get(&tr->labels, "rw");
+			return;
+		}
+	}
+}
+
 static void set_labels(struct terse *tr, size_t h, struct fio_header *hdr)
 {
 	const struct field *name = &tr->f[h - 3];
@@ -277,6 +297,8 @@ static void set_labels(struct terse *tr, size_t h, struct fio_header *hdr)
 	if (!fio_find_header(tr->ctx->in, name->s, name->len, (long)g, hdr)) {
 		fio_header_labels(hdr, FIO_READ, &tr->labels);
 		tr->rw = hdr->rw;
+	} else {
+		command_labels(tr);
 	}
 	labels_set(&tr->labels, "job", job);
 	labels_setf(&tr->labels, "group", "%.0f", g);
@@ -361,7 +383,8 @@ static int fio_terse_parse(struct parse_ctx *ctx)
 		parse_claim(ctx, i);
 		if (terse_record(&tr))
 			parse_error(ctx, i, "fio terse v%u line with an "
-				    "unexpected layout (%zu fields)",
+				    "unexpected layout (%zu fields; cut "
+				    "short?)",
 				    tr.version, tr.n);
 	}
 	free(tr.f);

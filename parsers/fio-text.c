@@ -380,10 +380,13 @@ static int dir_line(struct text_state *st, size_t li, const char *t)
 	parse_claim(st->ctx, li);
 	if (st->skip)
 		return 1;
+	if (st->rep && st->rep->op[d])
+		st->rep = NULL;	/* the same direction again: next report */
 	begin_dir(st, (enum fio_dir)d);
 	if ((starts_with(p, "IOPS=") ? main_line_3x(st, li, p) :
 	     main_line_2x(st, li, p)))
-		parse_error(st->ctx, li, "unreadable fio %s line",
+		parse_error(st->ctx, li, "cannot read this fio %s line (cut "
+			    "short, or a form storan does not know)",
 			    fio_dir_name((enum fio_dir)d));
 	return 1;
 }
@@ -421,7 +424,8 @@ static int emit_stats(struct text_state *st, size_t li, const char *p,
 		strbuf_reset(&st->metric);
 		strbuf_addf(&st->metric, "%s.%s", prefix, names[k]);
 		emit(st, li, st->rep->op[d], st->metric.buf, unit,
-		     v[k] * scale, &st->rep->dl[d]);
+		     strcmp(unit, UNIT_SECONDS) ? v[k] * scale :
+		     fio_seconds(v[k], scale), &st->rep->dl[d]);
 	}
 	return 0;
 }
@@ -494,7 +498,7 @@ static void percentile_line(struct text_state *st, size_t li, const char *p)
 			return;
 		}
 		emit(st, li, op, st->metric.buf, UNIT_SECONDS,
-		     v * st->pct_unit, l);
+		     fio_seconds(v, st->pct_unit), l);
 		skip_prefix(&p, ",");
 		p = skip_spaces(p);
 	}
@@ -548,7 +552,7 @@ static const char *report_op(const struct fio_report *r, struct labels *l)
 	int first = 1;
 
 	for (int d = 0; d < FIO_NDIRS; d++) {
-		if (!r->op[d])
+		if (!r->op[d] || d == FIO_SYNC)	/* fsync is part of a write */
 			continue;
 		if (first)
 			labels_copy(l, &r->dl[d]);
@@ -599,7 +603,7 @@ static const char *common_labels(struct text_state *st, long g, int dir,
 		if (g >= -1 && r->group != g)
 			continue;
 		for (int d = 0; d < FIO_NDIRS; d++) {
-			if (!r->op[d] || (dir >= 0 && d != dir))
+			if (!r->op[d] || d == FIO_SYNC || (dir >= 0 && d != dir))
 				continue;
 			if (first) {
 				labels_release(l);
@@ -690,38 +694,21 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 /* Options of an echoed "fio --direct=1 --rw=randrw ..." command. */
 static int command_line(struct text_state *st, const char *t)
 {
-	struct shell_cmd cmd;
-	const char *p, *end;
-	char *w;
+	struct labels l;
 
-	if (!strstr(t, "fio") || shell_find(t, "fio", &cmd, 1) != 1)
+	labels_init(&l);
+	if (fio_command_labels(t, &l)) {
+		labels_release(&l);
 		return 0;
-	labels_release(&st->cmd);
-	labels_init(&st->cmd);
-	p = cmd.args;
-	end = cmd.prog + cmd.len;
-	while ((w = shell_next_word(&p, end))) {
-		const char *k = w, *eq;
-
-		if (k[0] == '-' && k[1] == '-')
-			k += 2;
-		else if (k[0] == '-')
-			k += 1;
-		else {
-			free(w);
-			continue;
-		}
-		eq = strchr(k, '=');
-		fio_option_label(&st->cmd, k, eq ? (size_t)(eq - k) : strlen(k),
-				 eq ? eq + 1 : NULL);
-		free(w);
 	}
 	/* The job header says these better (and per direction). */
-	labels_remove(&st->cmd, "rw");
-	labels_remove(&st->cmd, "bs");
-	labels_remove(&st->cmd, "ioengine");
-	labels_remove(&st->cmd, "iodepth");
-	labels_remove(&st->cmd, "numjobs");
+	labels_remove(&l, "rw");
+	labels_remove(&l, "bs");
+	labels_remove(&l, "ioengine");
+	labels_remove(&l, "iodepth");
+	labels_remove(&l, "numjobs");
+	labels_release(&st->cmd);
+	st->cmd = l;
 	return 1;
 }
 
@@ -747,8 +734,12 @@ static void header_line(struct text_state *st, const char *t)
 }
 
 /* Lines that are fio's but hold no result: claimed, nothing else. */
-static int noise_line(struct text_state *st, const char *t)
+static int noise_line(struct text_state *st, size_t li, const char *t)
 {
+	if (starts_with(t, "fio: pid=") && strstr(t, ", err=")) {
+		parse_error(st->ctx, li, "fio reports a failed job: %s", t + 5);
+		return 1;
+	}
 	if (starts_with(t, "fio: terminating on signal")) {
 		st->partial = 1;
 		return 1;
@@ -851,7 +842,7 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 		st->rep = NULL;
 		return;
 	}
-	if (noise_line(st, t)) {
+	if (noise_line(st, li, t)) {
 		parse_claim(st->ctx, li);
 		return;
 	}
@@ -879,6 +870,11 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	st.ctx = ctx;
 	labels_init(&st.cmd);
 	strbuf_init(&st.metric);
+	for (size_t i = 0; i < ctx->in->nlines; i++)
+		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
+		    (starts_with(ctx->in->lines[i].text, "hostname=") &&
+		     strstr(ctx->in->lines[i].text, ", fio=")))
+			st.client_mode = 1;
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		const struct input_line *l = &ctx->in->lines[i];
 		const char *t;
