@@ -90,6 +90,8 @@ static int fio_text_detect(const struct input *in)
 	for (size_t i = 0; i < in->nlines; i++) {
 		const char *t = in->lines[i].text;
 
+		if (*t == '"' || (!strchr(t, ':') && !starts_with(t, "fio-")))
+			continue;	/* JSON keys; no fio line lacks ':' */
 		if (strstr(t, ": (groupid=") || strstr(t, ": (g=") ||
 		    strstr(t, "read: IOPS=") || strstr(t, "write: IOPS=") ||
 		    strstr(t, "Run status group ") ||
@@ -883,6 +885,8 @@ static int fio_text_parse(struct parse_ctx *ctx)
 			end_output(&st);
 			st.origin = l->origin;
 		}
+		if (ctx->claimed[i])
+			continue;	/* another fio parser's (JSON) */
 		t = strip_host(l->text);
 		if (*t)
 			text_line(&st, i, t);
