@@ -426,10 +426,10 @@ int fio_command_labels(const char *line, struct labels *l)
 
 		if (k[0] == '-' && k[1] == '-')
 			k += 2;
-		else if (k[0] == '-')
-			k += 1;
+		else if (k[0] == '-' && strchr(k, '='))
+			k += 1;	/* "-bs=4k", as Windows users type it */
 		else {
-			free(w);
+			free(w);	/* a job file, "-f FILE", a value */
 			continue;
 		}
 		eq = strchr(k, '=');
