@@ -1575,12 +1575,14 @@ static int select_for_kind(struct chart *c, struct build *b,
 {
 	const char *y = b->spec->y;
 
-	if (c->kind == CHART_CDF || c->kind == CHART_PERCENTILES) {
+	if ((c->kind == CHART_CDF || c->kind == CHART_PERCENTILES) &&
+	    b->spec->from != CHART_FROM_METRICS) {
 		if (select_measurements(b, want_histogram, y)) {
 			b->hist = 1;
 			return 0;
 		}
-		if (c->kind == CHART_CDF) {
+		if (c->kind == CHART_CDF ||
+		    b->spec->from == CHART_FROM_HISTOGRAMS) {
 			strbuf_addf(err, "no latency histogram of '%s' matches "
 				    "(a CDF needs fio JSON+ bins or the "
 				    "runner's histograms)", y);
@@ -1650,7 +1652,7 @@ static void choose_kind(struct chart *c, const struct build *b)
 
 	grouping_build(&g, b, b->sel);
 	if (c->kind == CHART_AUTO)
-		c->kind = g.xo.numeric ? CHART_LINE : CHART_BAR;
+		c->kind = g.xo.numeric && !c->ratio ? CHART_LINE : CHART_BAR;
 	if (c->errorbars == CHART_ERR_AUTO)
 		c->errorbars = c->kind != CHART_BOX && !b->pct && !b->hist &&
 			       !c->ratio && has_repetitions(b, &g) ?

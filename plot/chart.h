@@ -37,6 +37,13 @@ enum chart_kind {
 
 enum chart_stat { CHART_STAT_MEAN, CHART_STAT_MEDIAN };
 
+/* Where latency percentiles come from. */
+enum chart_from {
+	CHART_FROM_ANY,		/* histograms where there are, else FAMILY.pNN */
+	CHART_FROM_METRICS,	/* only the FAMILY.pNN metrics */
+	CHART_FROM_HISTOGRAMS,	/* only histograms */
+};
+
 enum chart_errorbars {
 	CHART_ERR_AUTO,		/* 95% CI where there are repetitions */
 	CHART_ERR_NONE,
@@ -59,6 +66,7 @@ struct chart_spec {
 	const char *x, *series;		/* keys (filter.h) */
 	const struct filter *where;	/* may be NULL */
 	enum chart_kind kind;
+	enum chart_from from;
 	enum chart_stat stat;
 	enum chart_errorbars errorbars;
 	int log_x, log_y;

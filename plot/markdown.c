@@ -1,0 +1,117 @@
+/*
+ * report.md: the report as Markdown, ready to paste into a blog post --
+ * a heading per chart, its PNG as an image link (charts/NN-name.png), and
+ * its numbers as a table with units in the header.  Pipes in names are
+ * escaped so that a label value cannot break a table.
+ */
+#include "report.h"
+#include "../core/version.h"
+#include "../core/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void md_text(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '*' || *s == '_' || *s == '[' ||
+		    *s == ']' || *s == '\\' || *s == '`')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s == '\n' ? ' ' : *s);
+	}
+}
+
+static void md_table(struct strbuf *sb, const struct chart *c)
+{
+	struct chart_table t;
+
+	if (chart_table_build(c, &t)) {
+		strbuf_adds(sb, "The workbook (report.xlsx) has this chart's "
+			    "points.\n\n");
+		return;
+	}
+	strbuf_adds(sb, "| ");
+	md_text(sb, c->x.title);
+	for (size_t col = 0; col < t.ncols; col++) {
+		char *h = chart_table_header(c, col);
+
+		strbuf_adds(sb, " | ");
+		md_text(sb, h);
+		free(h);
+	}
+	strbuf_adds(sb, " |\n|---");
+	for (size_t col = 0; col < t.ncols; col++)
+		strbuf_adds(sb, "|---:");
+	strbuf_adds(sb, "|\n");
+	for (size_t row = 0; row < t.nrows; row++) {
+		strbuf_adds(sb, "| ");
+		md_text(sb, t.xlabel[row]);
+		for (size_t col = 0; col < t.ncols; col++) {
+			char *cell = chart_table_cell(c, &t, row, col);
+
+			strbuf_adds(sb, " | ");
+			md_text(sb, cell);
+			free(cell);
+		}
+		strbuf_adds(sb, " |\n");
+	}
+	strbuf_addch(sb, '\n');
+	chart_table_release(&t);
+}
+
+static void md_sources(struct strbuf *sb, const struct result_set *rs)
+{
+	strbuf_adds(sb, "## Inputs\n\n| Input | Format | sha256 |\n"
+		    "|---|---|---|\n");
+	for (size_t i = 0; i < rs->nsources; i++) {
+		const struct source *s = &rs->sources[i];
+
+		strbuf_adds(sb, "| ");
+		md_text(sb, s->name);
+		strbuf_adds(sb, " | ");
+		md_text(sb, s->format ? s->format : "");
+		strbuf_addf(sb, " | `%s` |\n", s->sha256);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+void report_write_markdown(const struct report *r, struct strbuf *sb)
+{
+	strbuf_adds(sb, "# ");
+	md_text(sb, r->title);
+	strbuf_addf(sb, "\n\n%zu measurements from %zu input(s); made by "
+		    "storan %s.\n\n", r->rs->n, r->rs->nsources,
+		    STORAN_VERSION);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct chart *c = &r->charts[i].chart;
+
+		strbuf_addf(sb, "## %zu. ", i + 1);
+		md_text(sb, c->title);
+		strbuf_adds(sb, "\n\n");
+		if (*c->subtitle) {
+			md_text(sb, c->subtitle);
+			strbuf_adds(sb, "\n\n");
+		}
+		strbuf_adds(sb, "![");
+		md_text(sb, c->title);
+		strbuf_addf(sb, "](charts/%s.png)\n\n", r->charts[i].name);
+		md_table(sb, c);
+		md_text(sb, c->footer);
+		strbuf_adds(sb, ".\n\n");
+	}
+	if (r->nnotes) {
+		strbuf_adds(sb, "## Notes\n\n");
+		for (size_t i = 0; i < r->nnotes; i++) {
+			strbuf_adds(sb, "- ");
+			md_text(sb, r->notes[i]);
+			strbuf_addch(sb, '\n');
+		}
+		strbuf_addch(sb, '\n');
+	}
+	md_sources(sb, r->rs);
+	if (r->command_line) {
+		strbuf_adds(sb, "Command: `");
+		strbuf_adds(sb, r->command_line);
+		strbuf_adds(sb, "`\n");
+	}
+}
