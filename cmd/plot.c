@@ -186,7 +186,9 @@ static int draw_chart(struct plot_args *a, const struct result_set *rs,
 
 int cmd_plot(int argc, char **argv)
 {
-	struct plot_args a = { .ro = { 1200, 675, 1, NULL, NULL } };
+	struct plot_args a = { .ro = { .width = 1200, .height = 675,
+				       .scale = 1 } };
+	struct chart_input *inputs;
 	struct result_set rs;
 	struct diag_list diags;
 	enum chart_format fmt;
@@ -226,7 +228,11 @@ int cmd_plot(int argc, char **argv)
 	diag_list_init(&diags);
 	st = load_inputs(argv + optind, argc - optind, NULL, &rs, &diags);
 	diag_print(&diags, stderr);
+	a.ro.ninputs = argc - optind;
+	inputs = chart_inputs(argv + optind, a.ro.ninputs);
+	a.ro.inputs = inputs;
 	rc = draw_chart(&a, &rs, fmt) ? EXIT_TROUBLE : (int)st;
+	chart_inputs_free(inputs, a.ro.ninputs);
 	result_set_release(&rs);
 	diag_list_release(&diags);
 	filter_release(&a.where);

@@ -42,6 +42,7 @@ int cmd_report(int argc, char **argv)
 	struct result_set rs;
 	struct diag_list diags;
 	struct report r;
+	struct chart_input *inputs;
 	enum load_status st;
 	int c, rc;
 
@@ -70,6 +71,9 @@ int cmd_report(int argc, char **argv)
 	st = load_inputs(argv + optind, argc - optind, NULL, &rs, &diags);
 	diag_print(&diags, stderr);
 	r.command_line = storan_command_line;
+	r.ninputs = argc - optind;
+	inputs = chart_inputs(argv + optind, r.ninputs);
+	r.inputs = inputs;
 	if (report_plan(&r, &rs, title)) {
 		fputs("storan report: nothing to chart in the input\n", stderr);
 		rc = EXIT_TROUBLE;
@@ -79,6 +83,7 @@ int cmd_report(int argc, char **argv)
 				r.notes[i]);
 		rc = report_write(&r, dir) ? EXIT_TROUBLE : (int)st;
 	}
+	chart_inputs_free(inputs, r.ninputs);
 	report_release(&r);
 	result_set_release(&rs);
 	diag_list_release(&diags);

@@ -14,6 +14,7 @@
  * metadata.  Every file is built in memory; the caller writes it whole.
  */
 #include "chart.h"
+#include "../core/input.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 
@@ -112,8 +113,10 @@ static double slot_width(const struct canvas *cv)
 static double bar_width(const struct canvas *cv)
 {
 	size_t ns = cv->c->nseries ? cv->c->nseries : 1;
+	double w = slot_width(cv) * 0.8 / (double)ns;
 
-	return slot_width(cv) * 0.8 / (double)ns;
+	/* two fat bars look like a poster, not a chart */
+	return w < 140 ? w : 140;
 }
 
 /* Centre of series s's bar at category x. */
@@ -121,8 +124,8 @@ static double bar_x(const struct canvas *cv, size_t s, double x)
 {
 	size_t ns = cv->c->nseries ? cv->c->nseries : 1;
 
-	return map_x(cv, x) - slot_width(cv) * 0.4 +
-	       bar_width(cv) * ((double)s + 0.5) * (ns ? 1 : 0);
+	return map_x(cv, x) - bar_width(cv) * (double)ns / 2 +
+	       bar_width(cv) * ((double)s + 0.5);
 }
 
 /* ---- layout ------------------------------------------------------------ */
@@ -569,12 +572,20 @@ static int png_add_provenance(struct strbuf *png, const struct chart *c,
 	png_text_chunk(&out, "Title", c->title);
 	if (o->command_line)
 		png_text_chunk(&out, "Command", o->command_line);
+	for (int i = 0; i < o->ninputs; i++) {
+		char *t = xstrfmt("%s sha256=%s", o->inputs[i].name,
+				  o->inputs[i].sha256[0] ?
+				  o->inputs[i].sha256 : "unknown");
+
+		png_text_chunk(&out, "Input", t);
+		free(t);
+	}
 	for (size_t i = 0; o->rs && i < o->rs->nsources; i++) {
 		const struct source *s = &o->rs->sources[i];
 		char *t = xstrfmt("%s sha256=%s", s->name,
 				  s->sha256[0] ? s->sha256 : "unknown");
 
-		png_text_chunk(&out, "Input", t);
+		png_text_chunk(&out, "Data source", t);
 		free(t);
 	}
 	strbuf_add(&out, png->buf + after_ihdr, png->len - after_ihdr);
@@ -619,8 +630,14 @@ static int svg_add_provenance(struct strbuf *svg, const struct chart *c,
 		xml_escape(&out, o->command_line);
 		strbuf_adds(&out, "</storan:command>\n");
 	}
-	for (size_t i = 0; o->rs && i < o->rs->nsources; i++) {
+	for (int i = 0; i < o->ninputs; i++) {
 		strbuf_adds(&out, "<storan:input name=\"");
+		xml_escape(&out, o->inputs[i].name);
+		strbuf_addf(&out, "\" sha256=\"%s\"/>\n",
+			    o->inputs[i].sha256);
+	}
+	for (size_t i = 0; o->rs && i < o->rs->nsources; i++) {
+		strbuf_adds(&out, "<storan:source name=\"");
 		xml_escape(&out, o->rs->sources[i].name);
 		strbuf_addf(&out, "\" sha256=\"%s\"/>\n",
 			    o->rs->sources[i].sha256);
@@ -643,12 +660,44 @@ static void pdf_metadata(cairo_surface_t *s, const struct chart *c,
 	if (o->command_line)
 		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT,
 					       o->command_line);
-	for (size_t i = 0; o->rs && i < o->rs->nsources; i++)
+	for (int i = 0; i < o->ninputs; i++)
 		strbuf_addf(&kw, "%s%s sha256=%s", i ? "; " : "",
+			    o->inputs[i].name, o->inputs[i].sha256);
+	for (size_t i = 0; o->rs && i < o->rs->nsources; i++)
+		strbuf_addf(&kw, "; source %s sha256=%s",
 			    o->rs->sources[i].name, o->rs->sources[i].sha256);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_KEYWORDS,
 				       strbuf_str(&kw));
 	strbuf_release(&kw);
+}
+
+struct chart_input *chart_inputs(char *const *paths, int n)
+{
+	struct chart_input *in = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*in));
+
+	for (int i = 0; i < n; i++) {
+		struct input file;
+		struct strbuf err = STRBUF_INIT;
+
+		if (!strcmp(paths[i], "-")) {
+			in[i].name = xstrdup("stdin");
+			continue;
+		}
+		in[i].name = xstrdup(paths[i]);
+		if (!input_read(&file, paths[i], &err)) {
+			memcpy(in[i].sha256, file.sha256, sizeof(in[i].sha256));
+			input_release(&file);
+		}
+		strbuf_release(&err);
+	}
+	return in;
+}
+
+void chart_inputs_free(struct chart_input *in, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(in[i].name);
+	free(in);
 }
 
 int chart_format_from_path(const char *path, enum chart_format *f)

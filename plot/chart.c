@@ -1318,6 +1318,20 @@ static void x_axis_numeric(struct chart *c)
 
 /* ---- titles ------------------------------------------------------------ */
 
+static int label_constant(const struct build *b, const struct label *l)
+{
+	for (size_t i = 0; i < b->rs->n; i++) {
+		const char *v;
+
+		if (!b->sel[i])
+			continue;
+		v = labels_get(&b->rs->m[i].labels, l->key);
+		if (!v || strcmp(v, l->value))
+			return 0;
+	}
+	return 1;
+}
+
 /* Facts every measurement in the chart shares: "fio · randread · bs=4K". */
 static char *constant_facts(const struct build *b)
 {
@@ -1345,7 +1359,8 @@ static char *constant_facts(const struct build *b)
 		char buf[32];
 
 		if (listed(have, nh, l->key) || listed(keys, nk, l->key) ||
-		    strlen(l->value) > 32 || !strcmp(l->key, "command"))
+		    strlen(l->value) > 32 || !strcmp(l->key, "command") ||
+		    !label_constant(b, l))
 			continue;
 		if (is_size_key(l->key) && is_numeric_string(l->value, &num))
 			strbuf_addf(&sb, " \xc2\xb7 %s=%s", l->key,

@@ -165,11 +165,23 @@ extern const unsigned char chart_palette[CHART_NCOLORS][3];
 /* Rendering (plot/cairo.c). */
 enum chart_format { CHART_PNG, CHART_SVG, CHART_PDF };
 
+/* A file named on the command line, for provenance. */
+struct chart_input {
+	char *name;
+	char sha256[65];	/* "" when it could not be read again */
+};
+
+/* Names and hashes paths[0..n) ("-" is "stdin", unhashed); caller frees. */
+struct chart_input *chart_inputs(char *const *paths, int n);
+void chart_inputs_free(struct chart_input *in, int n);
+
 struct chart_render_opts {
 	double width, height;	/* logical pixels (points in SVG and PDF) */
 	double scale;		/* PNG only: device pixels per logical pixel */
 	const char *command_line;
-	const struct result_set *rs;	/* its sources go into the metadata */
+	const struct chart_input *inputs;	/* the files named */
+	int ninputs;
+	const struct result_set *rs;	/* the sources recorded in the data */
 };
 
 /* .png .svg .pdf -> format; -1 for anything else. */

@@ -134,6 +134,12 @@ static void html_sources(struct strbuf *sb, const struct report *r)
 {
 	strbuf_adds(sb, "<section id=\"inputs\">\n<h2>Inputs</h2>\n<table>\n"
 		    "<tr><th>Input</th><th>Format</th><th>sha256</th></tr>\n");
+	for (int i = 0; i < r->ninputs; i++) {
+		strbuf_adds(sb, "<tr><td>");
+		html_text(sb, r->inputs[i].name);
+		strbuf_addf(sb, "</td><td>(as given)</td><td><code>%s</code>"
+			    "</td></tr>\n", r->inputs[i].sha256);
+	}
 	for (size_t i = 0; i < r->rs->nsources; i++) {
 		const struct source *s = &r->rs->sources[i];
 

@@ -59,10 +59,18 @@ static void md_table(struct strbuf *sb, const struct chart *c)
 	chart_table_release(&t);
 }
 
-static void md_sources(struct strbuf *sb, const struct result_set *rs)
+static void md_sources(struct strbuf *sb, const struct report *r)
 {
+	const struct result_set *rs = r->rs;
+
 	strbuf_adds(sb, "## Inputs\n\n| Input | Format | sha256 |\n"
 		    "|---|---|---|\n");
+	for (int i = 0; i < r->ninputs; i++) {
+		strbuf_adds(sb, "| ");
+		md_text(sb, r->inputs[i].name);
+		strbuf_addf(sb, " | (as given) | `%s` |\n",
+			    r->inputs[i].sha256);
+	}
 	for (size_t i = 0; i < rs->nsources; i++) {
 		const struct source *s = &rs->sources[i];
 
@@ -108,7 +116,7 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 		}
 		strbuf_addch(sb, '\n');
 	}
-	md_sources(sb, r->rs);
+	md_sources(sb, r);
 	if (r->command_line) {
 		strbuf_adds(sb, "Command: `");
 		strbuf_adds(sb, r->command_line);

@@ -649,7 +649,11 @@ static void remove_tree(const char *path)
 static int render_charts(const struct report *r, const char *tmp,
 			 struct strbuf *svgs)
 {
-	struct chart_render_opts o = { 1200, 675, 1, r->command_line, r->rs };
+	struct chart_render_opts o = {
+		.width = 1200, .height = 675, .scale = 1,
+		.command_line = r->command_line, .inputs = r->inputs,
+		.ninputs = r->ninputs, .rs = r->rs,
+	};
 
 	for (size_t i = 0; i < r->n; i++) {
 		struct strbuf png = STRBUF_INIT;

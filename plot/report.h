@@ -32,6 +32,8 @@ struct report {
 	char *title;
 	const struct result_set *rs;
 	const char *command_line;
+	const struct chart_input *inputs;	/* the files named */
+	int ninputs;
 	struct report_chart *charts;
 	size_t n, alloc;
 	char **notes;		/* what the plan left out, and why */

@@ -64,6 +64,11 @@ static void write_summary(struct book *b)
 	worksheet_write_string(ws, ++row, 0, "Input", b->bold);
 	worksheet_write_string(ws, row, 1, "sha256", b->bold);
 	worksheet_write_string(ws, row++, 2, "Format", b->bold);
+	for (int i = 0; i < r->ninputs; i++, row++) {
+		worksheet_write_string(ws, row, 0, r->inputs[i].name, NULL);
+		worksheet_write_string(ws, row, 1, r->inputs[i].sha256, NULL);
+		worksheet_write_string(ws, row, 2, "(as given)", NULL);
+	}
 	for (size_t i = 0; i < r->rs->nsources; i++, row++) {
 		const struct source *s = &r->rs->sources[i];
 
@@ -385,6 +390,10 @@ static void properties(struct book *b, lxw_doc_properties *p,
 	if (r->command_line)
 		strbuf_addf(comments, ": %s", r->command_line);
 	strbuf_adds(comments, ". Inputs:");
+	for (int i = 0; i < r->ninputs; i++)
+		strbuf_addf(comments, " %s sha256=%s;", r->inputs[i].name,
+			    r->inputs[i].sha256);
+	strbuf_adds(comments, " Sources recorded in them:");
 	for (size_t i = 0; i < r->rs->nsources; i++)
 		strbuf_addf(comments, " %s sha256=%s;", r->rs->sources[i].name,
 			    r->rs->sources[i].sha256);
