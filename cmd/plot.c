@@ -233,6 +233,7 @@ int cmd_plot(int argc, char **argv)
 	a.ro.inputs = inputs;
 	rc = draw_chart(&a, &rs, fmt) ? EXIT_TROUBLE : (int)st;
 	chart_inputs_free(inputs, a.ro.ninputs);
+	chart_render_done();
 	result_set_release(&rs);
 	diag_list_release(&diags);
 	filter_release(&a.where);

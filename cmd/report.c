@@ -84,6 +84,7 @@ int cmd_report(int argc, char **argv)
 		rc = report_write(&r, dir) ? EXIT_TROUBLE : (int)st;
 	}
 	chart_inputs_free(inputs, r.ninputs);
+	chart_render_done();
 	report_release(&r);
 	result_set_release(&rs);
 	diag_list_release(&diags);

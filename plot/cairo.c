@@ -21,6 +21,7 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -698,6 +699,12 @@ void chart_inputs_free(struct chart_input *in, int n)
 	for (int i = 0; i < n; i++)
 		free(in[i].name);
 	free(in);
+}
+
+void chart_render_done(void)
+{
+	cairo_debug_reset_static_data();
+	FcFini();
 }
 
 int chart_format_from_path(const char *path, enum chart_format *f)

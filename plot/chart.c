@@ -476,7 +476,8 @@ size_t chart_varying_keys(const struct result_set *rs,
 	size_t n = 0;
 
 	have = xmalloc((nchosen + ncand + 1) * sizeof(*have));
-	memcpy(have, chosen, nchosen * sizeof(*have));
+	if (nchosen)
+		memcpy(have, chosen, nchosen * sizeof(*have));
 	for (size_t i = 0; i < ncand && n < max; i++) {
 		if (listed(have, nhave, cand[i]) ||
 		    !key_adds_information(rs, selected, have, nhave, cand[i]))

@@ -186,6 +186,11 @@ struct chart_render_opts {
 
 /* .png .svg .pdf -> format; -1 for anything else. */
 int chart_format_from_path(const char *path, enum chart_format *f);
+/*
+ * Releases the font caches cairo and fontconfig keep between charts; call
+ * once, after the last chart_render (keeps leak checkers quiet).
+ */
+void chart_render_done(void);
 /* Draws c into out (a whole file); 0, or -1 after error(). */
 int chart_render(const struct chart *c, enum chart_format f,
 		 const struct chart_render_opts *o, struct strbuf *out);
