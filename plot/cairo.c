@@ -10,7 +10,7 @@
  * Okabe-Ito colours (chart_palette) in order.
  *
  * Provenance goes into each file: PNG tEXt chunks (iTXt when a string is
- * not Latin-1) right after IHDR, an SVG <metadata> element, PDF document
+ * not Latin-1) right after IHDR (storan encodes the PNG itself), an SVG <metadata> element, PDF document
  * metadata.  Every file is built in memory; the caller writes it whole.
  */
 #include "chart.h"
@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <zlib.h>
 #include <string.h>
 
 #define FONT "DejaVu Sans"
@@ -507,25 +508,6 @@ static cairo_status_t to_strbuf(void *closure, const unsigned char *data,
 	return CAIRO_STATUS_SUCCESS;
 }
 
-static uint32_t crc32_update(uint32_t crc, const unsigned char *p, size_t n)
-{
-	static uint32_t table[256];
-
-	if (!table[1]) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-
-			for (int k = 0; k < 8; k++)
-				c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-	}
-	crc = ~crc;
-	while (n--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
 static void put_be32(struct strbuf *sb, uint32_t v)
 {
 	unsigned char b[4] = { v >> 24, v >> 16, v >> 8, v };
@@ -556,29 +538,37 @@ static void png_text_chunk(struct strbuf *out, const char *key,
 	strbuf_adds(&d, text);
 	put_be32(out, (uint32_t)(d.len - 4));
 	strbuf_add(out, d.buf, d.len);
-	put_be32(out, crc32_update(0, (const unsigned char *)d.buf, d.len));
+	put_be32(out, (uint32_t)crc32(0, (const unsigned char *)d.buf,
+				      (uInt)d.len));
 	strbuf_release(&d);
 }
 
-static int png_add_provenance(struct strbuf *png, const struct chart *c,
-			      const struct chart_render_opts *o)
+static void png_chunk(struct strbuf *out, const char *type,
+		      const unsigned char *data, size_t len)
 {
-	static const size_t after_ihdr = 8 + 4 + 4 + 13 + 4;
-	struct strbuf out = STRBUF_INIT;
+	uLong crc = crc32(0, (const unsigned char *)type, 4);
 
-	if (png->len < after_ihdr || memcmp(png->buf + 12, "IHDR", 4))
-		return error("cairo wrote no PNG header");
-	strbuf_add(&out, png->buf, after_ihdr);
-	png_text_chunk(&out, "Software", "storan " STORAN_VERSION);
-	png_text_chunk(&out, "Title", c->title);
+	put_be32(out, (uint32_t)len);
+	strbuf_add(out, type, 4);
+	strbuf_add(out, (const char *)data, len);
+	if (len)	/* crc32() of a NULL buffer restarts at 0 */
+		crc = crc32(crc, data, (uInt)len);
+	put_be32(out, (uint32_t)crc);
+}
+
+static void png_provenance(struct strbuf *out, const struct chart *c,
+			   const struct chart_render_opts *o)
+{
+	png_text_chunk(out, "Software", "storan " STORAN_VERSION);
+	png_text_chunk(out, "Title", c->title);
 	if (o->command_line)
-		png_text_chunk(&out, "Command", o->command_line);
+		png_text_chunk(out, "Command", o->command_line);
 	for (int i = 0; i < o->ninputs; i++) {
 		char *t = xstrfmt("%s sha256=%s", o->inputs[i].name,
 				  o->inputs[i].sha256[0] ?
 				  o->inputs[i].sha256 : "unknown");
 
-		png_text_chunk(&out, "Input", t);
+		png_text_chunk(out, "Input", t);
 		free(t);
 	}
 	for (size_t i = 0; o->rs && i < o->rs->nsources; i++) {
@@ -586,13 +576,82 @@ static int png_add_provenance(struct strbuf *png, const struct chart *c,
 		char *t = xstrfmt("%s sha256=%s", s->name,
 				  s->sha256[0] ? s->sha256 : "unknown");
 
-		png_text_chunk(&out, "Data source", t);
+		png_text_chunk(out, "Data source", t);
 		free(t);
 	}
-	strbuf_add(&out, png->buf + after_ihdr, png->len - after_ihdr);
-	strbuf_release(png);
-	*png = out;
-	return 0;
+}
+
+/*
+ * The image as RGB rows, each with PNG filter 1 (Sub): a chart is mostly
+ * runs of one colour, which Sub turns into runs of zeros.
+ */
+static unsigned char *png_rows(cairo_surface_t *s, int w, int h, size_t *len)
+{
+	const unsigned char *data = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s);
+	size_t row = 1 + 3 * (size_t)w;
+	unsigned char *raw = xmalloc(row * (size_t)h);
+
+	for (int y = 0; y < h; y++) {
+		const uint32_t *px = (const uint32_t *)(const void *)
+				     (data + (size_t)y * (size_t)stride);
+		unsigned char *o = raw + row * (size_t)y, prev[3] = { 0 };
+
+		*o++ = 1;
+		for (int x = 0; x < w; x++) {
+			unsigned char rgb[3] = { px[x] >> 16, px[x] >> 8,
+						 px[x] };
+
+			for (int k = 0; k < 3; k++) {
+				*o++ = (unsigned char)(rgb[k] - prev[k]);
+				prev[k] = rgb[k];
+			}
+		}
+	}
+	*len = row * (size_t)h;
+	return raw;
+}
+
+/*
+ * Encodes the surface as a PNG with the provenance chunks after IHDR.
+ * zlib's run-length strategy compresses charts about as well as cairo's
+ * own writer (libpng, adaptive filters) at a fraction of the time.
+ */
+static int png_encode(cairo_surface_t *s, const struct chart *c,
+		      const struct chart_render_opts *o, struct strbuf *out)
+{
+	int w = cairo_image_surface_get_width(s);
+	int h = cairo_image_surface_get_height(s);
+	unsigned char ihdr[13] = { w >> 24, w >> 16, w >> 8, w, h >> 24,
+				   h >> 16, h >> 8, h, 8, 2, 0, 0, 0 };
+	size_t rawlen;
+	unsigned char *raw, *z;
+	uLongf zlen;
+	z_stream zs = { 0 };
+	int rc;
+
+	cairo_surface_flush(s);
+	raw = png_rows(s, w, h, &rawlen);
+	zlen = compressBound((uLong)rawlen);
+	z = xmalloc(zlen);
+	rc = deflateInit2(&zs, 6, Z_DEFLATED, 15, 8, Z_RLE);
+	zs.next_in = raw;
+	zs.avail_in = (uInt)rawlen;
+	zs.next_out = z;
+	zs.avail_out = (uInt)zlen;
+	if (rc == Z_OK)
+		rc = deflate(&zs, Z_FINISH) == Z_STREAM_END ? Z_OK : Z_BUF_ERROR;
+	deflateEnd(&zs);
+	if (rc == Z_OK) {
+		strbuf_add(out, "\x89PNG\r\n\x1a\n", 8);
+		png_chunk(out, "IHDR", ihdr, sizeof(ihdr));
+		png_provenance(out, c, o);
+		png_chunk(out, "IDAT", z, zs.total_out);
+		png_chunk(out, "IEND", NULL, 0);
+	}
+	free(raw);
+	free(z);
+	return rc == Z_OK ? 0 : error("cannot compress the PNG image");
 }
 
 static void xml_escape(struct strbuf *sb, const char *s)
@@ -762,8 +821,9 @@ int chart_render(const struct chart *c, enum chart_format f,
 	draw(&cv);
 	st = cairo_status(cv.cr);
 	cairo_destroy(cv.cr);
-	if (f == CHART_PNG && st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_write_to_png_stream(s, to_strbuf, out);
+	if (f == CHART_PNG && st == CAIRO_STATUS_SUCCESS && png_encode(s, c, o,
+								       out))
+		st = CAIRO_STATUS_WRITE_ERROR;
 	cairo_surface_finish(s);
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(s);
@@ -771,8 +831,6 @@ int chart_render(const struct chart *c, enum chart_format f,
 	if (st != CAIRO_STATUS_SUCCESS)
 		return error("cannot draw the chart: %s",
 			     cairo_status_to_string(st));
-	if (f == CHART_PNG)
-		return png_add_provenance(out, c, o);
 	if (f == CHART_SVG)
 		return svg_add_provenance(out, c, o);
 	return 0;
