@@ -501,11 +501,13 @@ size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		}
 		if (*p == ';' || *p == '|' || *p == '&')
 			sep = 1;
+		if (*p == '#' && (p == s || p[-1] == ' ' || p[-1] == '\t'))
+			sep = 2;	/* a comment runs to the end of line */
 		if (!sep)
 			continue;
 		if (n < max && match_simple(start, p, prog, &cmds[n]))
 			n++;
-		if (!*p)
+		if (!*p || sep == 2)
 			break;
 		start = p + 1;
 	}

@@ -11,11 +11,14 @@
  *   GNU ru_RU     4294967296 байт (4,3 GB, 4,0 GiB) скопирован, 54,5651 s, 78,7 MB/s
  *   GNU 5.x       10485760 bytes transferred in 0.028418 seconds (368981986 bytes/sec)
  *   BSD/macOS     3053371392 bytes transferred in 2151.132182 secs (1419425 bytes/sec)
+ *   FreeBSD progress  1073741824 bytes (1074 MB, 1024 MiB) transferred 0.302s, 3555 MB/s
+ *   GNU zh_CN     5120000字节（5.1 MB，4.9 MiB）已复制，0.0313203 s，163 MB/s
+ *                 512字节已复制，0.000126482 s，4.0 MB/s
  *   BusyBox       1073741824 bytes (1.0GB) copied, 112.313516 seconds, 9.1MB/s
  *   ELKS          1474560 bytes (1440 KiB) copied
  *
  * with "N+M records in" / "N+M records out" before them (any language:
- * "962+0 Datensätze ein"), and "dd: error writing '/dev/sdX': No space
+ * "962+0 Datensätze ein", "记录了1024+0 的读入"), and "dd: error writing '/dev/sdX': No space
  * left on device" style messages.
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
@@ -232,6 +235,8 @@ static int read_records(const char *text, uint64_t *total)
 	const char *p = text;
 	uint64_t full, partial;
 
+	while (*p && (unsigned char)*p >= 0x80 && p - text < 12)
+		p++;	/* zh_CN: "记录了1024+0 的读入" */
 	if (scan_u64(&p, &full) || *p++ != '+' || scan_u64(&p, &partial) ||
 	    *p != ' ')
 		return 0;
@@ -276,12 +281,13 @@ static int read_transferred(const char *p, struct summary_line *s)
 /* ", 1.70473 s, 630 MB/s" after the copied word (any locale). */
 static int read_time_part(const char *p, struct summary_line *s)
 {
-	if (*p != ',')
+	if (*p != ',' && *p != ' ')
 		return 0;
 	p = skip_spaces(p + 1);
 	if (scan_double(&p, SCAN_COMMA_DECIMAL, &s->seconds))
 		return 0;
-	return *p == ' ';
+	/* "1.70 s," (GNU), "112.3 seconds," (BusyBox), "0.302s," (FreeBSD) */
+	return *p == ' ' || (*p == 's' && (p[1] == ',' || !p[1]));
 }
 
 /* Parses a dd summary line; see the top comment for the variants. */
@@ -291,14 +297,21 @@ static int read_summary(const char *text, struct summary_line *s)
 	int parens = 0, bytes_word;
 
 	s->seconds = NAN;
-	if (scan_u64(&p, &s->bytes) || *p != ' ')
+	if (scan_u64(&p, &s->bytes))
 		return 0;
-	w = ++p;
-	p = word_end(p);
-	bytes_word = is_byte_word(w, (size_t)(p - w));
-	if (*p != ' ')
-		return 0;
-	p++;
+	if (skip_prefix(&p, "字节")) {	/* zh_CN: "512字节已复制" */
+		bytes_word = 1;
+		p = skip_spaces(p);
+	} else {
+		if (*p != ' ')
+			return 0;
+		w = ++p;
+		p = word_end(p);
+		bytes_word = is_byte_word(w, (size_t)(p - w));
+		if (*p != ' ')
+			return 0;
+		p++;
+	}
 	if (*p == '(') {
 		const char *close = strchr(p, ')');
 
@@ -314,17 +327,66 @@ static int read_summary(const char *text, struct summary_line *s)
 	if (p == w || (!bytes_word && !parens))
 		return 0;
 	if (!*p)	/* ELKS: no time at all */
-		return bytes_word && parens;
+		return bytes_word && parens && !strncmp(w, "copied", 7);
 	return read_time_part(p, s);
 }
 
-static const char *classify(const char *text, struct summary_line *s,
+/* "NNN bytes ..." that read_summary() could not read: cut short? */
+static int starts_like_summary(const char *text)
+{
+	const char *p = text, *w;
+	uint64_t n;
+
+	if (scan_u64(&p, &n) || *p != ' ')
+		return 0;
+	w = ++p;
+	p = word_end(p);
+	return is_byte_word(w, (size_t)(p - w));
+}
+
+/*
+ * Chinese locales print full-width punctuation: "5120000字节（5.1 MB，4.9
+ * MiB）已复制，0.0313203 s，163 MB/s".  Rewrites it as ASCII into buf.
+ */
+static const char *ascii_punctuation(const char *text, char *buf, size_t size)
+{
+	static const struct {
+		const char *wide, *ascii;
+	} map[] = { { "，", ", " }, { "（", " (" }, { "）", ")" } };
+	size_t n = 0;
+
+	if (!strstr(text, "\xef\xbc"))
+		return text;
+	while (*text && n + 3 < size) {
+		size_t k;
+
+		for (k = 0; k < 3; k++)
+			if (starts_with(text, map[k].wide))
+				break;
+		if (k < 3) {
+			memcpy(buf + n, map[k].ascii, strlen(map[k].ascii));
+			n += strlen(map[k].ascii);
+			text += strlen(map[k].wide);
+		} else {
+			buf[n++] = *text++;
+		}
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static const char *classify(const char *raw, struct summary_line *s,
 			    uint64_t *records)
 {
+	char buf[512];
+	const char *text = ascii_punctuation(raw, buf, sizeof(buf));
+
 	if (read_records(text, records))
 		return "records";
 	if (read_summary(text, s))
 		return "summary";
+	if (starts_like_summary(text))
+		return "bad-summary";
 	if (starts_with(text, "dd: "))
 		return "error";
 	return NULL;
@@ -346,7 +408,7 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 	size_t n = next_line(ctx, li);
 	uint64_t r;
 
-	if (st->last_kind == LINE_RECORDS_OUT)
+	if (st->have_out)
 		return 0;
 	if (n >= ctx->in->nlines)
 		return 0;
@@ -398,7 +460,6 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   size_t li, const struct summary_line *s)
 {
 	const struct dd_command *c;
-	int after_records = st->last_kind == LINE_RECORDS_OUT;
 
 	if (is_progress(ctx, st, li))
 		return;
@@ -408,7 +469,7 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
-	if (after_records && st->have_in && st->rec_in != st->rec_out &&
+	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
 	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
 		reset_output(st);
 		return;	/* a SIGUSR1 snapshot while a block was in flight */
@@ -455,11 +516,26 @@ static int is_time_line(const char *t)
 	return *p >= '0' && *p <= '9';
 }
 
-static void records_only_note(struct parse_ctx *ctx, struct dd_state *st)
+/*
+ * An output ends (a command line, the next records, the end of the file)
+ * without a summary line: say why there is no result.  An error printed
+ * before "records in" belongs to the records that follow, so at a records
+ * line only a pending records pair ends the output.
+ */
+static void end_output(struct parse_ctx *ctx, struct dd_state *st,
+		       int at_records)
 {
-	if (st->have_out)
+	if (st->have_out && st->error)
+		parse_note(ctx, st->last_li, "dd stopped with an error (%s): "
+			   "this output is not a result", st->error);
+	else if (st->have_out)
 		parse_note(ctx, st->last_li, "dd printed record counts but no "
 			   "byte count or time: nothing to measure");
+	else if (st->error && !at_records)
+		parse_note(ctx, st->error_li, "dd failed (%s): no result",
+			   st->error);
+	else
+		return;
 	reset_output(st);
 }
 
@@ -481,8 +557,7 @@ static int dd_parse(struct parse_ctx *ctx)
 		if (line_is_empty(&ctx->in->lines[i]))
 			continue;
 		if (read_commands(&st, text, i)) {
-			if (st.last_kind == LINE_RECORDS_OUT)
-				records_only_note(ctx, &st);
+			end_output(ctx, &st, 0);
 			reset_output(&st);
 			parse_claim(ctx, i);
 			st.have_prev = 0;
@@ -492,8 +567,6 @@ static int dd_parse(struct parse_ctx *ctx)
 		}
 		kind = classify(text, &s, &records);
 		if (!kind) {
-			if (st.last_kind == LINE_RECORDS_OUT)
-				records_only_note(ctx, &st);
 			if (st.used && !is_time_line(text) &&
 			    !ctx->claimed[i])
 				forget_commands(&st);
@@ -510,12 +583,17 @@ static int dd_parse(struct parse_ctx *ctx)
 				st.have_out = 1;
 				st.last_kind = LINE_RECORDS_OUT;
 			} else {
-				if (st.last_kind == LINE_RECORDS_OUT)
-					records_only_note(ctx, &st);
+				end_output(ctx, &st, 1);
 				st.rec_in = records;
 				st.have_in = 1;
 				st.last_kind = LINE_RECORDS_IN;
 			}
+		} else if (!strcmp(kind, "bad-summary")) {
+			parse_error(ctx, i, "unreadable dd summary: expected "
+				    "'copied, SECONDS s, RATE' after the byte "
+				    "count (cut short?)");
+			reset_output(&st);
+			st.last_kind = LINE_OTHER;
 		} else if (!strcmp(kind, "summary")) {
 			handle_summary(ctx, &st, i, &s);
 			st.last_kind = LINE_SUMMARY;
@@ -525,8 +603,7 @@ static int dd_parse(struct parse_ctx *ctx)
 		}
 		st.last_li = i;
 	}
-	if (st.last_kind == LINE_RECORDS_OUT)
-		records_only_note(ctx, &st);
+	end_output(ctx, &st, 0);
 	reset_output(&st);
 	forget_commands(&st);
 	return (int)(ctx->rs->n - before);

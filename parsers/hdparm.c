@@ -42,7 +42,7 @@ static int hdparm_detect(const struct input *in)
 {
 	for (size_t i = 0; i < in->nlines; i++)
 		if (starts_with(in->lines[i].text, "Timing ") &&
-		    strstr(in->lines[i].text, "reads"))
+		    strstr(in->lines[i].text, "reads:"))
 			return 80;
 	return 0;
 }
@@ -192,7 +192,7 @@ static int hdparm_parse(struct parse_ctx *ctx)
 			parse_claim(ctx, i);
 			continue;
 		}
-		if (!starts_with(text, "Timing ") || !strstr(text, "reads"))
+		if (!starts_with(text, "Timing ") || !strstr(text, "reads:"))
 			continue;
 		parse_claim(ctx, i);
 		if (read_timing(text, &t, &why)) {
