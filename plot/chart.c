@@ -75,6 +75,7 @@ void chart_release(struct chart *c)
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->series);
+	free(c->members);
 	free(c->notes);
 	free(c->title);
 	free(c->subtitle);
@@ -1821,6 +1822,10 @@ int chart_build(struct chart *c, const struct result_set *rs,
 	x_axis(c, &b);
 	y_axis(c, spec);
 	titles(c, &b);
+	c->members = xmalloc((b.nsel ? b.nsel : 1) * sizeof(size_t));
+	for (size_t i = 0; i < rs->n; i++)
+		if (b.sel[i])
+			c->members[c->nmembers++] = i;
 	rc = 0;
 out:
 	free(b.sel);

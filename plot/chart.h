@@ -117,6 +117,8 @@ struct chart {
 	size_t nseries, series_alloc;
 	double baseline;		/* bars grow from it: 0, or 1 for ratios */
 	int ratio;			/* y is a ratio A / B */
+	size_t *members;		/* indices of the measurements drawn */
+	size_t nmembers;
 	char **notes;			/* things the user should hear */
 	size_t nnotes, notes_alloc;
 };

@@ -1,6 +1,7 @@
 /*
  * index.html: the report as one self-contained page -- CSS inline, every
- * chart as inline SVG, tables, notes and inputs; no script, no font, no
+ * chart as inline SVG, tables, storan check's findings (also under every
+ * chart they touch), notes and inputs; no script, no font, no
  * URL outside the report, so it opens anywhere, offline.
  *
  * cairo names the ids in each SVG glyph0-1, clip1...; on one page those
@@ -30,7 +31,8 @@ static const char css[] =
 	"th:first-child,td:first-child{text-align:left}"
 	"th{background:#f0f0f0}"
 	"code{font-size:.85em;word-break:break-all}"
-	"nav ol{columns:2}";
+	"nav ol{columns:2}"
+	".flag{color:#a04000;font-weight:bold}li.warning b{color:#a04000}";
 
 static void html_text(struct strbuf *sb, const char *s)
 {
@@ -111,6 +113,47 @@ static void html_table(struct strbuf *sb, const struct chart *c)
 	chart_table_release(&t);
 }
 
+static void html_finding(struct strbuf *sb, const struct check_finding *f)
+{
+	strbuf_addf(sb, "<li class=\"%s\"><b>%s</b> <code>%s</code> ",
+		    check_severity_name(f->severity),
+		    check_severity_name(f->severity), f->code);
+	html_text(sb, f->source);
+	strbuf_addf(sb, ":%u: ", f->line);
+	html_text(sb, f->message);
+	strbuf_adds(sb, "</li>\n");
+}
+
+/* Under a chart: the findings that touch its figures (the footnote). */
+static void html_chart_findings(struct strbuf *sb, const struct report *r,
+				size_t i)
+{
+	size_t idx[16], n = report_chart_findings(r, i, idx, 16);
+
+	if (!n)
+		return;
+	strbuf_addf(sb, "<p class=\"flag\">\xe2\x9a\xa0 <a href=\"#findings\">"
+		    "storan check</a> has %zu finding(s) about figures in "
+		    "this chart:</p>\n<ul>\n", n);
+	for (size_t k = 0; k < n; k++)
+		html_finding(sb, &r->findings->v[idx[k]]);
+	strbuf_adds(sb, "</ul>\n");
+}
+
+static void html_findings(struct strbuf *sb, const struct report *r)
+{
+	if (!r->findings)
+		return;
+	strbuf_adds(sb, "<section id=\"findings\">\n<h2>Findings of storan "
+		    "check</h2>\n");
+	if (!r->findings->n)
+		strbuf_adds(sb, "<p>None: no figure looks implausible.</p>\n");
+	strbuf_adds(sb, "<ul>\n");
+	for (size_t i = 0; i < r->findings->n; i++)
+		html_finding(sb, &r->findings->v[i]);
+	strbuf_adds(sb, "</ul>\n</section>\n");
+}
+
 static void html_chart(struct strbuf *sb, const struct report *r, size_t i,
 		       const struct strbuf *svg)
 {
@@ -127,6 +170,7 @@ static void html_chart(struct strbuf *sb, const struct report *r, size_t i,
 		    "<a href=\"charts/%s.svg\">SVG</a></figcaption>\n"
 		    "</figure>\n", name, name);
 	html_table(sb, c);
+	html_chart_findings(sb, r, i);
 	strbuf_adds(sb, "</section>\n");
 }
 
@@ -197,6 +241,7 @@ void report_write_html(const struct report *r, const struct strbuf *svgs,
 		}
 		strbuf_adds(sb, "</ul>\n</section>\n");
 	}
+	html_findings(sb, r);
 	html_sources(sb, r);
 	strbuf_adds(sb, "</main>\n</body>\n</html>\n");
 }

@@ -83,6 +83,43 @@ static void md_sources(struct strbuf *sb, const struct report *r)
 	strbuf_addch(sb, '\n');
 }
 
+static void md_finding(struct strbuf *sb, const struct check_finding *f)
+{
+	strbuf_addf(sb, "- **%s** `%s` ", check_severity_name(f->severity),
+		    f->code);
+	md_text(sb, f->source);
+	strbuf_addf(sb, ":%u: ", f->line);
+	md_text(sb, f->message);
+	strbuf_addch(sb, '\n');
+}
+
+/* Under a chart: the findings that touch its figures (the footnote). */
+static void md_chart_findings(struct strbuf *sb, const struct report *r,
+			      size_t i)
+{
+	size_t idx[16], n = report_chart_findings(r, i, idx, 16);
+
+	if (!n)
+		return;
+	strbuf_addf(sb, "\xe2\x9a\xa0 `storan check` has %zu finding(s) "
+		    "about figures in this chart:\n\n", n);
+	for (size_t k = 0; k < n; k++)
+		md_finding(sb, &r->findings->v[idx[k]]);
+	strbuf_addch(sb, '\n');
+}
+
+static void md_findings(struct strbuf *sb, const struct report *r)
+{
+	if (!r->findings)
+		return;
+	strbuf_adds(sb, "## Findings of storan check\n\n");
+	if (!r->findings->n)
+		strbuf_adds(sb, "None: no figure looks implausible.\n");
+	for (size_t i = 0; i < r->findings->n; i++)
+		md_finding(sb, &r->findings->v[i]);
+	strbuf_addch(sb, '\n');
+}
+
 void report_write_markdown(const struct report *r, struct strbuf *sb)
 {
 	strbuf_adds(sb, "# ");
@@ -106,7 +143,9 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 		md_table(sb, c);
 		md_text(sb, c->footer);
 		strbuf_adds(sb, ".\n\n");
+		md_chart_findings(sb, r, i);
 	}
+	md_findings(sb, r);
 	if (r->nnotes) {
 		strbuf_adds(sb, "## Notes\n\n");
 		for (size_t i = 0; i < r->nnotes; i++) {

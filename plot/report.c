@@ -517,6 +517,21 @@ int report_plan(struct report *r, const struct result_set *rs,
 	return r->n ? 0 : -1;
 }
 
+size_t report_chart_findings(const struct report *r, size_t i, size_t *idx,
+			     size_t max)
+{
+	const struct chart *c = &r->charts[i].chart;
+	size_t n = 0;
+
+	for (size_t f = 0; r->findings && f < r->findings->n && n < max; f++)
+		for (size_t k = 0; k < c->nmembers; k++)
+			if (check_touches(&r->findings->v[f], c->members[k])) {
+				idx[n++] = f;
+				break;
+			}
+	return n;
+}
+
 /* ---- chart tables ------------------------------------------------------ */
 
 static int cmp_double(const void *a, const void *b)

@@ -7,7 +7,9 @@
  * from histograms, elapsed time), split into one chart per value of any
  * key that would otherwise crowd a chart (a facet), plus a ratio chart
  * where the data holds two groups that differ by one label (file vs block,
- * old vs new host).  report_write() renders everything into a temporary
+ * old vs new host).  The findings of `storan check` (r->findings, run by
+ * the caller) are listed, and every chart a finding touches says so under
+ * it.  report_write() renders everything into a temporary
  * directory beside DIR and renames it into place, so a failed run leaves
  * no half report:
  *
@@ -22,6 +24,7 @@
 #define STORAN_PLOT_REPORT_H
 
 #include "chart.h"
+#include "../analysis/check.h"
 
 struct report_chart {
 	char *name;		/* file stem: "01-fio-bw-host-nvme" */
@@ -34,6 +37,7 @@ struct report {
 	const char *command_line;
 	const struct chart_input *inputs;	/* the files named */
 	int ninputs;
+	const struct check_list *findings;	/* storan check's, or NULL */
 	struct report_chart *charts;
 	size_t n, alloc;
 	char **notes;		/* what the plan left out, and why */
@@ -69,6 +73,10 @@ char *chart_table_header(const struct chart *c, size_t col);
 /* "239 ± 3.1" (the half width of the error bar when it has one). */
 char *chart_table_cell(const struct chart *c, const struct chart_table *t,
 		       size_t row, size_t col);
+
+/* The findings that touch chart i's measurements, into idx; how many. */
+size_t report_chart_findings(const struct report *r, size_t i, size_t *idx,
+			     size_t max);
 
 /* The writers (plot/xlsx.c, plot/html.c, plot/markdown.c). */
 int report_write_xlsx(const struct report *r, const char *path);

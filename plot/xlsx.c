@@ -91,6 +91,21 @@ static void write_summary(struct book *b)
 	}
 	for (size_t i = 0; i < r->nnotes; i++, row++)
 		worksheet_write_string(ws, row + 1, 0, r->notes[i], NULL);
+	if (!r->findings || !r->findings->n)
+		return;
+	row += 2;
+	worksheet_write_string(ws, row, 0, "storan check", b->bold);
+	worksheet_write_string(ws, row++, 1, "Finding", b->bold);
+	for (size_t i = 0; i < r->findings->n; i++, row++) {
+		const struct check_finding *f = &r->findings->v[i];
+		char *where = xstrfmt("%s:%u: %s %s", f->source, f->line,
+				      check_severity_name(f->severity),
+				      f->code);
+
+		worksheet_write_string(ws, row, 0, where, NULL);
+		worksheet_write_string(ws, row, 1, f->message, NULL);
+		free(where);
+	}
 }
 
 /* ---- Data -------------------------------------------------------------- */

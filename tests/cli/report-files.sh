@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # storan report: every file is there and valid -- PNG and SVG per chart,
 # a self-contained index.html (inline SVG, unique ids, no network), a
-# report.md whose image links resolve.
+# report.md whose image links resolve; storan check's findings listed and
+# flagged under the chart they touch (dd from /dev/zero: exit 1).
 set -eu
 DATA=$(cd "$(dirname "$0")/data/plot" && pwd)
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 cd "$T"
 cp "$DATA/sweep.json" "$DATA/dd.txt" .
-"$STORAN" report sweep.json dd.txt -o out --title 'Alpha & beta' 2>err.txt
+rc=0
+"$STORAN" report sweep.json dd.txt -o out --title 'Alpha & beta' 2>err.txt || rc=$?
+[ "$rc" -eq 1 ] || { echo "exit $rc, want 1 (check warnings)"; cat err.txt; exit 1; }
 ls out/charts > charts.txt
 python3 - <<'PY'
 import os, re, xml.etree.ElementTree as ET
@@ -48,6 +51,13 @@ assert len(links) == len(pngs) and all(os.path.exists('out/' + l) for l in links
 # the bw table of host alpha: block sizes and read/write means with CI
 assert '| Block size | read (MB/s) | write (MB/s) |' in md, md[:2000]
 assert '| 4K | 100 \u00b1 ' in md
+# findings: listed once in their section, and under the dd chart only
+sec = md[md.index('## Findings of storan check'):]
+assert '`zero-data` dd.txt:4:' in sec and '`short-run` dd.txt:8:' in sec
+charts_md = md.split('\n## ')
+flagged = [c.split('\n')[0] for c in charts_md if 'finding(s) about figures' in c]
+assert len(flagged) == 1 and 'operation' in flagged[0], flagged
+assert html.count('<p class="flag">') == 1 and 'id="findings"' in html
 PY
 # the left-over temporary directories: none
 [ "$(ls | grep -c tmp || true)" -eq 0 ]
