@@ -550,9 +550,10 @@ static void png_chunk(struct strbuf *out, const char *type,
 
 	put_be32(out, (uint32_t)len);
 	strbuf_add(out, type, 4);
-	strbuf_add(out, (const char *)data, len);
-	if (len)	/* crc32() of a NULL buffer restarts at 0 */
+	if (len) {	/* crc32() of a NULL buffer restarts at 0 */
+		strbuf_add(out, (const char *)data, len);
 		crc = crc32(crc, data, (uInt)len);
+	}
 	put_be32(out, (uint32_t)crc);
 }
 
