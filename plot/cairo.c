@@ -65,6 +65,14 @@ static void grey(cairo_t *cr, double v)
 	cairo_set_source_rgb(cr, v, v, v);
 }
 
+/* Past the eighth series colours repeat: the repeats are dashed. */
+static void dash(cairo_t *cr, size_t i)
+{
+	static const double d[] = { 7, 4 };
+
+	cairo_set_dash(cr, d, i / CHART_NCOLORS % 2 ? 2 : 0, 0);
+}
+
 static void color(cairo_t *cr, size_t i, double alpha)
 {
 	const unsigned char *p = chart_palette[i % CHART_NCOLORS];
@@ -163,9 +171,11 @@ static double legend(struct canvas *cv, double y, int draw)
 				cairo_fill(cr);
 			} else {
 				cairo_set_line_width(cr, 3);
+				dash(cr, i);
 				cairo_move_to(cr, x, y + 12);
 				cairo_line_to(cr, x + sw - 4, y + 12);
 				cairo_stroke(cr);
+				dash(cr, 0);
 			}
 			grey(cr, 0.2);
 			text_at(cr, x + sw + 6, y + 17, 0, name);
@@ -203,8 +213,17 @@ static void layout(struct canvas *cv)
 	cv->px1 = cv->w - MARGIN;
 	slot = c->x.nticks ? (cv->px1 - cv->px0) / (double)c->x.nticks : 0;
 	if (c->x.scale == AXIS_CATEGORY && max_tick_width(cr, &c->x) > slot) {
+		double w = max_tick_width(cr, &c->x);
+
+		double first;
+
 		cv->rotate_x = 1;
-		xlab_h = max_tick_width(cr, &c->x) * 0.6 + 20;
+		w = w < 260 ? w : 260;
+		xlab_h = w * 0.5 + 24;
+		/* room on the left for the first label, slanted */
+		first = MARGIN + w * 0.87 - (cv->px1 - cv->px0) /
+			(double)c->x.nticks / 2;
+		cv->px0 = first > cv->px0 ? first : cv->px0;
 		if (xlab_h > cv->h / 4)
 			xlab_h = cv->h / 4;
 	}
@@ -284,10 +303,30 @@ static void grid_and_y_axis(struct canvas *cv)
 	cairo_restore(cr);
 }
 
+/* s, cut with an ellipsis to fit width (UTF-8 safe: cuts before a lead). */
+static const char *ellipsize(cairo_t *cr, const char *s, double width,
+			     char *buf, size_t size)
+{
+	size_t n = strlen(s);
+
+	if (text_width(cr, s) <= width)
+		return s;
+	if (n + 4 > size)
+		n = size - 4;
+	do {
+		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+		memcpy(buf, s, n);
+		memcpy(buf + n, "\xe2\x80\xa6", 4);
+	} while (n-- > 1 && text_width(cr, buf) > width);
+	return buf;
+}
+
 static void x_axis(struct canvas *cv)
 {
 	cairo_t *cr = cv->cr;
 	const struct chart *c = cv->c;
+	char buf[256];
 
 	font(cr, 14, 0);
 	grey(cr, 0.3);
@@ -299,6 +338,7 @@ static void x_axis(struct canvas *cv)
 			text_at(cr, x, cv->py1 + 21, 0.5, l);
 			continue;
 		}
+		l = ellipsize(cr, l, 260, buf, sizeof(buf));
 		cairo_save(cr);
 		cairo_move_to(cr, x + 4, cv->py1 + 14);
 		cairo_rotate(cr, -M_PI / 6);
@@ -360,10 +400,12 @@ static void draw_lines(struct canvas *cv)
 			color(cr, s, 1);
 			cairo_set_line_width(cr, 2.5);
 			cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+			dash(cr, s);
 			for (size_t i = 0; i < se->n; i++)
 				cairo_line_to(cr, map_x(cv, se->p[i].x),
 					      map_y(cv, se->p[i].y));
 			cairo_stroke(cr);
+			dash(cr, 0);
 		}
 		for (size_t i = 0; markers && i < se->n; i++)
 			marker(cr, s, map_x(cv, se->p[i].x),

@@ -491,6 +491,15 @@ size_t chart_varying_keys(const struct result_set *rs,
 	return n;
 }
 
+/*
+ * A key for a numeric axis: numbers, and at least three of them -- two
+ * values (direct=0/1) are a choice between two things, not a scale.
+ */
+static int numeric_axis(const struct key_order *ko)
+{
+	return ko->numeric && ko->n >= 3;
+}
+
 const char *chart_pick_x(const struct result_set *rs,
 			 const unsigned char *selected)
 {
@@ -502,7 +511,7 @@ const char *chart_pick_x(const struct result_set *rs,
 		int numeric;
 
 		key_order_build(&ko, rs, selected, keys[i]);
-		numeric = ko.numeric;
+		numeric = numeric_axis(&ko);
 		key_order_release(&ko);
 		if (numeric)
 			return keys[i];
@@ -529,6 +538,9 @@ static const struct {
 	{ "ioengine", "I/O engine" },
 	{ "source", "Input" },
 	{ "tool", "Tool" },
+	{ "command", "Command" },
+	{ "direct", "Direct I/O" },
+	{ "job", "Job" },
 };
 
 const char *chart_key_title(const char *key)
@@ -1320,16 +1332,20 @@ static void x_axis_numeric(struct chart *c)
 
 /* ---- titles ------------------------------------------------------------ */
 
-static int label_constant(const struct build *b, const struct label *l)
+/* Does every selected measurement have one value of key? */
+static int key_constant(const struct build *b, const char *key)
 {
+	const char *first = NULL;
+
 	for (size_t i = 0; i < b->rs->n; i++) {
 		const char *v;
 
 		if (!b->sel[i])
 			continue;
-		v = labels_get(&b->rs->m[i].labels, l->key);
-		if (!v || strcmp(v, l->value))
+		v = measurement_key(&b->rs->m[i], key);
+		if (!v || (first && strcmp(v, first)))
 			return 0;
+		first = v;
 	}
 	return 1;
 }
@@ -1352,8 +1368,7 @@ static char *constant_facts(const struct build *b)
 		have[nh++] = b->skeys[k];
 	nk = chart_varying_keys(b->rs, b->sel, have, nh, keys, 64);
 	strbuf_adds(&sb, m->tool);
-	if (strcmp(b->x_key, "op") && !listed(b->skeys, b->nskeys, "op") &&
-	    !listed(keys, nk, "op"))
+	if (key_constant(b, "op"))
 		strbuf_addf(&sb, " \xc2\xb7 %s", m->op);
 	for (size_t i = 0; i < m->labels.n; i++) {
 		const struct label *l = &m->labels.v[i];
@@ -1362,7 +1377,7 @@ static char *constant_facts(const struct build *b)
 
 		if (listed(have, nh, l->key) || listed(keys, nk, l->key) ||
 		    strlen(l->value) > 32 || !strcmp(l->key, "command") ||
-		    !label_constant(b, l))
+		    !key_constant(b, l->key))
 			continue;
 		if (is_size_key(l->key) && is_numeric_string(l->value, &num))
 			strbuf_addf(&sb, " \xc2\xb7 %s=%s", l->key,
@@ -1669,7 +1684,8 @@ static void choose_kind(struct chart *c, const struct build *b)
 
 	grouping_build(&g, b, b->sel);
 	if (c->kind == CHART_AUTO)
-		c->kind = g.xo.numeric && !c->ratio ? CHART_LINE : CHART_BAR;
+		c->kind = numeric_axis(&g.xo) && !c->ratio ? CHART_LINE :
+			  CHART_BAR;
 	if (c->errorbars == CHART_ERR_AUTO)
 		c->errorbars = c->kind != CHART_BOX && !b->pct && !b->hist &&
 			       !c->ratio && has_repetitions(b, &g) ?
@@ -1680,7 +1696,7 @@ static void choose_kind(struct chart *c, const struct build *b)
 		c->x.scale = AXIS_NINES;
 	else if (c->kind == CHART_CDF)
 		c->x.scale = AXIS_LINEAR;
-	else if (!g.xo.numeric || c->ratio || c->kind == CHART_BAR ||
+	else if (!numeric_axis(&g.xo) || c->ratio || c->kind == CHART_BAR ||
 		 c->kind == CHART_BOX)
 		c->x.scale = AXIS_CATEGORY;
 	else

@@ -33,6 +33,7 @@
 
 #define MAX_CHARTS 200
 #define MAX_KEYS 32
+#define MAX_FACETS 12	/* more charts than this for one metric: too many */
 
 void report_init(struct report *r)
 {
@@ -285,6 +286,64 @@ static int key_is_numeric(const struct result_set *rs,
 	return 1;
 }
 
+/* How many charts the facets would make. */
+static size_t count_combinations(const struct result_set *rs,
+				 const unsigned char *sel, const char **keys,
+				 size_t nkeys)
+{
+	char **seen = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < rs->n && nkeys; i++) {
+		struct strbuf sig = STRBUF_INIT;
+		size_t j;
+
+		if (!sel[i])
+			continue;
+		for (size_t k = 0; k < nkeys; k++) {
+			const char *v = measurement_key(&rs->m[i], keys[k]);
+
+			strbuf_addf(&sig, "%s\x1f", v ? v : "");
+		}
+		for (j = 0; j < n && strcmp(seen[j], sig.buf); j++)
+			;
+		if (j < n) {
+			strbuf_release(&sig);
+			continue;
+		}
+		ALLOC_GROW(seen, n + 1, alloc);
+		seen[n++] = strbuf_detach(&sig);
+	}
+	for (size_t j = 0; j < n; j++)
+		free(seen[j]);
+	free(seen);
+	return n;
+}
+
+/*
+ * Each measurement a test of its own (dd runs, each with its command):
+ * facets would make a chart per bar.  One chart, a bar per test, named by
+ * the key that tells the tests apart (the command line, the job...).
+ */
+static void one_bar_per_test(struct report *r, struct plan_item *it,
+			     const unsigned char *sel)
+{
+	static const char *const ids[] = { "command", "job", "section",
+					   "test", "file", NULL };
+
+	for (size_t i = 0; ids[i]; i++) {
+		const char *key[1] = { ids[i] };
+
+		if (count_combinations(r->rs, sel, key, 1) < 2)
+			continue;
+		it->x = ids[i];
+		it->series = NULL;
+		it->facets = NULL;
+		it->nfacets = 0;
+		return;
+	}
+}
+
 /*
  * x, series and facets for the selection; chosen[0..nchosen) are keys
  * already spoken for (the ratio key).
@@ -293,7 +352,7 @@ static void plan_keys(struct report *r, struct plan_item *it,
 		      const unsigned char *sel, const char **chosen,
 		      size_t nchosen, const char **keys)
 {
-	size_t n, first = 0;
+	size_t n, first = 0, combos, nsel = 0;
 
 	if (it->g->kind == CHART_PERCENTILES || it->g->kind == CHART_CDF) {
 		chosen[nchosen++] = "metric";
@@ -305,7 +364,8 @@ static void plan_keys(struct report *r, struct plan_item *it,
 				       MAX_KEYS);
 		it->x = n ? keys[0] : "op";
 		for (size_t k = 0; k < n; k++) {
-			if (key_is_numeric(r->rs, sel, keys[k])) {
+			if (key_is_numeric(r->rs, sel, keys[k]) &&
+			    count_combinations(r->rs, sel, &keys[k], 1) >= 3) {
 				it->x = keys[k];
 				first = k;
 				break;
@@ -321,6 +381,12 @@ static void plan_keys(struct report *r, struct plan_item *it,
 	it->series = n ? keys[0] : NULL;
 	it->facets = n > 1 ? keys + 1 : NULL;
 	it->nfacets = n > 1 ? n - 1 : 0;
+	combos = count_combinations(r->rs, sel, it->facets, it->nfacets);
+	for (size_t i = 0; i < r->rs->n; i++)
+		nsel += sel[i];
+	/* too many charts, or charts of a point or two each */
+	if (it->x && (combos > MAX_FACETS || (combos > 2 && 2 * combos > nsel)))
+		one_bar_per_test(r, it, sel);
 }
 
 /*
