@@ -169,6 +169,9 @@ static double legend(struct canvas *cv, double y, int draw)
 			if (bars) {
 				cairo_rectangle(cr, x + 6, y + 5, 14, 14);
 				cairo_fill(cr);
+			} else if (c->kind == CHART_SCATTER) {
+				cairo_arc(cr, x + 12, y + 12, 5, 0, 2 * M_PI);
+				cairo_fill(cr);
 			} else {
 				cairo_set_line_width(cr, 3);
 				dash(cr, i);

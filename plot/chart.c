@@ -787,8 +787,10 @@ static void log10_ticks(struct chart *c, struct chart_axis *a, double lo,
 
 			if ((j && k1 - k0 > 2) || t > a->max * (1 + 1e-9))
 				continue;
-			if (is_y && y_uses_suffix(c) && t >= 1e4)
-				chart_format_y(c, t, buf, sizeof(buf));
+			if (is_y && y_uses_suffix(c) && t >= 1e6)
+				snprintf(buf, sizeof(buf), "%gM", t / 1e6);
+			else if (is_y && y_uses_suffix(c) && t >= 1e4)
+				snprintf(buf, sizeof(buf), "%gk", t / 1e3);
 			else
 				snprintf(buf, sizeof(buf), "%g", t);
 			add_tick(a, t, buf);
