@@ -11,12 +11,12 @@
  * histograms; ratio charts divide one label's group by another's.
  */
 #include "chart.h"
+#include "../analysis/stats.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -223,10 +223,7 @@ static void pool_stats(struct pool *p, struct pool_stats *st)
 /* Half width of the 95% confidence interval of the mean (Student t). */
 static double ci95_half(const struct pool_stats *st)
 {
-	if (st->n < 2 || isnan(st->sd))
-		return NAN;
-	return gsl_cdf_tdist_Pinv(0.975, (double)(st->n - 1)) * st->sd /
-	       sqrt((double)st->n);
+	return stats_ci_half_width(st->n, st->sd, 0.95);
 }
 
 /* ---- keys -------------------------------------------------------------- */
