@@ -11,15 +11,26 @@
  *    Timing buffer-cache reads:   128 MB in  3.16 seconds = 40.51 MB/sec
  *    Timing O_DIRECT cached reads:   942 MB in  2.00 seconds = 470.62 MB/sec
  *    Timing O_DIRECT disk reads:   2 MB in 19.21 seconds = 106.63 kB/sec
+ *   BusyBox:
+ *   Timing buffer-cache reads:   524 MB in 0.50 seconds = 1052111 kB/s
+ *   Timing buffered disk reads:  358 MB in 3.00 seconds = 122132 kB/s
+ *   A line wrapped by a mail client (the rest is joined back):
+ *   	Timing buffer-cache reads:   128 MB in  0.96 seconds =133.33
+ *   MB/sec
  *
  * and warnings printed around them ("HDIO_DRIVE_CMD(identify) failed: ...",
- * "SG_IO: bad/missing sense data, ...").
+ * "SG_IO: bad/missing sense data, ...", "read() hit EOF - device too
+ * small").  A timing that failed carries hdparm's message instead of its
+ * figures, and is noted as no result:
+ *
+ *    Timing buffered disk reads: read() hit EOF - device too small
  *
  * Units, from hdparm.c: total_MB counts TIMING_BUF_MB = 2 MiB reads, and
  * the rate is printed as "%6.2f MB/sec" of total_MB / elapsed, or, below
  * 1 MB/s, "%6.2f kB/sec" of total_MB / elapsed * 1024.  So "MB" is MiB and
- * "kB" is KiB.  The printed rate is used (it comes from the unrounded
- * elapsed time); bytes and runtime are kept as printed too.
+ * "kB" is KiB.  BusyBox prints "%u kB/s" of MB * 1024 * 1000000 /
+ * elapsed_us: KiB too.  The printed rate is used (it comes from the
+ * unrounded elapsed time); bytes and runtime are kept as printed too.
  *
  * -T (cached, buffer-cache) -> op cachedread; -t (disk) -> op read.
  * Labels: device (header, else the only device of the command line),
@@ -95,7 +106,9 @@ static int read_header(struct hdparm_state *st, const char *text)
 static int is_warning(const char *text)
 {
 	return starts_with(text, "HDIO_") || starts_with(text, "SG_IO:") ||
-	       starts_with(text, "BLKFLSBUF") || starts_with(text, "BLKGETSIZE");
+	       starts_with(text, "BLKFLSBUF") || starts_with(text, "BLKGETSIZE") ||
+	       starts_with(text, "read(") ||
+	       starts_with(text, "lseek() failed");
 }
 
 struct timing {
@@ -105,45 +118,108 @@ struct timing {
 	double seconds, rate, rate_unit;
 };
 
-/* Parses "Timing ... reads: N MB in S seconds = R MB/sec"; -1 on error. */
-static int read_timing(const char *text, struct timing *t, const char **why)
+enum timing_status {
+	TIMING_OK,
+	TIMING_BAD,	/* *why says what is wrong */
+	TIMING_CUT,	/* the line ends before the rate: wrapped? */
+	TIMING_FAILED,	/* hdparm's message where the figures go: *why */
+};
+
+/* "cached reads:", "O_DIRECT disk reads:"...: sets t->op, t->direct. */
+static int read_label(const char **p, struct timing *t)
+{
+	t->direct = skip_prefix(p, "O_DIRECT ");
+	if (skip_prefix(p, "cached reads:") ||
+	    skip_prefix(p, "buffer-cache reads:"))
+		t->op = "cachedread";
+	else if (skip_prefix(p, "buffered disk reads:") ||
+		 skip_prefix(p, "disk reads:"))
+		t->op = "read";
+	else
+		return 0;
+	return 1;
+}
+
+/* "MB/sec", "kB/sec" (hdparm), "kB/s" (BusyBox). */
+static int read_rate_unit(const char **p, struct timing *t)
+{
+	if (skip_prefix(p, "MB/sec"))
+		t->rate_unit = MIB;
+	else if (skip_prefix(p, "kB/sec") || skip_prefix(p, "kB/s"))
+		t->rate_unit = KIB;
+	else
+		return 0;
+	return 1;
+}
+
+/* Reads "N MB in S seconds = R MB/sec" at p. */
+static enum timing_status read_figures(const char *p, struct timing *t,
+				       const char **why)
+{
+	if (scan_u64(&p, &t->mb))
+		return *why = "expected the MB count", TIMING_BAD;
+	p = skip_spaces(p);
+	if (!skip_prefix(&p, "MB in"))
+		return *why = "expected 'MB in'", TIMING_BAD;
+	p = skip_spaces(p);
+	if (scan_double(&p, 0, &t->seconds))
+		return *why = "expected the seconds", TIMING_BAD;
+	p = skip_spaces(p);
+	if (!skip_prefix(&p, "seconds ="))
+		return *why = "expected 'seconds ='", TIMING_BAD;
+	p = skip_spaces(p);
+	if (scan_double(&p, 0, &t->rate))
+		return *why = "expected the rate", TIMING_BAD;
+	p = skip_spaces(p);
+	if (!*p)
+		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_CUT;
+	if (!read_rate_unit(&p, t))
+		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_BAD;
+	if (*skip_spaces(p))
+		return *why = "unexpected text after the rate", TIMING_BAD;
+	return TIMING_OK;
+}
+
+/* Parses "Timing ... reads: N MB in S seconds = R MB/sec". */
+static enum timing_status read_timing(const char *text, struct timing *t,
+				      const char **why)
 {
 	const char *p = text + strlen("Timing ");
 
-	t->direct = skip_prefix(&p, "O_DIRECT ");
-	if (skip_prefix(&p, "cached reads:") ||
-	    skip_prefix(&p, "buffer-cache reads:"))
-		t->op = "cachedread";
-	else if (skip_prefix(&p, "buffered disk reads:") ||
-		 skip_prefix(&p, "disk reads:"))
-		t->op = "read";
-	else
-		return *why = "unknown hdparm timing", -1;
+	if (!read_label(&p, t))
+		return *why = "unknown hdparm timing", TIMING_BAD;
 	p = skip_spaces(p);
-	if (scan_u64(&p, &t->mb))
-		return *why = "expected the MB count", -1;
-	p = skip_spaces(p);
-	if (!skip_prefix(&p, "MB in"))
-		return *why = "expected 'MB in'", -1;
-	p = skip_spaces(p);
-	if (scan_double(&p, 0, &t->seconds))
-		return *why = "expected the seconds", -1;
-	p = skip_spaces(p);
-	if (!skip_prefix(&p, "seconds ="))
-		return *why = "expected 'seconds ='", -1;
-	p = skip_spaces(p);
-	if (scan_double(&p, 0, &t->rate))
-		return *why = "expected the rate", -1;
-	p = skip_spaces(p);
-	if (skip_prefix(&p, "MB/sec"))
-		t->rate_unit = MIB;
-	else if (skip_prefix(&p, "kB/sec"))
-		t->rate_unit = KIB;
-	else
-		return *why = "expected 'MB/sec' or 'kB/sec'", -1;
-	if (*skip_spaces(p))
-		return *why = "unexpected text after the rate", -1;
-	return 0;
+	if (*p && (*p < '0' || *p > '9'))
+		return *why = p, TIMING_FAILED;
+	return read_figures(p, t, why);
+}
+
+/*
+ * A timing whose line ends after the rate, as in mail wrapped at 72
+ * columns: reads it again with the next line joined.  Returns the number
+ * of lines used (1 or 2).
+ */
+static size_t read_wrapped(struct parse_ctx *ctx, size_t li,
+			   struct timing *t, const char **why,
+			   enum timing_status *status)
+{
+	const char *next;
+	char *joined;
+
+	if (*status != TIMING_CUT || li + 1 >= ctx->in->nlines)
+		return 1;
+	next = ctx->in->lines[li + 1].text;
+	if (starts_with(next, "Timing "))
+		return 1;
+	joined = xstrfmt("%s %s", ctx->in->lines[li].text, next);
+	if (read_timing(joined, t, why) != TIMING_OK) {
+		free(joined);
+		return 1;
+	}
+	free(joined);
+	*status = TIMING_OK;
+	parse_claim(ctx, li + 1);
+	return 2;
 }
 
 static void label(struct measurement *m, const struct hdparm_state *st,
@@ -185,7 +261,9 @@ static int hdparm_parse(struct parse_ctx *ctx)
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		const char *text = ctx->in->lines[i].text;
 		struct timing t;
+		enum timing_status status;
 		const char *why;
+		size_t used;
 
 		if (read_command(&st, text) || read_header(&st, text) ||
 		    is_warning(text)) {
@@ -195,11 +273,18 @@ static int hdparm_parse(struct parse_ctx *ctx)
 		if (!starts_with(text, "Timing ") || !strstr(text, "reads:"))
 			continue;
 		parse_claim(ctx, i);
-		if (read_timing(text, &t, &why)) {
+		status = read_timing(text, &t, &why);
+		used = read_wrapped(ctx, i, &t, &why, &status);
+		if (status == TIMING_FAILED) {
+			parse_note(ctx, i, "hdparm failed (%s): no result", why);
+			continue;
+		}
+		if (status != TIMING_OK) {
 			parse_error(ctx, i, "unreadable hdparm timing: %s", why);
 			continue;
 		}
 		emitted += emit_timing(ctx, i, &st, &t);
+		i += used - 1;
 	}
 	free(st.device);
 	free(st.command);

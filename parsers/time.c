@@ -20,6 +20,9 @@
  * command: the command that time ran, taken from a "time CMD" line above
  * the output (up to the previous timing), from GNU's "Command being
  * timed", or from the start of zsh's line.
+ *
+ * A "time CMD" line and the output under it that repeat earlier lines
+ * exactly (a reply quoting the first post) are a copy: noted, not counted.
  */
 #include "parser.h"
 #include "../core/numscan.h"
@@ -120,18 +123,52 @@ static char *timed_command(const char *text)
 	return *p ? xstrdup(p) : NULL;
 }
 
-/* The command of a timing at li: a "time CMD" line above it. */
-static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop)
+/*
+ * The command of a timing at li: a "time CMD" line above it; *at is its
+ * line index (li when there is none).
+ */
+static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
+			  size_t *at)
 {
+	*at = li;
 	for (size_t i = li; i-- > stop && li - i <= COMMAND_LOOKBACK;) {
 		char *cmd = timed_command(ctx->in->lines[i].text);
 
 		if (cmd) {
 			parse_claim(ctx, i);
+			*at = i;
 			return cmd;
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Are lines [first, last] -- the "time CMD" line down to the timing --
+ * an exact copy of lines seen earlier?  Then the timing is one output
+ * quoted in a reply or pasted again, not a second run.  A copy needs the
+ * command line and three lines at least, so that two runs that happen to
+ * print the same figures are not taken for one.
+ */
+static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
+{
+	size_t n = last - first + 1, k;
+
+	if (n < 3)
+		return 0;
+	for (size_t j = 0; j + n <= first; j++) {
+		for (k = 0; k < n; k++)
+			if (strcmp(ctx->in->lines[j + k].text,
+				   ctx->in->lines[first + k].text))
+				break;
+		if (k == n) {
+			parse_note(ctx, first, "the same command and timing "
+				   "as line %u (quoted or pasted again): not "
+				   "counted twice", ctx->in->lines[j].lineno);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static void emit(struct parse_ctx *ctx, size_t li, const char *which,
@@ -152,21 +189,25 @@ static size_t read_bash_block(struct parse_ctx *ctx, size_t li, size_t stop)
 	const char *which;
 	double v;
 	char *command;
-	size_t n = 0;
+	size_t n = 0, at;
 
 	if (read_bash_line(ctx->in->lines[li].text, &which, &v) ||
 	    strcmp(which, "real"))
 		return 0;
-	command = find_command(ctx, li, stop);
+	command = find_command(ctx, li, stop, &at);
 	for (size_t i = li; i < ctx->in->nlines && n < 3; i++) {
 		if (read_bash_line(ctx->in->lines[i].text, &which, &v))
 			break;
 		if (n && !strcmp(which, "real"))
 			break;
-		emit(ctx, i, which, v, command);
 		parse_claim(ctx, i);
 		n = i - li + 1;
 	}
+	if (!command || !is_copy(ctx, at, li + n - 1))
+		for (size_t i = li; i < li + n; i++) {
+			read_bash_line(ctx->in->lines[i].text, &which, &v);
+			emit(ctx, i, which, v, command);
+		}
 	free(command);
 	return n;
 }
@@ -186,6 +227,7 @@ static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
 	const char *p = ctx->in->lines[li].text, *e;
 	double user, sys, real;
 	char *command, *elapsed;
+	size_t at;
 
 	if (read_tagged(&p, "user", &user) || read_tagged(&p, "system", &sys))
 		return 0;
@@ -198,10 +240,12 @@ static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
 		return 0;
 	}
 	free(elapsed);
-	command = find_command(ctx, li, stop);
-	emit(ctx, li, "real", real, command);
-	emit(ctx, li, "user", user, command);
-	emit(ctx, li, "sys", sys, command);
+	command = find_command(ctx, li, stop, &at);
+	if (!command || !is_copy(ctx, at, li)) {
+		emit(ctx, li, "real", real, command);
+		emit(ctx, li, "user", user, command);
+		emit(ctx, li, "sys", sys, command);
+	}
 	parse_claim(ctx, li);
 	if (li + 1 < ctx->in->nlines &&
 	    strstr(ctx->in->lines[li + 1].text, "pagefaults"))
