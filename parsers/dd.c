@@ -43,7 +43,9 @@
  *   - a dd error before the summary makes the output not a result.
  *
  * After ^C the counts in and out may differ by the block in flight; that
- * summary is still final.
+ * summary is still final.  On BSD and macOS, Ctrl-T prints a snapshot
+ * under "load: 1.88  cmd: dd 20526 uninterruptible 0.00u 4.53s": noted,
+ * never a result, even when its counts in and out agree.
  *
  * Direction: from the dd command line seen before the output (of=/dev/null
  * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
@@ -79,6 +81,7 @@ struct dd_state {
 	uint64_t rec_in, rec_out;
 	int have_in, have_out;
 	int interrupted;	/* "^C" before the counts: in may exceed out */
+	int siginfo;		/* BSD "load: ... cmd: dd" before the counts */
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
 	char *error;
 	size_t last_li;		/* previous non-empty line index */
@@ -94,7 +97,8 @@ struct dd_state {
 };
 
 enum line_kind { LINE_OTHER, LINE_RECORDS_IN, LINE_RECORDS_OUT,
-		 LINE_SUMMARY, LINE_ERROR, LINE_COMMAND, LINE_INTERRUPT };
+		 LINE_SUMMARY, LINE_ERROR, LINE_COMMAND, LINE_INTERRUPT,
+		 LINE_SIGINFO };
 
 struct summary_line {
 	uint64_t bytes;
@@ -475,7 +479,7 @@ static void emit_one(struct parse_ctx *ctx, size_t li,
 
 static void reset_output(struct dd_state *st)
 {
-	st->have_in = st->have_out = st->interrupted = 0;
+	st->have_in = st->have_out = st->interrupted = st->siginfo = 0;
 	st->error_li = (size_t)-1;
 	free(st->error);
 	st->error = NULL;
@@ -538,6 +542,12 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
+	if (st->siginfo) {
+		parse_note(ctx, li, "a progress report asked for with Ctrl-T "
+			   "(SIGINFO) while dd ran: not a result");
+		reset_output(st);
+		return;
+	}
 	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
 	    !st->interrupted &&
 	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
@@ -580,6 +590,12 @@ static void handle_error(struct dd_state *st, const char *text, size_t li)
 	st->error = xstrdup(colon && colon[1] ? skip_spaces(colon + 1) :
 			    text + 4);
 	st->error_li = li;
+}
+
+/* BSD's Ctrl-T line: "load: 1.88  cmd: dd 20526 uninterruptible ..." */
+static int is_siginfo(const char *text)
+{
+	return starts_with(text, "load: ") && strstr(text, "  cmd: dd ");
 }
 
 /* Output of the time builtin: neutral between dd outputs. */
@@ -647,6 +663,11 @@ static int dd_parse(struct parse_ctx *ctx)
 			st.last_kind = LINE_INTERRUPT;
 			continue;
 		}
+		if (is_siginfo(text)) {
+			parse_claim(ctx, i);
+			st.last_kind = LINE_SIGINFO;
+			continue;
+		}
 		kind = classify(text, &s, &records);
 		if (!kind) {
 			if (st.used && !is_time_line(text) &&
@@ -669,10 +690,13 @@ static int dd_parse(struct parse_ctx *ctx)
 					   starts_with(line_after_prompt(text),
 						       "^C");
 
+				int info = st.last_kind == LINE_SIGINFO;
+
 				end_output(ctx, &st, 1);
 				st.rec_in = records;
 				st.have_in = 1;
 				st.interrupted = intr;
+				st.siginfo = info;
 				st.last_kind = LINE_RECORDS_IN;
 			}
 		} else if (!strcmp(kind, "bad-summary")) {
