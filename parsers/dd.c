@@ -12,6 +12,9 @@
  *                 300490752 байт (300 MB, 286 MiB) скопирован, 14,6916 c, 20,5 MB/c
  *                 512 байт скопировано, 0,0202791 s, 25,2 kB/s
  *   GNU ru, old   скопировано 2147483648 байт (2,1 GB), 4,17328 c, 515 MB/c
+ *   GNU pl        4096 bajtów (4,1 kB, 4,0 KiB), 0,000298769 s, 13,7 MB/s
+ *   GNU pl, old   skopiowane 64 bajty, 9,156e-05 s, 699 kB/s
+ *   GNU ja        5000000 バイト (5.0 MB) コピーされました、 0.0286412 秒、 175 MB/秒
  *   GNU 5.x       10485760 bytes transferred in 0.028418 seconds (368981986 bytes/sec)
  *   BSD/macOS     3053371392 bytes transferred in 2151.132182 secs (1419425 bytes/sec)
  *   FreeBSD progress  1073741824 bytes (1074 MB, 1024 MiB) transferred 0.302s, 3555 MB/s
@@ -275,7 +278,7 @@ static int is_byte_word(const char *w, size_t n)
 {
 	static const char *const words[] = {
 		"bytes", "byte", "Bytes", "Byte", "octets", "octet", "байт",
-		"байта", "bajtów", "bajty", "byte(s)", "bytů", NULL
+		"байта", "bajtów", "bajty", "byte(s)", "bytů", "バイト", NULL
 	};
 
 	for (size_t i = 0; words[i]; i++)
@@ -321,13 +324,8 @@ static int read_summary(const char *text, struct summary_line *s)
 	int parens = 0, bytes_word, verb_first = 0;
 
 	s->seconds = NAN;
-	if ((unsigned char)*p >= 0x80) {	/* ru: "скопировано 512 байт" */
-		while ((unsigned char)*p >= 0x80 && p - text < 40)
-			p++;
-		if (*p++ != ' ')
-			return 0;
-		verb_first = 1;
-	}
+	if (skip_prefix(&p, "скопировано ") || skip_prefix(&p, "skopiowane "))
+		verb_first = 1;	/* old ru and pl catalogs */
 	if (scan_u64(&p, &s->bytes))
 		return 0;
 	if (skip_prefix(&p, "字节")) {	/* zh_CN: "512字节已复制" */
@@ -353,7 +351,7 @@ static int read_summary(const char *text, struct summary_line *s)
 		parens = 1;
 		p = skip_spaces(close + 1);
 	}
-	if (verb_first)
+	if (verb_first || *p == ',')	/* pl: "4096 bajtów (4,1 kB), 0,0003 s" */
 		return bytes_word && read_time_part(p, s);
 	if (read_transferred(p, s))
 		return bytes_word;
@@ -381,24 +379,28 @@ static int starts_like_summary(const char *text)
 
 /*
  * Chinese locales print full-width punctuation: "5120000字节（5.1 MB，4.9
- * MiB）已复制，0.0313203 s，163 MB/s".  Rewrites it as ASCII into buf.
+ * MiB）已复制，0.0313203 s，163 MB/s"; Japanese ones an ideographic comma:
+ * "5000000 バイト (5.0 MB) コピーされました、 0.0286412 秒、 175 MB/秒".
+ * Rewrites it as ASCII into buf.
  */
 static const char *ascii_punctuation(const char *text, char *buf, size_t size)
 {
 	static const struct {
 		const char *wide, *ascii;
-	} map[] = { { "，", ", " }, { "（", " (" }, { "）", ")" } };
+	} map[] = { { "，", ", " }, { "（", " (" }, { "）", ")" },
+		    { "、", ", " } };
+	const size_t nmap = sizeof(map) / sizeof(map[0]);
 	size_t n = 0;
 
-	if (!strstr(text, "\xef\xbc"))
+	if (!strstr(text, "\xef\xbc") && !strstr(text, "、"))
 		return text;
 	while (*text && n + 3 < size) {
 		size_t k;
 
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < nmap; k++)
 			if (starts_with(text, map[k].wide))
 				break;
-		if (k < 3) {
+		if (k < nmap) {
 			memcpy(buf + n, map[k].ascii, strlen(map[k].ascii));
 			n += strlen(map[k].ascii);
 			text += strlen(map[k].wide);
