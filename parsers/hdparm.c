@@ -14,6 +14,8 @@
  *   BusyBox:
  *   Timing buffer-cache reads:   524 MB in 0.50 seconds = 1052111 kB/s
  *   Timing buffered disk reads:  358 MB in 3.00 seconds = 122132 kB/s
+ *   A raw quoted-printable mail (Debian bug archives), '=' as "=3D":
+ *    Timing cached reads:   118 MB in  2.00 seconds =3D  58.91 MB/sec
  *   A line wrapped by a mail client (the rest is joined back):
  *   	Timing buffer-cache reads:   128 MB in  0.96 seconds =133.33
  *   MB/sec
@@ -167,6 +169,9 @@ static enum timing_status read_figures(const char *p, struct timing *t,
 	p = skip_spaces(p);
 	if (!skip_prefix(&p, "seconds ="))
 		return *why = "expected 'seconds ='", TIMING_BAD;
+	if (p[0] == '3' && p[1] == 'D' &&
+	    (p[2] == ' ' || (p[2] >= '0' && p[2] <= '9')))
+		p += 2;	/* "=3D": '=' in a quoted-printable mail */
 	p = skip_spaces(p);
 	if (scan_double(&p, 0, &t->rate))
 		return *why = "expected the rate", TIMING_BAD;
