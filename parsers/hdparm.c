@@ -11,6 +11,7 @@
  *    Timing buffer-cache reads:   128 MB in  3.16 seconds = 40.51 MB/sec
  *    Timing O_DIRECT cached reads:   942 MB in  2.00 seconds = 470.62 MB/sec
  *    Timing O_DIRECT disk reads:   2 MB in 19.21 seconds = 106.63 kB/sec
+ *    Timing buffered disk reads (offset 37 GB):  80 MB in  3.05 seconds =  26.26 MB/sec
  *   BusyBox:
  *   Timing buffer-cache reads:   524 MB in 0.50 seconds = 1052111 kB/s
  *   Timing buffered disk reads:  358 MB in 3.00 seconds = 122132 kB/s
@@ -36,7 +37,8 @@
  *
  * -T (cached, buffer-cache) -> op cachedread; -t (disk) -> op read.
  * Labels: device (header, else the only device of the command line),
- * direct=1 for O_DIRECT (else 0), command.
+ * direct=1 for O_DIRECT (else 0), command, offset (bytes; --offset counts
+ * GiB) when -t read away from the start.
  */
 #include "parser.h"
 #include "../core/numscan.h"
@@ -51,11 +53,17 @@ struct hdparm_state {
 	char *command;
 };
 
+/* "Timing ... reads: ..." or "Timing ... reads (offset N GB): ..." */
+static int is_timing_line(const char *text)
+{
+	return starts_with(text, "Timing ") &&
+	       (strstr(text, "reads:") || strstr(text, "reads (offset "));
+}
+
 static int hdparm_detect(const struct input *in)
 {
 	for (size_t i = 0; i < in->nlines; i++)
-		if (starts_with(in->lines[i].text, "Timing ") &&
-		    strstr(in->lines[i].text, "reads:"))
+		if (is_timing_line(in->lines[i].text))
 			return 80;
 	return 0;
 }
@@ -116,6 +124,8 @@ static int is_warning(const char *text)
 struct timing {
 	const char *op;
 	int direct;
+	int has_offset;
+	uint64_t offset_gib;	/* --offset: where -t reads, in GiB */
 	uint64_t mb;
 	double seconds, rate, rate_unit;
 };
@@ -127,19 +137,29 @@ enum timing_status {
 	TIMING_FAILED,	/* hdparm's message where the figures go: *why */
 };
 
-/* "cached reads:", "O_DIRECT disk reads:"...: sets t->op, t->direct. */
+/*
+ * "cached reads:", "O_DIRECT disk reads:", "buffered disk reads (offset
+ * 37 GB):"...: sets t->op, t->direct and the offset.
+ */
 static int read_label(const char **p, struct timing *t)
 {
 	t->direct = skip_prefix(p, "O_DIRECT ");
+	t->has_offset = 0;
 	if (skip_prefix(p, "cached reads:") ||
-	    skip_prefix(p, "buffer-cache reads:"))
+	    skip_prefix(p, "buffer-cache reads:")) {
 		t->op = "cachedread";
-	else if (skip_prefix(p, "buffered disk reads:") ||
-		 skip_prefix(p, "disk reads:"))
-		t->op = "read";
-	else
+		return 1;
+	}
+	if (!skip_prefix(p, "buffered disk reads") &&
+	    !skip_prefix(p, "disk reads"))
 		return 0;
-	return 1;
+	t->op = "read";
+	if (skip_prefix(p, " (offset ")) {
+		if (scan_u64(p, &t->offset_gib) || !skip_prefix(p, " GB)"))
+			return 0;
+		t->has_offset = 1;
+	}
+	return skip_prefix(p, ":");
 }
 
 /* "MB/sec", "kB/sec" (hdparm), "kB/s" (BusyBox). */
@@ -231,6 +251,9 @@ static void label(struct measurement *m, const struct hdparm_state *st,
 		  const struct timing *t)
 {
 	labels_set(&m->labels, "direct", t->direct ? "1" : "0");
+	if (t->has_offset)
+		labels_setf(&m->labels, "offset", "%.0f",
+			    (double)t->offset_gib * GIB);
 	if (st->device)
 		labels_set(&m->labels, "device", st->device);
 	if (st->command)
@@ -275,7 +298,7 @@ static int hdparm_parse(struct parse_ctx *ctx)
 			parse_claim(ctx, i);
 			continue;
 		}
-		if (!starts_with(text, "Timing ") || !strstr(text, "reads:"))
+		if (!is_timing_line(text))
 			continue;
 		parse_claim(ctx, i);
 		status = read_timing(text, &t, &why);
