@@ -351,7 +351,8 @@ static int read_summary(const char *text, struct summary_line *s)
 		parens = 1;
 		p = skip_spaces(close + 1);
 	}
-	if (verb_first || *p == ',')	/* pl: "4096 bajtów (4,1 kB), 0,0003 s" */
+	/* pl: "4096 bajtów (4,1 kB, 4,0 KiB), 0,000298769 s": no verb */
+	if (verb_first || *p == ',')
 		return bytes_word && read_time_part(p, s);
 	if (read_transferred(p, s))
 		return bytes_word;

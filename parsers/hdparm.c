@@ -116,8 +116,8 @@ static int read_header(struct hdparm_state *st, const char *text)
 static int is_warning(const char *text)
 {
 	return starts_with(text, "HDIO_") || starts_with(text, "SG_IO:") ||
-	       starts_with(text, "BLKFLSBUF") || starts_with(text, "BLKGETSIZE") ||
-	       starts_with(text, "read(") ||
+	       starts_with(text, "BLKFLSBUF") ||
+	       starts_with(text, "BLKGETSIZE") || starts_with(text, "read(") ||
 	       starts_with(text, "lseek() failed");
 }
 
@@ -225,10 +225,9 @@ static enum timing_status read_timing(const char *text, struct timing *t,
  * of lines used (1 or 2).
  */
 static size_t read_wrapped(struct parse_ctx *ctx, size_t li,
-			   struct timing *t, const char **why,
-			   enum timing_status *status)
+			   struct timing *t, enum timing_status *status)
 {
-	const char *next;
+	const char *next, *why;
 	char *joined;
 
 	if (*status != TIMING_CUT || li + 1 >= ctx->in->nlines)
@@ -237,7 +236,7 @@ static size_t read_wrapped(struct parse_ctx *ctx, size_t li,
 	if (starts_with(next, "Timing "))
 		return 1;
 	joined = xstrfmt("%s %s", ctx->in->lines[li].text, next);
-	if (read_timing(joined, t, why) != TIMING_OK) {
+	if (read_timing(joined, t, &why) != TIMING_OK) {
 		free(joined);
 		return 1;
 	}
@@ -302,13 +301,15 @@ static int hdparm_parse(struct parse_ctx *ctx)
 			continue;
 		parse_claim(ctx, i);
 		status = read_timing(text, &t, &why);
-		used = read_wrapped(ctx, i, &t, &why, &status);
+		used = read_wrapped(ctx, i, &t, &status);
 		if (status == TIMING_FAILED) {
-			parse_note(ctx, i, "hdparm failed (%s): no result", why);
+			parse_note(ctx, i, "hdparm failed (%s): no result",
+				   why);
 			continue;
 		}
 		if (status != TIMING_OK) {
-			parse_error(ctx, i, "unreadable hdparm timing: %s", why);
+			parse_error(ctx, i, "unreadable hdparm timing: %s",
+				    why);
 			continue;
 		}
 		emitted += emit_timing(ctx, i, &st, &t);
