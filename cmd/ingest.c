@@ -52,19 +52,70 @@ int parse_label_arg(const char *arg, struct labels *labels)
 
 enum output_format { FORMAT_JSON, FORMAT_CSV };
 
-static int write_result_set(const struct result_set *rs,
-			    enum output_format fmt, const char *out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int rc;
+/*
+ * The output, written one input at a time so that memory stays bounded by
+ * the largest input, not by all of them: each input's measurements are
+ * written and freed before the next input is read.  Only the list of
+ * sources (small) is kept to the end, where the JSON document lists it.
+ */
+struct ingest_sink {
+	enum output_format fmt;
+	struct atomic_file file;
+	struct strbuf buf;
+	struct result_set sources;	/* sources only, no measurements */
+	size_t count;			/* measurements written */
+	int failed;
+};
 
+static int sink_open(struct ingest_sink *s, enum output_format fmt,
+		     const char *out)
+{
+	memset(s, 0, sizeof(*s));
+	s->fmt = fmt;
+	result_set_init(&s->sources);
+	if (atomic_file_open(&s->file, out ? out : "-"))
+		return -1;
 	if (fmt == FORMAT_CSV)
-		rs_csv_write(rs, &sb);
+		strbuf_adds(&s->buf, RS_CSV_HEADER "\n");
 	else
-		rs_json_write(rs, &sb);
-	rc = write_file_atomic(out ? out : "-", sb.buf, sb.len);
-	strbuf_release(&sb);
-	return rc;
+		rs_json_begin(&s->buf);
+	return 0;
+}
+
+static void sink_flush(struct ingest_sink *s)
+{
+	if (s->buf.len && atomic_file_write(&s->file, s->buf.buf, s->buf.len))
+		s->failed = 1;
+	strbuf_reset(&s->buf);
+}
+
+/* Writes one input's result set and keeps only its sources. */
+static void sink_add(struct ingest_sink *s, struct result_set *rs)
+{
+	if (s->fmt == FORMAT_CSV)
+		rs_csv_write_rows(rs, &s->buf);
+	else
+		rs_json_add_measurements(rs, s->sources.nsources, &s->count,
+					 &s->buf);
+	for (size_t i = 0; i < rs->n; i++)
+		measurement_release(&rs->m[i]);
+	rs->n = 0;
+	result_set_append(&s->sources, rs);
+	sink_flush(s);
+}
+
+static int sink_close(struct ingest_sink *s)
+{
+	if (s->fmt == FORMAT_JSON)
+		rs_json_end(s->sources.sources, s->sources.nsources, &s->buf);
+	sink_flush(s);
+	result_set_release(&s->sources);
+	strbuf_release(&s->buf);
+	if (s->failed) {
+		atomic_file_abort(&s->file);
+		return -1;
+	}
+	return atomic_file_commit(&s->file);
 }
 
 static int parse_format(const char *arg, enum output_format *fmt)
@@ -91,9 +142,9 @@ int cmd_ingest(int argc, char **argv)
 	struct ingest_options opt;
 	enum output_format fmt = FORMAT_JSON;
 	const char *out = NULL;
-	struct result_set rs;
+	struct ingest_sink sink;
 	struct diag_list diags;
-	enum load_status st;
+	enum load_status st = LOAD_OK;
 	int c, rc;
 
 	memset(&opt, 0, sizeof(opt));
@@ -124,13 +175,23 @@ int cmd_ingest(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("ingest", "no input files");
-	result_set_init(&rs);
+	if (sink_open(&sink, fmt, out))
+		return EXIT_TROUBLE;
 	diag_list_init(&diags);
-	st = load_inputs(argv + optind, argc - optind, &opt, &rs, &diags);
-	diag_print(&diags, stderr);
-	rc = write_result_set(&rs, fmt, out) ? EXIT_TROUBLE : (int)st;
-	result_set_release(&rs);
-	diag_list_release(&diags);
+	for (int i = optind; i < argc; i++) {
+		struct result_set rs;
+		enum load_status one;
+
+		result_set_init(&rs);
+		one = load_input(argv[i], &opt, &rs, &diags);
+		if (one > st)
+			st = one;
+		diag_print(&diags, stderr);	/* as they come, in order */
+		diag_list_release(&diags);
+		sink_add(&sink, &rs);
+		result_set_release(&rs);
+	}
+	rc = sink_close(&sink) ? EXIT_TROUBLE : (int)st;
 	labels_release(&opt.labels);
 	return rc;
 }

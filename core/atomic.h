@@ -10,4 +10,21 @@
 /* Returns 0, or -1 after printing what failed (naming path). */
 int write_file_atomic(const char *path, const char *data, size_t len);
 
+/*
+ * The same, written in pieces: open, write any number of times, then
+ * commit (rename into place) or abort (remove the temporary file).  Each
+ * returns 0, or -1 after printing what failed.
+ */
+struct atomic_file {
+	char *path;	/* NULL: standard output */
+	char *tmp;
+	int fd;
+	int failed;	/* a write failed: commit will refuse */
+};
+
+int atomic_file_open(struct atomic_file *af, const char *path);
+int atomic_file_write(struct atomic_file *af, const char *data, size_t len);
+int atomic_file_commit(struct atomic_file *af);
+void atomic_file_abort(struct atomic_file *af);
+
 #endif

@@ -4,9 +4,38 @@
 #include "xalloc.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * Labels are copy-on-write: the array lives in a block with a reference
+ * count, so that the hundreds of measurements of one fio job share its
+ * option labels instead of copying them.  labels_copy() takes a reference;
+ * labels_set()/labels_remove() copy a shared block before changing it.
+ * The block also caches the "k=v;k=v" string the exports print.
+ */
+struct label_block {
+	unsigned refs;
+	char *joined;		/* cached labels_joined(), or NULL */
+	struct label v[];
+};
+
+static struct label_block *block_of(struct label *v)
+{
+	return (struct label_block *)(void *)((char *)v -
+					      offsetof(struct label_block, v));
+}
+
+static struct label_block *block_new(size_t alloc)
+{
+	struct label_block *b = xmalloc(sizeof(*b) + alloc * sizeof(b->v[0]));
+
+	b->refs = 1;
+	b->joined = NULL;
+	return b;
+}
 
 void labels_init(struct labels *l)
 {
@@ -16,26 +45,59 @@ void labels_init(struct labels *l)
 
 void labels_release(struct labels *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].key);
-		free(l->v[i].value);
+	struct label_block *b;
+
+	if (!l->v)
+		return;
+	b = block_of(l->v);
+	if (--b->refs == 0) {
+		for (size_t i = 0; i < l->n; i++) {
+			free(l->v[i].key);
+			free(l->v[i].value);
+		}
+		free(b->joined);
+		free(b);
 	}
-	free(l->v);
 	labels_init(l);
 }
 
 void labels_copy(struct labels *dst, const struct labels *src)
 {
-	labels_init(dst);
-	if (!src->n)
+	*dst = *src;
+	if (src->v)
+		block_of(src->v)->refs++;
+}
+
+/* Makes l's block its own, with room for need labels, cache dropped. */
+static void labels_own(struct labels *l, size_t need)
+{
+	struct label_block *b = l->v ? block_of(l->v) : NULL, *nb;
+	size_t alloc = l->alloc;
+
+	if (b && b->refs == 1 && alloc >= need) {
+		free(b->joined);
+		b->joined = NULL;
 		return;
-	/* src is sorted and unique already: copy it as it is */
-	dst->v = xmalloc(src->n * sizeof(*dst->v));
-	dst->n = dst->alloc = src->n;
-	for (size_t i = 0; i < src->n; i++) {
-		dst->v[i].key = xstrdup(src->v[i].key);
-		dst->v[i].value = xstrdup(src->v[i].value);
 	}
+	while (alloc < need)
+		alloc = alloc ? 2 * alloc : 4;
+	if (b && b->refs == 1) {
+		free(b->joined);
+		b->joined = NULL;
+		b = xrealloc(b, sizeof(*b) + alloc * sizeof(b->v[0]));
+		l->v = b->v;
+		l->alloc = alloc;
+		return;
+	}
+	nb = block_new(alloc);
+	for (size_t i = 0; i < l->n; i++) {
+		nb->v[i].key = xstrdup(l->v[i].key);
+		nb->v[i].value = xstrdup(l->v[i].value);
+	}
+	if (b)
+		b->refs--;
+	l->v = nb->v;
+	l->alloc = alloc;
 }
 
 /* Index of key, or of where it would go (with *found = 0). */
@@ -65,12 +127,14 @@ void labels_set(struct labels *l, const char *key, const char *value)
 	int found;
 	size_t i = labels_find(l, key, &found);
 
+	if (found && !strcmp(l->v[i].value, value))
+		return;		/* nothing changes: keep sharing */
+	labels_own(l, l->n + !found);
 	if (found) {
 		free(l->v[i].value);
 		l->v[i].value = xstrdup(value);
 		return;
 	}
-	ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	memmove(l->v + i + 1, l->v + i, (l->n - i) * sizeof(*l->v));
 	l->v[i].key = xstrdup(key);
 	l->v[i].value = xstrdup(value);
@@ -104,6 +168,7 @@ void labels_remove(struct labels *l, const char *key)
 
 	if (!found)
 		return;
+	labels_own(l, l->n);
 	free(l->v[i].key);
 	free(l->v[i].value);
 	memmove(l->v + i, l->v + i + 1, (l->n - i - 1) * sizeof(*l->v));
@@ -114,6 +179,8 @@ int labels_equal(const struct labels *a, const struct labels *b)
 {
 	if (a->n != b->n)
 		return 0;
+	if (a->v == b->v)
+		return 1;	/* the same shared block */
 	for (size_t i = 0; i < a->n; i++)
 		if (strcmp(a->v[i].key, b->v[i].key) ||
 		    strcmp(a->v[i].value, b->v[i].value))
@@ -121,10 +188,16 @@ int labels_equal(const struct labels *a, const struct labels *b)
 	return 1;
 }
 
-char *labels_to_string(const struct labels *l)
+const char *labels_joined(const struct labels *l)
 {
+	struct label_block *b;
 	struct strbuf sb = STRBUF_INIT;
 
+	if (!l->v)
+		return "";
+	b = block_of(l->v);
+	if (b->joined)
+		return b->joined;
 	for (size_t i = 0; i < l->n; i++) {
 		if (i)
 			strbuf_addch(&sb, ';');
@@ -132,7 +205,13 @@ char *labels_to_string(const struct labels *l)
 		strbuf_addch(&sb, '=');
 		strbuf_adds(&sb, l->v[i].value);
 	}
-	return strbuf_detach(&sb);
+	b->joined = strbuf_detach(&sb);
+	return b->joined;
+}
+
+char *labels_to_string(const struct labels *l)
+{
+	return xstrdup(labels_joined(l));
 }
 
 void result_set_init(struct result_set *rs)

@@ -22,7 +22,11 @@ struct label {
 	char *value;
 };
 
-/* A set of key=value pairs, kept sorted by key, keys unique. */
+/*
+ * A set of key=value pairs, kept sorted by key, keys unique.  Read v[] and
+ * n freely; change a set only through labels_set()/labels_remove(): sets
+ * are shared copy-on-write between measurements (labels_copy is cheap).
+ */
 struct labels {
 	struct label *v;
 	size_t n, alloc;
@@ -88,6 +92,8 @@ void labels_remove(struct labels *l, const char *key);
 int labels_equal(const struct labels *a, const struct labels *b);
 /* "k=v;k=v" sorted by key, as the CSV export writes it. */
 char *labels_to_string(const struct labels *l);
+/* The same, cached in the set: valid until the set changes or is freed. */
+const char *labels_joined(const struct labels *l);
 
 void result_set_init(struct result_set *rs);
 void result_set_release(struct result_set *rs);

@@ -42,7 +42,7 @@ static void add_min_max(struct strbuf *sb, const struct measurement_stats *st,
 static void write_row(const struct measurement *m, struct strbuf *out)
 {
 	struct measurement_stats st;
-	char *labels = labels_to_string(&m->labels);
+	const char *labels = labels_joined(&m->labels);
 	size_t mean_at, mean_len;
 
 	measurement_basic_stats(m, &st);
@@ -69,12 +69,16 @@ static void write_row(const struct measurement *m, struct strbuf *out)
 	/* RFC 4180 ends records with CRLF; storan writes LF, as every
 	 * spreadsheet, pandas and csv module accept, and says so in docs. */
 	strbuf_addch(out, '\n');
-	free(labels);
+}
+
+void rs_csv_write_rows(const struct result_set *rs, struct strbuf *out)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		write_row(&rs->m[i], out);
 }
 
 void rs_csv_write(const struct result_set *rs, struct strbuf *out)
 {
 	strbuf_adds(out, RS_CSV_HEADER "\n");
-	for (size_t i = 0; i < rs->n; i++)
-		write_row(&rs->m[i], out);
+	rs_csv_write_rows(rs, out);
 }

@@ -16,5 +16,7 @@
 #define RS_CSV_HEADER "source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels"
 
 void rs_csv_write(const struct result_set *rs, struct strbuf *out);
+/* The rows alone, without the header (for writers that stream). */
+void rs_csv_write_rows(const struct result_set *rs, struct strbuf *out);
 
 #endif

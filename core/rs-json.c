@@ -90,30 +90,57 @@ static json_t *measurement_to_json(const struct measurement *m)
 	return o;
 }
 
-void rs_json_write(const struct result_set *rs, struct strbuf *out)
+static void dump_line(json_t *o, struct strbuf *out)
 {
-	json_t *doc = json_object(), *sources = json_array();
-	json_t *ms = json_array();
-	char *text;
+	char *text = json_dumps(o, JSON_PRESERVE_ORDER |
+				   JSON_REAL_PRECISION(17));
 
-	json_object_set_new(doc, "schema", json_string(STORAN_SCHEMA));
-	json_object_set_new(doc, "generator",
-			    json_string("storan " STORAN_VERSION));
-	for (size_t i = 0; i < rs->nsources; i++)
-		json_array_append_new(sources,
-				      source_to_json(&rs->sources[i]));
-	json_object_set_new(doc, "sources", sources);
-	for (size_t i = 0; i < rs->n; i++)
-		json_array_append_new(ms, measurement_to_json(&rs->m[i]));
-	json_object_set_new(doc, "measurements", ms);
-	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-			       JSON_REAL_PRECISION(17));
 	if (!text)
 		die("out of memory");
 	strbuf_adds(out, text);
-	strbuf_addch(out, '\n');
 	free(text);
-	json_decref(doc);
+	json_decref(o);
+}
+
+void rs_json_begin(struct strbuf *out)
+{
+	strbuf_adds(out, "{\n \"schema\": \"" STORAN_SCHEMA "\",\n"
+		    " \"generator\": \"storan " STORAN_VERSION "\",\n"
+		    " \"measurements\": [");
+}
+
+void rs_json_add_measurements(const struct result_set *rs, size_t offset,
+			      size_t *count, struct strbuf *out)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		json_t *o = measurement_to_json(&rs->m[i]);
+
+		json_object_set_new(o, "source",
+				    json_integer((json_int_t)(rs->m[i].source +
+							      offset)));
+		strbuf_adds(out, (*count)++ ? ",\n  " : "\n  ");
+		dump_line(o, out);
+	}
+}
+
+void rs_json_end(const struct source *sources, size_t nsources,
+		 struct strbuf *out)
+{
+	strbuf_adds(out, "\n ],\n \"sources\": [");
+	for (size_t i = 0; i < nsources; i++) {
+		strbuf_adds(out, i ? ",\n  " : "\n  ");
+		dump_line(source_to_json(&sources[i]), out);
+	}
+	strbuf_adds(out, "\n ]\n}\n");
+}
+
+void rs_json_write(const struct result_set *rs, struct strbuf *out)
+{
+	size_t count = 0;
+
+	rs_json_begin(out);
+	rs_json_add_measurements(rs, 0, &count, out);
+	rs_json_end(rs->sources, rs->nsources, out);
 }
 
 int rs_json_sniff(const char *text, size_t len)

@@ -10,8 +10,28 @@
 
 #define STORAN_SCHEMA "storan/1"
 
-/* Appends the document for rs to out (pretty, keys in a fixed order). */
+/*
+ * Appends the document for rs to out: keys in a fixed order, one
+ * measurement per line, measurements before sources.
+ */
 void rs_json_write(const struct result_set *rs, struct strbuf *out);
+
+/*
+ * The same document in pieces, for writers that stream one input at a
+ * time (storan ingest keeps memory bounded by the largest input):
+ *
+ *	rs_json_begin(out);
+ *	for each input: rs_json_add_measurements(rs, offset, &count, out);
+ *	rs_json_end(sources, nsources, out);
+ *
+ * offset is added to every measurement's source index; count is the
+ * number of measurements written so far (for the separators).
+ */
+void rs_json_begin(struct strbuf *out);
+void rs_json_add_measurements(const struct result_set *rs, size_t offset,
+			      size_t *count, struct strbuf *out);
+void rs_json_end(const struct source *sources, size_t nsources,
+		 struct strbuf *out);
 /*
  * Parses a document into rs (appending).  On error returns -1 with
  * "FILE:LINE: message" (or "FILE: measurements[3]: message") in err.
