@@ -30,8 +30,8 @@ endif
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
-ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP
-LDLIBS := $(PKG_LIBS) -laio -lm
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP -pthread
+LDLIBS := $(PKG_LIBS) -laio -lm -pthread
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined

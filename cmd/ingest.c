@@ -5,6 +5,7 @@
 #include "cmd.h"
 #include "../core/atomic.h"
 #include "../core/load.h"
+#include "../core/numscan.h"
 #include "../core/rs-csv.h"
 #include "../core/rs-json.h"
 #include "../core/strbuf.h"
@@ -31,6 +32,8 @@ static const char ingest_usage[] =
 	"                          ({_} skips a part)\n"
 	"  -f, --format FMT        json (default) or csv\n"
 	"  -o, --output FILE       write to FILE (whole or not at all)\n"
+	"  -j, --jobs N            read N inputs at a time (default: one per\n"
+	"                          CPU when there are 4 inputs or more)\n"
 	"  -h, --help              show this help\n"
 	"\n"
 	"Exit status: 0 all inputs read, 1 some input gave no result or an\n"
@@ -104,6 +107,13 @@ static void sink_add(struct ingest_sink *s, struct result_set *rs)
 	sink_flush(s);
 }
 
+/* Each input, in order: its messages, then its measurements. */
+static void deliver(struct result_set *rs, struct diag_list *diags, void *arg)
+{
+	diag_print(diags, stderr);
+	sink_add(arg, rs);
+}
+
 static int sink_close(struct ingest_sink *s)
 {
 	if (s->fmt == FORMAT_JSON)
@@ -116,6 +126,17 @@ static int sink_close(struct ingest_sink *s)
 		return -1;
 	}
 	return atomic_file_commit(&s->file);
+}
+
+static int parse_jobs(const char *arg, unsigned *threads)
+{
+	const char *p = arg;
+	uint64_t n;
+
+	if (scan_u64(&p, &n) || *p || n < 1 || n > 64)
+		return -1;
+	*threads = (unsigned)n;
+	return 0;
 }
 
 static int parse_format(const char *arg, enum output_format *fmt)
@@ -136,6 +157,7 @@ int cmd_ingest(int argc, char **argv)
 		{ "name-pattern", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -143,12 +165,12 @@ int cmd_ingest(int argc, char **argv)
 	enum output_format fmt = FORMAT_JSON;
 	const char *out = NULL;
 	struct ingest_sink sink;
-	struct diag_list diags;
-	enum load_status st = LOAD_OK;
+	enum load_status st;
+	unsigned threads = 0;
 	int c, rc;
 
 	memset(&opt, 0, sizeof(opt));
-	while ((c = getopt_long(argc, argv, "l:n:f:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:n:f:o:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (parse_label_arg(optarg, &opt.labels))
@@ -166,6 +188,12 @@ int cmd_ingest(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'j':
+			if (parse_jobs(optarg, &threads))
+				return usage_error("ingest", "--jobs wants a "
+						   "number from 1 to 64, not "
+						   "'%s'", optarg);
+			break;
 		case 'h':
 			print_usage(stdout, ingest_usage);
 			return EXIT_OK;
@@ -177,20 +205,10 @@ int cmd_ingest(int argc, char **argv)
 		return usage_error("ingest", "no input files");
 	if (sink_open(&sink, fmt, out))
 		return EXIT_TROUBLE;
-	diag_list_init(&diags);
-	for (int i = optind; i < argc; i++) {
-		struct result_set rs;
-		enum load_status one;
-
-		result_set_init(&rs);
-		one = load_input(argv[i], &opt, &rs, &diags);
-		if (one > st)
-			st = one;
-		diag_print(&diags, stderr);	/* as they come, in order */
-		diag_list_release(&diags);
-		sink_add(&sink, &rs);
-		result_set_release(&rs);
-	}
+	if (!threads)
+		threads = load_default_threads((size_t)(argc - optind));
+	st = load_inputs_ordered(argv + optind, (size_t)(argc - optind), &opt,
+				 threads, deliver, &sink);
 	rc = sink_close(&sink) ? EXIT_TROUBLE : (int)st;
 	labels_release(&opt.labels);
 	return rc;

@@ -6,7 +6,10 @@
 #include "xalloc.h"
 #include "../parsers/parser.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum load_status load_input(const char *path, const struct ingest_options *opt,
 			    struct result_set *rs, struct diag_list *diags)
@@ -69,5 +72,129 @@ enum load_status load_inputs(char *const *paths, int n,
 		if (st > worst)
 			worst = st;
 	}
+	return worst;
+}
+
+/* ---- parallel loading, delivered in order ---- */
+
+struct load_job {
+	struct result_set rs;
+	struct diag_list diags;
+	enum load_status st;
+	int done;
+};
+
+struct load_pool {
+	char *const *paths;
+	const struct ingest_options *opt;
+	struct load_job *jobs;
+	size_t n, next, delivered, window;
+	pthread_mutex_t lock;
+	pthread_cond_t job_done;	/* a worker finished a job */
+	pthread_cond_t room;		/* the deliverer freed a slot */
+};
+
+static void run_job(struct load_pool *p, size_t i)
+{
+	struct load_job *j = &p->jobs[i];
+
+	result_set_init(&j->rs);
+	diag_list_init(&j->diags);
+	j->st = load_input(p->paths[i], p->opt, &j->rs, &j->diags);
+}
+
+static void *load_worker(void *arg)
+{
+	struct load_pool *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->next < p->n) {
+		size_t i;
+
+		if (p->next - p->delivered >= p->window) {
+			pthread_cond_wait(&p->room, &p->lock);
+			continue;
+		}
+		i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		run_job(p, i);
+		pthread_mutex_lock(&p->lock);
+		p->jobs[i].done = 1;
+		pthread_cond_broadcast(&p->job_done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static enum load_status deliver_job(struct load_job *j, load_deliver_fn fn,
+				    void *arg)
+{
+	enum load_status st = j->st;
+
+	fn(&j->rs, &j->diags, arg);
+	result_set_release(&j->rs);
+	diag_list_release(&j->diags);
+	return st;
+}
+
+unsigned load_default_threads(size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 4 || cpus < 2)
+		return 1;	/* not worth a thread */
+	return cpus > 8 ? 8 : (unsigned)cpus;
+}
+
+enum load_status load_inputs_ordered(char *const *paths, size_t n,
+				     const struct ingest_options *opt,
+				     unsigned threads, load_deliver_fn deliver,
+				     void *arg)
+{
+	struct load_pool p;
+	pthread_t *tid;
+	enum load_status worst = LOAD_OK;
+	unsigned started = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.paths = paths;
+	p.opt = opt;
+	p.n = n;
+	p.jobs = xcalloc(n, sizeof(*p.jobs));
+	p.window = threads > 1 ? 4 * (size_t)threads : 1;
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.job_done, NULL);
+	pthread_cond_init(&p.room, NULL);
+	rs_json_init_threads();
+	tid = xcalloc(threads, sizeof(*tid));
+	for (unsigned t = 0; threads > 1 && t < threads; t++)
+		if (!pthread_create(&tid[t], NULL, load_worker, &p))
+			started++;
+	for (size_t i = 0; i < n; i++) {
+		enum load_status st;
+
+		if (!started) {		/* no threads: load it here */
+			run_job(&p, i);
+		} else {
+			pthread_mutex_lock(&p.lock);
+			while (!p.jobs[i].done)
+				pthread_cond_wait(&p.job_done, &p.lock);
+			pthread_mutex_unlock(&p.lock);
+		}
+		st = deliver_job(&p.jobs[i], deliver, arg);
+		if (st > worst)
+			worst = st;
+		pthread_mutex_lock(&p.lock);
+		p.delivered = i + 1;
+		pthread_cond_broadcast(&p.room);
+		pthread_mutex_unlock(&p.lock);
+	}
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&p.lock);
+	pthread_cond_destroy(&p.job_done);
+	pthread_cond_destroy(&p.room);
+	free(tid);
+	free(p.jobs);
 	return worst;
 }

@@ -41,4 +41,22 @@ enum load_status load_inputs(char *const *paths, int n,
 			     const struct ingest_options *opt,
 			     struct result_set *rs, struct diag_list *diags);
 
+/*
+ * Loads every path with up to `threads` worker threads (parsers are pure,
+ * so inputs are independent) and hands each input's result set and
+ * diagnostics to deliver() on the calling thread, in input order.
+ * deliver() owns neither: they are released after it returns.  At most a
+ * few inputs are held ahead of the one being delivered, so memory stays
+ * bounded by the largest inputs, not their sum.  Returns the worst status.
+ */
+typedef void (*load_deliver_fn)(struct result_set *rs,
+				struct diag_list *diags, void *arg);
+enum load_status load_inputs_ordered(char *const *paths, size_t n,
+				     const struct ingest_options *opt,
+				     unsigned threads, load_deliver_fn deliver,
+				     void *arg);
+
+/* Worker threads worth using for n inputs on this machine (1..8). */
+unsigned load_default_threads(size_t n);
+
 #endif

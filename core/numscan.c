@@ -10,18 +10,26 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_NUMBER_CHARS 64
 
+static locale_t c_loc;
+
+static void make_c_locale(void)
+{
+	c_loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+/* Made once, whichever thread asks first. */
 static locale_t c_locale(void)
 {
-	static locale_t loc;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!loc)
-		loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	return loc;
+	pthread_once(&once, make_c_locale);
+	return c_loc;
 }
 
 static int is_digit(char c)

@@ -143,6 +143,11 @@ void rs_json_write(const struct result_set *rs, struct strbuf *out)
 	rs_json_end(rs->sources, rs->nsources, out);
 }
 
+void rs_json_init_threads(void)
+{
+	json_object_seed(0);
+}
+
 int rs_json_sniff(const char *text, size_t len)
 {
 	size_t n = len < 4096 ? len : 4096;

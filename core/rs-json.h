@@ -38,6 +38,9 @@ void rs_json_end(const struct source *sources, size_t nsources,
  */
 int rs_json_read(const char *name, const char *text, size_t len,
 		 struct result_set *rs, struct strbuf *err);
+/* Call before threads use jansson (it seeds its hash function once). */
+void rs_json_init_threads(void);
+
 /* Does the text look like a storan result set (not another JSON)? */
 int rs_json_sniff(const char *text, size_t len);
 
