@@ -54,7 +54,8 @@ static const char compare_usage[] =
 	"      --ram SIZE        RAM of the tested machines (default: this\n"
 	"                        one's)\n"
 	"      --findings F      warnings (default) or all: which findings of\n"
-	"                        storan check mark a mean (" FMT_NOTE_MARK "1) with a note\n"
+	"                        storan check mark a mean (" FMT_NOTE_MARK
+	"1) with a note\n"
 	"      --no-check        no findings, no marks\n"
 	"  -h, --help            show this help\n"
 	"\n"

@@ -43,9 +43,11 @@ static const char table_usage[] =
 	"  -o, --output FILE    write to FILE (whole or not at all)\n"
 	"      --link NAME      link for storan check's over-link (sata3,\n"
 	"                       pcie3x4, ...; see storan-check(1))\n"
-	"      --ram SIZE       RAM of the tested machine (default: this one's)\n"
+	"      --ram SIZE       RAM of the tested machine (default: this\n"
+	"                       one's)\n"
 	"      --findings F     warnings (default) or all: which findings of\n"
-	"                       storan check mark a cell (\u2020N) with a note\n"
+	"                       storan check mark a cell (" FMT_NOTE_MARK
+	"1) with a note\n"
 	"      --no-check       no findings, no marks\n"
 	"  -h, --help           show this help\n"
 	"\n"
