@@ -935,6 +935,22 @@ void check_list_release(struct check_list *l)
 	check_list_init(l);
 }
 
+void check_list_keep(struct check_list *l, enum check_severity min)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->v[i].severity >= min) {
+			l->v[keep++] = l->v[i];
+			continue;
+		}
+		free(l->v[i].message);
+		free(l->v[i].source);
+		free(l->v[i].measurements);
+	}
+	l->n = keep;
+}
+
 /* ---- options, RAM, cache drops ---- */
 
 double check_system_ram(void)

@@ -130,6 +130,8 @@ int check_touches(const struct check_finding *f, size_t mi);
 int check_worst_for(const struct check_list *l, size_t mi);
 
 size_t check_count(const struct check_list *l, enum check_severity sev);
+/* Drops the findings below min (--severity warning hides the infos). */
+void check_list_keep(struct check_list *l, enum check_severity min);
 const char *check_severity_name(enum check_severity sev);
 
 /* "SOURCE:LINE: warning: CODE: message" per finding. */

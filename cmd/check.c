@@ -37,6 +37,8 @@ static const char check_usage[] =
 	"                     16384m; K M G T are 1024-based); default: this\n"
 	"                     machine's\n"
 	"  -f, --format FMT   text (default), csv or json\n"
+	"  -s, --severity S   show findings of S and above: info (default)\n"
+	"                     or warning (the exit status is the same)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"Exit status: 0 no warning, 1 at least one warning, 2 trouble.\n";
@@ -63,7 +65,7 @@ static void write_findings(const char *format, const struct check_list *l,
 }
 
 static int run_check(char **paths, int n, struct check_options *opt,
-		     const char *format)
+		     const char *format, enum check_severity min)
 {
 	struct result_set rs;
 	struct diag_list diags;
@@ -86,8 +88,9 @@ static int run_check(char **paths, int n, struct check_options *opt,
 	diag_print(&diags, stderr);
 	if (check_run(&rs, opt, &findings, &err))
 		BUG("%s", strbuf_str(&err));	/* cmd_check checked it */
-	write_findings(format, &findings, &rs);
 	rc = check_count(&findings, CHECK_WARNING) ? EXIT_FINDINGS : EXIT_OK;
+	check_list_keep(&findings, min);
+	write_findings(format, &findings, &rs);
 	if ((int)worst > rc)
 		rc = (int)worst;
 	check_list_release(&findings);
@@ -103,16 +106,18 @@ int cmd_check(int argc, char **argv)
 		{ "link", required_argument, NULL, 'l' },
 		{ "ram", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "severity", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct check_options opt;
 	struct link_info link;
 	const char *format = "text";
+	enum check_severity min = CHECK_INFO;
 	int c, rc;
 
 	check_options_init(&opt);
-	while ((c = getopt_long(argc, argv, "l:r:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:r:f:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (link_lookup(optarg, &link))
@@ -134,6 +139,16 @@ int cmd_check(int argc, char **argv)
 						   optarg);
 			format = optarg;
 			break;
+		case 's':
+			if (!strcmp(optarg, "warning"))
+				min = CHECK_WARNING;
+			else if (!strcmp(optarg, "info"))
+				min = CHECK_INFO;
+			else
+				return usage_error("check", "unknown severity "
+						   "'%s' (info or warning)",
+						   optarg);
+			break;
 		case 'h':
 			print_usage(stdout, check_usage);
 			return EXIT_OK;
@@ -143,7 +158,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("check", "no input files");
-	rc = run_check(argv + optind, argc - optind, &opt, format);
+	rc = run_check(argv + optind, argc - optind, &opt, format, min);
 	check_options_release(&opt);
 	return rc;
 }

@@ -102,9 +102,15 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 {
 	int tool = 0, option = 0;
 
-	if (t != text)		/* after a shell prompt: a program name */
-		return (*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') ||
-		       *t == '.' || *t == '/' || *t == '_';
+	/* After a shell prompt: a program name.  Programs are lowercase
+	 * (or paths); "# Resultado:" is a script comment, not a root shell. */
+	if (t != text)
+		return ((*t >= 'a' && *t <= 'z') || *t == '.' || *t == '/' ||
+			*t == '_') && text[strlen(text) - 1] != ':';
+	/* A process list row ("1585 be/0 vagrant ... dd if=...") is not a
+	 * command line: no command starts with a digit. */
+	if (*t >= '0' && *t <= '9')
+		return 0;
 	for (size_t i = 0; i < len;) {
 		size_t s;
 

@@ -9,6 +9,12 @@
  *   GNU, small    512 bytes copied, 0.000113 s, 4.5 MB/s
  *   GNU de_DE     4034920448 Bytes (4,0 GB, 3,8 GiB) kopiert, 293,807 s, 13,7 MB/s
  *   GNU ru_RU     4294967296 байт (4,3 GB, 4,0 GiB) скопирован, 54,5651 s, 78,7 MB/s
+ *                 300490752 байт (300 MB, 286 MiB) скопирован, 14,6916 c, 20,5 MB/c
+ *                 512 байт скопировано, 0,0202791 s, 25,2 kB/s
+ *   GNU ru, old   скопировано 2147483648 байт (2,1 GB), 4,17328 c, 515 MB/c
+ *   GNU pl        4096 bajtów (4,1 kB, 4,0 KiB), 0,000298769 s, 13,7 MB/s
+ *   GNU pl, old   skopiowane 64 bajty, 9,156e-05 s, 699 kB/s
+ *   GNU ja        5000000 バイト (5.0 MB) コピーされました、 0.0286412 秒、 175 MB/秒
  *   GNU 5.x       10485760 bytes transferred in 0.028418 seconds (368981986 bytes/sec)
  *   BSD/macOS     3053371392 bytes transferred in 2151.132182 secs (1419425 bytes/sec)
  *   FreeBSD progress  1073741824 bytes (1074 MB, 1024 MiB) transferred 0.302s, 3555 MB/s
@@ -18,8 +24,12 @@
  *   ELKS          1474560 bytes (1440 KiB) copied
  *
  * with "N+M records in" / "N+M records out" before them (any language:
- * "962+0 Datensätze ein", "记录了1024+0 的读入"), and "dd: error writing '/dev/sdX': No space
- * left on device" style messages.
+ * "962+0 Datensätze ein", "记录了1024+0 的读入", "1+0 record dentro",
+ * "500+0 enregistrements lus"), and "dd: error writing '/dev/sdX': No space
+ * left on device" style messages.  Any of these lines may follow a shell
+ * prompt (a background dd finishing after the next prompt was printed:
+ * "[vagrant@host ~]$ 2048+0 записей получено"), and the records line of an
+ * interrupted dd may carry the terminal's echo: "^C11771330744+0 records in".
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
  * or three digits and its unit differs between versions.  A figure is a
@@ -31,11 +41,19 @@
  *   - a summary not after a records line but followed by one (or by a dd
  *     error) is a status=progress line;
  *   - the same summary twice in a row is one output printed twice;
+ *   - a summary line and dd command line both seen before (a forum reply
+ *     or an e-mail quoting the first post) are a copy: noted, not counted;
  *   - a dd error before the summary makes the output not a result.
  *
+ * After ^C the counts in and out may differ by the block in flight; that
+ * summary is still final.  On BSD and macOS, Ctrl-T prints a snapshot
+ * under "load: 1.88  cmd: dd 20526 uninterruptible 0.00u 4.53s": noted,
+ * never a result, even when its counts in and out agree.
+ *
  * Direction: from the dd command line seen before the output (of=/dev/null
- * or /dev/zero -> read; if=/dev/zero or /dev/urandom -> write; else of= ->
- * write, if= alone -> read); without a command line, op "copy".  A shell
+ * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
+ * without of= (into a pipe) -> copy; else of= -> write, if= alone ->
+ * read); without a command line, op "copy".  A shell
  * line with several dd commands gives its outputs to them in order.
  * Labels: bs (bytes), count, iflag, oflag, conv, if, of, command, direct=1
  * when the flag of the side that touches storage says direct.
@@ -65,17 +83,25 @@ struct dd_state {
 	/* The output in progress. */
 	uint64_t rec_in, rec_out;
 	int have_in, have_out;
+	int interrupted;	/* "^C" before the counts: in may exceed out */
+	int siginfo;		/* BSD "load: ... cmd: dd" before the counts */
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
 	char *error;
 	size_t last_li;		/* previous non-empty line index */
 	int last_kind;		/* LINE_* of that line */
+	struct dd_taken {	/* the summaries taken as results */
+		size_t li;
+		char *command;	/* its dd command line, or NULL */
+	} *taken;
+	size_t ntaken, taken_alloc;
 	int have_prev;		/* last accepted summary, if still near */
 	uint64_t prev_bytes;
 	double prev_seconds;
 };
 
 enum line_kind { LINE_OTHER, LINE_RECORDS_IN, LINE_RECORDS_OUT,
-		 LINE_SUMMARY, LINE_ERROR, LINE_COMMAND };
+		 LINE_SUMMARY, LINE_ERROR, LINE_COMMAND, LINE_INTERRUPT,
+		 LINE_SIGINFO };
 
 struct summary_line {
 	uint64_t bytes;
@@ -154,7 +180,7 @@ static const char *dd_direction(const struct labels *l)
 	if (out && is_sink(out))
 		return "read";
 	if (in && is_generator(in))
-		return "write";
+		return out ? "write" : "copy";	/* "| base64": no storage */
 	if (out)
 		return "write";
 	if (in)
@@ -235,6 +261,7 @@ static int read_records(const char *text, uint64_t *total)
 	const char *p = text;
 	uint64_t full, partial;
 
+	skip_prefix(&p, "^C");	/* the echo of an interrupt */
 	while (*p && (unsigned char)*p >= 0x80 && p - text < 12)
 		p++;	/* zh_CN: "记录了1024+0 的读入" */
 	if (scan_u64(&p, &full) || *p++ != '+' || scan_u64(&p, &partial) ||
@@ -251,7 +278,7 @@ static int is_byte_word(const char *w, size_t n)
 {
 	static const char *const words[] = {
 		"bytes", "byte", "Bytes", "Byte", "octets", "octet", "байт",
-		"байта", "bajtów", "bajty", "byte(s)", "bytů", NULL
+		"байта", "bajtów", "bajty", "byte(s)", "bytů", "バイト", NULL
 	};
 
 	for (size_t i = 0; words[i]; i++)
@@ -294,9 +321,11 @@ static int read_time_part(const char *p, struct summary_line *s)
 static int read_summary(const char *text, struct summary_line *s)
 {
 	const char *p = text, *w;
-	int parens = 0, bytes_word;
+	int parens = 0, bytes_word, verb_first = 0;
 
 	s->seconds = NAN;
+	if (skip_prefix(&p, "скопировано ") || skip_prefix(&p, "skopiowane "))
+		verb_first = 1;	/* old ru and pl catalogs */
 	if (scan_u64(&p, &s->bytes))
 		return 0;
 	if (skip_prefix(&p, "字节")) {	/* zh_CN: "512字节已复制" */
@@ -308,6 +337,8 @@ static int read_summary(const char *text, struct summary_line *s)
 		w = ++p;
 		p = word_end(p);
 		bytes_word = is_byte_word(w, (size_t)(p - w));
+		if (verb_first && *p == ',')
+			return bytes_word && read_time_part(p, s);
 		if (*p != ' ')
 			return 0;
 		p++;
@@ -320,6 +351,9 @@ static int read_summary(const char *text, struct summary_line *s)
 		parens = 1;
 		p = skip_spaces(close + 1);
 	}
+	/* pl: "4096 bajtów (4,1 kB, 4,0 KiB), 0,000298769 s": no verb */
+	if (verb_first || *p == ',')
+		return bytes_word && read_time_part(p, s);
 	if (read_transferred(p, s))
 		return bytes_word;
 	w = p;
@@ -346,24 +380,28 @@ static int starts_like_summary(const char *text)
 
 /*
  * Chinese locales print full-width punctuation: "5120000字节（5.1 MB，4.9
- * MiB）已复制，0.0313203 s，163 MB/s".  Rewrites it as ASCII into buf.
+ * MiB）已复制，0.0313203 s，163 MB/s"; Japanese ones an ideographic comma:
+ * "5000000 バイト (5.0 MB) コピーされました、 0.0286412 秒、 175 MB/秒".
+ * Rewrites it as ASCII into buf.
  */
 static const char *ascii_punctuation(const char *text, char *buf, size_t size)
 {
 	static const struct {
 		const char *wide, *ascii;
-	} map[] = { { "，", ", " }, { "（", " (" }, { "）", ")" } };
+	} map[] = { { "，", ", " }, { "（", " (" }, { "）", ")" },
+		    { "、", ", " } };
+	const size_t nmap = sizeof(map) / sizeof(map[0]);
 	size_t n = 0;
 
-	if (!strstr(text, "\xef\xbc"))
+	if (!strstr(text, "\xef\xbc") && !strstr(text, "、"))
 		return text;
 	while (*text && n + 3 < size) {
 		size_t k;
 
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < nmap; k++)
 			if (starts_with(text, map[k].wide))
 				break;
-		if (k < 3) {
+		if (k < nmap) {
 			memcpy(buf + n, map[k].ascii, strlen(map[k].ascii));
 			n += strlen(map[k].ascii);
 			text += strlen(map[k].wide);
@@ -379,7 +417,8 @@ static const char *classify(const char *raw, struct summary_line *s,
 			    uint64_t *records)
 {
 	char buf[512];
-	const char *text = ascii_punctuation(raw, buf, sizeof(buf));
+	const char *text = ascii_punctuation(line_after_prompt(raw), buf,
+					     sizeof(buf));
 
 	if (read_records(text, records))
 		return "records";
@@ -406,14 +445,15 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 		       size_t li)
 {
 	size_t n = next_line(ctx, li);
+	const char *next;
 	uint64_t r;
 
 	if (st->have_out)
 		return 0;
 	if (n >= ctx->in->nlines)
 		return 0;
-	return read_records(ctx->in->lines[n].text, &r) ||
-	       starts_with(ctx->in->lines[n].text, "dd: ");
+	next = line_after_prompt(ctx->in->lines[n].text);
+	return read_records(next, &r) || starts_with(next, "dd: ");
 }
 
 static const struct dd_command *take_command(struct dd_state *st)
@@ -442,7 +482,7 @@ static void emit_one(struct parse_ctx *ctx, size_t li,
 
 static void reset_output(struct dd_state *st)
 {
-	st->have_in = st->have_out = 0;
+	st->have_in = st->have_out = st->interrupted = st->siginfo = 0;
 	st->error_li = (size_t)-1;
 	free(st->error);
 	st->error = NULL;
@@ -456,9 +496,45 @@ static int same_seconds(double a, double b)
 	return !(a < b) && !(a > b);
 }
 
+static const char *command_text(const struct dd_command *c)
+{
+	return c ? labels_get(&c->labels, "command") : NULL;
+}
+
+/*
+ * The earlier summary line with the same text as li and the same dd
+ * command, or (size_t)-1.  With its time printed to six digits, such a
+ * summary is one output quoted in a reply or pasted again, not a second
+ * run.
+ */
+static size_t copy_of(const struct parse_ctx *ctx, const struct dd_state *st,
+		      size_t li, const char *command)
+{
+	const char *t = line_after_prompt(ctx->in->lines[li].text);
+
+	for (size_t k = 0; k < st->ntaken; k++) {
+		const struct dd_taken *d = &st->taken[k];
+
+		if (!strcmp(line_after_prompt(ctx->in->lines[d->li].text), t) &&
+		    (command ? d->command && !strcmp(d->command, command) :
+		     !d->command))
+			return d->li;
+	}
+	return (size_t)-1;
+}
+
+static void remember_taken(struct dd_state *st, size_t li,
+			   const char *command)
+{
+	ALLOC_GROW(st->taken, st->ntaken + 1, st->taken_alloc);
+	st->taken[st->ntaken].li = li;
+	st->taken[st->ntaken++].command = command ? xstrdup(command) : NULL;
+}
+
 static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   size_t li, const struct summary_line *s)
 {
+	size_t orig;
 	const struct dd_command *c;
 
 	if (is_progress(ctx, st, li))
@@ -469,7 +545,14 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
+	if (st->siginfo) {
+		parse_note(ctx, li, "a progress report asked for with Ctrl-T "
+			   "(SIGINFO) while dd ran: not a result");
+		reset_output(st);
+		return;
+	}
 	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
+	    !st->interrupted &&
 	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
 		reset_output(st);
 		return;	/* a SIGUSR1 snapshot while a block was in flight */
@@ -482,6 +565,14 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 	st->prev_bytes = s->bytes;
 	st->prev_seconds = s->seconds;
 	c = take_command(st);
+	orig = copy_of(ctx, st, li, command_text(c));
+	if (!isnan(s->seconds) && orig != (size_t)-1) {
+		parse_note(ctx, li, "the same dd command and summary as line "
+			   "%u (quoted or pasted again): not counted twice",
+			   ctx->in->lines[orig].lineno);
+		return;
+	}
+	remember_taken(st, li, command_text(c));
 	emit_one(ctx, li, c, "bytes", UNIT_BYTES, (double)s->bytes);
 	if (isnan(s->seconds))
 		return;
@@ -502,6 +593,12 @@ static void handle_error(struct dd_state *st, const char *text, size_t li)
 	st->error = xstrdup(colon && colon[1] ? skip_spaces(colon + 1) :
 			    text + 4);
 	st->error_li = li;
+}
+
+/* BSD's Ctrl-T line: "load: 1.88  cmd: dd 20526 uninterruptible ..." */
+static int is_siginfo(const char *text)
+{
+	return starts_with(text, "load: ") && strstr(text, "  cmd: dd ");
 }
 
 /* Output of the time builtin: neutral between dd outputs. */
@@ -565,6 +662,15 @@ static int dd_parse(struct parse_ctx *ctx)
 			st.last_li = i;
 			continue;
 		}
+		if (!strcmp(line_after_prompt(text), "^C")) {
+			st.last_kind = LINE_INTERRUPT;
+			continue;
+		}
+		if (is_siginfo(text)) {
+			parse_claim(ctx, i);
+			st.last_kind = LINE_SIGINFO;
+			continue;
+		}
 		kind = classify(text, &s, &records);
 		if (!kind) {
 			if (st.used && !is_time_line(text) &&
@@ -583,9 +689,17 @@ static int dd_parse(struct parse_ctx *ctx)
 				st.have_out = 1;
 				st.last_kind = LINE_RECORDS_OUT;
 			} else {
+				int intr = st.last_kind == LINE_INTERRUPT ||
+					   starts_with(line_after_prompt(text),
+						       "^C");
+
+				int info = st.last_kind == LINE_SIGINFO;
+
 				end_output(ctx, &st, 1);
 				st.rec_in = records;
 				st.have_in = 1;
+				st.interrupted = intr;
+				st.siginfo = info;
 				st.last_kind = LINE_RECORDS_IN;
 			}
 		} else if (!strcmp(kind, "bad-summary")) {
@@ -606,6 +720,9 @@ static int dd_parse(struct parse_ctx *ctx)
 	end_output(ctx, &st, 0);
 	reset_output(&st);
 	forget_commands(&st);
+	for (size_t k = 0; k < st.ntaken; k++)
+		free(st.taken[k].command);
+	free(st.taken);
 	return (int)(ctx->rs->n - before);
 }
 

@@ -20,11 +20,17 @@
 #include <string.h>
 
 extern const struct parser parser_hdparm, parser_dd, parser_time;
+extern const struct parser parser_fio_text, parser_fio_json,
+	parser_fio_terse, parser_fio_log;
 extern const struct parser parser_iozone, parser_blockdev_perftest;
 extern const struct parser parser_csv;
 
 const struct parser *const parsers[] = {
 	&parser_hdparm,
+	&parser_fio_json,
+	&parser_fio_text,
+	&parser_fio_terse,
+	&parser_fio_log,
 	&parser_dd,
 	&parser_time,
 	&parser_iozone,

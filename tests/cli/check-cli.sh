@@ -90,4 +90,14 @@ grep -q 'broken.json:1:' "$tmp/err" || fail "broken json: $(cat "$tmp/err")"
 # Standard input works like a file (and its cache drops count).
 out=$("$S" check --ram 16G - < 0006-drop-or-not.txt)
 [ "$(grep -c cached-read <<<"$out")" -eq 1 ] || fail "stdin: '$out'"
+# --severity warning hides the infos, and the exit status stays the same.
+all=$("$S" check --ram 16G 0001-post-disks.txt); rc_all=$?
+warn=$("$S" check --ram 16G --severity warning 0001-post-disks.txt); rc_warn=$?
+[ "$rc_all" -eq "$rc_warn" ] || fail "--severity changed the exit status"
+grep -q ': info: ' <<<"$all" || fail "no info findings to hide"
+grep -q ': info: ' <<<"$warn" && fail "--severity warning shows infos"
+[ "$(grep -c ': warning: ' <<<"$all")" -eq "$(grep -c ': warning: ' <<<"$warn")" ] ||
+	fail "--severity warning lost warnings"
+"$S" check --severity loud 0001-post-disks.txt 2>/dev/null; rc=$?
+[ "$rc" -eq 2 ] || fail "bad --severity: exit $rc"
 exit 0

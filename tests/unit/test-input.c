@@ -96,6 +96,8 @@ static const struct prompt_case prompts[] = {
 	{ "[vincent@localhost ~]$ sudo dd", "sudo dd" },
 	{ "dieter:> sudo dd if=a", "sudo dd if=a" },
 	{ "/data # time dd if=a", "time dd if=a" },
+	{ "marte luis # dd if=a of=/dev/sde", "dd if=a of=/dev/sde" },
+	{ "echo a=b # x", "echo a=b # x" },
 	{ "pi@ian:~/Documents/Raspbian $ ls", "ls" },
 	{ "+ dd if=/dev/zero", "dd if=/dev/zero" },
 	{ "PS C:\\> fio job", "fio job" },
@@ -130,6 +132,8 @@ static void test_shell_find(void **state)
 	assert_int_equal(shell_find("time dd if=/dev/zero bs=1M | md5sum", "dd",
 				    c, 4), 1);
 	assert_int_equal(shell_find("I ran dd with bs=1M", "dd", c, 4), 0);
+	assert_int_equal(shell_find("perf stat -e cycles -r 3 dd if=/dev/zero "
+				    "of=/dev/null", "dd", c, 4), 1);
 	assert_int_equal(shell_find("dd if=a of=b  # dd if=x", "dd", c, 4), 1);
 	t = shell_cmd_text(&c[0]);
 	assert_string_equal(t, "dd if=a of=b");
