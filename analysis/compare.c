@@ -210,6 +210,8 @@ struct hist_pool {
 struct group {
 	size_t first[2];	/* first measurement of each side, or MAX */
 	size_t count[2];
+	size_t *members[2];	/* count[side] measurement indices */
+	size_t members_alloc[2];
 	struct stats_acc acc[2];
 	struct hist_pool hist[2];
 };
@@ -253,7 +255,9 @@ static void group_side(struct grouping *gr, const struct key_table *kt,
 		g = &gr->g[at];
 		if (g->first[side] == SIZE_MAX)
 			g->first[side] = s->idx[i];
-		g->count[side]++;
+		ALLOC_GROW(g->members[side], g->count[side] + 1,
+			   g->members_alloc[side]);
+		g->members[side][g->count[side]++] = s->idx[i];
 		stats_acc_add_measurement(&g->acc[side], m);
 		if (m->hist.n)
 			hist_add(&g->hist[side], &m->hist);
@@ -266,6 +270,7 @@ static void grouping_release(struct grouping *gr)
 	for (size_t i = 0; i < gr->n; i++) {
 		for (int s = 0; s < 2; s++) {
 			stats_acc_release(&gr->g[i].acc[s]);
+			free(gr->g[i].members[s]);
 			free(gr->g[i].hist[s].value);
 			free(gr->g[i].hist[s].count);
 		}
@@ -305,6 +310,19 @@ static struct compare_row *new_row(struct compare_result *r,
 	row->p = NAN;
 	row->test = "none";
 	return row;
+}
+
+/* The row shows the figures of the group's measurements. */
+static void copy_members(struct compare_row *row, const struct group *g)
+{
+	for (int s = 0; s < 2; s++) {
+		row->nmembers[s] = g->count[s];
+		row->members[s] = xmalloc((g->count[s] ? g->count[s] : 1) *
+					  sizeof(*row->members[s]));
+		if (g->count[s])
+			memcpy(row->members[s], g->members[s],
+			       g->count[s] * sizeof(*row->members[s]));
+	}
 }
 
 static void change_of(struct compare_row *row)
@@ -394,6 +412,7 @@ static void histogram_rows(struct compare_result *r, const struct group *g,
 		if (!keymap_get(&gr->map, key.buf)) {
 			row = new_row(r, kt, m, metric);
 			row->from_histogram = 1;
+			copy_members(row, g);
 			row->test = "hist";
 			row->a.n = row->b.n = 1;
 			row->a.mean = stats_hist_quantile(&ha, tails[i].q);
@@ -442,6 +461,7 @@ static void group_rows(struct compare_result *r, const struct grouping *gr,
 		}
 		row = new_row(r, kt, &s[0].rs->m[g->first[0]],
 			      s[0].rs->m[g->first[0]].metric);
+		copy_members(row, g);
 		stats_compute(&g->acc[0], &row->a);
 		stats_compute(&g->acc[1], &row->b);
 		change_of(row);
@@ -595,6 +615,8 @@ void compare_result_release(struct compare_result *r)
 		free(r->rows[i].metric);
 		free(r->rows[i].unit);
 		labels_release(&r->rows[i].labels);
+		free(r->rows[i].members[0]);
+		free(r->rows[i].members[1]);
 	}
 	for (size_t i = 0; i < r->nunmatched; i++) {
 		free(r->unmatched[i].tool);

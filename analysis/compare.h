@@ -96,6 +96,9 @@ struct compare_row {
 	enum verdict verdict;
 	int single_runs;		/* verdict by the threshold alone */
 	int from_histogram;		/* a tail quantile of latency bins */
+	/* The measurements pooled on each side: indices into a and b. */
+	size_t *members[2];
+	size_t nmembers[2];
 };
 
 struct compare_unmatched {

@@ -57,7 +57,16 @@ static void cell_clear(struct fmt_cell *c)
 {
 	free(c->text);
 	free(c->raw);
+	free(c->notes);
 	memset(c, 0, sizeof(*c));
+}
+
+static void footnote_clear(struct fmt_footnote *f)
+{
+	free(f->source);
+	free(f->severity);
+	free(f->code);
+	free(f->message);
 }
 
 void fmt_table_release(struct fmt_table *t)
@@ -70,6 +79,9 @@ void fmt_table_release(struct fmt_table *t)
 		cell_clear(&t->cells[i]);
 	for (size_t i = 0; i < t->nnotes; i++)
 		free(t->notes[i]);
+	for (size_t i = 0; i < t->nfootnotes; i++)
+		footnote_clear(&t->footnotes[i]);
+	free(t->footnotes);
 	free(t->cols);
 	free(t->cells);
 	free(t->notes);
@@ -149,15 +161,69 @@ void fmt_table_add_note(struct fmt_table *t, const char *fmt, ...)
 	va_end(ap);
 }
 
+void fmt_table_set_notes(struct fmt_table *t, size_t row, size_t col,
+			 const unsigned *nums, size_t n)
+{
+	struct fmt_cell *c = fmt_table_cell(t, row, col);
+
+	free(c->notes);
+	c->notes = n ? xmalloc(n * sizeof(*nums)) : NULL;
+	if (n)
+		memcpy(c->notes, nums, n * sizeof(*nums));
+	c->nnotes = n;
+}
+
+void fmt_table_add_footnote(struct fmt_table *t, unsigned n,
+			    const char *source, unsigned line,
+			    const char *severity, const char *code,
+			    const char *message)
+{
+	struct fmt_footnote *f;
+
+	ALLOC_GROW(t->footnotes, t->nfootnotes + 1, t->footnotes_alloc);
+	f = &t->footnotes[t->nfootnotes++];
+	f->n = n;
+	f->source = xstrdup(source ? source : "");
+	f->line = line;
+	f->severity = xstrdup(severity);
+	f->code = xstrdup(code);
+	f->message = xstrdup(message);
+}
+
+void fmt_footnote_text(const struct fmt_footnote *f, struct strbuf *out)
+{
+	strbuf_addf(out, "%s:%u: %s: %s: %s", f->source, f->line,
+		    f->severity, f->code, f->message);
+}
+
 static const struct fmt_cell *cell_at(const struct fmt_table *t, size_t r,
 				      size_t c)
 {
 	return &t->cells[r * t->ncols + c];
 }
 
-static const char *shown(const struct fmt_cell *c)
+static const char *shown_text(const struct fmt_cell *c)
 {
 	return c->text ? c->text : "-";
+}
+
+/* "†1,3" for the cell's footnotes, appended. */
+static void add_marker(struct strbuf *out, const struct fmt_cell *c)
+{
+	for (size_t i = 0; i < c->nnotes; i++)
+		strbuf_addf(out, "%s%u", i ? "," : FMT_NOTE_MARK, c->notes[i]);
+}
+
+/* What people read in a cell: its text and its footnote marker. */
+static const char *shown(const struct fmt_cell *c, struct strbuf *scratch)
+{
+	if (!c->nnotes)
+		return shown_text(c);
+	strbuf_reset(scratch);
+	strbuf_adds(scratch, shown_text(c));
+	strbuf_addch(scratch, ' ');
+	add_marker(scratch, c);
+	return strbuf_str(scratch);
 }
 
 /* Visible width: UTF-8 continuation bytes take no column. */
@@ -207,15 +273,25 @@ static void text_field(struct strbuf *out, const char *s, size_t width,
 		pad(out, width - w);
 }
 
+static void footnotes_text(const struct fmt_table *t, struct strbuf *out)
+{
+	for (size_t i = 0; i < t->nfootnotes; i++) {
+		strbuf_addf(out, "%s%u ", FMT_NOTE_MARK, t->footnotes[i].n);
+		fmt_footnote_text(&t->footnotes[i], out);
+		strbuf_addch(out, '\n');
+	}
+}
+
 static void render_text(const struct fmt_table *t, int color,
 			struct strbuf *out)
 {
 	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
+	struct strbuf sc = STRBUF_INIT;
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		width[c] = width_of(t->cols[c].heading);
 		for (size_t r = 0; r < t->nrows; r++) {
-			size_t w = width_of(shown(cell_at(t, r, c)));
+			size_t w = width_of(shown(cell_at(t, r, c), &sc));
 
 			if (w > width[c])
 				width[c] = w;
@@ -236,7 +312,7 @@ static void render_text(const struct fmt_table *t, int color,
 
 			if (c)
 				strbuf_adds(out, "  ");
-			text_field(out, shown(cell), width[c],
+			text_field(out, shown(cell, &sc), width[c],
 				   t->cols[c].numeric,
 				   color ? ansi(cell->style) : NULL,
 				   c + 1 == t->ncols);
@@ -245,6 +321,10 @@ static void render_text(const struct fmt_table *t, int color,
 	}
 	for (size_t i = 0; i < t->nnotes; i++)
 		strbuf_addf(out, "%s%s\n", i ? "" : "\n", t->notes[i]);
+	if (t->nfootnotes && !t->nnotes)
+		strbuf_addch(out, '\n');
+	footnotes_text(t, out);
+	strbuf_release(&sc);
 	free(width);
 }
 
@@ -257,8 +337,25 @@ static void md_escaped(struct strbuf *out, const char *s)
 	}
 }
 
+/* Lines of one paragraph: each but the last ends in a hard break. */
+static void footnotes_md(const struct fmt_table *t, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < t->nfootnotes; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s%u ", FMT_NOTE_MARK, t->footnotes[i].n);
+		fmt_footnote_text(&t->footnotes[i], &sb);
+		md_escaped(out, sb.buf);
+		strbuf_adds(out, i + 1 < t->nfootnotes ? "  \n" : "\n");
+	}
+	strbuf_release(&sb);
+}
+
 static void render_md(const struct fmt_table *t, struct strbuf *out)
 {
+	struct strbuf sc = STRBUF_INIT;
+
 	if (t->title)
 		strbuf_addf(out, "**%s**\n\n", t->title);
 	strbuf_addch(out, '|');
@@ -275,7 +372,7 @@ static void render_md(const struct fmt_table *t, struct strbuf *out)
 		strbuf_addch(out, '|');
 		for (size_t c = 0; c < t->ncols; c++) {
 			strbuf_addch(out, ' ');
-			md_escaped(out, shown(cell_at(t, r, c)));
+			md_escaped(out, shown(cell_at(t, r, c), &sc));
 			strbuf_adds(out, " |");
 		}
 		strbuf_addch(out, '\n');
@@ -284,8 +381,12 @@ static void render_md(const struct fmt_table *t, struct strbuf *out)
 		strbuf_adds(out, i ? "  \n" : "\n");
 		md_escaped(out, t->notes[i]);
 	}
-	if (t->nnotes)
+	if (t->nnotes && t->nfootnotes)
+		strbuf_adds(out, "  ");
+	if (t->nnotes || t->nfootnotes)
 		strbuf_addch(out, '\n');
+	footnotes_md(t, out);
+	strbuf_release(&sc);
 }
 
 static void render_csv(const struct fmt_table *t, struct strbuf *out)
@@ -321,11 +422,70 @@ static json_t *json_cell(const struct fmt_cell *c)
 	return c->raw ? json_string(c->raw) : json_null();
 }
 
+/* The row key of cell footnotes: "findings", unless a column has it. */
+static char *findings_key(const struct fmt_table *t)
+{
+	struct strbuf key = STRBUF_INIT;
+	size_t c = 0;
+
+	strbuf_adds(&key, "findings");
+	while (c < t->ncols) {
+		if (!strcmp(t->cols[c].name, key.buf)) {
+			strbuf_reset(&key);
+			strbuf_addf(&key, "_%s", t->cols[c].name);
+			c = 0;
+		} else {
+			c++;
+		}
+	}
+	return strbuf_detach(&key);
+}
+
+/* {column: [numbers]} of the row's cited cells, or NULL for none. */
+static json_t *json_row_findings(const struct fmt_table *t, size_t r)
+{
+	json_t *o = NULL;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct fmt_cell *cell = cell_at(t, r, c);
+		json_t *a;
+
+		if (!cell->nnotes)
+			continue;
+		a = json_array();
+		for (size_t i = 0; i < cell->nnotes; i++)
+			json_array_append_new(a, json_integer(cell->notes[i]));
+		if (!o)
+			o = json_object();
+		json_object_set_new(o, t->cols[c].name, a);
+	}
+	return o;
+}
+
+static json_t *json_footnotes(const struct fmt_table *t)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < t->nfootnotes; i++) {
+		const struct fmt_footnote *f = &t->footnotes[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "n", json_integer(f->n));
+		json_object_set_new(o, "source", json_string(f->source));
+		json_object_set_new(o, "line", json_integer(f->line));
+		json_object_set_new(o, "severity", json_string(f->severity));
+		json_object_set_new(o, "code", json_string(f->code));
+		json_object_set_new(o, "message", json_string(f->message));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static void render_json(const struct fmt_table *t, struct strbuf *out)
 {
 	json_t *doc = json_object(), *cols = json_array(), *rows = json_array();
 	json_t *notes = json_array();
-	char *s;
+	char *s, *fkey = findings_key(t);
 
 	json_object_set_new(doc, "title",
 			    t->title ? json_string(t->title) : json_null());
@@ -334,9 +494,13 @@ static void render_json(const struct fmt_table *t, struct strbuf *out)
 	for (size_t r = 0; r < t->nrows; r++) {
 		json_t *row = json_object();
 
+		json_t *found = json_row_findings(t, r);
+
 		for (size_t c = 0; c < t->ncols; c++)
 			json_object_set_new(row, t->cols[c].name,
 					    json_cell(cell_at(t, r, c)));
+		if (found)
+			json_object_set_new(row, fkey, found);
 		json_array_append_new(rows, row);
 	}
 	for (size_t i = 0; i < t->nnotes; i++)
@@ -344,6 +508,9 @@ static void render_json(const struct fmt_table *t, struct strbuf *out)
 	json_object_set_new(doc, "columns", cols);
 	json_object_set_new(doc, "rows", rows);
 	json_object_set_new(doc, "notes", notes);
+	if (t->nfootnotes)
+		json_object_set_new(doc, "footnotes", json_footnotes(t));
+	free(fkey);
 	s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
 			    JSON_REAL_PRECISION(15));
 	if (!s)
@@ -389,6 +556,30 @@ static void html_open_cell(struct strbuf *out, const char *tag, int numeric,
 	strbuf_addch(out, '>');
 }
 
+static void footnotes_html(const struct fmt_table *t, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < t->nfootnotes; i++) {
+		strbuf_reset(&sb);
+		fmt_footnote_text(&t->footnotes[i], &sb);
+		strbuf_addf(out, "<p class=\"footnote\"><sup>%s%u</sup> ",
+			    FMT_NOTE_MARK, t->footnotes[i].n);
+		html_escaped(out, sb.buf);
+		strbuf_adds(out, "</p>\n");
+	}
+	strbuf_release(&sb);
+}
+
+static void html_marker(struct strbuf *out, const struct fmt_cell *c)
+{
+	if (!c->nnotes)
+		return;
+	strbuf_adds(out, "<sup class=\"fn\">");
+	add_marker(out, c);
+	strbuf_adds(out, "</sup>");
+}
+
 static void render_html(const struct fmt_table *t, struct strbuf *out)
 {
 	strbuf_adds(out, "<table class=\"storan\">\n");
@@ -411,7 +602,8 @@ static void render_html(const struct fmt_table *t, struct strbuf *out)
 
 			html_open_cell(out, "td", t->cols[c].numeric,
 				       cell->style);
-			html_escaped(out, shown(cell));
+			html_escaped(out, shown_text(cell));
+			html_marker(out, cell);
 			strbuf_adds(out, "</td>");
 		}
 		strbuf_adds(out, "</tr>\n");
@@ -422,6 +614,18 @@ static void render_html(const struct fmt_table *t, struct strbuf *out)
 		html_escaped(out, t->notes[i]);
 		strbuf_adds(out, "</p>\n");
 	}
+	footnotes_html(t, out);
+}
+
+void fmt_render_footnotes(const struct fmt_table *t, enum fmt_kind kind,
+			  struct strbuf *out)
+{
+	if (kind == FMT_TEXT)
+		footnotes_text(t, out);
+	else if (kind == FMT_MD)
+		footnotes_md(t, out);
+	else if (kind == FMT_HTML)
+		footnotes_html(t, out);
 }
 
 void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,

@@ -23,6 +23,18 @@
  * Invariants: columns are added before rows; every cell starts empty
  * (rendered as "" in CSV, "-" in text/md/html, null in JSON); the table
  * owns copies of every string given to it.
+ *
+ * Footnotes (storan check's findings, analysis/footnotes.h): a cell may
+ * cite numbered footnotes, shown after its text as "123 MB/s †1,3" in
+ * text and Markdown and as a <sup class="fn"> in HTML; the footnotes
+ * themselves follow the notes under the table.  CSV shows neither (its
+ * cells stay raw figures).  JSON gives each row with a cited cell a
+ * "findings" object, column name -> array of footnote numbers, and the
+ * document a "footnotes" array of {n, source, line, severity, code,
+ * message}; both only when there is a footnote, so that a table without
+ * one renders exactly as before.  Should a column itself be named
+ * "findings", the row key becomes "_findings" (underscores are added
+ * until it is unique).
  */
 #ifndef STORAN_FORMAT_H
 #define STORAN_FORMAT_H
@@ -62,6 +74,21 @@ struct fmt_cell {
 	double value;	/* JSON number when is_number */
 	int is_number;
 	enum fmt_style style;
+	unsigned *notes;	/* footnote numbers cited, ascending */
+	size_t nnotes;
+};
+
+/* The marker before footnote numbers: "†1", "†1,3" (UTF-8 dagger). */
+#define FMT_NOTE_MARK "\xe2\x80\xa0"
+
+/* A footnote under the table: one finding of storan check. */
+struct fmt_footnote {
+	unsigned n;		/* the number cells cite */
+	char *source;
+	unsigned line;
+	char *severity;		/* "warning", "info" */
+	char *code;
+	char *message;
 };
 
 struct fmt_table {
@@ -72,6 +99,8 @@ struct fmt_table {
 	size_t nrows, cells_alloc;
 	char **notes;	/* lines printed under the table (not in CSV) */
 	size_t nnotes, notes_alloc;
+	struct fmt_footnote *footnotes;	/* after the notes (not in CSV) */
+	size_t nfootnotes, footnotes_alloc;
 };
 
 void fmt_table_init(struct fmt_table *t, const char *title);
@@ -95,6 +124,19 @@ void fmt_table_set_style(struct fmt_table *t, size_t row, size_t col,
 			 enum fmt_style style);
 void fmt_table_add_note(struct fmt_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * The footnote numbers a cell cites (copied; n 0 clears them).  Setting
+ * the cell's value clears them: mark a cell after filling it.
+ */
+void fmt_table_set_notes(struct fmt_table *t, size_t row, size_t col,
+			 const unsigned *nums, size_t n);
+/* Appends a footnote; numbers should run 1, 2, 3 as cells cite them. */
+void fmt_table_add_footnote(struct fmt_table *t, unsigned n,
+			    const char *source, unsigned line,
+			    const char *severity, const char *code,
+			    const char *message);
+/* "SOURCE:LINE: SEVERITY: CODE: message" of a footnote, appended. */
+void fmt_footnote_text(const struct fmt_footnote *f, struct strbuf *out);
 
 /*
  * Appends the table to out in the given format.  color adds ANSI colours
@@ -102,6 +144,14 @@ void fmt_table_add_note(struct fmt_table *t, const char *fmt, ...)
  */
 void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,
 		struct strbuf *out);
+
+/*
+ * Appends just the table's footnotes, one per line, in FMT_TEXT, FMT_MD
+ * or FMT_HTML (other kinds: nothing): what fmt_render() puts under the
+ * table, for pages that place them elsewhere.
+ */
+void fmt_render_footnotes(const struct fmt_table *t, enum fmt_kind kind,
+			  struct strbuf *out);
 
 /*
  * Should output to fd be coloured?  when is "auto" (yes on a terminal

@@ -449,6 +449,21 @@ static void axis_release(struct axis *a)
 	keymap_release(&a->map);
 }
 
+/* Each cell's measurements, for the footnotes of the findings on them. */
+static void record_members(struct pivot *pv, const struct entry *e, size_t n)
+{
+	size_t ncells = pv->nrows * pv->ncols;
+
+	pv->member_at = xcalloc(ncells + 1, sizeof(*pv->member_at));
+	pv->members = xmalloc((n ? n : 1) * sizeof(*pv->members));
+	for (size_t i = 0; i < n; i++)
+		pv->member_at[e[i].cell + 1]++;
+	for (size_t c = 0; c < ncells; c++)
+		pv->member_at[c + 1] += pv->member_at[c];
+	for (size_t i = 0; i < n; i++)	/* e is sorted by cell */
+		pv->members[i] = e[i].m;
+}
+
 int pivot_build(struct pivot *pv, const struct result_set *rs,
 		const struct pivot_options *opt, struct strbuf *err)
 {
@@ -476,6 +491,7 @@ int pivot_build(struct pivot *pv, const struct result_set *rs,
 	free(col_rank);
 	qsort(e, n, sizeof(*e), cmp_entry);
 	pv->cells = xcalloc(pv->nrows * pv->ncols, sizeof(*pv->cells));
+	record_members(pv, e, n);
 	pool_cells(pv, rs, e, n);
 	pv->used = n;
 	cell_values(pv);
@@ -502,6 +518,8 @@ void pivot_release(struct pivot *pv)
 	free_strings(pv->row_vals, pv->nrows * pv->nrow_keys);
 	free_strings(pv->col_vals, pv->ncols * pv->ncol_keys);
 	free(pv->cells);
+	free(pv->members);
+	free(pv->member_at);
 	free(pv->lacking_key);
 	free(pv->mix_key);
 	free(pv->mix_a);

@@ -92,6 +92,8 @@ struct pivot {
 	char **row_vals;	/* nrows * nrow_keys */
 	char **col_vals;	/* ncols * ncol_keys */
 	struct pivot_cell *cells;	/* nrows * ncols */
+	size_t *members;	/* measurement indices, grouped by cell */
+	size_t *member_at;	/* nrows * ncols + 1 offsets into members */
 	size_t used;		/* measurements in the table */
 	size_t lacking;		/* left out: a key missing */
 	char *lacking_key;	/* the first key found missing */
@@ -112,6 +114,20 @@ static inline struct pivot_cell *pivot_cell(const struct pivot *pv,
 					    size_t row, size_t col)
 {
 	return &pv->cells[row * pv->ncols + col];
+}
+
+/*
+ * The measurements pooled in a cell (indices into the result set built
+ * from; both sides of a ratio cell); *n receives their count.
+ */
+static inline const size_t *pivot_cell_members(const struct pivot *pv,
+					       size_t row, size_t col,
+					       size_t *n)
+{
+	size_t i = row * pv->ncols + col;
+
+	*n = pv->member_at[i + 1] - pv->member_at[i];
+	return pv->members + pv->member_at[i];
 }
 
 /*

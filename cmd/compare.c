@@ -4,14 +4,19 @@
  * on (exit 1 on any regression).
  *
  * Thin: options and loading here, matching and verdicts in
- * analysis/compare.h, tables rendered by analysis/format.h.  The CSV
+ * analysis/compare.h, storan check's findings on the compared figures in
+ * analysis/footnotes.h, tables rendered by analysis/format.h.  The CSV
  * columns are a contract (CONTRACTS.md):
  *   tool,op,metric,labels,n_a,mean_a,n_b,mean_b,ratio,change_pct,p_value,
  *   test,verdict
+ * and a trailing `findings` column (codes, ';') only when a finding
+ * touches a compared figure.  Findings never change the exit status.
  */
 #include "cmd.h"
 #include "../analysis/compare.h"
+#include "../analysis/footnotes.h"
 #include "../analysis/format.h"
+#include "../analysis/links.h"
 #include "../core/atomic.h"
 #include "../core/human.h"
 #include "../core/load.h"
@@ -44,6 +49,14 @@ static const char compare_usage[] =
 	"  -f, --format F        text (default), md, csv, json\n"
 	"      --color WHEN      auto (default), always, never\n"
 	"  -o, --output FILE     write to FILE (whole or not at all)\n"
+	"      --link NAME       link for storan check's over-link (sata3,\n"
+	"                        pcie3x4, ...; see storan-check(1))\n"
+	"      --ram SIZE        RAM of the tested machines (default: this\n"
+	"                        one's)\n"
+	"      --findings F      warnings (default) or all: which findings of\n"
+	"                        storan check mark a mean (" FMT_NOTE_MARK
+	"1) with a note\n"
+	"      --no-check        no findings, no marks\n"
 	"  -h, --help            show this help\n"
 	"\n"
 	"Exit status: 0 no regression, 1 a regression (or an input only\n"
@@ -55,6 +68,9 @@ struct compare_args {
 	enum fmt_kind format;
 	const char *color;
 	const char *output;
+	struct check_options check;
+	enum check_severity findings;
+	int no_check;
 };
 
 /* Appends the comma-separated parts of s to *v; -1 for an empty part. */
@@ -95,6 +111,7 @@ static int parse_number(const char *s, int percent, double *out)
 static int parse_option(int c, struct compare_args *a)
 {
 	struct compare_options *o = &a->co;
+	struct link_info link;
 
 	switch (c) {
 	case 't':
@@ -152,6 +169,26 @@ static int parse_option(int c, struct compare_args *a)
 		break;
 	case 'o':
 		a->output = optarg;
+		break;
+	case 'L':
+		if (link_lookup(optarg, &link))
+			return usage_error("compare", "unknown link '%s'; "
+					   "storan knows %s", optarg,
+					   link_names());
+		a->check.link = optarg;
+		break;
+	case 'R':
+		if (check_parse_size(optarg, &a->check.ram))
+			return usage_error("compare", "bad RAM size '%s' (e.g. "
+					   "16G)", optarg);
+		break;
+	case 'F':
+		if (footnotes_parse_level(optarg, &a->findings))
+			return usage_error("compare", "unknown --findings '%s' "
+					   "(warnings or all)", optarg);
+		break;
+	case 'N':
+		a->no_check = 1;
 		break;
 	default:
 		return usage_error("compare", "bad option");
@@ -245,6 +282,20 @@ static void add_row(struct fmt_table *t, const struct compare_row *row,
 	free(ls);
 }
 
+/*
+ * Marks the baseline's and the candidate's mean with the footnotes of
+ * the findings on their measurements (sets 0 and set_b of fn).
+ */
+static void mark_row(struct fmt_table *t, size_t r,
+		     const struct compare_row *row, struct footnotes *fn,
+		     size_t set_b)
+{
+	footnotes_mark_cell(fn, t, r, 5, 0, row->members[0],
+			    row->nmembers[0]);
+	footnotes_mark_cell(fn, t, r, 7, set_b, row->members[1],
+			    row->nmembers[1]);
+}
+
 static char *side_title(const char *name, const struct labels *identity)
 {
 	char *ls = labels_text(identity), *s;
@@ -302,7 +353,7 @@ static void add_summary_notes(struct fmt_table *t,
 
 static void render_readable(const struct compare_args *a, char **names,
 			    const struct compare_result *res, int nres,
-			    int color, struct strbuf *out)
+			    struct footnotes *fn, int color, struct strbuf *out)
 {
 	for (int i = 0; i < nres; i++) {
 		char *ta = side_title(names[0], &res[i].identity_a);
@@ -312,9 +363,17 @@ static void render_readable(const struct compare_args *a, char **names,
 
 		fmt_table_init(&t, title);
 		add_columns(&t);
-		for (size_t r = 0; r < res[i].nrows; r++)
+		for (size_t r = 0; r < res[i].nrows; r++) {
 			add_row(&t, &res[i].rows[r], NULL);
+			if (fn)
+				mark_row(&t, r, &res[i].rows[r], fn,
+					 (size_t)i + 1);
+		}
 		add_summary_notes(&t, &res[i], names[0], names[i + 1]);
+		if (fn) {
+			footnotes_to_fmt(fn, &t);
+			footnotes_restart(fn);	/* each table its own */
+		}
 		if (i)
 			strbuf_addch(out, '\n');
 		fmt_render(&t, a->format, color, out);
@@ -325,19 +384,62 @@ static void render_readable(const struct compare_args *a, char **names,
 	}
 }
 
+/* The codes of the findings on a row's figures: "cached-read;noisy". */
+static char *row_codes(struct footnotes *fn, const struct compare_row *row,
+		       size_t set_b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned *nums = NULL;
+	size_t alloc = 0, n;
+
+	n = footnotes_cite(fn, 0, row->members[0], row->nmembers[0], &nums,
+			   &alloc);
+	footnotes_codes(fn, nums, n, &sb);
+	n = footnotes_cite(fn, set_b, row->members[1], row->nmembers[1],
+			   &nums, &alloc);
+	footnotes_codes(fn, nums, n, &sb);
+	free(nums);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * The contract's columns, and a trailing "findings" column only when a
+ * finding touches a figure: without findings, CSV reads as it always did.
+ */
 static void render_csv(char **names, const struct compare_result *res,
-		       int nres, struct strbuf *out)
+		       int nres, struct footnotes *fn, struct strbuf *out)
 {
 	struct fmt_table t;
+	size_t nrows = 0, k = 0;
+	char **codes;
+	int any = 0;
 
+	for (int i = 0; i < nres; i++)
+		nrows += res[i].nrows;
+	codes = xcalloc(nrows ? nrows : 1, sizeof(*codes));
+	for (int i = 0; fn && i < nres; i++)
+		for (size_t r = 0; r < res[i].nrows; r++, k++) {
+			codes[k] = row_codes(fn, &res[i].rows[r],
+					     (size_t)i + 1);
+			any |= *codes[k] != 0;
+		}
 	fmt_table_init(&t, NULL);
 	add_columns(&t);
+	if (any)
+		fmt_table_add_column(&t, "findings", NULL, 0);
+	k = 0;
 	for (int i = 0; i < nres; i++)
-		for (size_t r = 0; r < res[i].nrows; r++)
+		for (size_t r = 0; r < res[i].nrows; r++, k++) {
 			add_row(&t, &res[i].rows[r],
 				nres > 1 ? names[i + 1] : NULL);
+			if (any)
+				fmt_table_set_cell(&t, k, 13, codes[k], NULL);
+		}
 	fmt_render(&t, FMT_CSV, 0, out);
 	fmt_table_release(&t);
+	for (size_t i = 0; i < nrows; i++)
+		free(codes[i]);
+	free(codes);
 }
 
 static json_t *json_num(double v)
@@ -355,7 +457,32 @@ static json_t *json_labels(const struct labels *l)
 	return o;
 }
 
-static json_t *json_row(const struct compare_row *row)
+/* The findings on one side's figures, as storan check reports them. */
+static void json_side_findings(json_t *list, struct footnotes *fn,
+			       size_t set, const size_t *mi, size_t n,
+			       const char *side)
+{
+	unsigned *nums = NULL;
+	size_t alloc = 0, k = footnotes_cite(fn, set, mi, n, &nums, &alloc);
+
+	for (size_t i = 0; i < k; i++) {
+		const struct check_finding *f = footnotes_finding(fn, nums[i]);
+		json_t *o = json_object();
+
+		json_object_set_new(o, "side", json_string(side));
+		json_object_set_new(o, "source", json_string(f->source));
+		json_object_set_new(o, "line", json_integer(f->line));
+		json_object_set_new(o, "severity", json_string(
+			check_severity_name(f->severity)));
+		json_object_set_new(o, "code", json_string(f->code));
+		json_object_set_new(o, "message", json_string(f->message));
+		json_array_append_new(list, o);
+	}
+	free(nums);
+}
+
+static json_t *json_row(const struct compare_row *row, struct footnotes *fn,
+			size_t set_b)
 {
 	json_t *o = json_object();
 
@@ -380,6 +507,15 @@ static json_t *json_row(const struct compare_row *row)
 			    json_boolean(row->single_runs));
 	json_object_set_new(o, "from_histogram",
 			    json_boolean(row->from_histogram));
+	if (fn) {
+		json_t *found = json_array();
+
+		json_side_findings(found, fn, 0, row->members[0],
+				   row->nmembers[0], "baseline");
+		json_side_findings(found, fn, set_b, row->members[1],
+				   row->nmembers[1], "candidate");
+		json_object_set_new(o, "findings", found);
+	}
 	return o;
 }
 
@@ -415,7 +551,8 @@ static json_t *json_summary(const struct compare_result *r)
 	return o;
 }
 
-static json_t *json_result(const char *name, const struct compare_result *r)
+static json_t *json_result(const char *name, const struct compare_result *r,
+			   struct footnotes *fn, size_t set_b)
 {
 	json_t *o = json_object(), *v;
 
@@ -430,7 +567,7 @@ static json_t *json_result(const char *name, const struct compare_result *r)
 	json_object_set_new(o, "ignored_labels", v);
 	v = json_array();
 	for (size_t i = 0; i < r->nrows; i++)
-		json_array_append_new(v, json_row(&r->rows[i]));
+		json_array_append_new(v, json_row(&r->rows[i], fn, set_b));
 	json_object_set_new(o, "pairs", v);
 	v = json_array();
 	for (size_t i = 0; i < r->nunmatched; i++)
@@ -446,7 +583,7 @@ static json_t *json_result(const char *name, const struct compare_result *r)
 
 static void render_json(const struct compare_args *a, char **names,
 			const struct compare_result *res, int nres,
-			struct strbuf *out)
+			struct footnotes *fn, struct strbuf *out)
 {
 	json_t *doc = json_object(), *list = json_array();
 	char *s;
@@ -456,7 +593,8 @@ static void render_json(const struct compare_args *a, char **names,
 	json_object_set_new(doc, "alpha", json_real(a->co.alpha));
 	for (int i = 0; i < nres; i++)
 		json_array_append_new(list, json_result(names[i + 1],
-							&res[i]));
+							&res[i], fn,
+							(size_t)i + 1));
 	json_object_set_new(doc, "comparisons", list);
 	s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
 			    JSON_REAL_PRECISION(15));
@@ -468,8 +606,15 @@ static void render_json(const struct compare_args *a, char **names,
 	json_decref(doc);
 }
 
+/* Cache drops are in the text between outputs, not in measurements. */
+static void scan_cache_drops(const struct input *in, void *opt)
+{
+	check_scan_cache_drops(in, opt);
+}
+
 /* Loads every input into its own set; the worst status. */
-static enum load_status load_all(char **names, int n, struct result_set *sets)
+static enum load_status load_all(char **names, int n, struct result_set *sets,
+				 struct compare_args *a)
 {
 	struct diag_list diags;
 	enum load_status worst = LOAD_OK;
@@ -479,7 +624,9 @@ static enum load_status load_all(char **names, int n, struct result_set *sets)
 		enum load_status st;
 
 		result_set_init(&sets[i]);
-		st = load_input(names[i], NULL, &sets[i], &diags);
+		st = load_input_hooked(names[i], NULL, &sets[i], &diags,
+				       a->no_check ? NULL : scan_cache_drops,
+				       &a->check);
 		if (st > worst)
 			worst = st;
 	}
@@ -506,23 +653,41 @@ static int exit_status(const struct compare_result *res, int nres,
 	return rc;
 }
 
+/* storan check over every input: set i of fn is input i. */
+static void check_sets(struct compare_args *a, const struct result_set *sets,
+		       int n, struct footnotes *fn)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t set;
+
+	for (int i = 0; i < n; i++)
+		if (footnotes_check(fn, &sets[i], &a->check, &set, &err) ||
+		    set != (size_t)i)
+			BUG("checking input %d: %s", i, strbuf_str(&err));
+	strbuf_release(&err);
+}
+
 static int run_compare(struct compare_args *a, char **names, int n)
 {
 	struct result_set *sets = xcalloc((size_t)n, sizeof(*sets));
 	struct compare_result *res = xcalloc((size_t)n, sizeof(*res));
 	struct strbuf out = STRBUF_INIT;
-	enum load_status st = load_all(names, n, sets);
+	enum load_status st = load_all(names, n, sets, a);
+	struct footnotes fns, *fn = a->no_check ? NULL : &fns;
 	int rc = EXIT_TROUBLE;
 
+	footnotes_init(&fns, a->findings);
 	if (st != LOAD_TROUBLE) {
+		if (fn)
+			check_sets(a, sets, n, fn);
 		for (int i = 1; i < n; i++)
 			compare_sets(&sets[0], &sets[i], &a->co, &res[i - 1]);
 		if (a->format == FMT_CSV)
-			render_csv(names, res, n - 1, &out);
+			render_csv(names, res, n - 1, fn, &out);
 		else if (a->format == FMT_JSON)
-			render_json(a, names, res, n - 1, &out);
+			render_json(a, names, res, n - 1, fn, &out);
 		else
-			render_readable(a, names, res, n - 1,
+			render_readable(a, names, res, n - 1, fn,
 					a->format == FMT_TEXT &&
 					!strcmp(a->output, "-") &&
 					fmt_color_wanted(a->color, 1) > 0,
@@ -536,6 +701,7 @@ static int run_compare(struct compare_args *a, char **names, int n)
 	}
 	free(res);
 	free(sets);
+	footnotes_release(&fns);
 	strbuf_release(&out);
 	return rc;
 }
@@ -553,6 +719,10 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "color", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "link", required_argument, NULL, 'L' },
+		{ "ram", required_argument, NULL, 'R' },
+		{ "findings", required_argument, NULL, 'F' },
+		{ "no-check", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -566,6 +736,8 @@ int cmd_compare(int argc, char **argv)
 	a.format = FMT_TEXT;
 	a.color = "auto";
 	a.output = "-";
+	a.findings = CHECK_WARNING;
+	check_options_init(&a.check);
 	while (!rc && (c = getopt_long(argc, argv, "t:a:T:m:w:M:I:f:o:h",
 				       longopts, NULL)) != -1) {
 		if (c == 'h') {
@@ -591,5 +763,6 @@ out:
 	free_list(a.co.match, a.co.nmatch);
 	free_list(a.co.ignore, a.co.nignore);
 	filter_release(&a.where);
+	check_options_release(&a.check);
 	return rc;
 }

@@ -1,13 +1,17 @@
 /*
  * storan table: pivot and ratio tables of one metric.
  *
- * Thin: options, loading, then analysis/table.h builds the pivot and
+ * Thin: options, loading, then analysis/table.h builds the pivot,
+ * analysis/footnotes.h marks the cells storan check's findings touch and
  * analysis/format.h renders it.  Exit 0 for a table, 1 when an input was
  * only partly read or cells pool different conditions, 2 for trouble
- * (usage, a missing input, nothing selected).
+ * (usage, a missing input, nothing selected, an unknown --link).
+ * Findings never change the exit status: that is storan check's job.
  */
 #include "cmd.h"
+#include "../analysis/footnotes.h"
 #include "../analysis/format.h"
+#include "../analysis/links.h"
 #include "../analysis/table.h"
 #include "../core/atomic.h"
 #include "../core/load.h"
@@ -37,6 +41,14 @@ static const char table_usage[] =
 	"                       GiB/s, iops, kiops, us, ms, s\n"
 	"  -f, --format F       text (default), md, csv, json, html\n"
 	"  -o, --output FILE    write to FILE (whole or not at all)\n"
+	"      --link NAME      link for storan check's over-link (sata3,\n"
+	"                       pcie3x4, ...; see storan-check(1))\n"
+	"      --ram SIZE       RAM of the tested machine (default: this\n"
+	"                       one's)\n"
+	"      --findings F     warnings (default) or all: which findings of\n"
+	"                       storan check mark a cell (" FMT_NOTE_MARK
+	"1) with a note\n"
+	"      --no-check       no findings, no marks\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"Exit status: 0 table written, 1 an input was only partly read or\n"
@@ -50,6 +62,9 @@ struct table_args {
 	enum fmt_kind format;
 	double alpha;
 	char *ratio_key, *ratio_num, *ratio_den;
+	struct check_options check;
+	enum check_severity findings;
+	int no_check;
 };
 
 /* Splits "a,b" into a NULL-terminated array; -1 for an empty part. */
@@ -91,6 +106,8 @@ static int parse_alpha(const char *s, double *out)
 
 static int parse_option(int c, struct table_args *a)
 {
+	struct link_info link;
+
 	switch (c) {
 	case 'r':
 		free_keys(a->po.row_keys, a->po.nrow_keys);
@@ -141,6 +158,25 @@ static int parse_option(int c, struct table_args *a)
 		break;
 	case 'o':
 		a->output = optarg;
+		break;
+	case 'L':
+		if (link_lookup(optarg, &link))
+			return usage_error("table", "unknown link '%s'; storan "
+					   "knows %s", optarg, link_names());
+		a->check.link = optarg;
+		break;
+	case 'M':
+		if (check_parse_size(optarg, &a->check.ram))
+			return usage_error("table", "bad RAM size '%s' (e.g. "
+					   "16G)", optarg);
+		break;
+	case 'F':
+		if (footnotes_parse_level(optarg, &a->findings))
+			return usage_error("table", "unknown --findings '%s' "
+					   "(warnings or all)", optarg);
+		break;
+	case 'N':
+		a->no_check = 1;
 		break;
 	default:
 		return usage_error("table", "bad option");
@@ -193,7 +229,24 @@ static void hint_metrics(const struct result_set *rs)
 	strbuf_release(&sb);
 }
 
-static int render(const struct pivot *pv, const struct table_args *a)
+/* Marks the value cells whose measurements findings touch. */
+static void add_footnotes(struct footnotes *fn, size_t set,
+			  const struct pivot *pv, struct fmt_table *t)
+{
+	for (size_t r = 0; r < pv->nrows; r++) {
+		for (size_t c = 0; c < pv->ncols; c++) {
+			size_t n;
+			const size_t *mi = pivot_cell_members(pv, r, c, &n);
+
+			footnotes_mark_cell(fn, t, r, pv->nrow_keys + c, set,
+					    mi, n);
+		}
+	}
+	footnotes_to_fmt(fn, t);
+}
+
+static int render(const struct pivot *pv, const struct table_args *a,
+		  struct footnotes *fn, size_t set)
 {
 	struct display_unit u, *unit = NULL;
 	struct fmt_table t;
@@ -208,6 +261,8 @@ static int render(const struct pivot *pv, const struct table_args *a)
 		unit = &u;
 	}
 	pivot_to_fmt(pv, unit, a->alpha, &t);
+	if (fn)
+		add_footnotes(fn, set, pv, &t);
 	fmt_render(&t, a->format, 0, &out);
 	rc = write_file_atomic(a->output, out.buf, out.len) ? EXIT_TROUBLE :
 	     EXIT_OK;
@@ -216,25 +271,54 @@ static int render(const struct pivot *pv, const struct table_args *a)
 	return rc;
 }
 
+/* Cache drops are in the text between outputs, not in measurements. */
+static void scan_cache_drops(const struct input *in, void *opt)
+{
+	check_scan_cache_drops(in, opt);
+}
+
+/* Like load_inputs(), noting the cache drops storan check needs. */
+static enum load_status load_all(char **inputs, int n, struct table_args *a,
+				 struct result_set *rs,
+				 struct diag_list *diags)
+{
+	enum load_status worst = LOAD_OK;
+
+	for (int i = 0; i < n; i++) {
+		enum load_status st = load_input_hooked(
+			inputs[i], NULL, rs, diags,
+			a->no_check ? NULL : scan_cache_drops, &a->check);
+
+		if (st > worst)
+			worst = st;
+	}
+	return worst;
+}
+
 static int run_table(struct table_args *a, char **inputs, int ninputs)
 {
 	struct result_set rs;
 	struct diag_list diags;
 	struct strbuf err = STRBUF_INIT;
+	struct footnotes fn;
 	struct pivot pv;
 	enum load_status st;
+	size_t set = 0;
 	int rc;
 
 	result_set_init(&rs);
 	diag_list_init(&diags);
-	st = load_inputs(inputs, ninputs, NULL, &rs, &diags);
+	footnotes_init(&fn, a->findings);
+	st = load_all(inputs, ninputs, a, &rs, &diags);
 	diag_print(&diags, stderr);
+	if (!a->no_check && footnotes_check(&fn, &rs, &a->check, &set, &err))
+		BUG("%s", strbuf_str(&err));	/* --link was checked */
 	if (pivot_build(&pv, &rs, &a->po, &err)) {
 		fprintf(stderr, "storan table: %s\n", err.buf);
 		hint_metrics(&rs);
 		rc = EXIT_TROUBLE;
 	} else {
-		rc = render(&pv, a);
+		rc = render(&pv, a, a->no_check ? NULL : &fn, set);
 		if (!rc && pv.mixed_cells) {
 			fprintf(stderr, "storan table: warning: %zu cell(s) "
 				"pool measurements that differ in '%s' (%s, "
@@ -247,6 +331,7 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 			rc = (int)st;
 	}
 	pivot_release(&pv);
+	footnotes_release(&fn);
 	strbuf_release(&err);
 	diag_list_release(&diags);
 	result_set_release(&rs);
@@ -266,6 +351,10 @@ int cmd_table(int argc, char **argv)
 		{ "units", required_argument, NULL, 'u' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "link", required_argument, NULL, 'L' },
+		{ "ram", required_argument, NULL, 'M' },
+		{ "findings", required_argument, NULL, 'F' },
+		{ "no-check", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -277,6 +366,8 @@ int cmd_table(int argc, char **argv)
 	a.output = "-";
 	a.alpha = 0.05;
 	a.format = FMT_TEXT;
+	a.findings = CHECK_WARNING;
+	check_options_init(&a.check);
 	while (!rc && (c = getopt_long(argc, argv, "r:c:m:w:s:u:f:o:h",
 				       longopts, NULL)) != -1) {
 		if (c == 'h') {
@@ -298,5 +389,6 @@ out:
 	free(a.ratio_num);
 	free(a.ratio_den);
 	filter_release(&a.where);
+	check_options_release(&a.check);
 	return rc;
 }
