@@ -935,6 +935,11 @@ void check_list_release(struct check_list *l)
 	check_list_init(l);
 }
 
+void check_text_hook(const struct input *in, void *check_options)
+{
+	check_scan_cache_drops(in, check_options);
+}
+
 void check_list_keep(struct check_list *l, enum check_severity min)
 {
 	size_t keep = 0;

@@ -98,6 +98,8 @@ void check_options_release(struct check_options *opt);
  */
 void check_scan_cache_drops(const struct input *in,
 			    struct check_options *opt);
+/* The same as a load_input_hooked() text hook (arg: check_options). */
+void check_text_hook(const struct input *in, void *check_options);
 
 /*
  * A size as labels and --ram give it: "4194304", "4m", "1g", "16GiB",

@@ -43,12 +43,6 @@ static const char check_usage[] =
 	"\n"
 	"Exit status: 0 no warning, 1 at least one warning, 2 trouble.\n";
 
-/* Cache drops are in the text between outputs, not in measurements. */
-static void scan_cache_drops(const struct input *in, void *opt)
-{
-	check_scan_cache_drops(in, opt);
-}
-
 static void write_findings(const char *format, const struct check_list *l,
 			   const struct result_set *rs)
 {
@@ -79,7 +73,7 @@ static int run_check(char **paths, int n, struct check_options *opt,
 	check_list_init(&findings);
 	for (int i = 0; i < n; i++) {
 		enum load_status st = load_input_hooked(paths[i], NULL, &rs,
-							 &diags, scan_cache_drops,
+							 &diags, check_text_hook,
 							 opt);
 
 		if (st > worst)

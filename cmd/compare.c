@@ -13,10 +13,10 @@
  * touches a compared figure.  Findings never change the exit status.
  */
 #include "cmd.h"
+#include "findings-args.h"
 #include "../analysis/compare.h"
 #include "../analysis/footnotes.h"
 #include "../analysis/format.h"
-#include "../analysis/links.h"
 #include "../core/atomic.h"
 #include "../core/human.h"
 #include "../core/load.h"
@@ -68,9 +68,7 @@ struct compare_args {
 	enum fmt_kind format;
 	const char *color;
 	const char *output;
-	struct check_options check;
-	enum check_severity findings;
-	int no_check;
+	struct findings_args fa;
 };
 
 /* Appends the comma-separated parts of s to *v; -1 for an empty part. */
@@ -111,8 +109,10 @@ static int parse_number(const char *s, int percent, double *out)
 static int parse_option(int c, struct compare_args *a)
 {
 	struct compare_options *o = &a->co;
-	struct link_info link;
+	int rc = findings_args_option("compare", c, optarg, &a->fa);
 
+	if (rc >= 0)
+		return rc;
 	switch (c) {
 	case 't':
 		if (parse_number(optarg, 1, &o->threshold))
@@ -169,26 +169,6 @@ static int parse_option(int c, struct compare_args *a)
 		break;
 	case 'o':
 		a->output = optarg;
-		break;
-	case 'L':
-		if (link_lookup(optarg, &link))
-			return usage_error("compare", "unknown link '%s'; "
-					   "storan knows %s", optarg,
-					   link_names());
-		a->check.link = optarg;
-		break;
-	case 'R':
-		if (check_parse_size(optarg, &a->check.ram))
-			return usage_error("compare", "bad RAM size '%s' (e.g. "
-					   "16G)", optarg);
-		break;
-	case 'F':
-		if (footnotes_parse_level(optarg, &a->findings))
-			return usage_error("compare", "unknown --findings '%s' "
-					   "(warnings or all)", optarg);
-		break;
-	case 'N':
-		a->no_check = 1;
 		break;
 	default:
 		return usage_error("compare", "bad option");
@@ -606,12 +586,6 @@ static void render_json(const struct compare_args *a, char **names,
 	json_decref(doc);
 }
 
-/* Cache drops are in the text between outputs, not in measurements. */
-static void scan_cache_drops(const struct input *in, void *opt)
-{
-	check_scan_cache_drops(in, opt);
-}
-
 /* Loads every input into its own set; the worst status. */
 static enum load_status load_all(char **names, int n, struct result_set *sets,
 				 struct compare_args *a)
@@ -625,8 +599,7 @@ static enum load_status load_all(char **names, int n, struct result_set *sets,
 
 		result_set_init(&sets[i]);
 		st = load_input_hooked(names[i], NULL, &sets[i], &diags,
-				       a->no_check ? NULL : scan_cache_drops,
-				       &a->check);
+				       findings_text_hook, &a->fa);
 		if (st > worst)
 			worst = st;
 	}
@@ -661,7 +634,7 @@ static void check_sets(struct compare_args *a, const struct result_set *sets,
 	size_t set;
 
 	for (int i = 0; i < n; i++)
-		if (footnotes_check(fn, &sets[i], &a->check, &set, &err) ||
+		if (footnotes_check(fn, &sets[i], &a->fa.check, &set, &err) ||
 		    set != (size_t)i)
 			BUG("checking input %d: %s", i, strbuf_str(&err));
 	strbuf_release(&err);
@@ -673,10 +646,10 @@ static int run_compare(struct compare_args *a, char **names, int n)
 	struct compare_result *res = xcalloc((size_t)n, sizeof(*res));
 	struct strbuf out = STRBUF_INIT;
 	enum load_status st = load_all(names, n, sets, a);
-	struct footnotes fns, *fn = a->no_check ? NULL : &fns;
+	struct footnotes fns, *fn = a->fa.off ? NULL : &fns;
 	int rc = EXIT_TROUBLE;
 
-	footnotes_init(&fns, a->findings);
+	footnotes_init(&fns, a->fa.level);
 	if (st != LOAD_TROUBLE) {
 		if (fn)
 			check_sets(a, sets, n, fn);
@@ -719,10 +692,7 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "color", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "link", required_argument, NULL, 'L' },
-		{ "ram", required_argument, NULL, 'R' },
-		{ "findings", required_argument, NULL, 'F' },
-		{ "no-check", no_argument, NULL, 'N' },
+		FINDINGS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -736,8 +706,7 @@ int cmd_compare(int argc, char **argv)
 	a.format = FMT_TEXT;
 	a.color = "auto";
 	a.output = "-";
-	a.findings = CHECK_WARNING;
-	check_options_init(&a.check);
+	findings_args_init(&a.fa);
 	while (!rc && (c = getopt_long(argc, argv, "t:a:T:m:w:M:I:f:o:h",
 				       longopts, NULL)) != -1) {
 		if (c == 'h') {
@@ -763,6 +732,6 @@ out:
 	free_list(a.co.match, a.co.nmatch);
 	free_list(a.co.ignore, a.co.nignore);
 	filter_release(&a.where);
-	check_options_release(&a.check);
+	findings_args_release(&a.fa);
 	return rc;
 }

@@ -9,9 +9,9 @@
  * Findings never change the exit status: that is storan check's job.
  */
 #include "cmd.h"
+#include "findings-args.h"
 #include "../analysis/footnotes.h"
 #include "../analysis/format.h"
-#include "../analysis/links.h"
 #include "../analysis/table.h"
 #include "../core/atomic.h"
 #include "../core/load.h"
@@ -62,9 +62,7 @@ struct table_args {
 	enum fmt_kind format;
 	double alpha;
 	char *ratio_key, *ratio_num, *ratio_den;
-	struct check_options check;
-	enum check_severity findings;
-	int no_check;
+	struct findings_args fa;
 };
 
 /* Splits "a,b" into a NULL-terminated array; -1 for an empty part. */
@@ -106,8 +104,10 @@ static int parse_alpha(const char *s, double *out)
 
 static int parse_option(int c, struct table_args *a)
 {
-	struct link_info link;
+	int rc = findings_args_option("table", c, optarg, &a->fa);
 
+	if (rc >= 0)
+		return rc;
 	switch (c) {
 	case 'r':
 		free_keys(a->po.row_keys, a->po.nrow_keys);
@@ -158,25 +158,6 @@ static int parse_option(int c, struct table_args *a)
 		break;
 	case 'o':
 		a->output = optarg;
-		break;
-	case 'L':
-		if (link_lookup(optarg, &link))
-			return usage_error("table", "unknown link '%s'; storan "
-					   "knows %s", optarg, link_names());
-		a->check.link = optarg;
-		break;
-	case 'M':
-		if (check_parse_size(optarg, &a->check.ram))
-			return usage_error("table", "bad RAM size '%s' (e.g. "
-					   "16G)", optarg);
-		break;
-	case 'F':
-		if (footnotes_parse_level(optarg, &a->findings))
-			return usage_error("table", "unknown --findings '%s' "
-					   "(warnings or all)", optarg);
-		break;
-	case 'N':
-		a->no_check = 1;
 		break;
 	default:
 		return usage_error("table", "bad option");
@@ -271,12 +252,6 @@ static int render(const struct pivot *pv, const struct table_args *a,
 	return rc;
 }
 
-/* Cache drops are in the text between outputs, not in measurements. */
-static void scan_cache_drops(const struct input *in, void *opt)
-{
-	check_scan_cache_drops(in, opt);
-}
-
 /* Like load_inputs(), noting the cache drops storan check needs. */
 static enum load_status load_all(char **inputs, int n, struct table_args *a,
 				 struct result_set *rs,
@@ -287,7 +262,7 @@ static enum load_status load_all(char **inputs, int n, struct table_args *a,
 	for (int i = 0; i < n; i++) {
 		enum load_status st = load_input_hooked(
 			inputs[i], NULL, rs, diags,
-			a->no_check ? NULL : scan_cache_drops, &a->check);
+			findings_text_hook, &a->fa);
 
 		if (st > worst)
 			worst = st;
@@ -308,17 +283,17 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 
 	result_set_init(&rs);
 	diag_list_init(&diags);
-	footnotes_init(&fn, a->findings);
+	footnotes_init(&fn, a->fa.level);
 	st = load_all(inputs, ninputs, a, &rs, &diags);
 	diag_print(&diags, stderr);
-	if (!a->no_check && footnotes_check(&fn, &rs, &a->check, &set, &err))
+	if (!a->fa.off && footnotes_check(&fn, &rs, &a->fa.check, &set, &err))
 		BUG("%s", strbuf_str(&err));	/* --link was checked */
 	if (pivot_build(&pv, &rs, &a->po, &err)) {
 		fprintf(stderr, "storan table: %s\n", err.buf);
 		hint_metrics(&rs);
 		rc = EXIT_TROUBLE;
 	} else {
-		rc = render(&pv, a, a->no_check ? NULL : &fn, set);
+		rc = render(&pv, a, a->fa.off ? NULL : &fn, set);
 		if (!rc && pv.mixed_cells) {
 			fprintf(stderr, "storan table: warning: %zu cell(s) "
 				"pool measurements that differ in '%s' (%s, "
@@ -351,10 +326,7 @@ int cmd_table(int argc, char **argv)
 		{ "units", required_argument, NULL, 'u' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "link", required_argument, NULL, 'L' },
-		{ "ram", required_argument, NULL, 'M' },
-		{ "findings", required_argument, NULL, 'F' },
-		{ "no-check", no_argument, NULL, 'N' },
+		FINDINGS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -366,8 +338,7 @@ int cmd_table(int argc, char **argv)
 	a.output = "-";
 	a.alpha = 0.05;
 	a.format = FMT_TEXT;
-	a.findings = CHECK_WARNING;
-	check_options_init(&a.check);
+	findings_args_init(&a.fa);
 	while (!rc && (c = getopt_long(argc, argv, "r:c:m:w:s:u:f:o:h",
 				       longopts, NULL)) != -1) {
 		if (c == 'h') {
@@ -389,6 +360,6 @@ out:
 	free(a.ratio_num);
 	free(a.ratio_den);
 	filter_release(&a.where);
-	check_options_release(&a.check);
+	findings_args_release(&a.fa);
 	return rc;
 }
