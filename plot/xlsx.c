@@ -262,7 +262,12 @@ static void axes(const struct chart *c, lxw_chart *ch, int category)
 		chart_axis_set_log_base(x, 2);
 	else if (!category && c->x.scale == AXIS_LOG10)
 		chart_axis_set_log_base(x, 10);
-	if (!category && c->x.scale != AXIS_NINES) {
+	if (!category && c->x.scale == AXIS_LOG2) {
+		/* ticks at powers of two (4096, not 3026.96...) */
+		chart_axis_set_min(x, exp2(floor(log2(c->x.min))));
+		chart_axis_set_max(x, exp2(ceil(log2(c->x.max))));
+		chart_axis_set_num_format(x, "0");
+	} else if (!category && c->x.scale != AXIS_NINES) {
 		chart_axis_set_min(x, c->x.min);
 		chart_axis_set_max(x, c->x.max);
 	}
@@ -425,6 +430,9 @@ static void write_chart_sheet(struct book *b, size_t i)
 	worksheet_insert_chart_opt(ws, table ? below + 1 : 1, table ? 0 :
 				   (lxw_col_t)(2 * c->nseries + 1), ch, &opt);
 	worksheet_freeze_panes(ws, 1, 0);
+	/* printed or converted to PDF: a sheet one page wide */
+	worksheet_set_landscape(ws);
+	worksheet_fit_to_pages(ws, 1, 0);
 	free(sheet);
 }
 
