@@ -486,7 +486,10 @@ static void plan_keys(struct report *r, struct plan_item *it,
 			keys[0] = "op";
 		}
 	}
-	it->series = n ? keys[0] : "op";
+	/* one unnamed series (tool is constant), never a key chart_build
+	 * would choose itself among the keys dropped above */
+	it->series = n ? keys[0] : it->x && !strcmp(it->x, "op") ? "tool" :
+		     "op";
 	it->facets = n > 1 ? keys + 1 : NULL;
 	it->nfacets = n > 1 ? n - 1 : 0;
 	combos = count_combinations(r->rs, sel, it->facets, it->nfacets);
