@@ -3,13 +3,15 @@
  * sets, in one directory written whole or not at all.
  *
  * Thin: load the inputs, report_plan (plot/report.c chooses the charts),
- * report_write, with the findings of storan check (analysis/check.h)
- * listed in the report.  Exit 0 written, 1 written but an input failed or
+ * report_write, with the findings of storan check listed in the report
+ * and numbered as footnotes on the figures they touch
+ * (analysis/footnotes.h), as `storan table` marks them.  Exit 0 written, 1 written but an input failed or
  * storan check warns, 2 trouble (usage, nothing to report, a directory
  * that cannot be written).
  */
 #include "cmd.h"
 #include "../analysis/check.h"
+#include "../analysis/footnotes.h"
 #include "../analysis/links.h"
 #include "../core/load.h"
 #include "../core/xalloc.h"
@@ -31,8 +33,9 @@ static const char report_usage[] =
 	"  DIR/report.md                  Markdown tables and image links\n"
 	"DIR is replaced whole, and only when it is an earlier report.\n"
 	"\n"
-	"The findings of 'storan check' are listed, and under every chart\n"
-	"whose figures they touch.\n"
+	"Tables are those 'storan table' prints for each chart's selection.\n"
+	"The findings of 'storan check' are listed, and marked as numbered\n"
+	"footnotes (" FMT_NOTE_MARK "1) on the figures and charts they touch.\n"
 	"\n"
 	"  -o, --output DIR   the report directory (required)\n"
 	"  -t, --title T      the report's title\n"
@@ -45,11 +48,11 @@ static void scan_cache_drops(const struct input *in, void *opt)
 	check_scan_cache_drops(in, opt);
 }
 
-/* The inputs into rs, the findings of storan check into findings. */
+/* The inputs into rs, the findings of storan check into fn. */
 static enum load_status load_and_check(char **paths, int n,
 				       struct check_options *opt,
 				       struct result_set *rs,
-				       struct check_list *findings)
+				       struct footnotes *fn, size_t *set)
 {
 	struct diag_list diags;
 	struct strbuf err = STRBUF_INIT;
@@ -65,7 +68,7 @@ static enum load_status load_and_check(char **paths, int n,
 			worst = st;
 	}
 	diag_print(&diags, stderr);
-	if (check_run(rs, opt, findings, &err))
+	if (footnotes_check(fn, rs, opt, set, &err))
 		BUG("%s", strbuf_str(&err));	/* the link was checked */
 	diag_list_release(&diags);
 	strbuf_release(&err);
@@ -107,7 +110,8 @@ int cmd_report(int argc, char **argv)
 	};
 	const char *dir = NULL, *title = NULL;
 	struct check_options opt;
-	struct check_list findings;
+	struct footnotes fn;
+	size_t set = 0;
 	struct link_info link;
 	struct result_set rs;
 	struct report r;
@@ -153,18 +157,20 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 	result_set_init(&rs);
-	check_list_init(&findings);
+	footnotes_init(&fn, CHECK_WARNING);
 	report_init(&r);
-	st = load_and_check(argv + optind, argc - optind, &opt, &rs,
-			    &findings);
+	st = load_and_check(argv + optind, argc - optind, &opt, &rs, &fn,
+			    &set);
 	r.rs = &rs;
-	r.findings = &findings;
+	r.findings = &fn.sets[set].findings;
+	r.fn = &fn;
+	r.fn_set = set;
 	rc = write_report(&r, argv + optind, argc - optind, dir, title) ?
 	     EXIT_TROUBLE : (int)st;
-	if (rc == EXIT_OK && check_count(&findings, CHECK_WARNING))
+	if (rc == EXIT_OK && check_count(r.findings, CHECK_WARNING))
 		rc = EXIT_FINDINGS;
 	report_release(&r);
-	check_list_release(&findings);
+	footnotes_release(&fn);
 	check_options_release(&opt);
 	result_set_release(&rs);
 	return rc;

@@ -1,7 +1,8 @@
 /*
  * index.html: the report as one self-contained page -- CSS inline, every
- * chart as inline SVG, tables, storan check's findings (also under every
- * chart they touch), notes and inputs; no script, no font, no
+ * chart as inline SVG, the tables `storan table --format html` prints,
+ * storan check's findings (numbered footnotes on the figures and charts
+ * they touch, and all of them in a list), notes and inputs; no script, no font, no
  * URL outside the report, so it opens anywhere, offline.
  *
  * cairo names the ids in each SVG glyph0-1, clip1...; on one page those
@@ -32,7 +33,11 @@ static const char css[] =
 	"th{background:#f0f0f0}"
 	"code{font-size:.85em;word-break:break-all}"
 	"nav ol{columns:2}"
-	".flag{color:#a04000;font-weight:bold}li.warning b{color:#a04000}";
+	"caption{text-align:left;font-weight:bold;padding:.3em 0}"
+	"sup.fn,.footnote sup{color:#a04000}"
+	".footnote{color:#555;font-size:.85em;margin:.2em 0}"
+	"td.warn{background:#fff4d6}td.bad{color:#a00}td.good{color:#070}"
+	"li.warning b{color:#a04000}";
 
 static void html_text(struct strbuf *sb, const char *s)
 {
@@ -77,40 +82,16 @@ static void inline_svg(struct strbuf *sb, const char *svg, size_t n)
 	}
 }
 
-static void html_table(struct strbuf *sb, const struct chart *c)
+/* The chart's table (analysis/format.h) with its notes and footnotes. */
+static void html_table(struct strbuf *sb, const struct report_chart *rc)
 {
-	struct chart_table t;
-
-	if (chart_table_build(c, &t))
-		return;
-	strbuf_adds(sb, "<table>\n<tr><th>");
-	html_text(sb, c->x.title);
-	strbuf_adds(sb, "</th>");
-	for (size_t col = 0; col < t.ncols; col++) {
-		char *h = chart_table_header(c, col);
-
-		strbuf_adds(sb, "<th>");
-		html_text(sb, h);
-		strbuf_adds(sb, "</th>");
-		free(h);
+	if (rc->has_table) {
+		fmt_render(&rc->table, FMT_HTML, 0, sb);
+	} else if (rc->table.nfootnotes) {
+		strbuf_adds(sb, "<div class=\"footnotes\">\n");
+		fmt_render_footnotes(&rc->table, FMT_HTML, sb);
+		strbuf_adds(sb, "</div>\n");
 	}
-	strbuf_adds(sb, "</tr>\n");
-	for (size_t row = 0; row < t.nrows; row++) {
-		strbuf_adds(sb, "<tr><td>");
-		html_text(sb, t.xlabel[row]);
-		strbuf_adds(sb, "</td>");
-		for (size_t col = 0; col < t.ncols; col++) {
-			char *cell = chart_table_cell(c, &t, row, col);
-
-			strbuf_adds(sb, "<td>");
-			html_text(sb, cell);
-			strbuf_adds(sb, "</td>");
-			free(cell);
-		}
-		strbuf_adds(sb, "</tr>\n");
-	}
-	strbuf_adds(sb, "</table>\n");
-	chart_table_release(&t);
 }
 
 static void html_finding(struct strbuf *sb, const struct check_finding *f)
@@ -122,22 +103,6 @@ static void html_finding(struct strbuf *sb, const struct check_finding *f)
 	strbuf_addf(sb, ":%u: ", f->line);
 	html_text(sb, f->message);
 	strbuf_adds(sb, "</li>\n");
-}
-
-/* Under a chart: the findings that touch its figures (the footnote). */
-static void html_chart_findings(struct strbuf *sb, const struct report *r,
-				size_t i)
-{
-	size_t idx[16], n = report_chart_findings(r, i, idx, 16);
-
-	if (!n)
-		return;
-	strbuf_addf(sb, "<p class=\"flag\">\xe2\x9a\xa0 <a href=\"#findings\">"
-		    "storan check</a> has %zu finding(s) about figures in "
-		    "this chart:</p>\n<ul>\n", n);
-	for (size_t k = 0; k < n; k++)
-		html_finding(sb, &r->findings->v[idx[k]]);
-	strbuf_adds(sb, "</ul>\n");
 }
 
 static void html_findings(struct strbuf *sb, const struct report *r)
@@ -162,6 +127,11 @@ static void html_chart(struct strbuf *sb, const struct report *r, size_t i,
 
 	strbuf_addf(sb, "<section id=\"c%zu\">\n<h2>%zu. ", i + 1, i + 1);
 	html_text(sb, c->title);
+	if (r->charts[i].nmarks) {
+		strbuf_adds(sb, " <sup class=\"fn\">");
+		footnotes_marker(r->charts[i].marks, r->charts[i].nmarks, sb);
+		strbuf_adds(sb, "</sup>");
+	}
 	strbuf_adds(sb, "</h2>\n<figure>\n");
 	inline_svg(sb, strbuf_str(svg), i + 1);
 	strbuf_adds(sb, "\n<figcaption>");
@@ -169,8 +139,7 @@ static void html_chart(struct strbuf *sb, const struct report *r, size_t i,
 	strbuf_addf(sb, ". <a href=\"charts/%s.png\">PNG</a> "
 		    "<a href=\"charts/%s.svg\">SVG</a></figcaption>\n"
 		    "</figure>\n", name, name);
-	html_table(sb, c);
-	html_chart_findings(sb, r, i);
+	html_table(sb, &r->charts[i]);
 	strbuf_adds(sb, "</section>\n");
 }
 

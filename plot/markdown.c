@@ -1,7 +1,8 @@
 /*
  * report.md: the report as Markdown, ready to paste into a blog post --
- * a heading per chart, its PNG as an image link (charts/NN-name.png), and
- * its numbers as a table with units in the header.  Pipes in names are
+ * a heading per chart (with the footnote marks of storan check's findings
+ * about its figures), its PNG as an image link (charts/NN-name.png), and
+ * its table as `storan table --format md` prints it, footnotes under it.  Pipes in names are
  * escaped so that a label value cannot break a table.
  */
 #include "report.h"
@@ -21,42 +22,16 @@ static void md_text(struct strbuf *sb, const char *s)
 	}
 }
 
-static void md_table(struct strbuf *sb, const struct chart *c)
+/* The chart's table (analysis/format.h) with its notes and footnotes. */
+static void md_table(struct strbuf *sb, const struct report_chart *rc)
 {
-	struct chart_table t;
-
-	if (chart_table_build(c, &t)) {
-		strbuf_adds(sb, "The workbook (report.xlsx) has this chart's "
-			    "points.\n\n");
-		return;
+	if (rc->has_table) {
+		fmt_render(&rc->table, FMT_MD, 0, sb);
+		strbuf_addch(sb, '\n');
+	} else if (rc->table.nfootnotes) {
+		fmt_render_footnotes(&rc->table, FMT_MD, sb);
+		strbuf_addch(sb, '\n');
 	}
-	strbuf_adds(sb, "| ");
-	md_text(sb, c->x.title);
-	for (size_t col = 0; col < t.ncols; col++) {
-		char *h = chart_table_header(c, col);
-
-		strbuf_adds(sb, " | ");
-		md_text(sb, h);
-		free(h);
-	}
-	strbuf_adds(sb, " |\n|---");
-	for (size_t col = 0; col < t.ncols; col++)
-		strbuf_adds(sb, "|---:");
-	strbuf_adds(sb, "|\n");
-	for (size_t row = 0; row < t.nrows; row++) {
-		strbuf_adds(sb, "| ");
-		md_text(sb, t.xlabel[row]);
-		for (size_t col = 0; col < t.ncols; col++) {
-			char *cell = chart_table_cell(c, &t, row, col);
-
-			strbuf_adds(sb, " | ");
-			md_text(sb, cell);
-			free(cell);
-		}
-		strbuf_adds(sb, " |\n");
-	}
-	strbuf_addch(sb, '\n');
-	chart_table_release(&t);
 }
 
 static void md_sources(struct strbuf *sb, const struct report *r)
@@ -93,21 +68,6 @@ static void md_finding(struct strbuf *sb, const struct check_finding *f)
 	strbuf_addch(sb, '\n');
 }
 
-/* Under a chart: the findings that touch its figures (the footnote). */
-static void md_chart_findings(struct strbuf *sb, const struct report *r,
-			      size_t i)
-{
-	size_t idx[16], n = report_chart_findings(r, i, idx, 16);
-
-	if (!n)
-		return;
-	strbuf_addf(sb, "\xe2\x9a\xa0 `storan check` has %zu finding(s) "
-		    "about figures in this chart:\n\n", n);
-	for (size_t k = 0; k < n; k++)
-		md_finding(sb, &r->findings->v[idx[k]]);
-	strbuf_addch(sb, '\n');
-}
-
 static void md_findings(struct strbuf *sb, const struct report *r)
 {
 	if (!r->findings)
@@ -132,6 +92,9 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 
 		strbuf_addf(sb, "## %zu. ", i + 1);
 		md_text(sb, c->title);
+		if (r->charts[i].nmarks)
+			strbuf_addch(sb, ' ');
+		footnotes_marker(r->charts[i].marks, r->charts[i].nmarks, sb);
 		strbuf_adds(sb, "\n\n");
 		if (*c->subtitle) {
 			md_text(sb, c->subtitle);
@@ -140,10 +103,9 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 		strbuf_adds(sb, "![");
 		md_text(sb, c->title);
 		strbuf_addf(sb, "](charts/%s.png)\n\n", r->charts[i].name);
-		md_table(sb, c);
 		md_text(sb, c->footer);
 		strbuf_adds(sb, ".\n\n");
-		md_chart_findings(sb, r, i);
+		md_table(sb, &r->charts[i]);
 	}
 	md_findings(sb, r);
 	if (r->nnotes) {

@@ -16,6 +16,7 @@
  * replaced.
  */
 #include "report.h"
+#include "../analysis/table.h"
 #include "../core/numscan.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -43,8 +44,16 @@ void report_init(struct report *r)
 void report_release(struct report *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		free(r->charts[i].name);
-		chart_release(&r->charts[i].chart);
+		struct report_chart *rc = &r->charts[i];
+
+		free(rc->name);
+		chart_release(&rc->chart);
+		filter_release(&rc->where);
+		free(rc->x_key);
+		free(rc->series_key);
+		free(rc->ratio);
+		fmt_table_release(&rc->table);
+		free(rc->marks);
 	}
 	for (size_t i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
@@ -148,6 +157,30 @@ static void filter_add(struct filter *f, const char *key, const char *value)
 	f->n++;
 }
 
+/*
+ * iozone's thirteen tests on one chart are a tangle: when a chart would
+ * show more than MAX_OPS ops as lines, it is split into these groups.
+ */
+#define MAX_OPS 6
+static const struct op_group {
+	const char *name;
+	const char *ops[5];
+} op_groups[] = {
+	{ "sequential", { "write", "rewrite", "read", "reread", NULL } },
+	{ "random", { "randread", "randwrite", NULL } },
+	{ "strided", { "bkwdread", "strideread", "recrewrite", NULL } },
+	{ "stdio", { "fwrite", "frewrite", "fread", "freread", NULL } },
+};
+#define NOP_GROUPS (sizeof(op_groups) / sizeof(op_groups[0]))
+
+static int in_op_group(const struct op_group *g, const char *op)
+{
+	for (size_t i = 0; g->ops[i]; i++)
+		if (!strcmp(g->ops[i], op))
+			return 1;
+	return 0;
+}
+
 /* One chart of the plan, before it is built. */
 struct plan_item {
 	const struct group_def *g;
@@ -157,7 +190,24 @@ struct plan_item {
 	const char **facets;
 	size_t nfacets;
 	const char *bs;		/* latency: the one block size shown */
+	const struct op_group *ops;	/* only these ops (NULL: all) */
 };
+
+/*
+ * The series key a chart was built with, unless a facet left it one value
+ * (then its only series goes unnamed: no legend saying "no iodepth").
+ */
+static void keep_series(struct report_chart *rc, const char *key)
+{
+	struct chart *c = &rc->chart;
+
+	if (c->nseries == 1 && key) {
+		free(c->series[0].name);
+		c->series[0].name = xstrdup("");
+		key = NULL;
+	}
+	rc->series_key = key ? xstrdup(key) : NULL;
+}
 
 static void add_chart(struct report *r, const struct plan_item *it,
 		      const struct measurement *m)
@@ -172,7 +222,8 @@ static void add_chart(struct report *r, const struct plan_item *it,
 	struct strbuf err = STRBUF_INIT;
 	struct filter f;
 	struct report_chart *rc;
-	char *ratio = NULL;
+	char *ratio = NULL, buf[32];
+	double num;
 
 	if (r->n == MAX_CHARTS) {
 		report_note(r, "more than %d charts: the rest left out",
@@ -189,6 +240,14 @@ static void add_chart(struct report *r, const struct plan_item *it,
 		strbuf_adds(&name, "-cdf");
 	if (it->bs)
 		filter_add(&f, "bs", it->bs);
+	for (size_t k = 0; it->ops && it->ops->ops[k]; k++)
+		filter_add(&f, "op", it->ops->ops[k]);
+	if (it->ops) {
+		strbuf_addch(&name, '-');
+		add_slug(&name, it->ops->name);
+		strbuf_addf(&facet, "%s%s ops", facet.len ? ", " : "",
+			    it->ops->name);
+	}
 	if (it->ratio_key) {
 		ratio = xstrfmt("%s=%s/%s=%s", it->ratio_key, it->ratio_a,
 				it->ratio_key, it->ratio_b);
@@ -201,6 +260,8 @@ static void add_chart(struct report *r, const struct plan_item *it,
 		if (!v)
 			continue;
 		filter_add(&f, it->facets[k], v);
+		if (key_is_size(it->facets[k]) && is_numeric_string(v, &num))
+			v = human_size(num, buf, sizeof(buf));
 		strbuf_addf(&facet, "%s%s=%s", facet.len ? ", " : "",
 			    it->facets[k], v);
 		strbuf_addch(&name, '-');
@@ -212,6 +273,7 @@ static void add_chart(struct report *r, const struct plan_item *it,
 	spec.ratio = ratio;
 	ALLOC_GROW(r->charts, r->n + 1, r->alloc);
 	rc = &r->charts[r->n];
+	memset(rc, 0, sizeof(*rc));
 	chart_init(&rc->chart);
 	if (chart_build(&rc->chart, r->rs, &spec, &err)) {
 		report_note(r, "no chart of %s %s%s%s: %s", it->tool,
@@ -219,7 +281,13 @@ static void add_chart(struct report *r, const struct plan_item *it,
 			    strbuf_str(&facet), err.buf);
 		chart_release(&rc->chart);
 		strbuf_release(&name);
+		filter_release(&f);
 	} else {
+		keep_series(rc, it->series);
+		rc->where = f;
+		rc->x_key = xstrdup(rc->chart.x.key ? rc->chart.x.key : "op");
+		rc->ratio = ratio;
+		ratio = NULL;
 		if (facet.len) {
 			char *t = xstrfmt("%s \xe2\x80\x94 %s",
 					  rc->chart.title, facet.buf);
@@ -233,7 +301,6 @@ static void add_chart(struct report *r, const struct plan_item *it,
 	free(ratio);
 	strbuf_release(&facet);
 	strbuf_release(&err);
-	filter_release(&f);
 }
 
 /* One chart per combination of the facet keys' values. */
@@ -337,11 +404,43 @@ static void one_bar_per_test(struct report *r, struct plan_item *it,
 		if (count_combinations(r->rs, sel, key, 1) < 2)
 			continue;
 		it->x = ids[i];
-		it->series = NULL;
+		it->series = "op";
 		it->facets = NULL;
 		it->nfacets = 0;
 		return;
 	}
+}
+
+static int key_everywhere(const struct result_set *rs,
+			  const unsigned char *sel, const char *key)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (sel[i] && !measurement_key(&rs->m[i], key))
+			return 0;
+	return 1;
+}
+
+/*
+ * Keys that would split a chart for the wrong reason: a label only some
+ * captures carry (fio's JSON has no iodepth label where its normal output
+ * has one: the same run, not another condition), and the capture itself
+ * (source) where fio's job labels name the runs -- fio's outputs of one job
+ * are runs of the same test, pooled as repetitions.
+ */
+static size_t drop_weak_keys(const struct result_set *rs,
+			     const unsigned char *sel, const char **keys,
+			     size_t n)
+{
+	int jobs = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < rs->n && !jobs; i++)
+		jobs = sel[i] && labels_get(&rs->m[i].labels, "job");
+	for (size_t i = 0; i < n; i++)
+		if (key_everywhere(rs, sel, keys[i]) &&
+		    !(jobs && !strcmp(keys[i], "source")))
+			keys[k++] = keys[i];
+	return k;
 }
 
 /*
@@ -359,9 +458,11 @@ static void plan_keys(struct report *r, struct plan_item *it,
 		it->x = NULL;
 		n = chart_varying_keys(r->rs, sel, chosen, nchosen, keys,
 				       MAX_KEYS);
+		n = drop_weak_keys(r->rs, sel, keys, n);
 	} else {
 		n = chart_varying_keys(r->rs, sel, chosen, nchosen, keys,
 				       MAX_KEYS);
+		n = drop_weak_keys(r->rs, sel, keys, n);
 		it->x = n ? keys[0] : "op";
 		for (size_t k = 0; k < n; k++) {
 			if (key_is_numeric(r->rs, sel, keys[k]) &&
@@ -378,7 +479,17 @@ static void plan_keys(struct report *r, struct plan_item *it,
 			n--;
 		}
 	}
-	it->series = n ? keys[0] : NULL;
+	/* a sweep: the ops are its lines (bs on rows, op on columns) */
+	for (size_t k = 1; it->x && k < n && strcmp(it->x, "op"); k++) {
+		if (!strcmp(keys[k], "op")) {
+			keys[k] = keys[0];
+			keys[0] = "op";
+		}
+	}
+	/* one unnamed series (tool is constant), never a key chart_build
+	 * would choose itself among the keys dropped above */
+	it->series = n ? keys[0] : it->x && !strcmp(it->x, "op") ? "tool" :
+		     "op";
 	it->facets = n > 1 ? keys + 1 : NULL;
 	it->nfacets = n > 1 ? n - 1 : 0;
 	combos = count_combinations(r->rs, sel, it->facets, it->nfacets);
@@ -472,6 +583,75 @@ static size_t latency_block_size(struct report *r, struct plan_item *it,
 	return n;
 }
 
+/*
+ * iozone -a sweeps file sizes too: a line per file size makes a tangle.
+ * Where there are more than four, a chart shows the largest file of each
+ * capture (the one least flattered by the page cache); the workbook's
+ * Data sheet has the rest.
+ */
+static void pin_file_size(struct report *r, struct plan_item *it,
+			  unsigned char *sel)
+{
+	const struct result_set *rs = r->rs;
+	const char *key[1] = { "filesize" };
+	size_t pinned = 0;
+
+	if (count_combinations(rs, sel, key, 1) <= 4 ||
+	    !key_is_numeric(rs, sel, "filesize"))
+		return;
+	for (size_t i = 0; i < rs->n; i++) {
+		double v, best = 0, w;
+
+		if (!sel[i] || !is_numeric_string(labels_get(&rs->m[i].labels,
+							     "filesize"), &v))
+			continue;
+		for (size_t j = 0; j < rs->n; j++)
+			if (sel[j] && rs->m[j].source_name &&
+			    rs->m[i].source_name &&
+			    !strcmp(rs->m[j].source_name,
+				    rs->m[i].source_name) &&
+			    is_numeric_string(labels_get(&rs->m[j].labels,
+							 "filesize"), &w) &&
+			    w > best)
+				best = w;
+		if (v < best) {
+			sel[i] = 2;	/* dropped once the scan is done */
+			pinned++;
+		}
+	}
+	for (size_t i = 0; i < rs->n; i++)
+		sel[i] = sel[i] == 1;
+	if (pinned)
+		report_note(r, "%s %s: charts show the largest file size of "
+			    "each input; %zu figure(s) of smaller files are in "
+			    "the workbook's Data sheet", it->tool, it->g->y,
+			    pinned);
+}
+
+/* One set of charts per op group (op_groups) that the selection has. */
+static void add_op_groups(struct report *r, struct plan_item *it,
+			  const unsigned char *sel)
+{
+	const struct result_set *rs = r->rs;
+	unsigned char *sub = xcalloc(rs->n ? rs->n : 1, 1);
+
+	for (size_t g = 0; g < NOP_GROUPS; g++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < rs->n; i++) {
+			sub[i] = sel[i] && in_op_group(&op_groups[g],
+						       rs->m[i].op);
+			n += sub[i];
+		}
+		if (!n)
+			continue;
+		it->ops = &op_groups[g];
+		add_faceted(r, it, sub);
+	}
+	it->ops = NULL;
+	free(sub);
+}
+
 static void plan_group(struct report *r, const struct group_def *g,
 		       const char *tool, unsigned char *sel)
 {
@@ -489,7 +669,17 @@ static void plan_group(struct report *r, const struct group_def *g,
 		return;
 	if (g->want != WANT_EXACT)
 		nsel = latency_block_size(r, &it, sel);
+	pin_file_size(r, &it, sel);
 	plan_keys(r, &it, sel, chosen, 0, keys);
+	if (it.x && strcmp(it.x, "op") && it.series &&
+	    !strcmp(it.series, "op")) {
+		const char *op[1] = { "op" };
+
+		if (count_combinations(r->rs, sel, op, 1) > MAX_OPS) {
+			add_op_groups(r, &it, sel);
+			return;
+		}
+	}
 	add_faceted(r, &it, sel);
 }
 
@@ -580,22 +770,8 @@ int report_plan(struct report *r, const struct result_set *rs,
 	for (size_t t = 0; t < ntools; t++)
 		plan_ratios(r, tools[t], sel);
 	free(sel);
+	report_tables(r);
 	return r->n ? 0 : -1;
-}
-
-size_t report_chart_findings(const struct report *r, size_t i, size_t *idx,
-			     size_t max)
-{
-	const struct chart *c = &r->charts[i].chart;
-	size_t n = 0;
-
-	for (size_t f = 0; r->findings && f < r->findings->n && n < max; f++)
-		for (size_t k = 0; k < c->nmembers; k++)
-			if (check_touches(&r->findings->v[f], c->members[k])) {
-				idx[n++] = f;
-				break;
-			}
-	return n;
 }
 
 /* ---- chart tables ------------------------------------------------------ */

@@ -8,8 +8,11 @@
  * key that would otherwise crowd a chart (a facet), plus a ratio chart
  * where the data holds two groups that differ by one label (file vs block,
  * old vs new host).  The findings of `storan check` (r->findings, run by
- * the caller) are listed, and every chart a finding touches says so under
- * it.  report_write() renders everything into a temporary
+ * the caller) are listed; footnotes (analysis/footnotes.h) mark the
+ * figures they touch in each chart's table and the chart's caption, as
+ * `storan table` marks them.  Tables are pivots (analysis/table.h) rendered
+ * by analysis/format.h: the table `storan table` prints for the same rows
+ * and columns.  report_write() renders everything into a temporary
  * directory beside DIR and renames it into place, so a failed run leaves
  * no half report:
  *
@@ -25,10 +28,26 @@
 
 #include "chart.h"
 #include "../analysis/check.h"
+#include "../analysis/footnotes.h"
+#include "../analysis/format.h"
 
 struct report_chart {
 	char *name;		/* file stem: "01-fio-bw-host-nvme" */
 	struct chart chart;
+	/* what the chart selects, for its pivot table */
+	struct filter where;
+	char *x_key, *series_key;	/* series_key NULL: one column */
+	char *ratio;			/* "key=A/key=B" or NULL */
+	/*
+	 * Its table (report_tables): the pivot `storan table` would print,
+	 * or the chart's points for percentile curves; has_table 0 when
+	 * there is none (CDFs), and then table holds only the footnotes.
+	 */
+	struct fmt_table table;
+	int has_table;
+	int pivot;			/* table is a pivot (rows x, cols series) */
+	unsigned *marks;		/* footnotes the chart's figures cite */
+	size_t nmarks;
 };
 
 struct report {
@@ -38,6 +57,8 @@ struct report {
 	const struct chart_input *inputs;	/* the files named */
 	int ninputs;
 	const struct check_list *findings;	/* storan check's, or NULL */
+	struct footnotes *fn;		/* numbers findings; NULL: none */
+	size_t fn_set;			/* the set of rs in fn */
 	struct report_chart *charts;
 	size_t n, alloc;
 	char **notes;		/* what the plan left out, and why */
@@ -50,6 +71,12 @@ void report_release(struct report *r);
 /* Chooses the charts for rs; 0, or -1 when there is nothing to show. */
 int report_plan(struct report *r, const struct result_set *rs,
 		const char *title);
+
+/*
+ * Builds every chart's table and cites r->fn's findings in it (numbered
+ * anew for each chart, from its table's top left); report_plan does it.
+ */
+void report_tables(struct report *r);
 
 /* Writes DIR atomically; 0, or -1 after error() (DIR is left as it was). */
 int report_write(const struct report *r, const char *dir);
@@ -74,9 +101,6 @@ char *chart_table_header(const struct chart *c, size_t col);
 char *chart_table_cell(const struct chart *c, const struct chart_table *t,
 		       size_t row, size_t col);
 
-/* The findings that touch chart i's measurements, into idx; how many. */
-size_t report_chart_findings(const struct report *r, size_t i, size_t *idx,
-			     size_t max);
 
 /* The writers (plot/xlsx.c, plot/html.c, plot/markdown.c). */
 int report_write_xlsx(const struct report *r, const char *path);

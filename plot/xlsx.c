@@ -6,9 +6,11 @@
  *   Data      one row per measurement, one column per label, the figures
  *             as numbers (numeric labels too), base units named in the
  *             headers, header row frozen, autofilter on;
- *   NN-name   per chart: its table (units in the headers) and a native
- *             Excel chart drawn from those cells, so editing a number
- *             redraws the chart.
+ *   NN-name   per chart: its table as `storan table` prints it (units in
+ *             the headings, figures as numbers, storan check's findings
+ *             as cell comments and footnotes under it) and a native
+ *             chart drawn from those cells, so editing a number redraws
+ *             the chart; curves (CDFs) have their points instead.
  *
  * Document properties carry the provenance (comments: command line and
  * every input's sha256).  Sheet names are the charts' file stems, cut to
@@ -235,10 +237,13 @@ static void style_series(const struct chart *c, lxw_chart_series *se,
 	chart_series_set_marker_line(se, &line);
 }
 
-static uint8_t chart_type(const struct chart *c, int table)
+/*
+ * Curves: x-y scatter lines; a table over a numeric x (bs): scatter with
+ * markers on the chart's log axis; over categories: columns, or lines.
+ */
+static uint8_t chart_type(const struct chart *c, int table, int category)
 {
-	if (!table || (c->x.scale != AXIS_CATEGORY &&
-		       c->x.scale != AXIS_NINES))
+	if (!category)
 		return c->kind == CHART_SCATTER ? LXW_CHART_SCATTER :
 		       table ? LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS :
 		       LXW_CHART_SCATTER_STRAIGHT;
@@ -246,12 +251,10 @@ static uint8_t chart_type(const struct chart *c, int table)
 	       LXW_CHART_LINE : LXW_CHART_COLUMN;
 }
 
-static void axes(const struct chart *c, lxw_chart *ch, int table)
+static void axes(const struct chart *c, lxw_chart *ch, int category)
 {
 	lxw_chart_axis *x = chart_axis_get(ch, LXW_CHART_AXIS_TYPE_X);
 	lxw_chart_axis *y = chart_axis_get(ch, LXW_CHART_AXIS_TYPE_Y);
-	int category = table && (c->x.scale == AXIS_CATEGORY ||
-				 c->x.scale == AXIS_NINES);
 
 	chart_axis_set_name(x, c->x.title);
 	chart_axis_set_name(y, c->y.title);
@@ -259,7 +262,12 @@ static void axes(const struct chart *c, lxw_chart *ch, int table)
 		chart_axis_set_log_base(x, 2);
 	else if (!category && c->x.scale == AXIS_LOG10)
 		chart_axis_set_log_base(x, 10);
-	if (!category && c->x.scale != AXIS_NINES) {
+	if (!category && c->x.scale == AXIS_LOG2) {
+		/* ticks at powers of two (4096, not 3026.96...) */
+		chart_axis_set_min(x, exp2(floor(log2(c->x.min))));
+		chart_axis_set_max(x, exp2(ceil(log2(c->x.max))));
+		chart_axis_set_num_format(x, "0");
+	} else if (!category && c->x.scale != AXIS_NINES) {
 		chart_axis_set_min(x, c->x.min);
 		chart_axis_set_max(x, c->x.max);
 	}
@@ -275,64 +283,90 @@ static void axes(const struct chart *c, lxw_chart *ch, int table)
 	chart_axis_set_max(y, c->y.max);
 }
 
-/* The chart's table at A1: x, one column per series, then error bars. */
-static void write_table(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
-			const struct chart *c, const struct chart_table *t,
-			const char *sheet)
+/* The footnotes a cell cites, as the cell's comment. */
+static void note_comment(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col,
+			 const struct fmt_table *t, const struct fmt_cell *cell)
 {
-	int errs = c->errorbars != CHART_ERR_NONE;
-	int category = c->x.scale == AXIS_CATEGORY ||
-		       c->x.scale == AXIS_NINES;
-	lxw_col_t ecol = (lxw_col_t)(1 + t->ncols);
+	struct strbuf sb = STRBUF_INIT;
 
-	worksheet_write_string(ws, 0, 0, c->x.title, b->bold);
-	for (size_t row = 0; row < t->nrows; row++) {
-		if (category)
-			worksheet_write_string(ws, (lxw_row_t)(row + 1), 0,
-					       t->xlabel[row], NULL);
-		else
-			worksheet_write_number(ws, (lxw_row_t)(row + 1), 0,
-					       t->x[row], NULL);
-	}
-	for (size_t s = 0; s < t->ncols; s++) {
-		char *h = chart_table_header(c, s);
-		lxw_col_t col = (lxw_col_t)(1 + s);
-		lxw_chart_series *se;
-
-		worksheet_write_string(ws, 0, col, h, b->bold);
-		for (size_t row = 0; row < t->nrows; row++) {
-			size_t i = row * t->ncols + s;
-
-			write_number_or_blank(ws, (lxw_row_t)(row + 1), col,
-					      t->y[i]);
-			if (!errs)
+	for (size_t i = 0; i < cell->nnotes; i++) {
+		for (size_t k = 0; k < t->nfootnotes; k++) {
+			if (t->footnotes[k].n != cell->notes[i])
 				continue;
-			write_number_or_blank(ws, (lxw_row_t)(row + 1), ecol,
-					      t->lo[i]);
-			write_number_or_blank(ws, (lxw_row_t)(row + 1),
-					      ecol + 1, t->hi[i]);
+			strbuf_addf(&sb, "%s" FMT_NOTE_MARK "%u ",
+				    sb.len ? "\n" : "", cell->notes[i]);
+			fmt_footnote_text(&t->footnotes[k], &sb);
 		}
-		if (errs) {
-			char *lo = xstrfmt("%s: error bar low", h);
-			char *hi = xstrfmt("%s: error bar high", h);
+	}
+	if (sb.len)
+		worksheet_write_comment(ws, row, col, sb.buf);
+	strbuf_release(&sb);
+}
 
-			worksheet_write_string(ws, 0, ecol, lo, b->bold);
-			worksheet_write_string(ws, 0, ecol + 1, hi, b->bold);
-			free(lo);
-			free(hi);
-			ecol += 2;
+/*
+ * The chart's table at A1 as `storan table` shows it -- headings with
+ * units, figures as numbers in those units, footnoted cells carrying the
+ * finding as a comment -- and its notes and footnotes below.  Returns the
+ * first row after them.
+ */
+static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
+				 const struct fmt_table *t)
+{
+	lxw_row_t row = (lxw_row_t)t->nrows + 2;
+
+	for (size_t col = 0; col < t->ncols; col++)
+		worksheet_write_string(ws, 0, (lxw_col_t)col,
+				       t->cols[col].heading ?
+				       t->cols[col].heading :
+				       t->cols[col].name, b->bold);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t col = 0; col < t->ncols; col++) {
+			const struct fmt_cell *cell =
+				&t->cells[r * t->ncols + col];
+			lxw_row_t wr = (lxw_row_t)(r + 1);
+
+			if (cell->is_number)
+				write_number_or_blank(ws, wr, (lxw_col_t)col,
+						      cell->value);
+			else if (cell->text)
+				worksheet_write_string(ws, wr, (lxw_col_t)col,
+						       cell->text, NULL);
+			note_comment(ws, wr, (lxw_col_t)col, t, cell);
 		}
-		se = chart_add_series(ch, NULL, NULL);
+	}
+	for (size_t i = 0; i < t->nnotes; i++)
+		worksheet_write_string(ws, row++, 0, t->notes[i], NULL);
+	for (size_t i = 0; i < t->nfootnotes; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, FMT_NOTE_MARK "%u ", t->footnotes[i].n);
+		fmt_footnote_text(&t->footnotes[i], &sb);
+		worksheet_write_string(ws, row++, 0, sb.buf, NULL);
+		strbuf_release(&sb);
+	}
+	worksheet_set_column(ws, 0, (lxw_col_t)(t->ncols ? t->ncols - 1 : 0),
+			     16, NULL);
+	return row;
+}
+
+/* One chart series per value column, x from column A. */
+static void table_series(lxw_chart *ch, const struct chart *c,
+			 const struct fmt_table *t, const char *sheet,
+			 int columns)
+{
+	for (size_t col = 1; col < t->ncols; col++) {
+		lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+		const char *name = t->cols[col].name;
+
 		chart_series_set_categories(se, sheet, 1, 0,
 					    (lxw_row_t)t->nrows, 0);
-		chart_series_set_values(se, sheet, 1, col,
-					(lxw_row_t)t->nrows, col);
-		chart_series_set_name(se, *c->series[s].name ?
-				      c->series[s].name : c->metric);
-		style_series(c, se, s, chart_type(c, 1) == LXW_CHART_COLUMN);
-		free(h);
+		chart_series_set_values(se, sheet, 1, (lxw_col_t)col,
+					(lxw_row_t)t->nrows, (lxw_col_t)col);
+		chart_series_set_name(se, t->ncols > 2 || !c->nseries ? name :
+				      *c->series[0].name ? c->series[0].name :
+				      c->metric);
+		style_series(c, se, col - 1, columns);
 	}
-	worksheet_set_column(ws, 0, (lxw_col_t)(ecol - 1), 16, NULL);
 }
 
 /* Curves (CDFs, percentiles from histograms): x and y columns per series. */
@@ -366,30 +400,39 @@ static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
 
 static void write_chart_sheet(struct book *b, size_t i)
 {
-	const struct chart *c = &b->r->charts[i].chart;
+	const struct report_chart *rc = &b->r->charts[i];
+	const struct chart *c = &rc->chart;
+	const struct fmt_table *t = &rc->table;
 	char *sheet = sheet_name(b->r, i);
 	lxw_worksheet *ws = workbook_add_worksheet(b->wb, sheet);
-	struct chart_table t;
-	int table = !chart_table_build(c, &t);
-	lxw_chart *ch = workbook_add_chart(b->wb, chart_type(c, table));
+	int table = rc->has_table && t->ncols > 1;
+	int category = table && (c->x.scale == AXIS_CATEGORY ||
+				 c->x.scale == AXIS_NINES ||
+				 !t->cols[0].numeric);
+	lxw_chart *ch = workbook_add_chart(b->wb, chart_type(c, table,
+							    category));
 	lxw_chart_options opt = { .x_offset = 10, .y_offset = 10,
 				  .x_scale = 1.5, .y_scale = 1.5 };
+	lxw_row_t below = 0;
 
-	if (table)
-		write_table(b, ws, ch, c, &t, sheet);
-	else
+	if (table) {
+		below = write_fmt_table(b, ws, t);
+		table_series(ch, c, t, sheet, category &&
+			     chart_type(c, 1, 1) == LXW_CHART_COLUMN);
+	} else {
 		write_curves(b, ws, ch, c, sheet);
+	}
 	chart_title_set_name(ch, c->title);
-	axes(c, ch, table);
+	axes(c, ch, category);
 	chart_legend_set_position(ch, c->nseries > 1 ?
 				  LXW_CHART_LEGEND_BOTTOM :
 				  LXW_CHART_LEGEND_NONE);
-	worksheet_insert_chart_opt(ws, 1, (lxw_col_t)(table ?
-			2 + t.ncols * (c->errorbars != CHART_ERR_NONE ? 3 : 1) :
-			2 * c->nseries + 1), ch, &opt);
+	worksheet_insert_chart_opt(ws, table ? below + 1 : 1, table ? 0 :
+				   (lxw_col_t)(2 * c->nseries + 1), ch, &opt);
 	worksheet_freeze_panes(ws, 1, 0);
-	if (table)
-		chart_table_release(&t);
+	/* printed or converted to PDF: a sheet one page wide */
+	worksheet_set_landscape(ws);
+	worksheet_fit_to_pages(ws, 1, 0);
 	free(sheet);
 }
 

@@ -49,15 +49,25 @@ assert md.startswith('# Alpha & beta\n')
 links = re.findall(r'!\[[^\]]*\]\((charts/[^)]+)\)', md)
 assert len(links) == len(pngs) and all(os.path.exists('out/' + l) for l in links)
 # the bw table of host alpha: block sizes and read/write means with CI
-assert '| Block size | read (MB/s) | write (MB/s) |' in md, md[:2000]
-assert '| 4K | 100 \u00b1 ' in md
+# the pivot `storan table --rows bs --cols op` prints, in the chart's unit
+assert '| bs | read (MB/s) | write (MB/s) |' in md, md[:2000]
+assert '| 4K | 100 | 80.0 |' in md
+# the ratio table beside the ratio chart
+assert '**bw mean ratio host=beta / host=alpha**' in md
 # findings: listed once in their section, and under the dd chart only
 sec = md[md.index('## Findings of storan check'):]
 assert '`zero-data` dd.txt:4:' in sec and '`short-run` dd.txt:8:' in sec
 charts_md = md.split('\n## ')
-flagged = [c.split('\n')[0] for c in charts_md if 'finding(s) about figures' in c]
+# numbered footnotes: the chart's heading and its cells cite them, the
+# footnotes follow its table
+flagged = [c.split('\n')[0] for c in charts_md if re.search('\u2020[0-9,]+$', c.split('\n')[0])]
 assert len(flagged) == 1 and 'operation' in flagged[0], flagged
-assert html.count('<p class="flag">') == 1 and 'id="findings"' in html
+dd = [c for c in charts_md if c.startswith(flagged[0].split('\n')[0])][0]
+assert re.search('\\| [0-9.]+ \u2020[0-9]', dd), dd
+assert '\u20201 dd.txt:' in dd, dd
+assert html.count('<h2>') > 1 and html.count('</h2>') == html.count('<h2')
+assert sum(1 for h in re.findall(r'<h2>.*?</h2>', html) if 'class="fn"' in h) == 1
+assert 'id="findings"' in html
 PY
 # the left-over temporary directories: none
 [ "$(ls | grep -c tmp || true)" -eq 0 ]

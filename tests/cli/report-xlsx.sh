@@ -55,7 +55,7 @@ for row, e in zip(data[1:], exp):
     assert row[label_cols['host']] == labels['host']
 # first chart sheet: bw of host alpha by block size, in MB/s
 sheet3, _ = cells(3)
-assert sheet3[0]['A'] == 'Block size' and sheet3[0]['B'] == 'read (MB/s)', sheet3[0]
+assert sheet3[0]['A'] == 'bs' and sheet3[0]['B'] == 'read (MB/s)', sheet3[0]
 assert [r['A'] for r in sheet3[1:]] == [4096, 16384, 65536, 262144, 1048576]
 assert abs(sheet3[1]['B'] - 100) < 1e-9 and abs(sheet3[5]['C'] - 400) < 1e-9
 PY
