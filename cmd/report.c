@@ -10,9 +10,9 @@
  * that cannot be written).
  */
 #include "cmd.h"
+#include "findings-args.h"
 #include "../analysis/check.h"
 #include "../analysis/footnotes.h"
-#include "../analysis/links.h"
 #include "../core/load.h"
 #include "../core/xalloc.h"
 #include "../plot/report.h"
@@ -41,16 +41,13 @@ static const char report_usage[] =
 	"  -t, --title T      the report's title\n"
 	"  -l, --link NAME    for storan check: the link (sata3, pcie3x4...)\n"
 	"  -r, --ram SIZE     for storan check: RAM of the tested machine\n"
+	"      --findings F   warnings (default) or all: which findings get\n"
+	"                     footnote marks in tables and headings\n"
 	"  -h, --help         show this help\n";
-
-static void scan_cache_drops(const struct input *in, void *opt)
-{
-	check_scan_cache_drops(in, opt);
-}
 
 /* The inputs into rs, the findings of storan check into fn. */
 static enum load_status load_and_check(char **paths, int n,
-				       struct check_options *opt,
+				       struct findings_args *fa,
 				       struct result_set *rs,
 				       struct footnotes *fn, size_t *set)
 {
@@ -62,13 +59,14 @@ static enum load_status load_and_check(char **paths, int n,
 	for (int i = 0; i < n; i++) {
 		enum load_status st = load_input_hooked(paths[i], NULL, rs,
 							 &diags,
-							 scan_cache_drops, opt);
+							 findings_text_hook,
+							 fa);
 
 		if (st > worst)
 			worst = st;
 	}
 	diag_print(&diags, stderr);
-	if (footnotes_check(fn, rs, opt, set, &err))
+	if (footnotes_check(fn, rs, &fa->check, set, &err))
 		BUG("%s", strbuf_str(&err));	/* the link was checked */
 	diag_list_release(&diags);
 	strbuf_release(&err);
@@ -103,22 +101,22 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, 't' },
-		{ "link", required_argument, NULL, 'l' },
-		{ "ram", required_argument, NULL, 'r' },
+		{ "link", required_argument, NULL, OPT_FINDINGS_LINK },
+		{ "ram", required_argument, NULL, OPT_FINDINGS_RAM },
+		{ "findings", required_argument, NULL, OPT_FINDINGS_LEVEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *title = NULL;
-	struct check_options opt;
+	struct findings_args fa;
 	struct footnotes fn;
 	size_t set = 0;
-	struct link_info link;
 	struct result_set rs;
 	struct report r;
 	enum load_status st;
 	int c, rc = EXIT_OK;
 
-	check_options_init(&opt);
+	findings_args_init(&fa);
 	while (!rc && (c = getopt_long(argc, argv, "o:t:l:r:h", longopts,
 				       NULL)) != -1) {
 		switch (c) {
@@ -128,21 +126,22 @@ int cmd_report(int argc, char **argv)
 		case 't':
 			title = optarg;
 			break;
-		case 'l':
-			if (link_lookup(optarg, &link))
-				rc = usage_error("report", "unknown link '%s'; "
-						 "storan knows %s", optarg,
-						 link_names());
-			opt.link = optarg;
+		case 'l':	/* short for --link */
+			rc = findings_args_option("report", OPT_FINDINGS_LINK,
+						  optarg, &fa);
 			break;
-		case 'r':
-			if (check_parse_size(optarg, &opt.ram))
-				rc = usage_error("report", "bad RAM size '%s' "
-						 "(e.g. 16G)", optarg);
+		case 'r':	/* short for --ram */
+			rc = findings_args_option("report", OPT_FINDINGS_RAM,
+						  optarg, &fa);
+			break;
+		case OPT_FINDINGS_LINK:
+		case OPT_FINDINGS_RAM:
+		case OPT_FINDINGS_LEVEL:
+			rc = findings_args_option("report", c, optarg, &fa);
 			break;
 		case 'h':
 			print_usage(stdout, report_usage);
-			check_options_release(&opt);
+			findings_args_release(&fa);
 			return EXIT_OK;
 		default:
 			rc = usage_error("report", "bad option");
@@ -153,13 +152,13 @@ int cmd_report(int argc, char **argv)
 	else if (!rc && (!dir || !*dir))
 		rc = usage_error("report", "no output directory: -o DIR");
 	if (rc) {
-		check_options_release(&opt);
+		findings_args_release(&fa);
 		return rc;
 	}
 	result_set_init(&rs);
-	footnotes_init(&fn, CHECK_WARNING);
+	footnotes_init(&fn, fa.level);
 	report_init(&r);
-	st = load_and_check(argv + optind, argc - optind, &opt, &rs, &fn,
+	st = load_and_check(argv + optind, argc - optind, &fa, &rs, &fn,
 			    &set);
 	r.rs = &rs;
 	r.findings = &fn.sets[set].findings;
@@ -171,7 +170,7 @@ int cmd_report(int argc, char **argv)
 		rc = EXIT_FINDINGS;
 	report_release(&r);
 	footnotes_release(&fn);
-	check_options_release(&opt);
+	findings_args_release(&fa);
 	result_set_release(&rs);
 	return rc;
 }
