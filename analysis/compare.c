@@ -8,7 +8,7 @@
  * then one row per group present on both sides.
  */
 #include "compare.h"
-#include "keymap.h"
+#include "../core/keymap.h"
 #include "table.h"
 #include "../core/numscan.h"
 #include "../core/strbuf.h"

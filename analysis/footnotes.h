@@ -41,7 +41,7 @@
 
 #include "check.h"
 #include "format.h"
-#include "keymap.h"
+#include "../core/keymap.h"
 #include "../core/resultset.h"
 #include "../core/strbuf.h"
 

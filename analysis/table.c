@@ -9,7 +9,7 @@
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include "table.h"
-#include "keymap.h"
+#include "../core/keymap.h"
 #include "../core/xalloc.h"
 
 #include <math.h>

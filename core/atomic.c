@@ -3,6 +3,8 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +26,31 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/*
+ * Where the temporary file goes, or NULL to write in place.  Only a
+ * regular file (or a new one) is replaced by rename: renaming over
+ * /dev/null or a FIFO would replace the device node with a file.  A
+ * symbolic link is followed, so that the link stays a link.
+ */
+static char *rename_target(const char *path, int *in_place)
+{
+	struct stat st;
+	char *real;
+
+	*in_place = 0;
+	if (stat(path, &st))
+		return xstrdup(path);	/* new file (or no such dir) */
+	if (!S_ISREG(st.st_mode)) {
+		*in_place = 1;
+		return xstrdup(path);
+	}
+	real = realpath(path, NULL);
+	return real ? real : xstrdup(path);
+}
+
 int atomic_file_open(struct atomic_file *af, const char *path)
 {
-	int saved;
+	int saved, in_place;
 
 	af->path = af->tmp = NULL;
 	af->failed = 0;
@@ -35,11 +59,17 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 		af->fd = STDOUT_FILENO;
 		return 0;
 	}
-	af->path = xstrdup(path);
-	af->tmp = xstrfmt("%s.tmp-XXXXXX", path);
-	af->fd = mkstemp(af->tmp);
-	if (af->fd >= 0)
-		return 0;
+	af->path = rename_target(path, &in_place);
+	if (in_place) {
+		af->fd = open(path, O_WRONLY | O_TRUNC);
+		if (af->fd >= 0)
+			return 0;	/* tmp NULL: no rename at commit */
+	} else {
+		af->tmp = xstrfmt("%s.tmp-XXXXXX", af->path);
+		af->fd = mkstemp(af->tmp);
+		if (af->fd >= 0)
+			return 0;
+	}
 	saved = errno;
 	free(af->path);
 	free(af->tmp);
@@ -69,7 +99,8 @@ void atomic_file_abort(struct atomic_file *af)
 {
 	if (af->path) {
 		close(af->fd);
-		unlink(af->tmp);
+		if (af->tmp)
+			unlink(af->tmp);
 	}
 	atomic_file_free(af);
 }
@@ -83,6 +114,14 @@ int atomic_file_commit(struct atomic_file *af)
 	if (af->failed) {
 		atomic_file_abort(af);
 		return -1;
+	}
+	if (!af->tmp) {		/* a device or FIFO, written in place */
+		saved = close(af->fd) ? errno : 0;
+		if (saved)
+			error("cannot write '%s': %s", af->path,
+			      strerror(saved));
+		atomic_file_free(af);
+		return saved ? -1 : 0;
 	}
 	if (fchmod(af->fd, 0644) || fsync(af->fd) || close(af->fd) ||
 	    rename(af->tmp, af->path)) {

@@ -1,6 +1,8 @@
 /*
  * Output files are written whole or not at all: into a temporary file in
- * the same directory, then renamed over the target.  "-" is stdout.
+ * the same directory, then renamed over the target.  "-" is stdout.  A
+ * target that exists and is not a regular file (/dev/null, a FIFO) is
+ * written in place instead, never replaced; a symbolic link is followed.
  */
 #ifndef STORAN_ATOMIC_H
 #define STORAN_ATOMIC_H

@@ -89,11 +89,6 @@ struct dd_state {
 	char *error;
 	size_t last_li;		/* previous non-empty line index */
 	int last_kind;		/* LINE_* of that line */
-	struct dd_taken {	/* the summaries taken as results */
-		size_t li;
-		char *command;	/* its dd command line, or NULL */
-	} *taken;
-	size_t ntaken, taken_alloc;
 	int have_prev;		/* last accepted summary, if still near */
 	uint64_t prev_bytes;
 	double prev_seconds;
@@ -502,33 +497,20 @@ static const char *command_text(const struct dd_command *c)
 }
 
 /*
- * The earlier summary line with the same text as li and the same dd
- * command, or (size_t)-1.  With its time printed to six digits, such a
- * summary is one output quoted in a reply or pasted again, not a second
- * run.
+ * Was the summary at li, under the same dd command, taken before?  With
+ * its time printed to six digits, such a summary is one output quoted in a
+ * reply or pasted again, not a second run.  Returns the first one's line
+ * index, or (size_t)-1 (and remembers this one).
  */
-static size_t copy_of(const struct parse_ctx *ctx, const struct dd_state *st,
-		      size_t li, const char *command)
+static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 {
-	const char *t = line_after_prompt(ctx->in->lines[li].text);
+	char *key = xstrfmt("dd\037%s\037%s", command ? command : "",
+			    line_after_prompt(ctx->in->lines[li].text));
+	size_t orig;
+	int seen = parse_seen(ctx, key, li, &orig);
 
-	for (size_t k = 0; k < st->ntaken; k++) {
-		const struct dd_taken *d = &st->taken[k];
-
-		if (!strcmp(line_after_prompt(ctx->in->lines[d->li].text), t) &&
-		    (command ? d->command && !strcmp(d->command, command) :
-		     !d->command))
-			return d->li;
-	}
-	return (size_t)-1;
-}
-
-static void remember_taken(struct dd_state *st, size_t li,
-			   const char *command)
-{
-	ALLOC_GROW(st->taken, st->ntaken + 1, st->taken_alloc);
-	st->taken[st->ntaken].li = li;
-	st->taken[st->ntaken++].command = command ? xstrdup(command) : NULL;
+	free(key);
+	return seen ? orig : (size_t)-1;
 }
 
 static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
@@ -565,14 +547,13 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 	st->prev_bytes = s->bytes;
 	st->prev_seconds = s->seconds;
 	c = take_command(st);
-	orig = copy_of(ctx, st, li, command_text(c));
+	orig = copy_of(ctx, li, command_text(c));
 	if (!isnan(s->seconds) && orig != (size_t)-1) {
 		parse_note(ctx, li, "the same dd command and summary as line "
 			   "%u (quoted or pasted again): not counted twice",
 			   ctx->in->lines[orig].lineno);
 		return;
 	}
-	remember_taken(st, li, command_text(c));
 	emit_one(ctx, li, c, "bytes", UNIT_BYTES, (double)s->bytes);
 	if (isnan(s->seconds))
 		return;
@@ -720,9 +701,6 @@ static int dd_parse(struct parse_ctx *ctx)
 	end_output(ctx, &st, 0);
 	reset_output(&st);
 	forget_commands(&st);
-	for (size_t k = 0; k < st.ntaken; k++)
-		free(st.taken[k].command);
-	free(st.taken);
 	return (int)(ctx->rs->n - before);
 }
 

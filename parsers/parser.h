@@ -20,6 +20,8 @@
 #include "../core/input.h"
 #include "../core/resultset.h"
 
+struct keymap;
+
 struct parse_ctx {
 	const struct input *in;
 	struct result_set *rs;
@@ -30,6 +32,7 @@ struct parse_ctx {
 	size_t first_alloc;
 	size_t base;		/* rs->n when the input started */
 	const char *tool_version;	/* set by a parser that saw one */
+	struct keymap *seen;	/* parse_seen(): created when first used */
 };
 
 struct parser {
@@ -59,6 +62,17 @@ void parse_error(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Has an output with this key been taken before in this input?  The key
+ * is the output's own text (its command and figures, prefixed by the
+ * parser's name): the first time, li is remembered and 0 returned; a later
+ * identical output is the same one quoted in a reply or pasted again, and
+ * 1 is returned with the first one's line index in *orig.  Hashed, so a
+ * log of a million runs costs a million lookups, not their square.
+ */
+int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
+	       size_t *orig);
 
 /* Ingest options shared by every command that reads raw text. */
 struct ingest_options {

@@ -11,6 +11,7 @@
  */
 #include "parser.h"
 #include "../core/context.h"
+#include "../core/keymap.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
 
@@ -98,6 +99,21 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	va_start(ap, fmt);
 	vdiag(ctx, DIAG_NOTE, li, fmt, ap);
 	va_end(ap);
+}
+
+int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
+	       size_t *orig)
+{
+	int created;
+	size_t *at;
+
+	if (!ctx->seen) {
+		ctx->seen = xmalloc(sizeof(*ctx->seen));
+		keymap_init(ctx->seen);
+	}
+	at = keymap_put(ctx->seen, key, li, &created);
+	*orig = *at;
+	return !created;
 }
 
 /* Only blank lines, prompts and claimed output strictly between a and b? */
@@ -326,6 +342,10 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 	strbuf_release(&names);
 	free(ctx.claimed);
 	free(ctx.first_index);
+	if (ctx.seen) {
+		keymap_release(ctx.seen);
+		free(ctx.seen);
+	}
 	return failed;
 }
 

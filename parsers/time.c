@@ -36,6 +36,7 @@
  */
 #include "parser.h"
 #include "../core/numscan.h"
+#include "../core/strbuf.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
@@ -164,23 +165,24 @@ static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
  */
 static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
 {
-	size_t n = last - first + 1, k;
+	struct strbuf key = STRBUF_INIT;
+	size_t orig;
+	int seen;
 
-	if (n < 3)
+	if (last - first + 1 < 3)
 		return 0;
-	for (size_t j = 0; j + n <= first; j++) {
-		for (k = 0; k < n; k++)
-			if (strcmp(ctx->in->lines[j + k].text,
-				   ctx->in->lines[first + k].text))
-				break;
-		if (k == n) {
-			parse_note(ctx, first, "the same command and timing "
-				   "as line %u (quoted or pasted again): not "
-				   "counted twice", ctx->in->lines[j].lineno);
-			return 1;
-		}
+	strbuf_adds(&key, "time");
+	for (size_t i = first; i <= last; i++) {
+		strbuf_addch(&key, '\037');
+		strbuf_adds(&key, ctx->in->lines[i].text);
 	}
-	return 0;
+	seen = parse_seen(ctx, key.buf, first, &orig);
+	strbuf_release(&key);
+	if (seen)
+		parse_note(ctx, first, "the same command and timing as line "
+			   "%u (quoted or pasted again): not counted twice",
+			   ctx->in->lines[orig].lineno);
+	return seen;
 }
 
 static void emit(struct parse_ctx *ctx, size_t li, const char *which,
