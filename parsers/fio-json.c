@@ -23,7 +23,12 @@
  * Units: bw is KiB/s (bw_bytes, when present, B/s), runtime ms, latencies
  * usec in "slat"/"clat"/"lat" and ns in "*_ns"; io_bytes is KiB when the
  * document has no io_kbytes (fio 2.x), bytes otherwise.  Duplicate keys
- * (fio 3.1's "0.00" percentiles) are allowed: jansson keeps the last.
+ * (fio 3.1's "0.00" percentiles) are allowed: a lookup takes the last,
+ * an iteration each key once with its last value (as jansson did).
+ *
+ * The documents are read with core/json-scan.h (a flat token array for
+ * all documents of the input, strings decoded in place in the joined
+ * copy of the lines): all are found first, then emitted.
  *
  * JSON+: the bins are kept as the histogram of the .mean measurement of
  * that latency, and its percentiles are computed from the bins the way
@@ -33,23 +38,26 @@
  * the next one) are claimed and only the last one is a result.
  */
 #include "fio-common.h"
+#include "../core/json-scan.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct json_doc {
-	json_t *root;
+	size_t root;		/* token index */
 	size_t first, last;	/* input line indices */
 	int partial;
 };
 
 struct json_state {
 	struct parse_ctx *ctx;
+	struct jscan *js;
+	size_t *jobs;		/* token of each job of the document */
+	size_t njobs, jobs_alloc;
 	struct strbuf metric;
 	const struct json_doc *doc;
 	size_t *job_lines;	/* line of each "jobname" in the document */
@@ -67,18 +75,34 @@ static int fio_json_detect(const struct input *in)
 	return 0;
 }
 
-static double num(json_t *o, const char *key, int *found)
+static double num(struct jscan *js, size_t o, const char *key, int *found)
 {
-	json_t *v = json_object_get(o, key);
+	double v;
+	int is_num = jscan_num(js, jscan_get(js, o, key), &v);
 
 	if (found)
-		*found = json_is_number(v);
-	return json_is_number(v) ? json_number_value(v) : 0;
+		*found = is_num;
+	return v;
 }
 
-static const char *str(json_t *o, const char *key)
+static const char *str(struct jscan *js, size_t o, const char *key)
 {
-	return json_string_value(json_object_get(o, key));
+	return jscan_str(js, jscan_get(js, o, key));
+}
+
+static int64_t integer(struct jscan *js, size_t o, const char *key)
+{
+	return jscan_int(js, jscan_get(js, o, key));
+}
+
+static int is_object(const struct jscan *js, size_t i)
+{
+	return jscan_type(js, i) == JSCAN_OBJECT;
+}
+
+static int is_array(const struct jscan *js, size_t i)
+{
+	return jscan_type(js, i) == JSCAN_ARRAY;
 }
 
 static void emit(struct json_state *st, size_t li, const char *op,
@@ -102,32 +126,32 @@ static int bucket_cmp(const void *a, const void *b)
 }
 
 /* The "bins" object -> histogram in the unit of scale (seconds). */
-static int read_bins(json_t *bins, struct histogram *h)
+static int read_bins(struct jscan *js, size_t bins, struct histogram *h)
 {
-	json_t *bits_v = json_object_get(bins, "FIO_IO_U_PLAT_BITS");
-	unsigned bits = (unsigned)json_integer_value(bits_v);
-	struct bucket *b = xcalloc(json_object_size(bins) + 1, sizeof(*b));
-	const char *key;
-	json_t *v;
-	size_t n = 0;
+	size_t bits_v = jscan_get(js, bins, "FIO_IO_U_PLAT_BITS");
+	unsigned bits = (unsigned)jscan_int(js, bits_v);
+	const struct jscan_member *m;
+	size_t nm = jscan_members(js, bins, &m), n = 0;
+	struct bucket *b = xcalloc(nm + 1, sizeof(*b));
 
-	json_object_foreach(bins, key, v) {
-		const char *p = key;
+	for (size_t i = 0; i < nm; i++) {
+		const char *key = jscan_str(js, m[i].key), *p = key;
+		int64_t count = jscan_int(js, m[i].value);
 		uint64_t k;
 
 		if (starts_with(key, "FIO_IO_U_PLAT"))
 			continue;
-		if (scan_u64(&p, &k) || *p || !json_is_integer(v) ||
-		    json_integer_value(v) < 0) {
+		if (scan_u64(&p, &k) || *p ||
+		    jscan_type(js, m[i].value) != JSCAN_INTEGER || count < 0) {
 			free(b);
 			return -1;
 		}
-		if (!json_integer_value(v))
+		if (!count)
 			continue;
-		b[n].value = bits_v ? (double)fio_plat_idx_to_val((unsigned)k,
-								   bits) :
+		b[n].value = bits_v != JSCAN_NONE ?
+			     (double)fio_plat_idx_to_val((unsigned)k, bits) :
 			     (double)k;
-		b[n++].count = (uint64_t)json_integer_value(v);
+		b[n++].count = (uint64_t)count;
 	}
 	qsort(b, n, sizeof(*b), bucket_cmp);
 	h->n = n;
@@ -144,15 +168,18 @@ static int read_bins(json_t *bins, struct histogram *h)
 /* Percentiles of one latency: from the bins when there are some. */
 static void emit_percentiles(struct json_state *st, size_t li,
 			     const char *op, const char *prefix,
-			     json_t *pct, const struct histogram *h,
+			     size_t pct, const struct histogram *h,
 			     double scale, const struct labels *l)
 {
-	const char *key;
-	json_t *v;
+	const struct jscan_member *m;
+	size_t nm = jscan_members(st->js, pct, &m);
 
-	json_object_foreach(pct, key, v) {
-		double p, printed = json_number_value(v), val = printed;
-		const char *s = key;
+	for (size_t i = 0; i < nm; i++) {
+		const char *key = jscan_str(st->js, m[i].key), *s = key;
+		double p, printed, val;
+
+		jscan_num(st->js, m[i].value, &printed);
+		val = printed;
 
 		if (scan_double(&s, SCAN_NO_EXPONENT, &p) || *s || !(p > 0) ||
 		    fio_pct_metric(&st->metric, prefix, key, strlen(key)))
@@ -171,34 +198,34 @@ static void emit_percentiles(struct json_state *st, size_t li,
 
 /* slat/clat/lat of one direction: "clat_ns" (ns) or "clat" (usec). */
 static void emit_latency(struct json_state *st, size_t li, const char *op,
-			 json_t *dir, const char *prefix,
+			 size_t dir, const char *prefix,
 			 const struct labels *l)
 {
 	static const char *const keys[] = { "min", "max", "mean", "stddev" };
+	struct jscan *js = st->js;
 	char key[16];
-	json_t *o;
+	size_t o, bins, pct;
 	double scale = 1e-9, v[4], sum = 0;
 	struct histogram h = { 0, NULL, NULL };
-	json_t *bins, *pct;
 	int have_n;
 	double n;
 	size_t mean = 0;
 
 	snprintf(key, sizeof(key), "%s_ns", prefix);
-	o = json_object_get(dir, key);
-	if (!json_is_object(o)) {
-		o = json_object_get(dir, prefix);
+	o = jscan_get(js, dir, key);
+	if (!is_object(js, o)) {
+		o = jscan_get(js, dir, prefix);
 		scale = 1e-6;
 	}
-	if (!json_is_object(o))
+	if (!is_object(js, o))
 		return;
 	for (int k = 0; k < 4; k++) {
-		v[k] = num(o, keys[k], NULL);
+		v[k] = num(js, o, keys[k], NULL);
 		sum += fabs(v[k]);
 	}
-	n = num(o, "N", &have_n);
-	bins = json_object_get(o, "bins");
-	if (json_is_object(bins) && read_bins(bins, &h))
+	n = num(js, o, "N", &have_n);
+	bins = jscan_get(js, o, "bins");
+	if (is_object(js, bins) && read_bins(js, bins, &h))
 		parse_error(st->ctx, li, "unreadable JSON+ bins of %s", key);
 	if ((have_n && !(n > 0)) || !(sum > 0))
 		goto out;	/* no samples (sync engines, gtod_reduce) */
@@ -210,8 +237,8 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 		if (k == 2)
 			mean = st->ctx->rs->n - 1;
 	}
-	pct = json_object_get(o, "percentile");
-	if (json_is_object(pct))
+	pct = jscan_get(js, o, "percentile");
+	if (is_object(js, pct))
 		emit_percentiles(st, li, op, prefix, pct, &h, scale, l);
 	if (h.n) {	/* the distribution rides on .mean, in seconds */
 		for (size_t i = 0; i < h.n; i++)
@@ -226,7 +253,7 @@ out:
 
 /* bw_min.. (KiB/s) and iops_min.. of the sample lines. */
 static void emit_samples(struct json_state *st, size_t li, const char *op,
-			 json_t *dir, const struct labels *l)
+			 size_t dir, const struct labels *l)
 {
 	static const char *const bw_keys[] = {
 		"bw_min", "bw_max", "bw_mean", "bw_dev"
@@ -238,20 +265,20 @@ static void emit_samples(struct json_state *st, size_t li, const char *op,
 	int have_samples, found;
 	double samples, v;
 
-	samples = num(dir, "bw_samples", &have_samples);
+	samples = num(st->js, dir, "bw_samples", &have_samples);
 	if (!have_samples || samples > 0)
 		for (int k = 0; k < 4; k++) {
-			v = num(dir, bw_keys[k], &found);
+			v = num(st->js, dir, bw_keys[k], &found);
 			if (!found)
 				break;
 			strbuf_reset(&st->metric);
 			strbuf_addf(&st->metric, "bw.%s", names[k]);
 			emit(st, li, op, st->metric.buf, UNIT_BW, v * 1024, l);
 		}
-	samples = num(dir, "iops_samples", &have_samples);
+	samples = num(st->js, dir, "iops_samples", &have_samples);
 	if (!have_samples || samples > 0)
 		for (int k = 0; k < 4; k++) {
-			v = num(dir, iops_keys[k], &found);
+			v = num(st->js, dir, iops_keys[k], &found);
 			if (!found)
 				break;
 			strbuf_reset(&st->metric);
@@ -262,20 +289,21 @@ static void emit_samples(struct json_state *st, size_t li, const char *op,
 
 /* One direction of a job; returns 1 when it did any I/O. */
 static int emit_dir(struct json_state *st, size_t li, const char *op,
-		    json_t *dir, const struct labels *l)
+		    size_t dir, const struct labels *l)
 {
+	struct jscan *js = st->js;
 	int have_kb, have_bwb;
-	double bytes = num(dir, "io_bytes", NULL);
-	double runtime = num(dir, "runtime", NULL);
+	double bytes = num(js, dir, "io_bytes", NULL);
+	double runtime = num(js, dir, "runtime", NULL);
 	double bw_bytes;
 
-	num(dir, "io_kbytes", &have_kb);
-	bw_bytes = num(dir, "bw_bytes", &have_bwb);
+	num(js, dir, "io_kbytes", &have_kb);
+	bw_bytes = num(js, dir, "bw_bytes", &have_bwb);
 	if (!(bytes > 0) && !(runtime > 0))
 		return 0;
 	emit(st, li, op, "bw", UNIT_BW,
-	     have_bwb ? bw_bytes : num(dir, "bw", NULL) * 1024, l);
-	emit(st, li, op, "iops", UNIT_IOPS, num(dir, "iops", NULL), l);
+	     have_bwb ? bw_bytes : num(js, dir, "bw", NULL) * 1024, l);
+	emit(st, li, op, "iops", UNIT_IOPS, num(js, dir, "iops", NULL), l);
 	emit(st, li, op, "bytes", UNIT_BYTES, have_kb ? bytes : bytes * 1024,
 	     l);
 	emit(st, li, op, "runtime", UNIT_SECONDS, runtime / 1000, l);
@@ -287,25 +315,29 @@ static int emit_dir(struct json_state *st, size_t li, const char *op,
 }
 
 /* Global options, then job options, as labels. */
-static void option_labels(json_t *opts, struct labels *l)
+static void option_labels(struct jscan *js, size_t opts, struct labels *l)
 {
-	const char *key;
-	json_t *v;
+	const struct jscan_member *m;
+	size_t nm = jscan_members(js, opts, &m);
 
-	json_object_foreach(opts, key, v)
-		if (json_is_string(v))
-			fio_option_label(l, key, strlen(key),
-					 json_string_value(v));
+	for (size_t i = 0; i < nm; i++) {
+		const char *key = jscan_str(js, m[i].key);
+		const char *v = jscan_str(js, m[i].value);
+
+		if (v)
+			fio_option_label(l, key, strlen(key), v);
+	}
 }
 
-static void job_labels(const struct json_doc *doc, json_t *job,
-		       struct labels *l)
+static void job_labels(struct jscan *js, const struct json_doc *doc,
+		       size_t job, struct labels *l)
 {
-	const char *name = str(job, "jobname"), *host = str(job, "hostname");
+	const char *name = str(js, job, "jobname");
+	const char *host = str(js, job, "hostname");
 
 	labels_init(l);
-	option_labels(json_object_get(doc->root, "global options"), l);
-	option_labels(json_object_get(job, "job options"), l);
+	option_labels(js, jscan_get(js, doc->root, "global options"), l);
+	option_labels(js, jscan_get(js, job, "job options"), l);
 	if (name && !strcmp(name, "All clients"))
 		labels_set(l, "host", "all");
 	else if (name)
@@ -313,8 +345,7 @@ static void job_labels(const struct json_doc *doc, json_t *job,
 	if (host)
 		labels_set(l, "host", host);
 	labels_setf(l, "group", "%lld",
-		    (long long)json_integer_value(json_object_get(job,
-								  "groupid")));
+		    (long long)integer(js, job, "groupid"));
 	if (doc->partial)
 		labels_set(l, "partial", "1");
 }
@@ -333,15 +364,16 @@ static void add_common(struct json_state *st, const struct labels *l,
 		st->common_op = "run";
 }
 
-static void emit_job(struct json_state *st, size_t li, json_t *job,
+static void emit_job(struct json_state *st, size_t li, size_t job,
 		     long clone)
 {
 	static const enum fio_dir dirs[] = {
 		FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED
 	};
-	const char *name = str(job, "jobname"), *rw, *op = NULL;
-	json_int_t err = json_integer_value(json_object_get(job, "error"));
-	json_t *sync;
+	struct jscan *js = st->js;
+	const char *name = str(js, job, "jobname"), *rw, *op = NULL;
+	int64_t err = integer(js, job, "error");
+	size_t sync;
 	struct labels l;
 
 	if (err) {
@@ -350,26 +382,26 @@ static void emit_job(struct json_state *st, size_t li, json_t *job,
 			    (long long)err);
 		return;
 	}
-	job_labels(st->doc, job, &l);
+	job_labels(js, st->doc, job, &l);
 	if (clone >= 0)
 		labels_setf(&l, "clone", "%ld", clone);
 	rw = labels_get(&l, "rw");
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		json_t *d = json_object_get(job, fio_dir_name(dirs[i]));
+		size_t d = jscan_get(js, job, fio_dir_name(dirs[i]));
 		const char *dop = fio_op(rw, dirs[i]);
 
-		if (json_is_object(d) && emit_dir(st, li, dop, d, &l))
+		if (is_object(js, d) && emit_dir(st, li, dop, d, &l))
 			op = !op || !strcmp(op, dop) ? dop : "run";
 	}
-	sync = json_object_get(job, "sync");
-	if (json_is_object(sync) && num(sync, "total_ios", NULL) > 0)
+	sync = jscan_get(js, job, "sync");
+	if (is_object(js, sync) && num(js, sync, "total_ios", NULL) > 0)
 		emit_latency(st, li, "sync", sync, "lat", &l);
 	if (!op)
 		op = "run";
-	emit(st, li, op, "cpu.usr", UNIT_PERCENT, num(job, "usr_cpu", NULL),
-	     &l);
-	emit(st, li, op, "cpu.sys", UNIT_PERCENT, num(job, "sys_cpu", NULL),
-	     &l);
+	emit(st, li, op, "cpu.usr", UNIT_PERCENT,
+	     num(js, job, "usr_cpu", NULL), &l);
+	emit(st, li, op, "cpu.sys", UNIT_PERCENT,
+	     num(js, job, "sys_cpu", NULL), &l);
 	add_common(st, &l, op);
 	labels_release(&l);
 }
@@ -391,19 +423,20 @@ static size_t key_line(const struct json_state *st, size_t k)
 	return k < st->njob_lines ? st->job_lines[k] : st->doc->first;
 }
 
-static void emit_disks(struct json_state *st, json_t *disks)
+static void emit_disks(struct json_state *st, size_t disks)
 {
-	size_t k;
-	json_t *d;
+	struct jscan *js = st->js;
+	size_t k = 0;
 
 	labels_remove(&st->common, "job");
 	labels_remove(&st->common, "numjobs");
 	find_key_lines(st, "\"name\"");
-	json_array_foreach(disks, k, d) {
-		const char *name = str(d, "name");
+	for (size_t d = jscan_first(js, disks); d != JSCAN_NONE;
+	     d = jscan_next(js, disks, d), k++) {
+		const char *name = str(js, d, "name");
 		struct labels l;
 		int found;
-		double util = num(d, "util", &found);
+		double util = num(js, d, "util", &found);
 
 		if (!name || !found)
 			continue;
@@ -415,14 +448,13 @@ static void emit_disks(struct json_state *st, json_t *disks)
 	}
 }
 
-static int same_job(json_t *a, json_t *b)
+static int same_job(struct jscan *js, size_t a, size_t b)
 {
-	const char *na = str(a, "jobname"), *nb = str(b, "jobname");
-	const char *ha = str(a, "hostname"), *hb = str(b, "hostname");
+	const char *na = str(js, a, "jobname"), *nb = str(js, b, "jobname");
+	const char *ha = str(js, a, "hostname"), *hb = str(js, b, "hostname");
 
 	return na && nb && !strcmp(na, nb) &&
-	       json_integer_value(json_object_get(a, "groupid")) ==
-	       json_integer_value(json_object_get(b, "groupid")) &&
+	       integer(js, a, "groupid") == integer(js, b, "groupid") &&
 	       (ha == hb || (ha && hb && !strcmp(ha, hb)));
 }
 
@@ -431,13 +463,12 @@ static int same_job(json_t *a, json_t *b)
  * group_reporting), not repeated runs: their index among those, or -1
  * when the job is alone.
  */
-static long clone_index(json_t *jobs, size_t k)
+static long clone_index(struct json_state *st, size_t k)
 {
-	json_t *job = json_array_get(jobs, k);
 	long before = 0, count = 0;
 
-	for (size_t i = 0; i < json_array_size(jobs); i++)
-		if (same_job(job, json_array_get(jobs, i))) {
+	for (size_t i = 0; i < st->njobs; i++)
+		if (same_job(st->js, st->jobs[k], st->jobs[i])) {
 			before += i < k;
 			count++;
 		}
@@ -446,11 +477,10 @@ static long clone_index(json_t *jobs, size_t k)
 
 static void emit_doc(struct json_state *st, const struct json_doc *doc)
 {
-	json_t *jobs = json_object_get(doc->root, "jobs");
-	json_t *disks = json_object_get(doc->root, "disk_util");
-	const char *ver = str(doc->root, "fio version");
-	size_t k;
-	json_t *job;
+	struct jscan *js = st->js;
+	size_t jobs = jscan_get(js, doc->root, "jobs");
+	size_t disks = jscan_get(js, doc->root, "disk_util");
+	const char *ver = str(js, doc->root, "fio version");
 
 	st->doc = doc;
 	st->njobs_done = 0;
@@ -458,29 +488,35 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 	labels_init(&st->common);
 	if (ver)
 		fio_set_version(st->ctx, ver, strlen(ver));
-	if (!json_is_array(jobs))
-		jobs = json_object_get(doc->root, "client_stats");
+	if (!is_array(js, jobs))
+		jobs = jscan_get(js, doc->root, "client_stats");
+	st->njobs = 0;
+	for (size_t j = jscan_first(js, jobs); j != JSCAN_NONE;
+	     j = jscan_next(js, jobs, j)) {
+		ALLOC_GROW(st->jobs, st->njobs + 1, st->jobs_alloc);
+		st->jobs[st->njobs++] = j;
+	}
 	find_key_lines(st, "\"jobname\"");
-	json_array_foreach(jobs, k, job)
-		emit_job(st, key_line(st, k), job, clone_index(jobs, k));
-	if (json_is_array(disks))
+	for (size_t k = 0; k < st->njobs; k++)
+		emit_job(st, key_line(st, k), st->jobs[k], clone_index(st, k));
+	if (is_array(js, disks))
 		emit_disks(st, disks);
 	labels_release(&st->common);
 }
 
-static int is_fio_doc(json_t *root)
+static int is_fio_doc(struct jscan *js, size_t root)
 {
-	return json_is_object(root) &&
-	       (json_is_array(json_object_get(root, "jobs")) ||
-		json_is_array(json_object_get(root, "client_stats")));
+	return is_object(js, root) &&
+	       (is_array(js, jscan_get(js, root, "jobs")) ||
+		is_array(js, jscan_get(js, root, "client_stats")));
 }
 
 /* Seconds since the epoch of a document ("timestamp"), jobs' elapsed. */
-static double doc_elapsed(json_t *root)
+static double doc_elapsed(struct jscan *js, size_t root)
 {
-	json_t *jobs = json_object_get(root, "jobs");
+	size_t jobs = jscan_get(js, root, "jobs");
 
-	return num(json_array_get(jobs, 0), "elapsed", NULL);
+	return num(js, jscan_at(js, jobs, 0), "elapsed", NULL);
 }
 
 /*
@@ -488,10 +524,11 @@ static double doc_elapsed(json_t *root)
  * b's jobs ran on: they are older by as much time as passed between the
  * two documents.  Repeated runs start again from zero.
  */
-static int is_snapshot_of(json_t *a, json_t *b)
+static int is_snapshot_of(struct jscan *js, size_t a, size_t b)
 {
-	double ea = doc_elapsed(a), eb = doc_elapsed(b);
-	double ta = num(a, "timestamp", NULL), tb = num(b, "timestamp", NULL);
+	double ea = doc_elapsed(js, a), eb = doc_elapsed(js, b);
+	double ta = num(js, a, "timestamp", NULL);
+	double tb = num(js, b, "timestamp", NULL);
 
 	if (!(eb > ea) || !(ta > 0) || !(tb > 0))
 		return 0;
@@ -537,48 +574,44 @@ static int looks_like_fio(const struct input *in, size_t i)
 	return 0;
 }
 
+/* e->pos is relative to the document's start, left what follows it. */
 static void broken_doc(struct parse_ctx *ctx, size_t i, size_t nl,
-		       const json_error_t *e, size_t left)
+		       const struct jscan_error *e, size_t pos, size_t left)
 {
-	size_t at = i + (e->line > 0 ? (size_t)e->line - 1 : 0);
+	size_t at = i + e->line - 1;
 
 	if (at >= nl)
 		at = nl - 1;
-	if (e->position >= (int)left - 1 || strstr(e->text, "end of file"))
+	if (pos >= left - 1 || strstr(e->text, "end of file"))
 		parse_error(ctx, at, "fio JSON output ends inside the document "
 			    "(truncated): %s", e->text);
 	else
 		parse_error(ctx, at, "broken fio JSON output: %s", e->text);
 }
 
-/* Finds the documents; returns how many, in *docs. */
-static size_t find_docs(struct parse_ctx *ctx, struct json_doc **docs)
+/* Finds the documents (tokens in js); returns how many, in *docs. */
+static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
+			const size_t *off, struct json_doc **docs)
 {
 	const struct input *in = ctx->in;
-	size_t *off = xcalloc(in->nlines + 1, sizeof(*off)), len, n = 0;
-	size_t alloc = 0, prev_end = 0;
-	char *buf = join_lines(in, off, &len);
+	size_t n = 0, alloc = 0, prev_end = 0;
 
 	*docs = NULL;
 	for (size_t i = 0; i < in->nlines; i++) {
-		json_error_t e;
-		json_t *root;
-		size_t end;
+		size_t root, end;
 
 		if (in->lines[i].text[0] != '{')
 			continue;
-		root = json_loadb(buf + off[i], len - off[i],
-				  JSON_DISABLE_EOF_CHECK, &e);
-		if (!root) {
+		if (jscan_parse(js, off[i], &root)) {
 			if (looks_like_fio(in, i))
-				broken_doc(ctx, i, in->nlines, &e,
-					   len - off[i]);
+				broken_doc(ctx, i, in->nlines, &js->err,
+					   js->err.pos - off[i],
+					   js->len - off[i]);
 			continue;
 		}
-		end = line_of_offset(off, in->nlines,
-				     off[i] + (size_t)e.position - 1);
-		if (!is_fio_doc(root)) {
-			json_decref(root);
+		end = line_of_offset(off, in->nlines, js->end - 1);
+		if (!is_fio_doc(js, root)) {
+			jscan_truncate(js, root);
 			continue;
 		}
 		ALLOC_GROW(*docs, n + 1, alloc);
@@ -595,30 +628,39 @@ static size_t find_docs(struct parse_ctx *ctx, struct json_doc **docs)
 		n++;
 		prev_end = i = end;
 	}
-	free(buf);
-	free(off);
 	return n;
 }
 
 static int fio_json_parse(struct parse_ctx *ctx)
 {
+	const struct input *in = ctx->in;
+	size_t *off = xcalloc(in->nlines + 1, sizeof(*off)), len;
+	char *buf = join_lines(in, off, &len);
+	struct jscan *js = xmalloc(sizeof(*js));	/* 8 KiB: not on the stack */
 	struct json_state st;
 	struct json_doc *docs;
-	size_t before = ctx->rs->n, n = find_docs(ctx, &docs);
+	size_t before = ctx->rs->n, n;
 
+	jscan_init(js, buf, len);
+	n = find_docs(ctx, js, off, &docs);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
+	st.js = js;
 	strbuf_init(&st.metric);
 	for (size_t i = 0; i < n; i++) {
-		if (i + 1 < n && is_snapshot_of(docs[i].root, docs[i + 1].root))
+		if (i + 1 < n && is_snapshot_of(js, docs[i].root,
+						docs[i + 1].root))
 			continue;	/* an intermediate --status-interval dump */
 		emit_doc(&st, &docs[i]);
 	}
-	for (size_t i = 0; i < n; i++)
-		json_decref(docs[i].root);
 	free(docs);
 	free(st.job_lines);
+	free(st.jobs);
 	strbuf_release(&st.metric);
+	jscan_release(js);
+	free(js);
+	free(buf);
+	free(off);
 	return (int)(ctx->rs->n - before);
 }
 

@@ -1,0 +1,868 @@
+/*
+ * The JSON reader of json-scan.h.  A lexer cuts the text into lexemes
+ * and a loop with an explicit stack of open containers (no recursion)
+ * appends tokens.  Errors keep jansson's wording and its "near '...'"
+ * context: the text of the lexeme being read when reading stopped (shown
+ * when it has 1 to 20 bytes), "near end of file" at the end.  The first
+ * error found is the one reported.  Strings are checked in the same
+ * order jansson checks them: bytes, escapes and UTF-8 while reading,
+ * then surrogate pairs once the string is complete.
+ */
+#include "json-scan.h"
+#include "numscan.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum lex_kind {
+	LX_EOF = 0,		/* punctuation uses its own character */
+	LX_INVALID = 256,
+	LX_STRING,
+	LX_INTEGER,
+	LX_REAL,
+	LX_TRUE,
+	LX_FALSE,
+	LX_NULL,
+};
+
+enum lex_flags {
+	LXF_ESCAPED = 1 << 0,
+	LXF_NUL = 1 << 1,	/* a \u0000 escape */
+};
+
+struct lexeme {
+	int kind;
+	unsigned flags;
+	size_t start, end;	/* the text read, for the error context */
+};
+
+#define CONTEXT_MAX 20		/* jansson shows lexemes up to 20 bytes */
+#define REAL_MAX 64		/* scan_double's limit */
+
+void jscan_init(struct jscan *js, char *buf, size_t len)
+{
+	memset(js, 0, offsetof(struct jscan, stack));
+	js->buf = buf;
+	js->len = len;
+}
+
+void jscan_release(struct jscan *js)
+{
+	free(js->tok);
+	free(js->members);
+	free(js->slots);
+	free(js->scratch);
+	jscan_init(js, NULL, 0);
+}
+
+void jscan_reset(struct jscan *js)
+{
+	js->ntok = 0;
+}
+
+void jscan_truncate(struct jscan *js, size_t from)
+{
+	if (from < js->ntok)
+		js->ntok = from;
+}
+
+/* ---- errors ---- */
+
+static void set_error(struct jscan *js, const struct lexeme *lx,
+		      int utf8, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void set_error(struct jscan *js, const struct lexeme *lx,
+		      int utf8, const char *fmt, ...)
+{
+	char msg[96];
+	size_t n = lx->end - lx->start;
+	va_list ap;
+
+	if (n && !js->buf[lx->start])
+		n = 0;	/* jansson's saved text then reads as empty */
+	if (js->err.text[0])
+		return;		/* the first error stands */
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n && n <= CONTEXT_MAX)
+		snprintf(js->err.text, sizeof(js->err.text), "%s near '%.*s'",
+			 msg, (int)n, js->buf + lx->start);
+	else if (!n && !utf8)
+		snprintf(js->err.text, sizeof(js->err.text),
+			 "%s near end of file", msg);
+	else
+		snprintf(js->err.text, sizeof(js->err.text), "%s", msg);
+	js->err.pos = lx->end;
+}
+
+/* ---- UTF-8 (RFC 3629: no overlongs, surrogates, nor > U+10FFFF) ---- */
+
+static size_t utf8_first(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if (c < 0xC2)
+		return 0;
+	if (c < 0xE0)
+		return 2;
+	if (c < 0xF0)
+		return 3;
+	return c < 0xF5 ? 4 : 0;
+}
+
+/* Length of the valid sequence at p (before end), 0 if invalid. */
+static size_t utf8_seq(const char *p, const char *end)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	size_t n = utf8_first(s[0]);
+	uint32_t v;
+
+	if (n <= 1)
+		return n;
+	if ((size_t)(end - p) < n)
+		return 0;
+	v = s[0] & (0x7F >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3F);
+	}
+	if ((n == 3 && v < 0x800) || (n == 4 && v < 0x10000) ||
+	    v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+/*
+ * The byte at p as jansson's stream would deliver it: -1 at the end,
+ * -2 (error set, lexeme [lx->start, p)) where a byte does not start
+ * valid UTF-8.
+ */
+static int peek(struct jscan *js, struct lexeme *lx, size_t p)
+{
+	unsigned char c;
+
+	if (p >= js->len)
+		return -1;
+	c = (unsigned char)js->buf[p];
+	if (c < 0x80 || utf8_seq(js->buf + p, js->buf + js->len))
+		return c;
+	lx->end = p;
+	set_error(js, lx, 1, "unable to decode byte 0x%x", c);
+	return -2;
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int hex_value(int c)
+{
+	if (is_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* ---- strings ---- */
+
+/* Bytes a string holds as they are: printable ASCII but '"' and '\\'. */
+static int plain_byte(unsigned char c)
+{
+	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+static unsigned hex4(const char *p)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < 4; i++)
+		v = v << 4 | (unsigned)hex_value((unsigned char)p[i]);
+	return v;
+}
+
+/* What jansson finds wrong in a complete string's \u escapes, if any. */
+struct surrogate_error {
+	unsigned hi, lo;
+	int n;			/* 0 none, 1 "\uHI", 2 "\uHI\uLO" */
+};
+
+/*
+ * Reads the \uXXXX at p (after "\\u", hex already checked); returns how
+ * many bytes past p the escape (and a low surrogate) ends.
+ */
+static size_t check_unicode(const char *p, const char *end,
+			    struct surrogate_error *se, unsigned *flags)
+{
+	unsigned v = hex4(p), lo;
+
+	if (!v)
+		*flags |= LXF_NUL;
+	if (v >= 0xDC00 && v <= 0xDFFF) {
+		if (!se->n)
+			*se = (struct surrogate_error){ v, 0, 1 };
+		return 4;
+	}
+	if (v < 0xD800 || v > 0xDBFF)
+		return 4;
+	if (end - p < 10 || p[4] != '\\' || p[5] != 'u' ||
+	    hex_value((unsigned char)p[6]) < 0 ||
+	    hex_value((unsigned char)p[7]) < 0 ||
+	    hex_value((unsigned char)p[8]) < 0 ||
+	    hex_value((unsigned char)p[9]) < 0) {
+		if (!se->n)
+			*se = (struct surrogate_error){ v, 0, 1 };
+		return 4;	/* a bad \u after it is reported by the caller */
+	}
+	lo = hex4(p + 6);
+	if ((lo < 0xDC00 || lo > 0xDFFF) && !se->n)
+		*se = (struct surrogate_error){ v, lo, 2 };
+	return 10;
+}
+
+/* One escape after the backslash at p; returns the next offset or 0. */
+static size_t lex_escape(struct jscan *js, struct lexeme *lx, size_t p,
+			 struct surrogate_error *se)
+{
+	int c = peek(js, lx, p + 1);
+
+	if (c == -2)
+		return 0;
+	if (c > 0 && strchr("\"\\/bfnrt", c))
+		return p + 2;
+	if (c != 'u') {
+		lx->end = c < 0 ? p + 1 : p + 2;
+		set_error(js, lx, 0, "invalid escape");
+		return 0;
+	}
+	for (size_t i = 2; i < 6; i++) {
+		c = peek(js, lx, p + i);
+		if (c == -2)
+			return 0;
+		if (c < 0 || hex_value(c) < 0) {
+			lx->end = c < 0 ? p + i : p + i + 1;
+			set_error(js, lx, 0, "invalid escape");
+			return 0;
+		}
+	}
+	/* a surrogate pair is read as one character */
+	return p + 2 + check_unicode(js->buf + p + 2, js->buf + js->len, se,
+				     &lx->flags);
+}
+
+static int lex_string(struct jscan *js, struct lexeme *lx)
+{
+	const char *b = js->buf;
+	size_t p = lx->start + 1, n = js->len, k;
+	struct surrogate_error se = { 0, 0, 0 };
+
+	for (;;) {
+		while (p < n && plain_byte((unsigned char)b[p]))
+			p++;
+		if (p >= n) {
+			lx->end = p;
+			set_error(js, lx, 0, "premature end of input");
+			return LX_INVALID;
+		}
+		if (b[p] == '"')
+			break;
+		if (b[p] == '\\') {
+			lx->flags |= LXF_ESCAPED;
+			p = lex_escape(js, lx, p, &se);
+			if (!p)
+				return LX_INVALID;
+			continue;
+		}
+		if ((unsigned char)b[p] < 0x20) {
+			lx->end = p;
+			if (b[p] == '\n')
+				set_error(js, lx, 0, "unexpected newline");
+			else
+				set_error(js, lx, 0, "control character 0x%x",
+					  (unsigned)b[p]);
+			return LX_INVALID;
+		}
+		k = utf8_seq(b + p, b + n);
+		if (!k) {
+			peek(js, lx, p);
+			return LX_INVALID;
+		}
+		p += k;
+	}
+	lx->end = p + 1;
+	if (se.n == 1)
+		set_error(js, lx, 0, "invalid Unicode '\\u%04X'", se.hi);
+	else if (se.n == 2)
+		set_error(js, lx, 0, "invalid Unicode '\\u%04X\\u%04X'",
+			  se.hi, se.lo);
+	return se.n ? LX_INVALID : LX_STRING;
+}
+
+/* ---- numbers and words ---- */
+
+static size_t skip_digits(const char *b, size_t p, size_t n)
+{
+	while (p < n && is_digit((unsigned char)b[p]))
+		p++;
+	return p;
+}
+
+/* Does the integer text (optional '-', no leading zero) fit int64? */
+static int fits_int64(const char *s, size_t len)
+{
+	static const char max[] = "9223372036854775807";
+	int neg = *s == '-';
+	size_t digits = len - (size_t)neg;
+
+	if (digits != sizeof(max) - 1)
+		return digits < sizeof(max) - 1;
+	if (memcmp(s + neg, max, digits) <= 0)
+		return 1;
+	return neg && !memcmp(s + 1, "9223372036854775808", digits);
+}
+
+static int lex_real(struct jscan *js, struct lexeme *lx, size_t p)
+{
+	const char *b = js->buf;
+	int c = peek(js, lx, p);
+	const char *s;
+	double v;
+	int st, exp = 0;
+
+	if (c == '.') {
+		c = peek(js, lx, ++p);
+		if (!is_digit(c)) {
+			lx->end = p;
+			return LX_INVALID;
+		}
+		p = skip_digits(b, p, js->len);
+		c = peek(js, lx, p);
+	}
+	if (c == 'e' || c == 'E') {
+		exp = 1;
+		c = peek(js, lx, ++p);
+		if (c == '+' || c == '-')
+			c = peek(js, lx, ++p);
+		if (!is_digit(c)) {
+			lx->end = p;
+			return LX_INVALID;
+		}
+		p = skip_digits(b, p, js->len);
+		c = peek(js, lx, p);
+	}
+	lx->end = p;
+	if (c == -2)
+		return LX_INVALID;
+	if (p - lx->start > REAL_MAX) {
+		set_error(js, lx, 0, "number too long");
+		return LX_INVALID;
+	}
+	if (!exp)
+		return LX_REAL;	/* cannot overflow: read when asked */
+	s = b + lx->start;
+	st = scan_double(&s, SCAN_ALLOW_SIGN, &v);
+	if (st == SCAN_OVERFLOW) {
+		set_error(js, lx, 0, "real number overflow");
+		return LX_INVALID;
+	}
+	if (st != SCAN_OK || s != b + p)
+		BUG("scan_double() disagrees with the JSON lexer");
+	return LX_REAL;
+}
+
+static int lex_number(struct jscan *js, struct lexeme *lx)
+{
+	const char *b = js->buf;
+	size_t p = lx->start;
+	int c;
+
+	if (b[p] == '-')
+		p++;
+	c = peek(js, lx, p);
+	if (c == '0') {
+		c = peek(js, lx, ++p);
+		if (is_digit(c)) {
+			lx->end = p;
+			return LX_INVALID;
+		}
+	} else if (is_digit(c)) {
+		p = skip_digits(b, p, js->len);
+		c = peek(js, lx, p);
+	} else {
+		lx->end = p;
+		return LX_INVALID;
+	}
+	if (c == '.' || c == 'e' || c == 'E')
+		return lex_real(js, lx, p);
+	lx->end = p;
+	if (c == -2)
+		return LX_INVALID;
+	if (!fits_int64(b + lx->start, p - lx->start)) {
+		set_error(js, lx, 0, b[lx->start] == '-' ?
+			  "too big negative integer" : "too big integer");
+		return LX_INVALID;
+	}
+	return LX_INTEGER;
+}
+
+static int lex_word(struct jscan *js, struct lexeme *lx)
+{
+	const char *w = js->buf + lx->start;
+	size_t p = lx->start, n;
+
+	while (p < js->len && is_alpha((unsigned char)js->buf[p]))
+		p++;
+	lx->end = p;
+	if (peek(js, lx, p) == -2)
+		return LX_INVALID;
+	n = p - lx->start;
+	if (n == 4 && !memcmp(w, "true", 4))
+		return LX_TRUE;
+	if (n == 5 && !memcmp(w, "false", 5))
+		return LX_FALSE;
+	if (n == 4 && !memcmp(w, "null", 4))
+		return LX_NULL;
+	return LX_INVALID;
+}
+
+/* The next lexeme from *pos; advances *pos past it. */
+static int lex(struct jscan *js, size_t *pos, struct lexeme *lx)
+{
+	const char *b = js->buf;
+	size_t p = *pos;
+	unsigned char c;
+
+	while (p < js->len && (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' ||
+			       b[p] == '\t'))
+		p++;
+	lx->start = lx->end = p;
+	lx->flags = 0;
+	if (p >= js->len)
+		return lx->kind = LX_EOF;
+	c = (unsigned char)b[p];
+	if (strchr("{}[]:,", c) && c) {
+		lx->end = p + 1;
+		lx->kind = c;
+	} else if (c == '"') {
+		lx->kind = lex_string(js, lx);
+	} else if (c == '-' || is_digit(c)) {
+		lx->kind = lex_number(js, lx);
+	} else if (is_alpha(c)) {
+		lx->kind = lex_word(js, lx);
+	} else {
+		size_t k = utf8_seq(b + p, b + js->len);
+
+		if (!k)
+			peek(js, lx, p);
+		lx->end = p + k;
+		lx->kind = LX_INVALID;
+	}
+	*pos = lx->end;
+	return lx->kind;
+}
+
+/* ---- the parser ---- */
+
+static size_t push(struct jscan *js, const struct lexeme *lx, int type)
+{
+	struct jscan_tok *t;
+
+	ALLOC_GROW(js->tok, js->ntok + 1, js->alloc);
+	t = &js->tok[js->ntok];
+	t->start = (uint32_t)lx->start;
+	t->len = (uint32_t)(lx->end - lx->start);
+	if (type == JSCAN_STRING) {
+		t->start++;
+		t->len -= 2;
+	} else if (type == JSCAN_OBJECT || type == JSCAN_ARRAY) {
+		t->len = 0;
+	}
+	t->type = (uint8_t)type;
+	t->flags = lx->flags & LXF_ESCAPED ? JSCAN_ESCAPED : 0;
+	t->next = (uint32_t)(js->ntok + 1);
+	return js->ntok++;
+}
+
+static int scalar_type(int kind)
+{
+	switch (kind) {
+	case LX_STRING:
+		return JSCAN_STRING;
+	case LX_INTEGER:
+		return JSCAN_INTEGER;
+	case LX_REAL:
+		return JSCAN_REAL;
+	case LX_TRUE:
+		return JSCAN_TRUE;
+	case LX_FALSE:
+		return JSCAN_FALSE;
+	case LX_NULL:
+		return JSCAN_NULL;
+	}
+	return JSCAN_INVALID;
+}
+
+enum parse_state { ST_VALUE, ST_KEY, ST_AFTER, ST_CLOSE };
+
+struct parser {
+	struct jscan *js;
+	struct lexeme lx;
+	size_t pos, depth;
+};
+
+static int fail(struct parser *ps, const char *msg)
+{
+	set_error(ps->js, &ps->lx, 0, "%s", msg);
+	return -1;
+}
+
+/* A value starts at the current lexeme; returns the next state or -1. */
+static int parse_value(struct parser *ps)
+{
+	struct jscan *js = ps->js;
+	int kind = ps->lx.kind, type;
+	size_t i;
+
+	if (ps->depth >= JSCAN_MAX_DEPTH)
+		return fail(ps, "maximum parsing depth reached");
+	if (ps->depth && js->tok[js->stack[ps->depth - 1]].type == JSCAN_ARRAY)
+		js->tok[js->stack[ps->depth - 1]].len++;
+	if (kind == '{' || kind == '[') {
+		i = push(js, &ps->lx, kind == '{' ? JSCAN_OBJECT : JSCAN_ARRAY);
+		js->stack[ps->depth++] = (uint32_t)i;
+		lex(js, &ps->pos, &ps->lx);
+		if (ps->lx.kind == (kind == '{' ? '}' : ']'))
+			return ST_CLOSE;	/* empty */
+		if (kind == '{')
+			return ST_KEY;
+		return ps->lx.kind == LX_EOF ? fail(ps, "']' expected") :
+		       ST_VALUE;
+	}
+	type = scalar_type(kind);
+	if (type == JSCAN_INVALID)
+		return fail(ps, kind == LX_INVALID ? "invalid token" :
+				"unexpected token");
+	if (ps->lx.flags & LXF_NUL)
+		return fail(ps, "\\u0000 is not allowed without "
+				"JSON_ALLOW_NUL");
+	push(js, &ps->lx, type);
+	return ST_AFTER;
+}
+
+static int parse_key(struct parser *ps)
+{
+	struct jscan *js = ps->js;
+
+	if (ps->lx.kind != LX_STRING)
+		return fail(ps, "string or '}' expected");
+	if (ps->lx.flags & LXF_NUL)
+		return fail(ps, "NUL byte in object key not supported");
+	js->tok[js->stack[ps->depth - 1]].len++;
+	push(js, &ps->lx, JSCAN_STRING);
+	if (lex(js, &ps->pos, &ps->lx) != ':')
+		return fail(ps, "':' expected");
+	lex(js, &ps->pos, &ps->lx);
+	return ST_VALUE;
+}
+
+/* After a value inside a container: ',' or the closing bracket. */
+static int parse_after(struct parser *ps)
+{
+	struct jscan *js = ps->js;
+	int obj = js->tok[js->stack[ps->depth - 1]].type == JSCAN_OBJECT;
+
+	if (lex(js, &ps->pos, &ps->lx) == ',') {
+		lex(js, &ps->pos, &ps->lx);
+		if (obj)
+			return ST_KEY;
+		return ps->lx.kind == LX_EOF ? fail(ps, "']' expected") :
+		       ST_VALUE;
+	}
+	if (ps->lx.kind != (obj ? '}' : ']'))
+		return fail(ps, obj ? "'}' expected" : "']' expected");
+	return ST_CLOSE;
+}
+
+static size_t line_of(const struct jscan *js, size_t from, size_t pos)
+{
+	size_t line = 1;
+
+	for (size_t p = from; p < pos; p++)
+		line += js->buf[p] == '\n';
+	return line;
+}
+
+int jscan_parse(struct jscan *js, size_t at, size_t *root)
+{
+	struct parser ps = { .js = js, .pos = at, .depth = 0 };
+	size_t base = js->ntok;
+	int state;
+
+	js->err.text[0] = '\0';
+	if (js->len >= UINT32_MAX) {
+		ps.lx.start = ps.lx.end = at;
+		state = fail(&ps, "input too large");
+	} else if (lex(js, &ps.pos, &ps.lx) != '{' && ps.lx.kind != '[') {
+		state = fail(&ps, "'[' or '{' expected");
+	} else {
+		state = ST_VALUE;
+	}
+	while (state >= 0) {
+		if (state == ST_VALUE)
+			state = parse_value(&ps);
+		else if (state == ST_KEY)
+			state = parse_key(&ps);
+		else if (state == ST_AFTER && ps.depth)
+			state = parse_after(&ps);
+		else if (state == ST_AFTER)
+			break;
+		else {	/* ST_CLOSE: the container on top */
+			size_t top = js->stack[--ps.depth];
+
+			js->tok[top].next = (uint32_t)js->ntok;
+			state = ST_AFTER;
+		}
+	}
+	if (state < 0) {
+		js->ntok = base;
+		js->err.line = line_of(js, at, js->err.pos);
+		return -1;
+	}
+	js->end = ps.lx.end;
+	*root = base;
+	return 0;
+}
+
+/* ---- lookups ---- */
+
+static const struct jscan_tok *tok_of(const struct jscan *js, size_t i,
+				      int type)
+{
+	if (i >= js->ntok || (type && js->tok[i].type != type))
+		return NULL;
+	return &js->tok[i];
+}
+
+enum jscan_type jscan_type(const struct jscan *js, size_t i)
+{
+	return i < js->ntok ? (enum jscan_type)js->tok[i].type :
+	       JSCAN_INVALID;
+}
+
+size_t jscan_size(const struct jscan *js, size_t i)
+{
+	int t = jscan_type(js, i);
+
+	return t == JSCAN_OBJECT || t == JSCAN_ARRAY ? js->tok[i].len : 0;
+}
+
+size_t jscan_first(const struct jscan *js, size_t c)
+{
+	return jscan_size(js, c) ? c + 1 : JSCAN_NONE;
+}
+
+size_t jscan_next(const struct jscan *js, size_t c, size_t k)
+{
+	size_t n = js->tok[k].next;
+
+	if (js->tok[c].type == JSCAN_OBJECT)
+		n = js->tok[k + 1].next;	/* past the value */
+	return n < js->tok[c].next ? n : JSCAN_NONE;
+}
+
+size_t jscan_at(const struct jscan *js, size_t arr, size_t k)
+{
+	size_t i;
+
+	if (!tok_of(js, arr, JSCAN_ARRAY) || k >= js->tok[arr].len)
+		return JSCAN_NONE;
+	for (i = arr + 1; k--; i = js->tok[i].next)
+		;
+	return i;
+}
+
+/*
+ * Decodes the escapes of n bytes at src into dst (dst <= src allowed:
+ * the output is never longer); returns the decoded length.  The escapes
+ * were checked by the lexer.
+ */
+static size_t decode(const char *src, size_t n, char *dst)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	size_t o = 0;
+
+	for (size_t p = 0; p < n; p++) {
+		uint32_t v;
+
+		if (src[p] != '\\') {
+			dst[o++] = src[p];
+			continue;
+		}
+		if (src[++p] != 'u') {
+			dst[o++] = to[strchr(from, src[p]) - from];
+			continue;
+		}
+		v = hex4(src + p + 1);
+		p += 4;
+		if (v >= 0xD800 && v <= 0xDBFF) {
+			v = 0x10000 + ((v - 0xD800) << 10) +
+			    (hex4(src + p + 3) - 0xDC00);
+			p += 6;
+		}
+		if (v < 0x80) {
+			dst[o++] = (char)v;
+		} else if (v < 0x800) {
+			dst[o++] = (char)(0xC0 | v >> 6);
+			dst[o++] = (char)(0x80 | (v & 0x3F));
+		} else if (v < 0x10000) {
+			dst[o++] = (char)(0xE0 | v >> 12);
+			dst[o++] = (char)(0x80 | (v >> 6 & 0x3F));
+			dst[o++] = (char)(0x80 | (v & 0x3F));
+		} else {
+			dst[o++] = (char)(0xF0 | v >> 18);
+			dst[o++] = (char)(0x80 | (v >> 12 & 0x3F));
+			dst[o++] = (char)(0x80 | (v >> 6 & 0x3F));
+			dst[o++] = (char)(0x80 | (v & 0x3F));
+		}
+	}
+	return o;
+}
+
+const char *jscan_str(struct jscan *js, size_t i)
+{
+	struct jscan_tok *t;
+	char *s;
+
+	if (!tok_of(js, i, JSCAN_STRING))
+		return NULL;
+	t = &js->tok[i];
+	s = js->buf + t->start;
+	if (!(t->flags & JSCAN_TERMINATED)) {
+		if (t->flags & JSCAN_ESCAPED)
+			t->len = (uint32_t)decode(s, t->len, s);
+		s[t->len] = '\0';
+		t->flags = JSCAN_TERMINATED;
+	}
+	return s;
+}
+
+int jscan_str_eq(struct jscan *js, size_t i, const char *key, size_t len)
+{
+	const struct jscan_tok *t = tok_of(js, i, JSCAN_STRING);
+
+	if (!t)
+		return 0;
+	if (!(t->flags & JSCAN_ESCAPED))
+		return t->len == len && !memcmp(js->buf + t->start, key, len);
+	if (t->len < len)
+		return 0;	/* decoding never lengthens */
+	ALLOC_GROW(js->scratch, t->len + 1, js->scratch_alloc);
+	return decode(js->buf + t->start, t->len, js->scratch) == len &&
+	       !memcmp(js->scratch, key, len);
+}
+
+size_t jscan_get(struct jscan *js, size_t obj, const char *key)
+{
+	size_t len = strlen(key), found = JSCAN_NONE;
+
+	if (!tok_of(js, obj, JSCAN_OBJECT))
+		return JSCAN_NONE;
+	for (size_t k = jscan_first(js, obj); k != JSCAN_NONE;
+	     k = jscan_next(js, obj, k))
+		if (jscan_str_eq(js, k, key, len))
+			found = k + 1;	/* the last one wins */
+	return found;
+}
+
+static uint32_t hash_key(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+size_t jscan_members(struct jscan *js, size_t obj,
+		     const struct jscan_member **out)
+{
+	size_t n = jscan_size(js, obj), count = 0, mask = 1;
+
+	*out = js->members;
+	if (!tok_of(js, obj, JSCAN_OBJECT) || !n)
+		return 0;
+	while (mask < 2 * n)
+		mask <<= 1;
+	ALLOC_GROW(js->members, n, js->members_alloc);
+	ALLOC_GROW(js->slots, mask, js->slots_alloc);
+	memset(js->slots, 0xff, mask * sizeof(*js->slots));
+	mask--;
+	for (size_t k = jscan_first(js, obj); k != JSCAN_NONE;
+	     k = jscan_next(js, obj, k)) {
+		const char *key = jscan_str(js, k);
+		size_t len = js->tok[k].len;
+		size_t s = hash_key(key, len) & mask;
+
+		for (; js->slots[s] != UINT32_MAX; s = (s + 1) & mask) {
+			const struct jscan_tok *o =
+				&js->tok[js->members[js->slots[s]].key];
+
+			if (o->len == len && !memcmp(js->buf + o->start, key,
+						     len))
+				break;
+		}
+		if (js->slots[s] == UINT32_MAX) {
+			js->slots[s] = (uint32_t)count;
+			js->members[count++].key = (uint32_t)k;
+		}
+		js->members[js->slots[s]].value = (uint32_t)(k + 1);
+	}
+	*out = js->members;
+	return count;
+}
+
+int jscan_num(const struct jscan *js, size_t i, double *out)
+{
+	const struct jscan_tok *t = tok_of(js, i, 0);
+	const char *s;
+
+	*out = 0;
+	if (!t || (t->type != JSCAN_INTEGER && t->type != JSCAN_REAL))
+		return 0;
+	if (t->type == JSCAN_INTEGER) {
+		*out = (double)jscan_int(js, i);
+		return 1;
+	}
+	s = js->buf + t->start;
+	return scan_double(&s, SCAN_ALLOW_SIGN, out) == SCAN_OK;
+}
+
+int64_t jscan_int(const struct jscan *js, size_t i)
+{
+	const struct jscan_tok *t = tok_of(js, i, JSCAN_INTEGER);
+	const char *s;
+	uint64_t v = 0;
+
+	if (!t)
+		return 0;
+	s = js->buf + t->start;
+	for (size_t p = *s == '-'; p < t->len; p++)
+		v = v * 10 + (uint64_t)(s[p] - '0');
+	/* fits_int64() checked the range: -2^63 wraps to itself */
+	return *s == '-' ? (int64_t)(0 - v) : (int64_t)v;
+}

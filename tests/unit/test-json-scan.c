@@ -1,0 +1,408 @@
+/*
+ * Tests of core/json-scan: the token layout of valid documents, lookups
+ * with duplicate keys, every error with its message and line, large and
+ * deep inputs, and agreement with jansson (whose messages the scanner
+ * keeps) on a table of bad inputs and on mutations of a real fio file.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json-scan.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+
+/* Scans text (copied: the scanner may write) from offset 0. */
+struct doc {
+	struct jscan js;
+	char *buf;
+	size_t root;
+	int rc;
+};
+
+static struct doc *scan(const char *text)
+{
+	struct doc *d = xmalloc(sizeof(*d));
+
+	d->buf = xstrdup(text);
+	jscan_init(&d->js, d->buf, strlen(text));
+	d->rc = jscan_parse(&d->js, 0, &d->root);
+	return d;
+}
+
+static void doc_free(struct doc *d)
+{
+	jscan_release(&d->js);
+	free(d->buf);
+	free(d);
+}
+
+static void test_layout(void **state)
+{
+	struct doc *d = scan(" {\"a\": [1, -2.5e1, \"x\"], \"b\": {}, "
+			     "\"c\": true, \"d\": null, \"e\": false} tail");
+	struct jscan *js = &d->js;
+	size_t a, b;
+	double v;
+
+	(void)state;
+	assert_int_equal(d->rc, 0);
+	assert_int_equal(d->root, 0);
+	assert_int_equal(jscan_type(js, 0), JSCAN_OBJECT);
+	assert_int_equal(jscan_size(js, 0), 5);
+	assert_int_equal(js->tok[0].next, js->ntok);
+	assert_int_equal(js->end, strlen(d->buf) - strlen(" tail"));
+	a = jscan_get(js, 0, "a");
+	assert_int_equal(jscan_type(js, a), JSCAN_ARRAY);
+	assert_int_equal(jscan_size(js, a), 3);
+	assert_true(jscan_num(js, jscan_at(js, a, 0), &v));
+	assert_true(v > 0.5 && v < 1.5);
+	assert_int_equal(jscan_int(js, jscan_at(js, a, 0)), 1);
+	assert_int_equal(jscan_type(js, jscan_at(js, a, 1)), JSCAN_REAL);
+	assert_true(jscan_num(js, jscan_at(js, a, 1), &v));
+	assert_true(v > -25.001 && v < -24.999);
+	assert_int_equal(jscan_int(js, jscan_at(js, a, 1)), 0);
+	assert_string_equal(jscan_str(js, jscan_at(js, a, 2)), "x");
+	assert_int_equal(jscan_at(js, a, 3), JSCAN_NONE);
+	b = jscan_get(js, 0, "b");
+	assert_int_equal(jscan_type(js, b), JSCAN_OBJECT);
+	assert_int_equal(jscan_first(js, b), JSCAN_NONE);
+	assert_int_equal(jscan_type(js, jscan_get(js, 0, "c")), JSCAN_TRUE);
+	assert_int_equal(jscan_type(js, jscan_get(js, 0, "d")), JSCAN_NULL);
+	assert_int_equal(jscan_type(js, jscan_get(js, 0, "e")), JSCAN_FALSE);
+	/* lookups on nothing, or on the wrong type, give nothing */
+	assert_int_equal(jscan_get(js, 0, "zz"), JSCAN_NONE);
+	assert_int_equal(jscan_get(js, JSCAN_NONE, "a"), JSCAN_NONE);
+	assert_int_equal(jscan_get(js, a, "a"), JSCAN_NONE);
+	assert_null(jscan_str(js, JSCAN_NONE));
+	assert_false(jscan_num(js, jscan_get(js, 0, "c"), &v));
+	assert_int_equal(jscan_type(js, JSCAN_NONE), JSCAN_INVALID);
+	doc_free(d);
+}
+
+static void test_iteration_and_escapes(void **state)
+{
+	struct doc *d = scan("{\"k\\u00e9y\": \"a\\tb\\\"\\u20ac\\ud83d\\ude00\","
+			     " \"n\": [[1], [2, 3], 4]}");
+	struct jscan *js = &d->js;
+	size_t n, k, count = 0;
+
+	(void)state;
+	assert_int_equal(d->rc, 0);
+	assert_string_equal(jscan_str(js, jscan_get(js, 0, "k\xc3\xa9y")),
+			    "a\tb\"\xe2\x82\xac\xf0\x9f\x98\x80");
+	n = jscan_get(js, 0, "n");
+	for (k = jscan_first(js, n); k != JSCAN_NONE;
+	     k = jscan_next(js, n, k))
+		count++;
+	assert_int_equal(count, 3);
+	assert_int_equal(jscan_int(js, jscan_at(js, n, 2)), 4);
+	assert_int_equal(jscan_int(js, jscan_at(js, jscan_at(js, n, 1), 1)),
+			 3);
+	count = 0;
+	for (k = jscan_first(js, 0); k != JSCAN_NONE;
+	     k = jscan_next(js, 0, k))
+		count++;
+	assert_int_equal(count, 2);
+	doc_free(d);
+}
+
+/* fio 3.1 writes unused percentile slots as repeated "0.00" keys. */
+static void test_duplicate_keys(void **state)
+{
+	struct doc *d = scan("{\"b\": 1, \"a\": 2, \"b\": 3, \"0.00\": 0, "
+			     "\"c\": 4, \"0.00\": 5, \"b\": 6}");
+	struct jscan *js = &d->js;
+	const struct jscan_member *m;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(d->rc, 0);
+	assert_int_equal(jscan_int(js, jscan_get(js, 0, "b")), 6);
+	assert_int_equal(jscan_int(js, jscan_get(js, 0, "0.00")), 5);
+	n = jscan_members(js, 0, &m);
+	assert_int_equal(n, 4);
+	assert_string_equal(jscan_str(js, m[0].key), "b");
+	assert_int_equal(jscan_int(js, m[0].value), 6);
+	assert_string_equal(jscan_str(js, m[1].key), "a");
+	assert_int_equal(jscan_int(js, m[1].value), 2);
+	assert_string_equal(jscan_str(js, m[2].key), "0.00");
+	assert_int_equal(jscan_int(js, m[2].value), 5);
+	assert_string_equal(jscan_str(js, m[3].key), "c");
+	/* keys decoded in place still compare */
+	assert_int_equal(jscan_int(js, jscan_get(js, 0, "c")), 4);
+	doc_free(d);
+}
+
+struct bad {
+	const char *text;
+	const char *message;
+	size_t line;
+};
+
+static const struct bad bads[] = {
+	{ "{\"a\": \"abc\n\"}", "unexpected newline near '\"abc'", 1 },
+	{ "{\n\"a\": \"abc", "premature end of input near '\"abc'", 2 },
+	{ "{\"a\": \"x\\q\"}", "invalid escape near '\"x\\q'", 1 },
+	{ "{\"a\": \"\\u12G4\"}", "invalid escape near '\"\\u12G'", 1 },
+	{ "{\"a\": \"\\ud800\"}", "invalid Unicode '\\uD800' near "
+	  "'\"\\ud800\"'", 1 },
+	{ "{\"a\": \"\\ud800\\u0041\"}", "invalid Unicode '\\uD800\\u0041' "
+	  "near '\"\\ud800\\u0041\"'", 1 },
+	{ "{\"a\": \"\\udc00\"}", "invalid Unicode '\\uDC00' near "
+	  "'\"\\udc00\"'", 1 },
+	{ "{\"a\": \"\\u0000\"}", "\\u0000 is not allowed without "
+	  "JSON_ALLOW_NUL near '\"\\u0000\"'", 1 },
+	{ "{\"\\u0000\": 1}", "NUL byte in object key not supported near "
+	  "'\"\\u0000\"'", 1 },
+	{ "{\"a\": \"\x01\"}", "control character 0x1 near '\"'", 1 },
+	{ "{\"a\": \"\xff\"}", "unable to decode byte 0xff near '\"'", 1 },
+	{ "{\"a\": \xc3\xa9}", "invalid token near '\xc3\xa9'", 1 },
+	{ "{\"a\":\n \xed\xa0\x80}", "unable to decode byte 0xed", 2 },
+	{ "{\"a\": 01}", "invalid token near '0'", 1 },
+	{ "{\"a\": 1.}", "invalid token near '1.'", 1 },
+	{ "{\"a\": 1e+}", "invalid token near '1e+'", 1 },
+	{ "{\"a\": -}", "invalid token near '-'", 1 },
+	{ "{\"a\": 9223372036854775808}", "too big integer near "
+	  "'9223372036854775808'", 1 },
+	{ "{\"a\": -9223372036854775809}", "too big negative integer near "
+	  "'-9223372036854775809'", 1 },
+	{ "{\"a\": 1e999}", "real number overflow near '1e999'", 1 },
+	{ "{\"a\": tru}", "invalid token near 'tru'", 1 },
+	{ "{\"a\": 1,}", "string or '}' expected near '}'", 1 },
+	{ "{\"a\": [1,]}", "unexpected token near ']'", 1 },
+	{ "{\"a\" 1}", "':' expected near '1'", 1 },
+	{ "{\n\"a\": 1\n\"b\": 2}", "'}' expected near '\"b\"'", 3 },
+	{ "[1 2]", "']' expected near '2'", 1 },
+	{ "{\"a\": 1\n", "'}' expected near end of file", 2 },
+	{ "[1,\n", "']' expected near end of file", 2 },
+	{ "{\n", "string or '}' expected near end of file", 2 },
+	{ "  x", "'[' or '{' expected near 'x'", 1 },
+	{ "", "'[' or '{' expected near end of file", 1 },
+	{ "{\"a\": \"this string is longer than twenty\" x}",
+	  "'}' expected near 'x'", 1 },
+	{ "{\"a\": \"this string is longer than twenty\\x\"}",
+	  "invalid escape", 1 },
+};
+
+static void test_errors(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		struct doc *d = scan(bads[i].text);
+
+		print_message("%s\n", bads[i].text);
+		assert_int_equal(d->rc, -1);
+		assert_string_equal(d->js.err.text, bads[i].message);
+		assert_int_equal(d->js.err.line, bads[i].line);
+		assert_int_equal(d->js.ntok, 0);
+		doc_free(d);
+	}
+}
+
+/* The scanner's own limit: scan_double reads at most 64 characters. */
+static void test_number_too_long(void **state)
+{
+	struct doc *d = scan("{\"a\": 1.00000000000000000000000000000000000"
+			     "0000000000000000000000000000000000001}");
+
+	(void)state;
+	assert_int_equal(d->rc, -1);
+	assert_string_equal(d->js.err.text, "number too long");
+	doc_free(d);
+	d = scan("{\"a\": 1.000000000000000000000000000000000000000000000"
+		 "00000000000000001}");	/* 64 characters */
+	assert_int_equal(d->rc, 0);
+	doc_free(d);
+}
+
+/* Does the scanner say what jansson says, at the same line and byte? */
+static void assert_like_jansson(const char *text, size_t len)
+{
+	char *buf = xmalloc(len + 1);
+	json_error_t e;
+	json_t *j = json_loadb(text, len, JSON_DISABLE_EOF_CHECK, &e);
+	struct jscan js;
+	size_t root;
+	int rc;
+
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	jscan_init(&js, buf, len);
+	rc = jscan_parse(&js, 0, &root);
+	if (j) {
+		assert_int_equal(rc, 0);
+		assert_int_equal(js.end, (size_t)e.position);
+	} else {
+		assert_int_equal(rc, -1);
+		assert_string_equal(js.err.text, e.text);
+		assert_int_equal(js.err.line, (size_t)e.line);
+		assert_int_equal(js.err.pos, (size_t)e.position);
+	}
+	json_decref(j);
+	jscan_release(&js);
+	free(buf);
+}
+
+static void test_errors_like_jansson(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		print_message("%s\n", bads[i].text);
+		assert_like_jansson(bads[i].text, strlen(bads[i].text));
+	}
+}
+
+static char *read_fixture(const char *name, size_t *len)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	char chunk[4096];
+	size_t n;
+	FILE *f;
+
+	strbuf_addf(&path, "tests/parsers/fio/%s", name);	/* from the top */
+	f = fopen(path.buf, "rb");
+	assert_non_null(f);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)))
+		strbuf_add(&sb, chunk, n);
+	fclose(f);
+	strbuf_release(&path);
+	*len = sb.len;
+	return strbuf_detach(&sb);
+}
+
+/*
+ * A real fio 3.33 JSON file, cut short at many places and with bytes
+ * replaced by each of a set of troublesome ones: both readers agree.
+ */
+static void test_mutations_like_jansson(void **state)
+{
+	static const char repl[] = { '}', ']', ',', ':', '"', '\\', '\n', '0',
+				     '-', '.', 'e', 'x', '\x01', '\xc3',
+				     '\xff', ' ' };
+	size_t len, start;
+	char *text = read_fixture("0102-3_33-randrw-libaio.json", &len);
+	char *copy = xmalloc(len + 1);
+
+	(void)state;
+	start = (size_t)(strchr(text, '{') - text);
+	for (size_t cut = start; cut < len; cut += 7)
+		assert_like_jansson(text + start, cut - start);
+	for (size_t at = start; at < len; at += 3) {
+		memcpy(copy, text, len);
+		copy[at] = repl[at % sizeof(repl)];
+		assert_like_jansson(copy + start, len - start);
+	}
+	free(copy);
+	free(text);
+}
+
+static void test_depth_limit(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct doc *d;
+
+	(void)state;
+	for (int i = 0; i < JSCAN_MAX_DEPTH; i++)
+		strbuf_addch(&sb, '[');
+	for (int i = 0; i < JSCAN_MAX_DEPTH; i++)
+		strbuf_addch(&sb, ']');
+	d = scan(sb.buf);	/* 2048 levels are allowed */
+	assert_int_equal(d->rc, 0);
+	assert_int_equal(d->js.ntok, JSCAN_MAX_DEPTH);
+	doc_free(d);
+	assert_like_jansson(sb.buf, sb.len);
+	strbuf_reset(&sb);
+	for (int i = 0; i < JSCAN_MAX_DEPTH; i++)
+		strbuf_addch(&sb, '[');
+	strbuf_adds(&sb, "\n1");	/* a value at depth 2049 */
+	d = scan(sb.buf);
+	assert_int_equal(d->rc, -1);
+	assert_string_equal(d->js.err.text,
+			    "maximum parsing depth reached near '1'");
+	assert_int_equal(d->js.err.line, 2);
+	doc_free(d);
+	assert_like_jansson(sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+/* Documents one after another, text around them, tokens accumulate. */
+static void test_several_documents(void **state)
+{
+	char text[] = "fio: warning\n{\"x\": 1}\n noise {\"y\": [2]} [3]";
+	struct jscan js;
+	size_t r1, r2, r3, at;
+
+	(void)state;
+	jscan_init(&js, text, strlen(text));
+	at = (size_t)(strchr(text, '{') - text);
+	assert_int_equal(jscan_parse(&js, at, &r1), 0);
+	assert_int_equal(jscan_parse(&js, js.end, &r2), -1);	/* noise */
+	assert_int_equal(js.err.line, 2);
+	at = (size_t)(strchr(text + js.end, '{') - text);
+	assert_int_equal(jscan_parse(&js, at, &r2), 0);
+	assert_int_equal(jscan_parse(&js, js.end, &r3), 0);
+	assert_int_equal(jscan_int(&js, jscan_get(&js, r1, "x")), 1);
+	assert_int_equal(jscan_int(&js, jscan_at(&js, jscan_get(&js, r2, "y"),
+						 0)), 2);
+	assert_int_equal(jscan_int(&js, jscan_at(&js, r3, 0)), 3);
+	jscan_truncate(&js, r2);
+	assert_int_equal(js.ntok, r2);
+	jscan_reset(&js);
+	assert_int_equal(js.ntok, 0);
+	jscan_release(&js);
+}
+
+/* 200,000 members and a 1 MB string: sizes and lookups hold. */
+static void test_large(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct jscan_member *m;
+	struct doc *d;
+	size_t n;
+
+	(void)state;
+	strbuf_addch(&sb, '{');
+	for (int i = 0; i < 200000; i++)
+		strbuf_addf(&sb, "%s\"%d\": %d", i ? ",\n" : "", i % 100000, i);
+	strbuf_adds(&sb, ", \"s\": \"");
+	for (int i = 0; i < 1000000; i++)
+		strbuf_addch(&sb, (char)('a' + i % 26));
+	strbuf_adds(&sb, "\"}");
+	d = scan(sb.buf);
+	assert_int_equal(d->rc, 0);
+	assert_int_equal(jscan_size(&d->js, 0), 200001);
+	assert_int_equal(jscan_int(&d->js, jscan_get(&d->js, 0, "99999")),
+			 199999);
+	n = jscan_members(&d->js, 0, &m);
+	assert_int_equal(n, 100001);
+	assert_int_equal(jscan_int(&d->js, m[7].value), 100007);
+	assert_int_equal(strlen(jscan_str(&d->js, jscan_get(&d->js, 0, "s"))),
+			 1000000);
+	doc_free(d);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_iteration_and_escapes),
+		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_errors_like_jansson),
+		cmocka_unit_test(test_number_too_long),
+		cmocka_unit_test(test_mutations_like_jansson),
+		cmocka_unit_test(test_depth_limit),
+		cmocka_unit_test(test_several_documents),
+		cmocka_unit_test(test_large),
+	};
+
+	return cmocka_run_group_tests_name("json-scan", tests, NULL, NULL);
+}
