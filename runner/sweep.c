@@ -206,7 +206,7 @@ static void print_summary(struct sweep *s, size_t from)
 	for (size_t i = from; s->summary && i < s->rs->n; i++) {
 		const struct measurement *m = &s->rs->m[i];
 		struct measurement_stats bw, iops, mean, p99;
-		struct display_unit ui, ub, ul;
+		struct display_unit ui, ub, ul, up;
 		char a[32], b[32], c[32], d[32], bs[32];
 		double bytes;
 
@@ -219,15 +219,16 @@ static void print_summary(struct sweep *s, size_t from)
 		display_unit_auto(UNIT_IOPS, iops.mean, 0, &ui);
 		display_unit_auto(UNIT_BW, bw.mean, 1, &ub);
 		display_unit_auto(UNIT_SECONDS, mean.mean, 0, &ul);
+		display_unit_auto(UNIT_SECONDS, p99.mean, 0, &up);
 		fprintf(s->summary, "%-9s bs=%-5s qd=%-4s %s %s  %s %s  "
-			"lat %s %s  p99 %s %s  (%zu runs)\n", m->op,
+			"lat %s %s  p99 %s %s  n=%zu\n", m->op,
 			is_numeric_string(labels_get(&m->labels, "bs"), &bytes)
 			? human_size(bytes, bs, sizeof(bs)) : "?",
 			labels_get(&m->labels, "iodepth"),
 			human_format(iops.mean, &ui, a, sizeof(a)), ui.name,
 			human_format(bw.mean, &ub, b, sizeof(b)), ub.name,
 			human_format(mean.mean, &ul, c, sizeof(c)), ul.name,
-			human_format(p99.mean, &ul, d, sizeof(d)), ul.name,
+			human_format(p99.mean, &up, d, sizeof(d)), up.name,
 			m->n);
 	}
 	if (s->summary)
