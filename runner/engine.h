@@ -5,10 +5,10 @@
  *
  * queue() adds one prepared I/O to the engine's batch; commit() hands the
  * batch to the kernel; reap() waits for at least min completions (fewer
- * only when nothing is in flight) and returns up to max of them.  An
- * engine may defer the submission from commit() to reap() so that one
- * system call submits and waits (io_uring does); reap() must then submit
- * whatever is pending.  A synchronous engine (ENGINE_SYNC, psync) does the
+ * only when nothing is in flight) and returns up to max of them.  reap()
+ * first submits whatever was queued and not yet committed, so that a
+ * caller may leave its last chunk to reap() and one system call submits
+ * and waits (io_uring does).  A synchronous engine (ENGINE_SYNC, psync) does the
  * I/O inside queue() and hands it back from reap(); the caller runs it at
  * depth 1 so that latencies stay per I/O.
  *

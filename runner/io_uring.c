@@ -5,8 +5,8 @@
  * submitting thread).  The file is registered (IOSQE_FIXED_FILE) and so is
  * the buffer region, one buffer per unit (read_fixed/write_fixed), which
  * saves the kernel a file lookup and a page pinning per I/O; if the kernel
- * refuses either, plain fds and buffers are used.  commit() only counts:
- * reap() submits the batch and waits in one io_uring_enter().
+ * refuses either, plain fds and buffers are used.  commit() submits;
+ * reap() submits what is still pending and waits in one io_uring_enter().
  */
 #include "engine.h"
 #include "../core/xalloc.h"
@@ -93,7 +93,17 @@ static int uring_queue(struct engine *e, struct io_unit *u)
 
 static int uring_commit(struct engine *e)
 {
-	(void)e;
+	struct uring_priv *p = e->priv;
+	int rc;
+
+	if (!p->pending)
+		return 0;
+	rc = io_uring_submit(&p->ring);
+	if (rc == -EINTR || rc == -EAGAIN || rc == -EBUSY)
+		return 0;	/* reap() submits what is left */
+	if (rc < 0)
+		return rc;
+	p->pending -= (unsigned)rc < p->pending ? (unsigned)rc : p->pending;
 	return 0;
 }
 

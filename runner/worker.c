@@ -340,23 +340,41 @@ static void complete_io(struct worker *w, struct io_unit *u, uint64_t now,
 	lat_hist_add(&w->hist[u->dir], now - u->start_ns);
 }
 
-/* Queues every free unit and commits them as one batch. */
+/*
+ * Queues every free unit.  A batch is handed over in chunks no larger
+ * than what is already in flight (1, then doubling from an idle queue):
+ * the device always has work while the next chunk is prepared, which
+ * matters on devices that finish everything they were given before they
+ * report any of it (virtio in several hypervisors), and costs only a
+ * logarithmic number of system calls.  The last chunk is left to reap(),
+ * which submits it and waits in one call where the engine can.
+ */
 static int submit_batch(struct worker *w)
 {
 	const struct engine_ops *ops = w->eng.ops;
-	uint64_t now = now_ns();
+	unsigned inflight = w->eng.depth - w->nfree, chunk;
+	uint64_t now;
 	int rc;
 
 	while (w->nfree) {
-		struct io_unit *u = w->free_units[--w->nfree];
+		chunk = inflight ? inflight : 1;
+		if (chunk > w->nfree)
+			chunk = w->nfree;
+		now = now_ns();
+		for (unsigned i = 0; i < chunk; i++) {
+			struct io_unit *u = w->free_units[--w->nfree];
 
-		prep_io(w, u);
-		u->start_ns = now;
-		rc = ops->queue(&w->eng, u);
-		if (rc < 0)
+			prep_io(w, u);
+			u->start_ns = now;
+			rc = ops->queue(&w->eng, u);
+			if (rc < 0)
+				return rc;
+		}
+		inflight += chunk;
+		if (w->nfree && (rc = ops->commit(&w->eng)) < 0)
 			return rc;
 	}
-	return ops->commit(&w->eng);
+	return 0;
 }
 
 static void *worker_main(void *arg)
