@@ -299,14 +299,20 @@ static int check_free_space(const char *dir, uint64_t need)
 		     human_size((double)avail, b, sizeof(b)));
 }
 
-/* A new file, unlinked at once: nothing can be left behind. */
+/*
+ * A new file, unlinked at once: nothing can be left behind.  Its size is
+ * a whole number of 4 KiB blocks so that direct I/O can fill all of it.
+ */
 static int open_new_file(const struct safety_request *req, struct target *t)
 {
-	uint64_t size = req->size ? req->size : DEFAULT_FILE_SIZE;
+	uint64_t size = (req->size ? req->size : DEFAULT_FILE_SIZE) &
+			~UINT64_C(4095);
 	const char *dir = req->directory ? req->directory : ".";
 	char *name;
 	int fd;
 
+	if (!size)
+		return error("--size: a new test file needs at least 4 KiB");
 	if (req->filename) {
 		name = xstrdup(req->filename);
 		fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -208,6 +208,8 @@ static void print_summary(struct sweep *s, size_t from)
 		struct measurement_stats bw, iops, mean, p99;
 		struct display_unit ui, ub, ul, up;
 		char a[32], b[32], c[32], d[32], bs[32];
+		const char *mixed = labels_get(&m->labels, "rwmixread") ?
+				    labels_get(&m->labels, "rw") : NULL;
 		double bytes;
 
 		if (strcmp(m->metric, "bw"))
@@ -221,7 +223,7 @@ static void print_summary(struct sweep *s, size_t from)
 		display_unit_auto(UNIT_SECONDS, mean.mean, 0, &ul);
 		display_unit_auto(UNIT_SECONDS, p99.mean, 0, &up);
 		fprintf(s->summary, "%-9s bs=%-5s qd=%-4s %s %s  %s %s  "
-			"lat %s %s  p99 %s %s  n=%zu\n", m->op,
+			"lat %s %s  p99 %s %s  n=%zu%s%s\n", m->op,
 			is_numeric_string(labels_get(&m->labels, "bs"), &bytes)
 			? human_size(bytes, bs, sizeof(bs)) : "?",
 			labels_get(&m->labels, "iodepth"),
@@ -229,7 +231,7 @@ static void print_summary(struct sweep *s, size_t from)
 			human_format(bw.mean, &ub, b, sizeof(b)), ub.name,
 			human_format(mean.mean, &ul, c, sizeof(c)), ul.name,
 			human_format(p99.mean, &up, d, sizeof(d)), up.name,
-			m->n);
+			m->n, mixed ? "  of " : "", mixed ? mixed : "");
 	}
 	if (s->summary)
 		fflush(s->summary);
