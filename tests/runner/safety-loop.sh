@@ -60,10 +60,24 @@ then
 		expect_rc 2 "$STORAN" run --filename "$A" $QUICK --rw write \
 			--bs 4k --destroy-data="$A"
 		expect_err "is mounted on $T/mnt"
+		# Reading a mounted device is still free.
+		expect_rc 0 "$STORAN" run --filename "$A" $QUICK --rw randread \
+			--bs 4k -o "$T/m.json"
 		umount "$T/mnt"
 	else
 		echo "note: mount not allowed here; mounted case not tested"
 	fi
+fi
+
+# Swap is system-wide, so only when asked: STORAN_TEST_SWAP=1.
+if [ "${STORAN_TEST_SWAP:-0}" = 1 ] && mkswap -q "$A" && swapon "$A"; then
+	on_exit "swapoff $A 2>/dev/null"
+	expect_rc 2 "$STORAN" run --filename "$A" $QUICK --rw write --bs 4k \
+		--destroy-data="$A"
+	expect_err "in use as swap"
+	swapoff "$A"
+else
+	echo "note: swap case not tested (STORAN_TEST_SWAP=1 tests it)"
 fi
 
 # Another process holds the device exclusively: the O_EXCL open fails.
