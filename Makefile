@@ -14,7 +14,7 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
 
-PKGS := liburing gsl xlsxwriter cairo jansson nettle
+PKGS := liburing gsl xlsxwriter cairo fontconfig zlib jansson nettle
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
@@ -81,6 +81,7 @@ unit-tests: $(UNIT_BINS)
 
 # The test suite always runs under ASan + UBSan, in its own build tree.
 check:
+	$(Q)$(PKG_CONFIG) --exists $(PKGS) cmocka || scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 BUILD=build-san \
 		build-san/storan unit-tests
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -104,8 +105,9 @@ fuzz:
 	clang -std=gnu11 -O1 -g -I. $(PKG_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-parsers \
 		tests/fuzz/fuzz-parsers.c build-fuzz/libstoran.a $(LDLIBS)
+	mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz-parsers -max_total_time=$${FUZZ_SECONDS:-60} \
-		-max_len=65536 build-fuzz/corpus tests/fuzz/seeds
+		-max_len=65536 build-fuzz/corpus tests/parsers/*/
 
 install: storan
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

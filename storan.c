@@ -4,6 +4,7 @@
  * The table is an explicit list (no constructor self-registration): the set
  * of commands is visible here and links the same into tests and fuzzers.
  */
+#include "analysis/stats.h"
 #include "cmd/cmd.h"
 #include "core/strbuf.h"
 #include "core/version.h"
@@ -115,6 +116,7 @@ int main(int argc, char **argv)
 {
 	const struct cmd_entry *c;
 
+	stats_init();
 	remember_command_line(argc, argv);
 	if (argc < 2) {
 		print_main_usage(stderr);

@@ -1,18 +1,595 @@
 /*
- * storan compare: not built yet.  This placeholder keeps the command in the
- * table so that users hear "not built yet" rather than "unknown command";
- * the issue that builds it replaces this file.
+ * storan compare: a baseline against one or more candidates, measurement
+ * by measurement, with significance tests and verdicts a CI job can gate
+ * on (exit 1 on any regression).
+ *
+ * Thin: options and loading here, matching and verdicts in
+ * analysis/compare.h, tables rendered by analysis/format.h.  The CSV
+ * columns are a contract (CONTRACTS.md):
+ *   tool,op,metric,labels,n_a,mean_a,n_b,mean_b,ratio,change_pct,p_value,
+ *   test,verdict
  */
 #include "cmd.h"
+#include "../analysis/compare.h"
+#include "../analysis/format.h"
+#include "../core/atomic.h"
+#include "../core/human.h"
+#include "../core/load.h"
+#include "../core/numscan.h"
+#include "../core/xalloc.h"
 
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+static const char compare_usage[] =
+	"usage: storan compare BASELINE CANDIDATE... [options]\n"
+	"\n"
+	"Matches the measurements of each CANDIDATE with the BASELINE's and\n"
+	"gives the ratio, the change, a significance test where there are\n"
+	"repeated runs, and a verdict: improvement, regression, unchanged or\n"
+	"inconclusive.  Inputs are result sets or any text 'storan ingest'\n"
+	"reads.\n"
+	"\n"
+	"  -t, --threshold PCT   changes within PCT are unchanged (5%)\n"
+	"  -a, --alpha A         significance level (0.05)\n"
+	"  -T, --test T          auto (default), welch, mannwhitney\n"
+	"  -m, --metric M,...    metrics to compare (default: bw, iops,\n"
+	"                        latencies and times)\n"
+	"  -w, --where K=V,...   only measurements that match\n"
+	"  -M, --match KEYS      match on exactly these labels\n"
+	"  -I, --ignore KEYS     also leave these labels out of the match\n"
+	"  -f, --format F        text (default), md, csv, json\n"
+	"      --color WHEN      auto (default), always, never\n"
+	"  -o, --output FILE     write to FILE (whole or not at all)\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"Exit status: 0 no regression, 1 a regression (or an input only\n"
+	"partly read, or nothing matched), 2 trouble.\n";
+
+struct compare_args {
+	struct compare_options co;
+	struct filter where;
+	enum fmt_kind format;
+	const char *color;
+	const char *output;
+};
+
+/* Appends the comma-separated parts of s to *v; -1 for an empty part. */
+static int add_list(const char *s, char ***v, size_t *n)
+{
+	for (;;) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+
+		if (!len)
+			return -1;
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = xstrndup(s, len);
+		if (!end)
+			return 0;
+		s = end + 1;
+	}
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int parse_number(const char *s, int percent, double *out)
+{
+	const char *p = s;
+
+	if (scan_double(&p, 0, out))
+		return -1;
+	if (percent && *p == '%')
+		p++;
+	return *p ? -1 : 0;
+}
+
+static int parse_option(int c, struct compare_args *a)
+{
+	struct compare_options *o = &a->co;
+
+	switch (c) {
+	case 't':
+		if (parse_number(optarg, 1, &o->threshold))
+			return usage_error("compare", "bad --threshold '%s' "
+					   "(a percentage: 5%%)", optarg);
+		break;
+	case 'a':
+		if (parse_number(optarg, 0, &o->alpha) ||
+		    !(o->alpha > 0 && o->alpha < 1))
+			return usage_error("compare", "bad --alpha '%s' (a "
+					   "number between 0 and 1)", optarg);
+		break;
+	case 'T':
+		if (!strcmp(optarg, "auto"))
+			o->test = COMPARE_TEST_AUTO;
+		else if (!strcmp(optarg, "welch"))
+			o->test = COMPARE_TEST_WELCH;
+		else if (!strcmp(optarg, "mannwhitney"))
+			o->test = COMPARE_TEST_MANN_WHITNEY;
+		else
+			return usage_error("compare", "unknown --test '%s'",
+					   optarg);
+		break;
+	case 'm':
+		if (add_list(optarg, &o->metrics, &o->nmetrics))
+			return usage_error("compare", "bad --metric '%s'",
+					   optarg);
+		break;
+	case 'w':
+		if (filter_parse(&a->where, optarg))
+			return usage_error("compare", "bad --where '%s' "
+					   "(expected k=v or k!=v)", optarg);
+		break;
+	case 'M':
+		if (add_list(optarg, &o->match, &o->nmatch))
+			return usage_error("compare", "bad --match '%s'",
+					   optarg);
+		break;
+	case 'I':
+		if (add_list(optarg, &o->ignore, &o->nignore))
+			return usage_error("compare", "bad --ignore '%s'",
+					   optarg);
+		break;
+	case 'f':
+		if (fmt_parse(optarg, &a->format) || a->format == FMT_HTML)
+			return usage_error("compare", "unknown format '%s' "
+					   "(text, md, csv or json)", optarg);
+		break;
+	case 'C':
+		if (fmt_color_wanted(optarg, 1) < 0)
+			return usage_error("compare", "bad --color '%s' "
+					   "(auto, always or never)", optarg);
+		a->color = optarg;
+		break;
+	case 'o':
+		a->output = optarg;
+		break;
+	default:
+		return usage_error("compare", "bad option");
+	}
+	return 0;
+}
+
+static char *labels_text(const struct labels *l)
+{
+	return l->n ? labels_to_string(l) : xstrdup("");
+}
+
+/* "148 MB/s": a mean in a unit that suits the row. */
+static void mean_text(const struct compare_row *row, double v, char *buf,
+		      size_t size)
+{
+	struct display_unit u;
+	char num[48];
+
+	display_unit_auto(row->unit, fmin(fabs(row->a.mean),
+					  fabs(row->b.mean)), 0, &u);
+	human_format(v, &u, num, sizeof(num));
+	snprintf(buf, size, "%s %s", num, u.name);
+}
+
+static const char *const csv_columns[] = {
+	"tool", "op", "metric", "labels", "n_a", "mean_a", "n_b", "mean_b",
+	"ratio", "change_pct", "p_value", "test", "verdict",
+};
+
+static const char *const text_headings[] = {
+	"tool", "op", "metric", "labels", "n", "baseline", "n", "candidate",
+	"ratio", "change", "p", "test", "verdict",
+};
+
+static void add_columns(struct fmt_table *t)
+{
+	for (size_t c = 0; c < 13; c++)
+		fmt_table_add_column(t, csv_columns[c], text_headings[c],
+				     c >= 4 && c <= 10);
+}
+
+static enum fmt_style verdict_style(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_IMPROVEMENT:
+		return FMT_GOOD;
+	case VERDICT_REGRESSION:
+		return FMT_BAD;
+	case VERDICT_INCONCLUSIVE:
+		return FMT_WARN;
+	default:
+		return FMT_PLAIN;
+	}
+}
+
+static void add_row(struct fmt_table *t, const struct compare_row *row,
+		    const char *input)
+{
+	size_t r = fmt_table_add_row(t);
+	struct labels l;
+	char buf[64], *ls;
+
+	labels_copy(&l, &row->labels);
+	if (input)
+		labels_set(&l, "input", input);
+	ls = labels_text(&l);
+	fmt_table_set_cell(t, r, 0, row->tool, NULL);
+	fmt_table_set_cell(t, r, 1, row->op, NULL);
+	fmt_table_set_cell(t, r, 2, row->metric, NULL);
+	fmt_table_set_cell(t, r, 3, ls, NULL);
+	fmt_table_set_number(t, r, 4, (double)row->a.n, NULL);
+	mean_text(row, row->a.mean, buf, sizeof(buf));
+	fmt_table_set_number(t, r, 5, row->a.mean, buf);
+	fmt_table_set_number(t, r, 6, (double)row->b.n, NULL);
+	mean_text(row, row->b.mean, buf, sizeof(buf));
+	fmt_table_set_number(t, r, 7, row->b.mean, buf);
+	snprintf(buf, sizeof(buf), "%.3f", row->ratio);
+	fmt_table_set_number(t, r, 8, row->ratio, buf);
+	snprintf(buf, sizeof(buf), "%+.1f%%", row->change_pct);
+	fmt_table_set_number(t, r, 9, row->change_pct, buf);
+	snprintf(buf, sizeof(buf), row->p < 0.001 ? "<0.001" : "%.3f",
+		 row->p);
+	fmt_table_set_number(t, r, 10, row->p, buf);
+	fmt_table_set_cell(t, r, 11, row->test, NULL);
+	snprintf(buf, sizeof(buf), "%s%s", verdict_name(row->verdict),
+		 row->single_runs ? " *" : "");
+	fmt_table_set_cell(t, r, 12, buf, verdict_name(row->verdict));
+	fmt_table_set_style(t, r, 12, verdict_style(row->verdict));
+	labels_release(&l);
+	free(ls);
+}
+
+static char *side_title(const char *name, const struct labels *identity)
+{
+	char *ls = labels_text(identity), *s;
+
+	s = xstrfmt("%s%s%s%s", name, *ls ? " (" : "", ls, *ls ? ")" : "");
+	free(ls);
+	return s;
+}
+
+static void add_summary_notes(struct fmt_table *t,
+			      const struct compare_result *r,
+			      const char *name_a, const char *name_b)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (r->single_runs)
+		fmt_table_add_note(t, "* single runs: the threshold alone "
+				   "decides, no significance test is "
+				   "possible");
+	for (size_t i = 0; i < r->nunmatched; i++) {
+		const struct compare_unmatched *u = &r->unmatched[i];
+		char *ls = labels_text(&u->labels);
+
+		fmt_table_add_note(t, "unmatched, only in %s: %s %s %s%s%s "
+				   "(%s:%u)", u->in_candidate ? name_b :
+				   name_a, u->tool, u->op, u->metric,
+				   *ls ? " " : "", ls, u->source, u->line);
+		free(ls);
+	}
+	for (size_t i = 0; i < r->ntail_notes; i++)
+		fmt_table_add_note(t, "tail: %s", r->tail_notes[i]);
+	for (size_t i = 0; i < r->nignored; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", r->ignored[i]);
+	if (sb.len)
+		fmt_table_add_note(t, "left out of the match: %s", sb.buf);
+	if (r->pooled)
+		fmt_table_add_note(t, "%zu measurement(s) pooled as "
+				   "repetitions of a matched one", r->pooled);
+	fmt_table_add_note(t, "summary: %zu regression, %zu improvement, "
+			   "%zu unchanged, %zu inconclusive; %zu unmatched",
+			   r->counts[VERDICT_REGRESSION],
+			   r->counts[VERDICT_IMPROVEMENT],
+			   r->counts[VERDICT_UNCHANGED],
+			   r->counts[VERDICT_INCONCLUSIVE], r->nunmatched);
+	strbuf_reset(&sb);
+	for (size_t g = 0; g < r->ngeo; g++)
+		if (r->geo[g].n)
+			strbuf_addf(&sb, "%s%s %.3f (%zu)", sb.len ? ", " : "",
+				    r->geo[g].metric, r->geo[g].value,
+				    r->geo[g].n);
+	if (sb.len)
+		fmt_table_add_note(t, "geometric mean of ratios: %s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void render_readable(const struct compare_args *a, char **names,
+			    const struct compare_result *res, int nres,
+			    int color, struct strbuf *out)
+{
+	for (int i = 0; i < nres; i++) {
+		char *ta = side_title(names[0], &res[i].identity_a);
+		char *tb = side_title(names[i + 1], &res[i].identity_b);
+		char *title = xstrfmt("baseline %s vs candidate %s", ta, tb);
+		struct fmt_table t;
+
+		fmt_table_init(&t, title);
+		add_columns(&t);
+		for (size_t r = 0; r < res[i].nrows; r++)
+			add_row(&t, &res[i].rows[r], NULL);
+		add_summary_notes(&t, &res[i], names[0], names[i + 1]);
+		if (i)
+			strbuf_addch(out, '\n');
+		fmt_render(&t, a->format, color, out);
+		fmt_table_release(&t);
+		free(title);
+		free(ta);
+		free(tb);
+	}
+}
+
+static void render_csv(char **names, const struct compare_result *res,
+		       int nres, struct strbuf *out)
+{
+	struct fmt_table t;
+
+	fmt_table_init(&t, NULL);
+	add_columns(&t);
+	for (int i = 0; i < nres; i++)
+		for (size_t r = 0; r < res[i].nrows; r++)
+			add_row(&t, &res[i].rows[r],
+				nres > 1 ? names[i + 1] : NULL);
+	fmt_render(&t, FMT_CSV, 0, out);
+	fmt_table_release(&t);
+}
+
+static json_t *json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_labels(const struct labels *l)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < l->n; i++)
+		json_object_set_new(o, l->v[i].key,
+				    json_string(l->v[i].value));
+	return o;
+}
+
+static json_t *json_row(const struct compare_row *row)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "tool", json_string(row->tool));
+	json_object_set_new(o, "op", json_string(row->op));
+	json_object_set_new(o, "metric", json_string(row->metric));
+	json_object_set_new(o, "unit", json_string(row->unit));
+	json_object_set_new(o, "labels", json_labels(&row->labels));
+	json_object_set_new(o, "n_a", json_integer((json_int_t)row->a.n));
+	json_object_set_new(o, "mean_a", json_num(row->a.mean));
+	json_object_set_new(o, "stddev_a", json_num(row->a.stddev));
+	json_object_set_new(o, "n_b", json_integer((json_int_t)row->b.n));
+	json_object_set_new(o, "mean_b", json_num(row->b.mean));
+	json_object_set_new(o, "stddev_b", json_num(row->b.stddev));
+	json_object_set_new(o, "ratio", json_num(row->ratio));
+	json_object_set_new(o, "change_pct", json_num(row->change_pct));
+	json_object_set_new(o, "p_value", json_num(row->p));
+	json_object_set_new(o, "test", json_string(row->test));
+	json_object_set_new(o, "verdict",
+			    json_string(verdict_name(row->verdict)));
+	json_object_set_new(o, "single_runs",
+			    json_boolean(row->single_runs));
+	json_object_set_new(o, "from_histogram",
+			    json_boolean(row->from_histogram));
+	return o;
+}
+
+static json_t *json_unmatched(const struct compare_unmatched *u)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "only_in", json_string(u->in_candidate ?
+						      "candidate" :
+						      "baseline"));
+	json_object_set_new(o, "tool", json_string(u->tool));
+	json_object_set_new(o, "op", json_string(u->op));
+	json_object_set_new(o, "metric", json_string(u->metric));
+	json_object_set_new(o, "labels", json_labels(&u->labels));
+	json_object_set_new(o, "source", json_string(u->source));
+	json_object_set_new(o, "line", json_integer(u->line));
+	return o;
+}
+
+static json_t *json_summary(const struct compare_result *r)
+{
+	json_t *o = json_object(), *geo = json_object();
+
+	for (int v = 0; v < VERDICT_COUNT; v++)
+		json_object_set_new(o, verdict_name((enum verdict)v),
+				    json_integer((json_int_t)r->counts[v]));
+	json_object_set_new(o, "unmatched",
+			    json_integer((json_int_t)r->nunmatched));
+	for (size_t g = 0; g < r->ngeo; g++)
+		json_object_set_new(geo, r->geo[g].metric,
+				    json_num(r->geo[g].value));
+	json_object_set_new(o, "geomean_ratio", geo);
+	return o;
+}
+
+static json_t *json_result(const char *name, const struct compare_result *r)
+{
+	json_t *o = json_object(), *v;
+
+	json_object_set_new(o, "candidate", json_string(name));
+	json_object_set_new(o, "identity_baseline",
+			    json_labels(&r->identity_a));
+	json_object_set_new(o, "identity_candidate",
+			    json_labels(&r->identity_b));
+	v = json_array();
+	for (size_t i = 0; i < r->nignored; i++)
+		json_array_append_new(v, json_string(r->ignored[i]));
+	json_object_set_new(o, "ignored_labels", v);
+	v = json_array();
+	for (size_t i = 0; i < r->nrows; i++)
+		json_array_append_new(v, json_row(&r->rows[i]));
+	json_object_set_new(o, "pairs", v);
+	v = json_array();
+	for (size_t i = 0; i < r->nunmatched; i++)
+		json_array_append_new(v, json_unmatched(&r->unmatched[i]));
+	json_object_set_new(o, "unmatched", v);
+	v = json_array();
+	for (size_t i = 0; i < r->ntail_notes; i++)
+		json_array_append_new(v, json_string(r->tail_notes[i]));
+	json_object_set_new(o, "tail_notes", v);
+	json_object_set_new(o, "summary", json_summary(r));
+	return o;
+}
+
+static void render_json(const struct compare_args *a, char **names,
+			const struct compare_result *res, int nres,
+			struct strbuf *out)
+{
+	json_t *doc = json_object(), *list = json_array();
+	char *s;
+
+	json_object_set_new(doc, "baseline", json_string(names[0]));
+	json_object_set_new(doc, "threshold_pct", json_real(a->co.threshold));
+	json_object_set_new(doc, "alpha", json_real(a->co.alpha));
+	for (int i = 0; i < nres; i++)
+		json_array_append_new(list, json_result(names[i + 1],
+							&res[i]));
+	json_object_set_new(doc, "comparisons", list);
+	s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+			    JSON_REAL_PRECISION(15));
+	if (!s)
+		die("out of memory");
+	strbuf_adds(out, s);
+	strbuf_addch(out, '\n');
+	free(s);
+	json_decref(doc);
+}
+
+/* Loads every input into its own set; the worst status. */
+static enum load_status load_all(char **names, int n, struct result_set *sets)
+{
+	struct diag_list diags;
+	enum load_status worst = LOAD_OK;
+
+	diag_list_init(&diags);
+	for (int i = 0; i < n; i++) {
+		enum load_status st;
+
+		result_set_init(&sets[i]);
+		st = load_input(names[i], NULL, &sets[i], &diags);
+		if (st > worst)
+			worst = st;
+	}
+	diag_print(&diags, stderr);
+	diag_list_release(&diags);
+	return worst;
+}
+
+static int exit_status(const struct compare_result *res, int nres,
+		       enum load_status st)
+{
+	int rc = st == LOAD_FAILED ? EXIT_FINDINGS : EXIT_OK;
+	size_t matched = 0;
+
+	for (int i = 0; i < nres; i++) {
+		matched += res[i].nrows;
+		if (res[i].counts[VERDICT_REGRESSION])
+			rc = EXIT_FINDINGS;
+	}
+	if (!matched) {
+		fputs("storan compare: no measurement matched\n", stderr);
+		rc = EXIT_FINDINGS;
+	}
+	return rc;
+}
+
+static int run_compare(struct compare_args *a, char **names, int n)
+{
+	struct result_set *sets = xcalloc((size_t)n, sizeof(*sets));
+	struct compare_result *res = xcalloc((size_t)n, sizeof(*res));
+	struct strbuf out = STRBUF_INIT;
+	enum load_status st = load_all(names, n, sets);
+	int rc = EXIT_TROUBLE;
+
+	if (st != LOAD_TROUBLE) {
+		for (int i = 1; i < n; i++)
+			compare_sets(&sets[0], &sets[i], &a->co, &res[i - 1]);
+		if (a->format == FMT_CSV)
+			render_csv(names, res, n - 1, &out);
+		else if (a->format == FMT_JSON)
+			render_json(a, names, res, n - 1, &out);
+		else
+			render_readable(a, names, res, n - 1,
+					a->format == FMT_TEXT &&
+					!strcmp(a->output, "-") &&
+					fmt_color_wanted(a->color, 1) > 0,
+					&out);
+		rc = write_file_atomic(a->output, out.buf, out.len) ?
+		     EXIT_TROUBLE : exit_status(res, n - 1, st);
+	}
+	for (int i = 0; i < n; i++) {
+		compare_result_release(&res[i]);
+		result_set_release(&sets[i]);
+	}
+	free(res);
+	free(sets);
+	strbuf_release(&out);
+	return rc;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: storan compare ...  (not built yet in this version)");
-		return EXIT_OK;
+	static const struct option longopts[] = {
+		{ "threshold", required_argument, NULL, 't' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "test", required_argument, NULL, 'T' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "where", required_argument, NULL, 'w' },
+		{ "match", required_argument, NULL, 'M' },
+		{ "ignore", required_argument, NULL, 'I' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "color", required_argument, NULL, 'C' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct compare_args a;
+	int c, rc = 0;
+
+	memset(&a, 0, sizeof(a));
+	filter_init(&a.where);
+	a.co.threshold = 5;
+	a.co.alpha = 0.05;
+	a.format = FMT_TEXT;
+	a.color = "auto";
+	a.output = "-";
+	while (!rc && (c = getopt_long(argc, argv, "t:a:T:m:w:M:I:f:o:h",
+				       longopts, NULL)) != -1) {
+		if (c == 'h') {
+			print_usage(stdout, compare_usage);
+			goto out;
+		}
+		rc = parse_option(c, &a);
 	}
-	fputs("storan compare: not built yet in this version\n", stderr);
-	return EXIT_TROUBLE;
+	if (!rc && a.co.match && a.co.ignore)
+		rc = usage_error("compare", "--match and --ignore exclude "
+				 "each other");
+	if (!rc && !(a.co.threshold >= 0))
+		rc = usage_error("compare", "--threshold must not be "
+				 "negative");
+	if (!rc && argc - optind < 2)
+		rc = usage_error("compare", "needs a baseline and at least "
+				 "one candidate");
+	a.co.where = a.where.n ? &a.where : NULL;
+	if (!rc)
+		rc = run_compare(&a, argv + optind, argc - optind);
+out:
+	free_list(a.co.metrics, a.co.nmetrics);
+	free_list(a.co.match, a.co.nmatch);
+	free_list(a.co.ignore, a.co.nignore);
+	filter_release(&a.where);
+	return rc;
 }

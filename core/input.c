@@ -313,7 +313,7 @@ static int prompt_token(const char *w, const char *e)
  */
 static size_t prompt_len(const char *s)
 {
-	const char *e, *p;
+	const char *orig = s, *e, *p;
 
 	if (*s == '[') {
 		const char *close = strchr(s, ']');
@@ -339,12 +339,20 @@ static size_t prompt_len(const char *s)
 			return (size_t)(skip_blanks_const(e) - s);
 		return 0;
 	}
-	if (e - s > 64 || memchr(s, '=', (size_t)(e - s)) || *s == '-')
-		return 0;
-	p = skip_blanks_const(e);
-	if ((*p == '$' || *p == '#') && p > e &&
-	    (p[1] == ' ' || p[1] == '\t' || !p[1]))
-		return (size_t)(skip_blanks_const(p + 1) - s);
+	/* Up to three words, then a lone '$' or '#': "/data # ",
+	 * "marte luis # " (Gentoo: host and directory). */
+	for (int words = 0; words < 3; words++) {
+		if (e - s > 64 || memchr(s, '=', (size_t)(e - s)) || *s == '-')
+			return 0;
+		p = skip_blanks_const(e);
+		if (p == e)
+			return 0;
+		if ((*p == '$' || *p == '#') &&
+		    (p[1] == ' ' || p[1] == '\t' || !p[1]))
+			return (size_t)(skip_blanks_const(p + 1) - orig);
+		s = p;
+		e = word_end(s);
+	}
 	return 0;
 }
 
@@ -414,6 +422,10 @@ static int wrapper_option_takes_arg(const char *wrapper, const char *opt)
 		return !strcmp(opt, "-u") || !strcmp(opt, "-g");
 	if (strstr(wrapper, "time"))
 		return !strcmp(opt, "-f") || !strcmp(opt, "-o");
+	if (!strcmp(wrapper, "perf"))
+		return !strcmp(opt, "-e") || !strcmp(opt, "-r") ||
+		       !strcmp(opt, "-o") || !strcmp(opt, "-x") ||
+		       !strcmp(opt, "-C") || !strcmp(opt, "-p");
 	return 0;
 }
 
@@ -455,6 +467,13 @@ static int match_simple(const char *start, const char *end, const char *prog,
 				     w[0] >= '0' && w[0] <= '9')) {
 			taskset_mask = 0;
 			free(w);
+			continue;
+		}
+		if (!strcmp(w, "perf")) {	/* perf stat|record|trace CMD */
+			free(w);
+			free(shell_next_word(&p, end));
+			free(wrapper);
+			wrapper = xstrdup("perf");
 			continue;
 		}
 		if (is_wrapper(w) || (strchr(w, '=') && w[0] != '=' &&
@@ -501,11 +520,13 @@ size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		}
 		if (*p == ';' || *p == '|' || *p == '&')
 			sep = 1;
+		if (*p == '#' && (p == s || p[-1] == ' ' || p[-1] == '\t'))
+			sep = 2;	/* a comment runs to the end of line */
 		if (!sep)
 			continue;
 		if (n < max && match_simple(start, p, prog, &cmds[n]))
 			n++;
-		if (!*p)
+		if (!*p || sep == 2)
 			break;
 		start = p + 1;
 	}

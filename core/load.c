@@ -11,6 +11,15 @@
 enum load_status load_input(const char *path, const struct ingest_options *opt,
 			    struct result_set *rs, struct diag_list *diags)
 {
+	return load_input_hooked(path, opt, rs, diags, NULL, NULL);
+}
+
+enum load_status load_input_hooked(const char *path,
+				   const struct ingest_options *opt,
+				   struct result_set *rs,
+				   struct diag_list *diags,
+				   load_text_hook text_hook, void *arg)
+{
 	struct strbuf err = STRBUF_INIT;
 	struct input in;
 	enum load_status st = LOAD_OK;
@@ -37,8 +46,11 @@ enum load_status load_input(const char *path, const struct ingest_options *opt,
 			result_set_append(rs, &one);
 		}
 		result_set_release(&one);
-	} else if (ingest_input(&in, opt, rs, diags)) {
-		st = LOAD_FAILED;
+	} else {
+		if (text_hook)
+			text_hook(&in, arg);
+		if (ingest_input(&in, opt, rs, diags))
+			st = LOAD_FAILED;
 	}
 	strbuf_release(&err);
 	input_release(&in);

@@ -27,8 +27,15 @@ void labels_release(struct labels *l)
 void labels_copy(struct labels *dst, const struct labels *src)
 {
 	labels_init(dst);
-	for (size_t i = 0; i < src->n; i++)
-		labels_set(dst, src->v[i].key, src->v[i].value);
+	if (!src->n)
+		return;
+	/* src is sorted and unique already: copy it as it is */
+	dst->v = xmalloc(src->n * sizeof(*dst->v));
+	dst->n = dst->alloc = src->n;
+	for (size_t i = 0; i < src->n; i++) {
+		dst->v[i].key = xstrdup(src->v[i].key);
+		dst->v[i].value = xstrdup(src->v[i].value);
+	}
 }
 
 /* Index of key, or of where it would go (with *found = 0). */
@@ -121,7 +128,9 @@ char *labels_to_string(const struct labels *l)
 	for (size_t i = 0; i < l->n; i++) {
 		if (i)
 			strbuf_addch(&sb, ';');
-		strbuf_addf(&sb, "%s=%s", l->v[i].key, l->v[i].value);
+		strbuf_adds(&sb, l->v[i].key);
+		strbuf_addch(&sb, '=');
+		strbuf_adds(&sb, l->v[i].value);
 	}
 	return strbuf_detach(&sb);
 }

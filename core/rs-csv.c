@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void add_number_field(struct strbuf *sb, double v)
 {
@@ -11,14 +12,44 @@ static void add_number_field(struct strbuf *sb, double v)
 		strbuf_add_number(sb, v);
 }
 
+static int same_number(double a, double b)
+{
+	return !(a < b) && !(a > b) && !isnan(a) && !isnan(b);
+}
+
+/* min and max of a single run are the mean: print its digits again
+ * instead of formatting the same double three times. */
+static void add_min_max(struct strbuf *sb, const struct measurement_stats *st,
+			size_t mean_at, size_t mean_len)
+{
+	const double mm[2] = { st->min, st->max };
+	char digits[40];
+
+	/* a copy: adding to sb may move its buffer */
+	if (mean_len >= sizeof(digits))
+		mean_len = 0;
+	memcpy(digits, sb->buf + mean_at, mean_len);
+	for (size_t i = 0; i < 2; i++) {
+		if (mean_len && same_number(mm[i], st->mean)) {
+			strbuf_addch(sb, ',');
+			strbuf_add(sb, digits, mean_len);
+		} else {
+			add_number_field(sb, mm[i]);
+		}
+	}
+}
+
 static void write_row(const struct measurement *m, struct strbuf *out)
 {
 	struct measurement_stats st;
 	char *labels = labels_to_string(&m->labels);
+	size_t mean_at, mean_len;
 
 	measurement_basic_stats(m, &st);
 	strbuf_add_csv(out, m->source_name ? m->source_name : "");
-	strbuf_addf(out, ",%u,", m->line);
+	strbuf_addch(out, ',');
+	strbuf_add_number(out, m->line);
+	strbuf_addch(out, ',');
 	strbuf_add_csv(out, m->tool);
 	strbuf_addch(out, ',');
 	strbuf_add_csv(out, m->op);
@@ -26,11 +57,13 @@ static void write_row(const struct measurement *m, struct strbuf *out)
 	strbuf_add_csv(out, m->metric);
 	strbuf_addch(out, ',');
 	strbuf_add_csv(out, m->unit);
-	strbuf_addf(out, ",%zu", st.n);
+	strbuf_addch(out, ',');
+	strbuf_add_number(out, (double)st.n);
+	mean_at = out->len + 1;
 	add_number_field(out, st.mean);
+	mean_len = out->len - mean_at;
 	add_number_field(out, st.n >= 2 ? st.stddev : NAN);
-	add_number_field(out, st.min);
-	add_number_field(out, st.max);
+	add_min_max(out, &st, mean_at, mean_len);
 	strbuf_addch(out, ',');
 	strbuf_add_csv(out, labels);
 	/* RFC 4180 ends records with CRLF; storan writes LF, as every

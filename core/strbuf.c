@@ -2,6 +2,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,16 +60,21 @@ void strbuf_addch(struct strbuf *sb, char c)
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	size_t room = sb->alloc > sb->len ? sb->alloc - sb->len : 0;
 	va_list cp;
 	int n;
 
+	/* Print straight into the free space; format a second time only
+	 * when it was too small. */
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, cp);
 	va_end(cp);
 	if (n < 0)
 		BUG("bad format '%s'", fmt);
-	grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 
@@ -83,9 +89,32 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 
 void strbuf_add_number(struct strbuf *sb, double v)
 {
+	char buf[32];
+	int n;
+
+	/* Whole numbers (byte counts, sizes, many rates) skip printf's
+	 * floating-point path; they print the same as %.15g would. */
+	if (v > -1e15 && v < 1e15 && !(v - (double)(long long)v > 0) &&
+	    !(v - (double)(long long)v < 0) && !(signbit(v) && !(v < 0))) {
+		long long i = (long long)v;
+		char *p = buf + sizeof(buf);
+		int neg = i < 0;
+		unsigned long long u = neg ? 0ULL - (unsigned long long)i :
+				       (unsigned long long)i;
+
+		do {
+			*--p = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (neg)
+			*--p = '-';
+		strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+		return;
+	}
 	/* 15 significant digits survive text -> double -> text unchanged,
 	 * which keeps CSV round trips byte-identical. */
-	strbuf_addf(sb, "%.15g", v);
+	n = snprintf(buf, sizeof(buf), "%.15g", v);
+	strbuf_add(sb, buf, (size_t)n);
 }
 
 void strbuf_add_csv(struct strbuf *sb, const char *s)

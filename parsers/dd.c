@@ -9,14 +9,27 @@
  *   GNU, small    512 bytes copied, 0.000113 s, 4.5 MB/s
  *   GNU de_DE     4034920448 Bytes (4,0 GB, 3,8 GiB) kopiert, 293,807 s, 13,7 MB/s
  *   GNU ru_RU     4294967296 байт (4,3 GB, 4,0 GiB) скопирован, 54,5651 s, 78,7 MB/s
+ *                 300490752 байт (300 MB, 286 MiB) скопирован, 14,6916 c, 20,5 MB/c
+ *                 512 байт скопировано, 0,0202791 s, 25,2 kB/s
+ *   GNU ru, old   скопировано 2147483648 байт (2,1 GB), 4,17328 c, 515 MB/c
+ *   GNU pl        4096 bajtów (4,1 kB, 4,0 KiB), 0,000298769 s, 13,7 MB/s
+ *   GNU pl, old   skopiowane 64 bajty, 9,156e-05 s, 699 kB/s
+ *   GNU ja        5000000 バイト (5.0 MB) コピーされました、 0.0286412 秒、 175 MB/秒
  *   GNU 5.x       10485760 bytes transferred in 0.028418 seconds (368981986 bytes/sec)
  *   BSD/macOS     3053371392 bytes transferred in 2151.132182 secs (1419425 bytes/sec)
+ *   FreeBSD progress  1073741824 bytes (1074 MB, 1024 MiB) transferred 0.302s, 3555 MB/s
+ *   GNU zh_CN     5120000字节（5.1 MB，4.9 MiB）已复制，0.0313203 s，163 MB/s
+ *                 512字节已复制，0.000126482 s，4.0 MB/s
  *   BusyBox       1073741824 bytes (1.0GB) copied, 112.313516 seconds, 9.1MB/s
  *   ELKS          1474560 bytes (1440 KiB) copied
  *
  * with "N+M records in" / "N+M records out" before them (any language:
- * "962+0 Datensätze ein"), and "dd: error writing '/dev/sdX': No space
- * left on device" style messages.
+ * "962+0 Datensätze ein", "记录了1024+0 的读入", "1+0 record dentro",
+ * "500+0 enregistrements lus"), and "dd: error writing '/dev/sdX': No space
+ * left on device" style messages.  Any of these lines may follow a shell
+ * prompt (a background dd finishing after the next prompt was printed:
+ * "[vagrant@host ~]$ 2048+0 записей получено"), and the records line of an
+ * interrupted dd may carry the terminal's echo: "^C11771330744+0 records in".
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
  * or three digits and its unit differs between versions.  A figure is a
@@ -28,11 +41,19 @@
  *   - a summary not after a records line but followed by one (or by a dd
  *     error) is a status=progress line;
  *   - the same summary twice in a row is one output printed twice;
+ *   - a summary line and dd command line both seen before (a forum reply
+ *     or an e-mail quoting the first post) are a copy: noted, not counted;
  *   - a dd error before the summary makes the output not a result.
  *
+ * After ^C the counts in and out may differ by the block in flight; that
+ * summary is still final.  On BSD and macOS, Ctrl-T prints a snapshot
+ * under "load: 1.88  cmd: dd 20526 uninterruptible 0.00u 4.53s": noted,
+ * never a result, even when its counts in and out agree.
+ *
  * Direction: from the dd command line seen before the output (of=/dev/null
- * or /dev/zero -> read; if=/dev/zero or /dev/urandom -> write; else of= ->
- * write, if= alone -> read); without a command line, op "copy".  A shell
+ * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
+ * without of= (into a pipe) -> copy; else of= -> write, if= alone ->
+ * read); without a command line, op "copy".  A shell
  * line with several dd commands gives its outputs to them in order.
  * Labels: bs (bytes), count, iflag, oflag, conv, if, of, command, direct=1
  * when the flag of the side that touches storage says direct.
@@ -62,17 +83,25 @@ struct dd_state {
 	/* The output in progress. */
 	uint64_t rec_in, rec_out;
 	int have_in, have_out;
+	int interrupted;	/* "^C" before the counts: in may exceed out */
+	int siginfo;		/* BSD "load: ... cmd: dd" before the counts */
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
 	char *error;
 	size_t last_li;		/* previous non-empty line index */
 	int last_kind;		/* LINE_* of that line */
+	struct dd_taken {	/* the summaries taken as results */
+		size_t li;
+		char *command;	/* its dd command line, or NULL */
+	} *taken;
+	size_t ntaken, taken_alloc;
 	int have_prev;		/* last accepted summary, if still near */
 	uint64_t prev_bytes;
 	double prev_seconds;
 };
 
 enum line_kind { LINE_OTHER, LINE_RECORDS_IN, LINE_RECORDS_OUT,
-		 LINE_SUMMARY, LINE_ERROR, LINE_COMMAND };
+		 LINE_SUMMARY, LINE_ERROR, LINE_COMMAND, LINE_INTERRUPT,
+		 LINE_SIGINFO };
 
 struct summary_line {
 	uint64_t bytes;
@@ -151,7 +180,7 @@ static const char *dd_direction(const struct labels *l)
 	if (out && is_sink(out))
 		return "read";
 	if (in && is_generator(in))
-		return "write";
+		return out ? "write" : "copy";	/* "| base64": no storage */
 	if (out)
 		return "write";
 	if (in)
@@ -232,6 +261,9 @@ static int read_records(const char *text, uint64_t *total)
 	const char *p = text;
 	uint64_t full, partial;
 
+	skip_prefix(&p, "^C");	/* the echo of an interrupt */
+	while (*p && (unsigned char)*p >= 0x80 && p - text < 12)
+		p++;	/* zh_CN: "记录了1024+0 的读入" */
 	if (scan_u64(&p, &full) || *p++ != '+' || scan_u64(&p, &partial) ||
 	    *p != ' ')
 		return 0;
@@ -246,7 +278,7 @@ static int is_byte_word(const char *w, size_t n)
 {
 	static const char *const words[] = {
 		"bytes", "byte", "Bytes", "Byte", "octets", "octet", "байт",
-		"байта", "bajtów", "bajty", "byte(s)", "bytů", NULL
+		"байта", "bajtów", "bajty", "byte(s)", "bytů", "バイト", NULL
 	};
 
 	for (size_t i = 0; words[i]; i++)
@@ -276,29 +308,41 @@ static int read_transferred(const char *p, struct summary_line *s)
 /* ", 1.70473 s, 630 MB/s" after the copied word (any locale). */
 static int read_time_part(const char *p, struct summary_line *s)
 {
-	if (*p != ',')
+	if (*p != ',' && *p != ' ')
 		return 0;
 	p = skip_spaces(p + 1);
 	if (scan_double(&p, SCAN_COMMA_DECIMAL, &s->seconds))
 		return 0;
-	return *p == ' ';
+	/* "1.70 s," (GNU), "112.3 seconds," (BusyBox), "0.302s," (FreeBSD) */
+	return *p == ' ' || (*p == 's' && (p[1] == ',' || !p[1]));
 }
 
 /* Parses a dd summary line; see the top comment for the variants. */
 static int read_summary(const char *text, struct summary_line *s)
 {
 	const char *p = text, *w;
-	int parens = 0, bytes_word;
+	int parens = 0, bytes_word, verb_first = 0;
 
 	s->seconds = NAN;
-	if (scan_u64(&p, &s->bytes) || *p != ' ')
+	if (skip_prefix(&p, "скопировано ") || skip_prefix(&p, "skopiowane "))
+		verb_first = 1;	/* old ru and pl catalogs */
+	if (scan_u64(&p, &s->bytes))
 		return 0;
-	w = ++p;
-	p = word_end(p);
-	bytes_word = is_byte_word(w, (size_t)(p - w));
-	if (*p != ' ')
-		return 0;
-	p++;
+	if (skip_prefix(&p, "字节")) {	/* zh_CN: "512字节已复制" */
+		bytes_word = 1;
+		p = skip_spaces(p);
+	} else {
+		if (*p != ' ')
+			return 0;
+		w = ++p;
+		p = word_end(p);
+		bytes_word = is_byte_word(w, (size_t)(p - w));
+		if (verb_first && *p == ',')
+			return bytes_word && read_time_part(p, s);
+		if (*p != ' ')
+			return 0;
+		p++;
+	}
 	if (*p == '(') {
 		const char *close = strchr(p, ')');
 
@@ -307,6 +351,9 @@ static int read_summary(const char *text, struct summary_line *s)
 		parens = 1;
 		p = skip_spaces(close + 1);
 	}
+	/* pl: "4096 bajtów (4,1 kB, 4,0 KiB), 0,000298769 s": no verb */
+	if (verb_first || *p == ',')
+		return bytes_word && read_time_part(p, s);
 	if (read_transferred(p, s))
 		return bytes_word;
 	w = p;
@@ -314,17 +361,71 @@ static int read_summary(const char *text, struct summary_line *s)
 	if (p == w || (!bytes_word && !parens))
 		return 0;
 	if (!*p)	/* ELKS: no time at all */
-		return bytes_word && parens;
+		return bytes_word && parens && !strncmp(w, "copied", 7);
 	return read_time_part(p, s);
 }
 
-static const char *classify(const char *text, struct summary_line *s,
+/* "NNN bytes ..." that read_summary() could not read: cut short? */
+static int starts_like_summary(const char *text)
+{
+	const char *p = text, *w;
+	uint64_t n;
+
+	if (scan_u64(&p, &n) || *p != ' ')
+		return 0;
+	w = ++p;
+	p = word_end(p);
+	return is_byte_word(w, (size_t)(p - w));
+}
+
+/*
+ * Chinese locales print full-width punctuation: "5120000字节（5.1 MB，4.9
+ * MiB）已复制，0.0313203 s，163 MB/s"; Japanese ones an ideographic comma:
+ * "5000000 バイト (5.0 MB) コピーされました、 0.0286412 秒、 175 MB/秒".
+ * Rewrites it as ASCII into buf.
+ */
+static const char *ascii_punctuation(const char *text, char *buf, size_t size)
+{
+	static const struct {
+		const char *wide, *ascii;
+	} map[] = { { "，", ", " }, { "（", " (" }, { "）", ")" },
+		    { "、", ", " } };
+	const size_t nmap = sizeof(map) / sizeof(map[0]);
+	size_t n = 0;
+
+	if (!strstr(text, "\xef\xbc") && !strstr(text, "、"))
+		return text;
+	while (*text && n + 3 < size) {
+		size_t k;
+
+		for (k = 0; k < nmap; k++)
+			if (starts_with(text, map[k].wide))
+				break;
+		if (k < nmap) {
+			memcpy(buf + n, map[k].ascii, strlen(map[k].ascii));
+			n += strlen(map[k].ascii);
+			text += strlen(map[k].wide);
+		} else {
+			buf[n++] = *text++;
+		}
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static const char *classify(const char *raw, struct summary_line *s,
 			    uint64_t *records)
 {
+	char buf[512];
+	const char *text = ascii_punctuation(line_after_prompt(raw), buf,
+					     sizeof(buf));
+
 	if (read_records(text, records))
 		return "records";
 	if (read_summary(text, s))
 		return "summary";
+	if (starts_like_summary(text))
+		return "bad-summary";
 	if (starts_with(text, "dd: "))
 		return "error";
 	return NULL;
@@ -344,14 +445,15 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 		       size_t li)
 {
 	size_t n = next_line(ctx, li);
+	const char *next;
 	uint64_t r;
 
-	if (st->last_kind == LINE_RECORDS_OUT)
+	if (st->have_out)
 		return 0;
 	if (n >= ctx->in->nlines)
 		return 0;
-	return read_records(ctx->in->lines[n].text, &r) ||
-	       starts_with(ctx->in->lines[n].text, "dd: ");
+	next = line_after_prompt(ctx->in->lines[n].text);
+	return read_records(next, &r) || starts_with(next, "dd: ");
 }
 
 static const struct dd_command *take_command(struct dd_state *st)
@@ -380,7 +482,7 @@ static void emit_one(struct parse_ctx *ctx, size_t li,
 
 static void reset_output(struct dd_state *st)
 {
-	st->have_in = st->have_out = 0;
+	st->have_in = st->have_out = st->interrupted = st->siginfo = 0;
 	st->error_li = (size_t)-1;
 	free(st->error);
 	st->error = NULL;
@@ -394,11 +496,46 @@ static int same_seconds(double a, double b)
 	return !(a < b) && !(a > b);
 }
 
+static const char *command_text(const struct dd_command *c)
+{
+	return c ? labels_get(&c->labels, "command") : NULL;
+}
+
+/*
+ * The earlier summary line with the same text as li and the same dd
+ * command, or (size_t)-1.  With its time printed to six digits, such a
+ * summary is one output quoted in a reply or pasted again, not a second
+ * run.
+ */
+static size_t copy_of(const struct parse_ctx *ctx, const struct dd_state *st,
+		      size_t li, const char *command)
+{
+	const char *t = line_after_prompt(ctx->in->lines[li].text);
+
+	for (size_t k = 0; k < st->ntaken; k++) {
+		const struct dd_taken *d = &st->taken[k];
+
+		if (!strcmp(line_after_prompt(ctx->in->lines[d->li].text), t) &&
+		    (command ? d->command && !strcmp(d->command, command) :
+		     !d->command))
+			return d->li;
+	}
+	return (size_t)-1;
+}
+
+static void remember_taken(struct dd_state *st, size_t li,
+			   const char *command)
+{
+	ALLOC_GROW(st->taken, st->ntaken + 1, st->taken_alloc);
+	st->taken[st->ntaken].li = li;
+	st->taken[st->ntaken++].command = command ? xstrdup(command) : NULL;
+}
+
 static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   size_t li, const struct summary_line *s)
 {
+	size_t orig;
 	const struct dd_command *c;
-	int after_records = st->last_kind == LINE_RECORDS_OUT;
 
 	if (is_progress(ctx, st, li))
 		return;
@@ -408,7 +545,14 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
-	if (after_records && st->have_in && st->rec_in != st->rec_out &&
+	if (st->siginfo) {
+		parse_note(ctx, li, "a progress report asked for with Ctrl-T "
+			   "(SIGINFO) while dd ran: not a result");
+		reset_output(st);
+		return;
+	}
+	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
+	    !st->interrupted &&
 	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
 		reset_output(st);
 		return;	/* a SIGUSR1 snapshot while a block was in flight */
@@ -421,6 +565,14 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 	st->prev_bytes = s->bytes;
 	st->prev_seconds = s->seconds;
 	c = take_command(st);
+	orig = copy_of(ctx, st, li, command_text(c));
+	if (!isnan(s->seconds) && orig != (size_t)-1) {
+		parse_note(ctx, li, "the same dd command and summary as line "
+			   "%u (quoted or pasted again): not counted twice",
+			   ctx->in->lines[orig].lineno);
+		return;
+	}
+	remember_taken(st, li, command_text(c));
 	emit_one(ctx, li, c, "bytes", UNIT_BYTES, (double)s->bytes);
 	if (isnan(s->seconds))
 		return;
@@ -443,6 +595,12 @@ static void handle_error(struct dd_state *st, const char *text, size_t li)
 	st->error_li = li;
 }
 
+/* BSD's Ctrl-T line: "load: 1.88  cmd: dd 20526 uninterruptible ..." */
+static int is_siginfo(const char *text)
+{
+	return starts_with(text, "load: ") && strstr(text, "  cmd: dd ");
+}
+
 /* Output of the time builtin: neutral between dd outputs. */
 static int is_time_line(const char *t)
 {
@@ -455,11 +613,26 @@ static int is_time_line(const char *t)
 	return *p >= '0' && *p <= '9';
 }
 
-static void records_only_note(struct parse_ctx *ctx, struct dd_state *st)
+/*
+ * An output ends (a command line, the next records, the end of the file)
+ * without a summary line: say why there is no result.  An error printed
+ * before "records in" belongs to the records that follow, so at a records
+ * line only a pending records pair ends the output.
+ */
+static void end_output(struct parse_ctx *ctx, struct dd_state *st,
+		       int at_records)
 {
-	if (st->have_out)
+	if (st->have_out && st->error)
+		parse_note(ctx, st->last_li, "dd stopped with an error (%s): "
+			   "this output is not a result", st->error);
+	else if (st->have_out)
 		parse_note(ctx, st->last_li, "dd printed record counts but no "
 			   "byte count or time: nothing to measure");
+	else if (st->error && !at_records)
+		parse_note(ctx, st->error_li, "dd failed (%s): no result",
+			   st->error);
+	else
+		return;
 	reset_output(st);
 }
 
@@ -481,8 +654,7 @@ static int dd_parse(struct parse_ctx *ctx)
 		if (line_is_empty(&ctx->in->lines[i]))
 			continue;
 		if (read_commands(&st, text, i)) {
-			if (st.last_kind == LINE_RECORDS_OUT)
-				records_only_note(ctx, &st);
+			end_output(ctx, &st, 0);
 			reset_output(&st);
 			parse_claim(ctx, i);
 			st.have_prev = 0;
@@ -490,10 +662,17 @@ static int dd_parse(struct parse_ctx *ctx)
 			st.last_li = i;
 			continue;
 		}
+		if (!strcmp(line_after_prompt(text), "^C")) {
+			st.last_kind = LINE_INTERRUPT;
+			continue;
+		}
+		if (is_siginfo(text)) {
+			parse_claim(ctx, i);
+			st.last_kind = LINE_SIGINFO;
+			continue;
+		}
 		kind = classify(text, &s, &records);
 		if (!kind) {
-			if (st.last_kind == LINE_RECORDS_OUT)
-				records_only_note(ctx, &st);
 			if (st.used && !is_time_line(text) &&
 			    !ctx->claimed[i])
 				forget_commands(&st);
@@ -510,12 +689,25 @@ static int dd_parse(struct parse_ctx *ctx)
 				st.have_out = 1;
 				st.last_kind = LINE_RECORDS_OUT;
 			} else {
-				if (st.last_kind == LINE_RECORDS_OUT)
-					records_only_note(ctx, &st);
+				int intr = st.last_kind == LINE_INTERRUPT ||
+					   starts_with(line_after_prompt(text),
+						       "^C");
+
+				int info = st.last_kind == LINE_SIGINFO;
+
+				end_output(ctx, &st, 1);
 				st.rec_in = records;
 				st.have_in = 1;
+				st.interrupted = intr;
+				st.siginfo = info;
 				st.last_kind = LINE_RECORDS_IN;
 			}
+		} else if (!strcmp(kind, "bad-summary")) {
+			parse_error(ctx, i, "unreadable dd summary: expected "
+				    "'copied, SECONDS s, RATE' after the byte "
+				    "count (cut short?)");
+			reset_output(&st);
+			st.last_kind = LINE_OTHER;
 		} else if (!strcmp(kind, "summary")) {
 			handle_summary(ctx, &st, i, &s);
 			st.last_kind = LINE_SUMMARY;
@@ -525,10 +717,12 @@ static int dd_parse(struct parse_ctx *ctx)
 		}
 		st.last_li = i;
 	}
-	if (st.last_kind == LINE_RECORDS_OUT)
-		records_only_note(ctx, &st);
+	end_output(ctx, &st, 0);
 	reset_output(&st);
 	forget_commands(&st);
+	for (size_t k = 0; k < st.ntaken; k++)
+		free(st.taken[k].command);
+	free(st.taken);
 	return (int)(ctx->rs->n - before);
 }
 

@@ -11,19 +11,34 @@
  *    Timing buffer-cache reads:   128 MB in  3.16 seconds = 40.51 MB/sec
  *    Timing O_DIRECT cached reads:   942 MB in  2.00 seconds = 470.62 MB/sec
  *    Timing O_DIRECT disk reads:   2 MB in 19.21 seconds = 106.63 kB/sec
+ *    Timing buffered disk reads (offset 37 GB):  80 MB in  3.05 seconds =  26.26 MB/sec
+ *   BusyBox:
+ *   Timing buffer-cache reads:   524 MB in 0.50 seconds = 1052111 kB/s
+ *   Timing buffered disk reads:  358 MB in 3.00 seconds = 122132 kB/s
+ *   A raw quoted-printable mail (Debian bug archives), '=' as "=3D":
+ *    Timing cached reads:   118 MB in  2.00 seconds =3D  58.91 MB/sec
+ *   A line wrapped by a mail client (the rest is joined back):
+ *   	Timing buffer-cache reads:   128 MB in  0.96 seconds =133.33
+ *   MB/sec
  *
  * and warnings printed around them ("HDIO_DRIVE_CMD(identify) failed: ...",
- * "SG_IO: bad/missing sense data, ...").
+ * "SG_IO: bad/missing sense data, ...", "read() hit EOF - device too
+ * small").  A timing that failed carries hdparm's message instead of its
+ * figures, and is noted as no result:
+ *
+ *    Timing buffered disk reads: read() hit EOF - device too small
  *
  * Units, from hdparm.c: total_MB counts TIMING_BUF_MB = 2 MiB reads, and
  * the rate is printed as "%6.2f MB/sec" of total_MB / elapsed, or, below
  * 1 MB/s, "%6.2f kB/sec" of total_MB / elapsed * 1024.  So "MB" is MiB and
- * "kB" is KiB.  The printed rate is used (it comes from the unrounded
- * elapsed time); bytes and runtime are kept as printed too.
+ * "kB" is KiB.  BusyBox prints "%u kB/s" of MB * 1024 * 1000000 /
+ * elapsed_us: KiB too.  The printed rate is used (it comes from the
+ * unrounded elapsed time); bytes and runtime are kept as printed too.
  *
  * -T (cached, buffer-cache) -> op cachedread; -t (disk) -> op read.
  * Labels: device (header, else the only device of the command line),
- * direct=1 for O_DIRECT (else 0), command.
+ * direct=1 for O_DIRECT (else 0), command, offset (bytes; --offset counts
+ * GiB) when -t read away from the start.
  */
 #include "parser.h"
 #include "../core/numscan.h"
@@ -38,11 +53,17 @@ struct hdparm_state {
 	char *command;
 };
 
+/* "Timing ... reads: ..." or "Timing ... reads (offset N GB): ..." */
+static int is_timing_line(const char *text)
+{
+	return starts_with(text, "Timing ") &&
+	       (strstr(text, "reads:") || strstr(text, "reads (offset "));
+}
+
 static int hdparm_detect(const struct input *in)
 {
 	for (size_t i = 0; i < in->nlines; i++)
-		if (starts_with(in->lines[i].text, "Timing ") &&
-		    strstr(in->lines[i].text, "reads"))
+		if (is_timing_line(in->lines[i].text))
 			return 80;
 	return 0;
 }
@@ -95,61 +116,143 @@ static int read_header(struct hdparm_state *st, const char *text)
 static int is_warning(const char *text)
 {
 	return starts_with(text, "HDIO_") || starts_with(text, "SG_IO:") ||
-	       starts_with(text, "BLKFLSBUF") || starts_with(text, "BLKGETSIZE");
+	       starts_with(text, "BLKFLSBUF") ||
+	       starts_with(text, "BLKGETSIZE") || starts_with(text, "read(") ||
+	       starts_with(text, "lseek() failed");
 }
 
 struct timing {
 	const char *op;
 	int direct;
+	int has_offset;
+	uint64_t offset_gib;	/* --offset: where -t reads, in GiB */
 	uint64_t mb;
 	double seconds, rate, rate_unit;
 };
 
-/* Parses "Timing ... reads: N MB in S seconds = R MB/sec"; -1 on error. */
-static int read_timing(const char *text, struct timing *t, const char **why)
+enum timing_status {
+	TIMING_OK,
+	TIMING_BAD,	/* *why says what is wrong */
+	TIMING_CUT,	/* the line ends before the rate: wrapped? */
+	TIMING_FAILED,	/* hdparm's message where the figures go: *why */
+};
+
+/*
+ * "cached reads:", "O_DIRECT disk reads:", "buffered disk reads (offset
+ * 37 GB):"...: sets t->op, t->direct and the offset.
+ */
+static int read_label(const char **p, struct timing *t)
+{
+	t->direct = skip_prefix(p, "O_DIRECT ");
+	t->has_offset = 0;
+	if (skip_prefix(p, "cached reads:") ||
+	    skip_prefix(p, "buffer-cache reads:")) {
+		t->op = "cachedread";
+		return 1;
+	}
+	if (!skip_prefix(p, "buffered disk reads") &&
+	    !skip_prefix(p, "disk reads"))
+		return 0;
+	t->op = "read";
+	if (skip_prefix(p, " (offset ")) {
+		if (scan_u64(p, &t->offset_gib) || !skip_prefix(p, " GB)"))
+			return 0;
+		t->has_offset = 1;
+	}
+	return skip_prefix(p, ":");
+}
+
+/* "MB/sec", "kB/sec" (hdparm), "kB/s" (BusyBox). */
+static int read_rate_unit(const char **p, struct timing *t)
+{
+	if (skip_prefix(p, "MB/sec"))
+		t->rate_unit = MIB;
+	else if (skip_prefix(p, "kB/sec") || skip_prefix(p, "kB/s"))
+		t->rate_unit = KIB;
+	else
+		return 0;
+	return 1;
+}
+
+/* Reads "N MB in S seconds = R MB/sec" at p. */
+static enum timing_status read_figures(const char *p, struct timing *t,
+				       const char **why)
+{
+	if (scan_u64(&p, &t->mb))
+		return *why = "expected the MB count", TIMING_BAD;
+	p = skip_spaces(p);
+	if (!skip_prefix(&p, "MB in"))
+		return *why = "expected 'MB in'", TIMING_BAD;
+	p = skip_spaces(p);
+	if (scan_double(&p, 0, &t->seconds))
+		return *why = "expected the seconds", TIMING_BAD;
+	p = skip_spaces(p);
+	if (!skip_prefix(&p, "seconds ="))
+		return *why = "expected 'seconds ='", TIMING_BAD;
+	if (p[0] == '3' && p[1] == 'D' &&
+	    (p[2] == ' ' || (p[2] >= '0' && p[2] <= '9')))
+		p += 2;	/* "=3D": '=' in a quoted-printable mail */
+	p = skip_spaces(p);
+	if (scan_double(&p, 0, &t->rate))
+		return *why = "expected the rate", TIMING_BAD;
+	p = skip_spaces(p);
+	if (!*p)
+		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_CUT;
+	if (!read_rate_unit(&p, t))
+		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_BAD;
+	if (*skip_spaces(p))
+		return *why = "unexpected text after the rate", TIMING_BAD;
+	return TIMING_OK;
+}
+
+/* Parses "Timing ... reads: N MB in S seconds = R MB/sec". */
+static enum timing_status read_timing(const char *text, struct timing *t,
+				      const char **why)
 {
 	const char *p = text + strlen("Timing ");
 
-	t->direct = skip_prefix(&p, "O_DIRECT ");
-	if (skip_prefix(&p, "cached reads:") ||
-	    skip_prefix(&p, "buffer-cache reads:"))
-		t->op = "cachedread";
-	else if (skip_prefix(&p, "buffered disk reads:") ||
-		 skip_prefix(&p, "disk reads:"))
-		t->op = "read";
-	else
-		return *why = "unknown hdparm timing", -1;
+	if (!read_label(&p, t))
+		return *why = "unknown hdparm timing", TIMING_BAD;
 	p = skip_spaces(p);
-	if (scan_u64(&p, &t->mb))
-		return *why = "expected the MB count", -1;
-	p = skip_spaces(p);
-	if (!skip_prefix(&p, "MB in"))
-		return *why = "expected 'MB in'", -1;
-	p = skip_spaces(p);
-	if (scan_double(&p, 0, &t->seconds))
-		return *why = "expected the seconds", -1;
-	p = skip_spaces(p);
-	if (!skip_prefix(&p, "seconds ="))
-		return *why = "expected 'seconds ='", -1;
-	p = skip_spaces(p);
-	if (scan_double(&p, 0, &t->rate))
-		return *why = "expected the rate", -1;
-	p = skip_spaces(p);
-	if (skip_prefix(&p, "MB/sec"))
-		t->rate_unit = MIB;
-	else if (skip_prefix(&p, "kB/sec"))
-		t->rate_unit = KIB;
-	else
-		return *why = "expected 'MB/sec' or 'kB/sec'", -1;
-	if (*skip_spaces(p))
-		return *why = "unexpected text after the rate", -1;
-	return 0;
+	if (*p && (*p < '0' || *p > '9'))
+		return *why = p, TIMING_FAILED;
+	return read_figures(p, t, why);
+}
+
+/*
+ * A timing whose line ends after the rate, as in mail wrapped at 72
+ * columns: reads it again with the next line joined.  Returns the number
+ * of lines used (1 or 2).
+ */
+static size_t read_wrapped(struct parse_ctx *ctx, size_t li,
+			   struct timing *t, enum timing_status *status)
+{
+	const char *next, *why;
+	char *joined;
+
+	if (*status != TIMING_CUT || li + 1 >= ctx->in->nlines)
+		return 1;
+	next = ctx->in->lines[li + 1].text;
+	if (starts_with(next, "Timing "))
+		return 1;
+	joined = xstrfmt("%s %s", ctx->in->lines[li].text, next);
+	if (read_timing(joined, t, &why) != TIMING_OK) {
+		free(joined);
+		return 1;
+	}
+	free(joined);
+	*status = TIMING_OK;
+	parse_claim(ctx, li + 1);
+	return 2;
 }
 
 static void label(struct measurement *m, const struct hdparm_state *st,
 		  const struct timing *t)
 {
 	labels_set(&m->labels, "direct", t->direct ? "1" : "0");
+	if (t->has_offset)
+		labels_setf(&m->labels, "offset", "%.0f",
+			    (double)t->offset_gib * GIB);
 	if (st->device)
 		labels_set(&m->labels, "device", st->device);
 	if (st->command)
@@ -185,21 +288,32 @@ static int hdparm_parse(struct parse_ctx *ctx)
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		const char *text = ctx->in->lines[i].text;
 		struct timing t;
+		enum timing_status status;
 		const char *why;
+		size_t used;
 
 		if (read_command(&st, text) || read_header(&st, text) ||
 		    is_warning(text)) {
 			parse_claim(ctx, i);
 			continue;
 		}
-		if (!starts_with(text, "Timing ") || !strstr(text, "reads"))
+		if (!is_timing_line(text))
 			continue;
 		parse_claim(ctx, i);
-		if (read_timing(text, &t, &why)) {
-			parse_error(ctx, i, "unreadable hdparm timing: %s", why);
+		status = read_timing(text, &t, &why);
+		used = read_wrapped(ctx, i, &t, &status);
+		if (status == TIMING_FAILED) {
+			parse_note(ctx, i, "hdparm failed (%s): no result",
+				   why);
+			continue;
+		}
+		if (status != TIMING_OK) {
+			parse_error(ctx, i, "unreadable hdparm timing: %s",
+				    why);
 			continue;
 		}
 		emitted += emit_timing(ctx, i, &st, &t);
+		i += used - 1;
 	}
 	free(st.device);
 	free(st.command);

@@ -10,6 +10,7 @@
  * apart, because the author is telling us the conditions changed.
  */
 #include "parser.h"
+#include "../core/context.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
 
@@ -19,11 +20,22 @@
 #include <string.h>
 
 extern const struct parser parser_hdparm, parser_dd, parser_time;
+extern const struct parser parser_fio_text, parser_fio_json,
+	parser_fio_terse, parser_fio_log;
+extern const struct parser parser_iozone, parser_blockdev_perftest;
+extern const struct parser parser_csv;
 
 const struct parser *const parsers[] = {
 	&parser_hdparm,
+	&parser_fio_json,
+	&parser_fio_text,
+	&parser_fio_terse,
+	&parser_fio_log,
 	&parser_dd,
 	&parser_time,
+	&parser_iozone,
+	&parser_blockdev_perftest,
+	&parser_csv,
 	NULL,
 };
 
@@ -174,12 +186,49 @@ static void fold_repeats(struct parse_ctx *ctx)
 			measurement_release(&rs->m[ctx->base + k]);
 			continue;
 		}
+		ctx->first_index[keep - ctx->base] = ctx->first_index[k];
 		rs->m[keep++] = rs->m[ctx->base + k];
 	}
 	rs->n = keep;
 	free(slot);
 	free(last);
 	free(gone);
+}
+
+struct line_order {
+	size_t line;		/* input line index the value was read from */
+	size_t index;
+};
+
+static int cmp_line_order(const void *a, const void *b)
+{
+	const struct line_order *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Puts the input's measurements in the order their lines appear, so that
+ * exports read like the file (parsers run one after another). */
+static void sort_by_line(struct parse_ctx *ctx)
+{
+	struct result_set *rs = ctx->rs;
+	size_t count = rs->n - ctx->base;
+	struct line_order *order = xcalloc(count, sizeof(*order));
+	struct measurement *copy = xcalloc(count, sizeof(*copy));
+
+	for (size_t k = 0; k < count; k++) {
+		/* Not m->line: a CSV row keeps its source's line there. */
+		order[k].line = ctx->first_index[k];
+		order[k].index = k;
+		copy[k] = rs->m[ctx->base + k];
+	}
+	qsort(order, count, sizeof(*order), cmp_line_order);
+	for (size_t k = 0; k < count; k++)
+		rs->m[ctx->base + k] = copy[order[k].index];
+	free(order);
+	free(copy);
 }
 
 static void apply_labels(struct parse_ctx *ctx,
@@ -220,6 +269,7 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 	struct parse_ctx ctx;
 	struct strbuf formats = STRBUF_INIT, names = STRBUF_INIT;
 	size_t errors_before = diag_count(diags, DIAG_ERROR);
+	size_t notes_before = diag_count(diags, DIAG_NOTE);
 	int failed = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -249,14 +299,21 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 			strbuf_addf(&formats, "%s%s", formats.len ? "," : "",
 				    parsers[i]->name);
 	}
+	context_apply(&ctx);
 	fold_repeats(&ctx);
+	sort_by_line(&ctx);
 	apply_labels(&ctx, opt);
 	rs->sources[ctx.source].format = strbuf_detach(&formats);
 	if (ctx.tool_version)
 		rs->sources[ctx.source].tool_version =
 			xstrdup(ctx.tool_version);
 	if (rs->n == ctx.base) {
-		if (diag_count(diags, DIAG_ERROR) == errors_before) {
+		if (diag_count(diags, DIAG_ERROR) > errors_before) {
+			/* the errors already say why */
+		} else if (diag_count(diags, DIAG_NOTE) > notes_before) {
+			diag_add(diags, DIAG_ERROR, in->name, 1,
+				 "no result in this input (see the notes)");
+		} else {
 			list_parser_names(&names);
 			diag_add(diags, DIAG_ERROR, in->name, 1,
 				 "no benchmark output found (looked for %s)",

@@ -15,11 +15,24 @@
  *                System time (seconds): 0.00
  *                Elapsed (wall clock) time (h:mm:ss or m:ss): 1:42.44
  *   zsh          dd if=/dev/zero of=x  0.01s user 0.50s system 99% cpu 0.512 total
+ *   BSD, macOS   /usr/bin/time (and time in sh there):
+ *                        0.95 real         1.86 user         0.19 sys
+ *   tcsh, csh    4.176u 0.001s 0:05.09 81.9%	0+0k 0+0io 0pf+0w
+ *                29.7u 0.0s 0:29 99% 0+0k 0+0io 0pf+0w
+ *   fish         ________________________________________________________
+ *                Executed in  118.76 secs    fish           external
+ *                   usr time   50.88 secs   11.02 millis   50.87 secs
+ *                   sys time   36.31 secs    0.08 millis   36.31 secs
+ *                (units micros, millis, secs, mins; the first column is
+ *                the total of fish and the external command)
  *
  * Metrics time.real, time.user, time.sys in seconds; op "run".  Label
  * command: the command that time ran, taken from a "time CMD" line above
  * the output (up to the previous timing), from GNU's "Command being
  * timed", or from the start of zsh's line.
+ *
+ * A "time CMD" line and the output under it that repeat earlier lines
+ * exactly (a reply quoting the first post) are a copy: noted, not counted.
  */
 #include "parser.h"
 #include "../core/numscan.h"
@@ -38,7 +51,9 @@ static int time_detect(const struct input *in)
 
 		if (starts_with(t, "real") || starts_with(t, "Real") ||
 		    strstr(t, "elapsed") || strstr(t, "Elapsed (wall") ||
-		    strstr(t, " total"))
+		    strstr(t, " total") || strstr(t, " real ") ||
+		    strstr(t, "pf+") ||
+		    starts_with(t, "Executed in "))
 			return 50;
 	}
 	return 0;
@@ -120,18 +135,52 @@ static char *timed_command(const char *text)
 	return *p ? xstrdup(p) : NULL;
 }
 
-/* The command of a timing at li: a "time CMD" line above it. */
-static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop)
+/*
+ * The command of a timing at li: a "time CMD" line above it; *at is its
+ * line index (li when there is none).
+ */
+static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
+			  size_t *at)
 {
+	*at = li;
 	for (size_t i = li; i-- > stop && li - i <= COMMAND_LOOKBACK;) {
 		char *cmd = timed_command(ctx->in->lines[i].text);
 
 		if (cmd) {
 			parse_claim(ctx, i);
+			*at = i;
 			return cmd;
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Are lines [first, last] -- the "time CMD" line down to the timing --
+ * an exact copy of lines seen earlier?  Then the timing is one output
+ * quoted in a reply or pasted again, not a second run.  A copy needs the
+ * command line and three lines at least, so that two runs that happen to
+ * print the same figures are not taken for one.
+ */
+static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
+{
+	size_t n = last - first + 1, k;
+
+	if (n < 3)
+		return 0;
+	for (size_t j = 0; j + n <= first; j++) {
+		for (k = 0; k < n; k++)
+			if (strcmp(ctx->in->lines[j + k].text,
+				   ctx->in->lines[first + k].text))
+				break;
+		if (k == n) {
+			parse_note(ctx, first, "the same command and timing "
+				   "as line %u (quoted or pasted again): not "
+				   "counted twice", ctx->in->lines[j].lineno);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static void emit(struct parse_ctx *ctx, size_t li, const char *which,
@@ -152,21 +201,25 @@ static size_t read_bash_block(struct parse_ctx *ctx, size_t li, size_t stop)
 	const char *which;
 	double v;
 	char *command;
-	size_t n = 0;
+	size_t n = 0, at;
 
 	if (read_bash_line(ctx->in->lines[li].text, &which, &v) ||
 	    strcmp(which, "real"))
 		return 0;
-	command = find_command(ctx, li, stop);
+	command = find_command(ctx, li, stop, &at);
 	for (size_t i = li; i < ctx->in->nlines && n < 3; i++) {
 		if (read_bash_line(ctx->in->lines[i].text, &which, &v))
 			break;
 		if (n && !strcmp(which, "real"))
 			break;
-		emit(ctx, i, which, v, command);
 		parse_claim(ctx, i);
 		n = i - li + 1;
 	}
+	if (!command || !is_copy(ctx, at, li + n - 1))
+		for (size_t i = li; i < li + n; i++) {
+			read_bash_line(ctx->in->lines[i].text, &which, &v);
+			emit(ctx, i, which, v, command);
+		}
 	free(command);
 	return n;
 }
@@ -186,6 +239,7 @@ static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
 	const char *p = ctx->in->lines[li].text, *e;
 	double user, sys, real;
 	char *command, *elapsed;
+	size_t at;
 
 	if (read_tagged(&p, "user", &user) || read_tagged(&p, "system", &sys))
 		return 0;
@@ -198,10 +252,12 @@ static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
 		return 0;
 	}
 	free(elapsed);
-	command = find_command(ctx, li, stop);
-	emit(ctx, li, "real", real, command);
-	emit(ctx, li, "user", user, command);
-	emit(ctx, li, "sys", sys, command);
+	command = find_command(ctx, li, stop, &at);
+	if (!command || !is_copy(ctx, at, li)) {
+		emit(ctx, li, "real", real, command);
+		emit(ctx, li, "user", user, command);
+		emit(ctx, li, "sys", sys, command);
+	}
 	parse_claim(ctx, li);
 	if (li + 1 < ctx->in->nlines &&
 	    strstr(ctx->in->lines[li + 1].text, "pagefaults"))
@@ -286,6 +342,133 @@ static int read_zsh(struct parse_ctx *ctx, size_t li)
 	return 1;
 }
 
+/* BSD: "0.95 real         1.86 user         0.19 sys" */
+static int read_bsd(struct parse_ctx *ctx, size_t li, size_t stop)
+{
+	const char *p = ctx->in->lines[li].text;
+	double real, user, sys;
+	char *command;
+	size_t at;
+
+	if (read_tagged(&p, " ", &real) || !skip_prefix(&p, "real"))
+		return 0;
+	p = skip_spaces(p);
+	if (read_tagged(&p, " ", &user) || !skip_prefix(&p, "user"))
+		return 0;
+	p = skip_spaces(p);
+	if (read_tagged(&p, " ", &sys) || !skip_prefix(&p, "sys") ||
+	    *skip_spaces(p))
+		return 0;
+	command = find_command(ctx, li, stop, &at);
+	if (!command || !is_copy(ctx, at, li)) {
+		emit(ctx, li, "real", real, command);
+		emit(ctx, li, "user", user, command);
+		emit(ctx, li, "sys", sys, command);
+	}
+	parse_claim(ctx, li);
+	free(command);
+	return 1;
+}
+
+/* tcsh: "4.176u 0.001s 0:05.09 81.9%	0+0k 0+0io 0pf+0w" */
+static int read_tcsh(struct parse_ctx *ctx, size_t li, size_t stop)
+{
+	const char *p = ctx->in->lines[li].text, *e;
+	double real, user, sys;
+	char *command, *elapsed;
+	size_t at;
+
+	if (read_tagged(&p, "u ", &user) || read_tagged(&p, "s ", &sys))
+		return 0;
+	e = strchr(p, ' ');
+	if (!e || !strstr(e, "io ") || !strstr(e, "pf+"))
+		return 0;
+	elapsed = xstrndup(p, (size_t)(e - p));
+	if (read_duration(elapsed, &real) || !strchr(elapsed, ':')) {
+		free(elapsed);
+		return 0;
+	}
+	free(elapsed);
+	command = find_command(ctx, li, stop, &at);
+	if (!command || !is_copy(ctx, at, li)) {
+		emit(ctx, li, "real", real, command);
+		emit(ctx, li, "user", user, command);
+		emit(ctx, li, "sys", sys, command);
+	}
+	parse_claim(ctx, li);
+	free(command);
+	return 1;
+}
+
+/* fish: "801.56 millis" and the like, in seconds; -1 when it is none. */
+static int read_fish_value(const char **p, double *v)
+{
+	static const struct {
+		const char *unit;
+		double seconds;
+	} units[] = {
+		{ "micros", 1e-6 }, { "millis", 1e-3 }, { "secs", 1 },
+		{ "mins", 60 },
+	};
+	double x;
+
+	*p = skip_spaces(*p);
+	if (scan_double(p, 0, &x))
+		return -1;
+	*p = skip_spaces(*p);
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (skip_prefix(p, units[k].unit)) {
+			*v = x * units[k].seconds;
+			return 0;
+		}
+	return -1;
+}
+
+/* fish: the "usr time" or "sys time" line at li, its first column. */
+static int read_fish_line(struct parse_ctx *ctx, size_t li, const char *tag,
+			  double *v)
+{
+	const char *p;
+
+	if (li >= ctx->in->nlines)
+		return -1;
+	p = ctx->in->lines[li].text;
+	if (!skip_prefix(&p, tag) || read_fish_value(&p, v))
+		return -1;
+	parse_claim(ctx, li);
+	return 0;
+}
+
+/* fish: "Executed in  801.56 millis    fish           external" */
+static int read_fish(struct parse_ctx *ctx, size_t li, size_t stop)
+{
+	const char *p = ctx->in->lines[li].text;
+	double real, user, sys;
+	char *command;
+	size_t at, last;
+
+	if (!skip_prefix(&p, "Executed in") || read_fish_value(&p, &real) ||
+	    !starts_with(skip_spaces(p), "fish"))
+		return 0;
+	parse_claim(ctx, li);
+	if (li > 0 && starts_with(ctx->in->lines[li - 1].text, "_____"))
+		parse_claim(ctx, li - 1);
+	command = find_command(ctx, li, stop, &at);
+	last = li;
+	if (!read_fish_line(ctx, li + 1, "usr time", &user) &&
+	    !read_fish_line(ctx, li + 2, "sys time", &sys))
+		last = li + 2;
+	if (!command || !is_copy(ctx, at, last)) {
+		emit(ctx, li, "real", real, command);
+		if (last > li) {
+			emit(ctx, li + 1, "user", user, command);
+			emit(ctx, li + 2, "sys", sys, command);
+		}
+	}
+	free(command);
+	return (int)(last - li + 1);
+}
+
 static int time_parse(struct parse_ctx *ctx)
 {
 	size_t before = ctx->rs->n, stop = 0;
@@ -295,11 +478,13 @@ static int time_parse(struct parse_ctx *ctx)
 
 		if (ctx->claimed[i])
 			continue;
-		if ((used = read_bash_block(ctx, i, stop))) {
+		if ((used = read_bash_block(ctx, i, stop)) ||
+		    (used = (size_t)read_fish(ctx, i, stop))) {
 			i += used - 1;
 			stop = i + 1;
 		} else if (read_gnu_default(ctx, i, stop) ||
-			   read_gnu_verbose(ctx, i) || read_zsh(ctx, i)) {
+			   read_gnu_verbose(ctx, i) || read_zsh(ctx, i) ||
+			   read_bsd(ctx, i, stop) || read_tcsh(ctx, i, stop)) {
 			stop = i + 1;
 		}
 	}

@@ -1,0 +1,1113 @@
+/*
+ * The plausibility checks; see check.h for the API and
+ * docs/storan-check.1 for every code, its threshold and its reasoning.
+ *
+ * Each check is a function over the whole result set that appends
+ * findings.  Two views of the set are built once: `order`, the
+ * measurement indices sorted by source and line (so that "the test on
+ * this line" and "what came before" are cheap), and repetition groups
+ * (same tool, op, metric, unit and labels, wherever they were read) for
+ * the checks about spread.  Nothing in the result set is modified.
+ */
+#define _GNU_SOURCE
+#include "check.h"
+#include "links.h"
+#include "../core/human.h"
+#include "../core/input.h"
+#include "../core/numscan.h"
+#include "../core/units.h"
+#include "../core/xalloc.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct check_ctx {
+	const struct result_set *rs;
+	const struct check_options *opt;
+	struct check_list *out;
+	size_t *order;		/* measurement indices by source, line */
+	struct link_info link;	/* opt->link resolved */
+	int have_link;
+};
+
+/* ---- small helpers over measurements ---- */
+
+static const struct measurement *M(const struct check_ctx *c, size_t i)
+{
+	return &c->rs->m[i];
+}
+
+static const char *source_of(const struct check_ctx *c, size_t i)
+{
+	const struct measurement *m = M(c, i);
+
+	if (m->source_name)
+		return m->source_name;
+	return m->source < c->rs->nsources ? c->rs->sources[m->source].name :
+	       "?";
+}
+
+/* The figure itself, not fio's per-sample bw.min, bw.stddev... */
+static int is_bw(const struct measurement *m)
+{
+	return !strcmp(m->unit, UNIT_BW) && !strcmp(m->metric, "bw");
+}
+
+static int is_headline(const struct measurement *m)
+{
+	return is_bw(m) || (!strcmp(m->unit, UNIT_IOPS) &&
+			    !strcmp(m->metric, "iops"));
+}
+
+static int is_cachedread(const struct measurement *m)
+{
+	return !strcmp(m->op, "cachedread");
+}
+
+static int is_read(const struct measurement *m)
+{
+	return strstr(m->op, "read") && !is_cachedread(m);
+}
+
+static int is_write(const struct measurement *m)
+{
+	return strstr(m->op, "write") != NULL;
+}
+
+static const char *label(const struct measurement *m, const char *key)
+{
+	return labels_get(&m->labels, key);
+}
+
+/* A label that says yes: "1", "true", "yes", "on" (any case). */
+static int label_true(const struct measurement *m, const char *key)
+{
+	const char *v = label(m, key);
+
+	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") ||
+		     !strcasecmp(v, "yes") || !strcasecmp(v, "on"));
+}
+
+static int label_false(const struct measurement *m, const char *key)
+{
+	const char *v = label(m, key);
+
+	return v && (!strcmp(v, "0") || !strcasecmp(v, "false") ||
+		     !strcasecmp(v, "no") || !strcasecmp(v, "off") ||
+		     !strcasecmp(v, "none"));
+}
+
+static int is_direct(const struct measurement *m)
+{
+	return label_true(m, "direct");
+}
+
+int check_parse_size(const char *s, double *out)
+{
+	const char *p = s;
+	double n, f = 1;
+
+	if (scan_double(&p, SCAN_NO_EXPONENT, &n))
+		return -1;
+	if (*p && strchr("kKmMgGtTpP", *p)) {
+		f = prefix_factor(*p++, 1);
+		if (*p == 'i')
+			p++;
+	}
+	if (*p == 'B' || *p == 'b')
+		p++;
+	if (*p || !(n > 0))
+		return -1;
+	*out = n * f;
+	return 0;
+}
+
+static int label_size(const struct measurement *m, const char *key,
+		      double *out)
+{
+	const char *v = label(m, key);
+
+	return v && !check_parse_size(v, out);
+}
+
+/* The figure a check holds against a limit: the fastest run. */
+static double peak(const struct measurement *m)
+{
+	struct measurement_stats st;
+
+	measurement_basic_stats(m, &st);
+	return isnan(st.max) ? st.mean : st.max;
+}
+
+static size_t runs(const struct measurement *m)
+{
+	struct measurement_stats st;
+
+	measurement_basic_stats(m, &st);
+	return st.n;
+}
+
+static double mean(const struct measurement *m)
+{
+	struct measurement_stats st;
+
+	measurement_basic_stats(m, &st);
+	return st.mean;
+}
+
+/* "2.60 GB/s", "4.00 MiB", "1.70 s": bandwidth decimal, sizes binary. */
+static char *figure(double v, const char *unit, char *buf, size_t size)
+{
+	struct display_unit u;
+	char num[16];
+
+	display_unit_auto(unit, v, !strcmp(unit, UNIT_BYTES), &u);
+	human_format(v, &u, num, sizeof(num));
+	snprintf(buf, size, "%s %s", num, u.name);
+	return buf;
+}
+
+/* ---- the order by source and line, and the test on one line ---- */
+
+static int by_position(const void *a, const void *b, void *arg)
+{
+	const struct result_set *rs = ((struct check_ctx *)arg)->rs;
+	const struct measurement *x = &rs->m[*(const size_t *)a];
+	const struct measurement *y = &rs->m[*(const size_t *)b];
+
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int same_place(const struct check_ctx *c, size_t a, size_t b)
+{
+	return M(c, a)->source == M(c, b)->source &&
+	       M(c, a)->line == M(c, b)->line &&
+	       !strcmp(source_of(c, a), source_of(c, b));
+}
+
+/* The measurement of the same test (place, op, labels) with metric. */
+static const struct measurement *sibling(const struct check_ctx *c,
+					 size_t pos, const char *metric)
+{
+	const struct measurement *m = M(c, c->order[pos]);
+	size_t lo = pos, hi = pos;
+
+	while (lo > 0 && same_place(c, c->order[lo - 1], c->order[pos]))
+		lo--;
+	while (hi + 1 < c->rs->n && same_place(c, c->order[hi + 1],
+					       c->order[pos]))
+		hi++;
+	for (size_t k = lo; k <= hi; k++) {
+		const struct measurement *s = M(c, c->order[k]);
+
+		if (!strcmp(s->metric, metric) && !strcmp(s->op, m->op) &&
+		    !strcmp(s->tool, m->tool) &&
+		    labels_equal(&s->labels, &m->labels))
+			return s;
+	}
+	return NULL;
+}
+
+/* ---- building findings ---- */
+
+__attribute__((format(printf, 7, 8)))
+static struct check_finding *add(struct check_ctx *c, enum check_severity sev,
+				 const char *code, size_t mi, double value,
+				 double limit, const char *fmt, ...)
+{
+	struct check_finding *f;
+	va_list ap;
+
+	ALLOC_GROW(c->out->v, c->out->n + 1, c->out->alloc);
+	f = &c->out->v[c->out->n++];
+	f->severity = sev;
+	f->code = code;
+	va_start(ap, fmt);
+	f->message = xstrvfmt(fmt, ap);
+	va_end(ap);
+	f->source = xstrdup(source_of(c, mi));
+	f->line = M(c, mi)->line;
+	f->measurements = xmalloc(sizeof(*f->measurements));
+	f->measurements[0] = mi;
+	f->nmeasurements = 1;
+	f->value = value;
+	f->limit = limit;
+	return f;
+}
+
+static void also(struct check_finding *f, size_t mi)
+{
+	if (check_touches(f, mi))
+		return;
+	f->measurements = xrealloc(f->measurements, (f->nmeasurements + 1) *
+				   sizeof(*f->measurements));
+	f->measurements[f->nmeasurements++] = mi;
+}
+
+/* Adds every measurement of the same test as mi (place, op, labels). */
+static void also_test(struct check_ctx *c, struct check_finding *f,
+		      size_t pos)
+{
+	const struct measurement *m = M(c, c->order[pos]);
+
+	for (size_t k = pos; k-- > 0 && same_place(c, c->order[k],
+						   c->order[pos]);)
+		if (!strcmp(M(c, c->order[k])->op, m->op) &&
+		    labels_equal(&M(c, c->order[k])->labels, &m->labels))
+			also(f, c->order[k]);
+	for (size_t k = pos + 1; k < c->rs->n && same_place(c, c->order[k],
+							    c->order[pos]);
+	     k++)
+		if (!strcmp(M(c, c->order[k])->op, m->op) &&
+		    labels_equal(&M(c, c->order[k])->labels, &m->labels))
+			also(f, c->order[k]);
+}
+
+/* ---- over-link and unknown-link ---- */
+
+static int compressed(const struct measurement *m)
+{
+	const char *v = label(m, "compression");
+
+	return v && *v && !label_false(m, "compression");
+}
+
+static int link_of(struct check_ctx *c, size_t mi, struct link_info *l)
+{
+	const char *name = label(M(c, mi), "link");
+
+	if (name)
+		return link_lookup(name, l) ? -1 : 1;
+	if (!c->have_link)
+		return 0;
+	*l = c->link;
+	return 1;
+}
+
+static int unknown_link_reported(const struct check_ctx *c, size_t mi)
+{
+	const char *name = label(M(c, mi), "link");
+
+	for (size_t i = 0; i < c->out->n; i++) {
+		const struct check_finding *f = &c->out->v[i];
+
+		if (!strcmp(f->code, "unknown-link") &&
+		    !strcmp(f->source, source_of(c, mi)) &&
+		    !strcmp(label(M(c, f->measurements[0]), "link"), name))
+			return 1;
+	}
+	return 0;
+}
+
+static void check_over_link(struct check_ctx *c, size_t mi)
+{
+	const struct measurement *m = M(c, mi);
+	struct link_info l;
+	char v[64], lim[32];
+	double x;
+	int st;
+
+	if (!is_bw(m) || is_cachedread(m))
+		return;
+	st = link_of(c, mi, &l);
+	if (st < 0 && !unknown_link_reported(c, mi))
+		add(c, CHECK_INFO, "unknown-link", mi, NAN, NAN,
+		    "link '%s' is not one storan knows (%s), so the figures "
+		    "over it are not checked against it", label(m, "link"),
+		    link_names());
+	if (st <= 0)
+		return;
+	x = peak(m);
+	if (!(x > l.payload))
+		return;
+	figure(x, UNIT_BW, v, sizeof(v));
+	if (runs(m) > 1)
+		snprintf(v + strlen(v), sizeof(v) - strlen(v),
+			 " (fastest of %zu runs)", runs(m));
+	figure(l.payload, UNIT_BW, lim, sizeof(lim));
+	if (compressed(m))
+		add(c, CHECK_INFO, "over-link", mi, x, l.payload,
+		    "%s of %s exceeds the %s a %s link can carry, which "
+		    "compression=%s explains: the link carried the compressed "
+		    "data, the figure counts it uncompressed", m->op, v, lim,
+		    l.display, label(m, "compression"));
+	else
+		add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
+		    "%s of %s exceeds the %s a %s link can carry", m->op, v,
+		    lim, l.display);
+}
+
+/* ---- hdparm -T ---- */
+
+static void check_hdparm_cache(struct check_ctx *c, size_t mi)
+{
+	const struct measurement *m = M(c, mi);
+	const char *dev = label(m, "device");
+	char v[32];
+
+	if (strcmp(m->tool, "hdparm") || !is_cachedread(m) || !is_bw(m))
+		return;
+	add(c, CHECK_INFO, "hdparm-cache", mi, mean(m), NAN,
+	    "hdparm -T timed cached reads at %s: that is the speed of memory "
+	    "and the page cache, not of %s", figure(mean(m), UNIT_BW, v,
+						     sizeof(v)),
+	    dev ? dev : "the disk");
+}
+
+/* ---- small-file and no-sync ---- */
+
+/* The RAM a test ran with: a ram label, else --ram / this machine. */
+static double ram_for(const struct check_ctx *c, const struct measurement *m)
+{
+	double r;
+
+	return label_size(m, "ram", &r) ? r : c->opt->ram;
+}
+
+/*
+ * The bytes of file a test touched: filesize or size label (per thread or
+ * job: times threads or numjobs), else its bytes.
+ */
+static int file_size(const struct check_ctx *c, size_t pos, double *out)
+{
+	const struct measurement *m = M(c, c->order[pos]), *b;
+	double jobs;
+
+	if (label_size(m, "filesize", out) || label_size(m, "size", out)) {
+		if (label_size(m, "threads", &jobs) ||
+		    label_size(m, "numjobs", &jobs))
+			*out *= jobs;
+		return 1;
+	}
+	if (!strcmp(m->tool, "fio"))
+		return 0;	/* fio's bytes count the I/O, not the file */
+	b = sibling(c, pos, "bytes");
+	if (!b || !(mean(b) > 0))
+		return 0;
+	*out = mean(b);
+	return 1;
+}
+
+/* Has a finding with this code been made for the test at pos already? */
+static struct check_finding *found_here(struct check_ctx *c, size_t pos,
+					const char *code)
+{
+	for (size_t i = c->out->n; i-- > 0;) {
+		struct check_finding *f = &c->out->v[i];
+
+		if (!strcmp(f->code, code) &&
+		    same_place(c, f->measurements[0], c->order[pos]))
+			return f;
+	}
+	return NULL;
+}
+
+static void check_small_file(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi);
+	struct check_finding *f;
+	double size, ram = ram_for(c, m);
+	char s[32], r[32];
+
+	if (!is_headline(m) || is_direct(m) || is_cachedread(m) ||
+	    !strcmp(m->tool, "hdparm") || !strcmp(m->tool, "dd") ||
+	    !(ram > 0) || !file_size(c, pos, &size) || !(size < ram))
+		return;
+	f = found_here(c, pos, "small-file");
+	if (f) {
+		also(f, mi);
+		return;
+	}
+	f = add(c, CHECK_WARNING, "small-file", mi, size, ram,
+		"buffered %s test on a %s file, smaller than the %s of RAM: "
+		"its figures measure the page cache, not the storage",
+		m->tool, figure(size, UNIT_BYTES, s, sizeof(s)),
+		figure(ram, UNIT_BYTES, r, sizeof(r)));
+	also_test(c, f, pos);
+}
+
+/* dd's own ways of waiting for the data to reach the device. */
+static int dd_synced(const struct measurement *m)
+{
+	const char *conv = label(m, "conv"), *oflag = label(m, "oflag");
+
+	return (conv && (strstr(conv, "fdatasync") || strstr(conv, "fsync"))) ||
+	       (oflag && (strstr(oflag, "sync") || strstr(oflag, "direct")));
+}
+
+static void check_no_sync(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi), *b;
+	struct check_finding *f;
+	double ram = ram_for(c, m);
+	char v[32], s[32], r[32];
+
+	if (strcmp(m->tool, "dd") || !is_write(m) || !is_bw(m) ||
+	    is_direct(m) || dd_synced(m) || !(ram > 0))
+		return;
+	b = sibling(c, pos, "bytes");
+	if (!b || !(mean(b) < ram))
+		return;
+	f = add(c, CHECK_WARNING, "no-sync", mi, mean(b), ram,
+		"dd wrote %s without conv=fdatasync or oflag=direct, less "
+		"than the %s of RAM: %s is how fast the page cache took the "
+		"data, not how fast the disk wrote it",
+		figure(mean(b), UNIT_BYTES, s, sizeof(s)),
+		figure(ram, UNIT_BYTES, r, sizeof(r)),
+		figure(mean(m), UNIT_BW, v, sizeof(v)));
+	also_test(c, f, pos);
+}
+
+/* ---- zero-data ---- */
+
+static const char *zero_source(const struct measurement *m)
+{
+	const char *in = label(m, "if"), *data = label(m, "data");
+
+	if (!strcmp(m->tool, "dd") && is_write(m) && in &&
+	    !strcmp(in, "/dev/zero"))
+		return "dd wrote zeros from /dev/zero";
+	if (label(m, "zero_buffers") && !label_false(m, "zero_buffers"))
+		return "fio wrote zeros (zero_buffers)";
+	if (data && !strcmp(data, "zero"))
+		return "the test wrote zeros (data=zero)";
+	return NULL;
+}
+
+static void check_zero_data(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi);
+	const char *what = zero_source(m);
+	struct check_finding *f;
+
+	if (!what || !is_headline(m))
+		return;
+	f = found_here(c, pos, "zero-data");
+	if (f) {
+		also(f, mi);
+		return;
+	}
+	if (label_false(m, "compression"))
+		f = add(c, CHECK_INFO, "zero-data", mi, NAN, NAN,
+			"%s; compression=%s says the file system does not "
+			"compress, but a device or array that deduplicates "
+			"would still look faster", what,
+			label(m, "compression"));
+	else
+		f = add(c, CHECK_WARNING, "zero-data", mi, NAN, NAN,
+			"%s: storage that compresses or deduplicates (ZFS, "
+			"btrfs, VDO, SandForce SSDs, arrays) stores almost "
+			"nothing and looks faster than it is", what);
+	also_test(c, f, pos);
+}
+
+/* ---- cached-read ---- */
+
+/* The file a test read or wrote, by the labels the parsers record. */
+static const char *file_of(const struct measurement *m, int reading)
+{
+	const char *f = label(m, "filename");
+
+	if (!f)
+		f = label(m, "file");
+	if (!f && !strcmp(m->tool, "dd"))
+		f = label(m, reading ? "if" : "of");
+	if (f && starts_with(f, "/dev/") && (!strcmp(f, "/dev/zero") ||
+					     !strcmp(f, "/dev/null") ||
+					     strstr(f, "random")))
+		return NULL;
+	return f;
+}
+
+static int cache_dropped(const struct check_ctx *c, const char *source,
+			 unsigned after, unsigned upto)
+{
+	for (size_t i = 0; i < c->opt->ndrops; i++) {
+		const struct check_cache_drop *d = &c->opt->drops[i];
+
+		if (!strcmp(d->source, source) && d->line > after &&
+		    d->line <= upto)
+			return 1;
+	}
+	return 0;
+}
+
+/* The last write of file before the read at pos, in the same source. */
+static long last_write_of(const struct check_ctx *c, size_t pos,
+			  const char *file)
+{
+	size_t mi = c->order[pos];
+
+	for (size_t k = pos; k-- > 0;) {
+		const struct measurement *w = M(c, c->order[k]);
+		const char *wf;
+
+		if (w->source != M(c, mi)->source)
+			break;
+		if (!is_write(w) || !is_bw(w) || w->line >= M(c, mi)->line)
+			continue;
+		wf = file_of(w, 0);
+		if (wf && !strcmp(wf, file))
+			return (long)k;
+	}
+	return -1;
+}
+
+static void check_cached_read(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi), *w, *wb;
+	const char *file = file_of(m, 1);
+	double rbw, wbw, ram = ram_for(c, m);
+	struct link_info l;
+	char r[32], wr[32], lim[48] = "";
+	long k;
+
+	if (!file || !is_read(m) || !is_bw(m) || is_direct(m))
+		return;
+	k = last_write_of(c, pos, file);
+	if (k < 0)
+		return;
+	w = M(c, c->order[k]);
+	if (cache_dropped(c, source_of(c, mi), w->line, m->line))
+		return;
+	wb = sibling(c, (size_t)k, "bytes");
+	if (wb && ram > 0 && !(mean(wb) < ram))
+		return;		/* more than RAM: cannot all be cached */
+	rbw = mean(m);
+	wbw = mean(w);
+	if (!(wbw > 0) || !(rbw >= CHECK_CACHED_RATIO * wbw))
+		return;
+	if (link_of(c, mi, &l) > 0) {
+		if (!(rbw > l.payload))
+			return;
+		snprintf(lim, sizeof(lim), " and above the %s link",
+			 l.display);
+	}
+	add(c, CHECK_WARNING, "cached-read", mi, rbw, wbw,
+	    "read of %s at %s came right after writing it at %s "
+	    "(%.1f times faster%s, no cache drop between): it was read from "
+	    "the page cache, not the disk", file,
+	    figure(rbw, UNIT_BW, r, sizeof(r)),
+	    figure(wbw, UNIT_BW, wr, sizeof(wr)), rbw / wbw, lim);
+}
+
+/* ---- short-run ---- */
+
+static void check_short_run(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi), *rt;
+	struct check_finding *f;
+	double t = NAN, samples;
+	char v[32];
+
+	if (!is_headline(m) || is_cachedread(m))
+		return;
+	rt = sibling(c, pos, "runtime");
+	if (rt)
+		t = mean(rt);
+	if (label_size(m, "samples", &samples) &&
+	    samples < CHECK_MIN_SAMPLES) {
+		add(c, CHECK_WARNING, "short-run", mi, samples,
+		    CHECK_MIN_SAMPLES, "%s figure rests on %.0f samples, "
+		    "fewer than %d: too few to show a steady state",
+		    m->op, samples, CHECK_MIN_SAMPLES);
+		return;
+	}
+	if (isnan(t) || !(t < CHECK_MIN_RUNTIME))
+		return;
+	f = found_here(c, pos, "short-run");
+	if (!f)
+		f = add(c, CHECK_WARNING, "short-run", mi, t,
+			CHECK_MIN_RUNTIME, "%s ran for %s, under %.0f s: too "
+			"short to get past caches, write-back and the drive's "
+			"own buffers to a steady state", m->op,
+			figure(t, UNIT_SECONDS, v, sizeof(v)),
+			CHECK_MIN_RUNTIME);
+	also_test(c, f, pos);
+}
+
+/* ---- steady-state and buffered-aio (fio) ---- */
+
+static void check_steady_state(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi);
+	const char *crit = label(m, "steadystate");
+	struct check_finding *f;
+
+	if (!is_headline(m) || !label_false(m, "ss_attained") ||
+	    found_here(c, pos, "steady-state"))
+		return;
+	f = add(c, CHECK_WARNING, "steady-state", mi, NAN, NAN,
+		"fio's steady-state criterion%s%s was not attained: the "
+		"device was still changing when the job ended",
+		crit ? " " : "", crit ? crit : "");
+	also_test(c, f, pos);
+}
+
+static void check_buffered_aio(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi);
+	const char *engine = label(m, "ioengine");
+	double depth;
+
+	if (!is_headline(m) || !engine || strcmp(engine, "libaio") ||
+	    is_direct(m) || !label_size(m, "iodepth", &depth) ||
+	    !(depth > 1) || found_here(c, pos, "buffered-aio"))
+		return;
+	add(c, CHECK_INFO, "buffered-aio", mi, depth, NAN,
+	    "ioengine=libaio without direct=1 submits synchronously on "
+	    "Linux: iodepth=%s had no effect, the test ran at depth 1",
+	    label(m, "iodepth"));
+}
+
+/* ---- noisy and few-runs, over repetition groups ---- */
+
+static int same_test(const struct measurement *a, const struct measurement *b)
+{
+	return !strcmp(a->tool, b->tool) && !strcmp(a->op, b->op) &&
+	       !strcmp(a->metric, b->metric) && !strcmp(a->unit, b->unit) &&
+	       labels_equal(&a->labels, &b->labels);
+}
+
+static int spread_metric(const struct measurement *m)
+{
+	return is_headline(m) || !strcmp(m->metric, "time.real") ||
+	       (ends_with(m->metric, ".mean") &&
+		(starts_with(m->metric, "lat") ||
+		 starts_with(m->metric, "clat")));
+}
+
+/* Collects the repetitions of the test at position first. */
+static size_t group_of(struct check_ctx *c, size_t first, unsigned char *done,
+		       size_t *members)
+{
+	size_t n = 0;
+
+	for (size_t i = first; i < c->rs->n; i++) {
+		if (done[i] || !same_test(M(c, c->order[i]),
+					  M(c, c->order[first])))
+			continue;
+		done[i] = 1;
+		members[n++] = c->order[i];
+	}
+	return n;
+}
+
+/*
+ * The statistics of a group: one member speaks for itself (its values or
+ * the summary its tool printed); several pool their values, a summary
+ * counting as one run of its mean.
+ */
+static void group_stats(struct check_ctx *c, const size_t *members,
+			size_t n, struct measurement_stats *st)
+{
+	struct measurement all;
+
+	if (n == 1) {
+		measurement_basic_stats(M(c, members[0]), st);
+		return;
+	}
+	memset(&all, 0, sizeof(all));
+	for (size_t i = 0; i < n; i++) {
+		const struct measurement *m = M(c, members[i]);
+
+		for (size_t v = 0; v < m->n; v++)
+			measurement_add_value(&all, m->values[v]);
+		if (!m->n && m->summary.present)
+			measurement_add_value(&all, m->summary.mean);
+	}
+	measurement_basic_stats(&all, st);
+	free(all.values);
+}
+
+static void check_noisy(struct check_ctx *c, const size_t *members,
+			size_t nmembers, const struct measurement_stats *st)
+{
+	const struct measurement *m = M(c, members[0]);
+	struct check_finding *f;
+	double cv = st->stddev / st->mean;
+	char lo[32], hi[32];
+
+	if (!(cv > CHECK_MAX_CV))
+		return;
+	if (isnan(st->min) || isnan(st->max))
+		f = add(c, CHECK_WARNING, "noisy", members[0], cv,
+			CHECK_MAX_CV, "%s %s varies by %.0f%% (coefficient of "
+			"variation) over %zu runs, more than %.0f%%: one figure "
+			"does not describe it", m->op, m->metric, cv * 100,
+			st->n, CHECK_MAX_CV * 100);
+	else
+		f = add(c, CHECK_WARNING, "noisy", members[0], cv,
+			CHECK_MAX_CV, "%s %s varies by %.0f%% (coefficient of "
+			"variation) over %zu runs, from %s to %s, more than "
+			"%.0f%%: one figure does not describe it", m->op,
+			m->metric, cv * 100, st->n,
+			figure(st->min, m->unit, lo, sizeof(lo)),
+			figure(st->max, m->unit, hi, sizeof(hi)),
+			CHECK_MAX_CV * 100);
+	for (size_t i = 1; i < nmembers; i++)
+		also(f, members[i]);
+}
+
+static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
+{
+	const struct measurement *m = M(c, mi);
+	struct check_finding *f;
+	char v[32];
+
+	if (!is_headline(m) || is_cachedread(m))
+		return;
+	f = found_here(c, pos, "few-runs");
+	if (!f) {
+		add(c, CHECK_INFO, "few-runs", mi, 1, NAN,
+		    "%s at %s is a single run: repeat the test (3 runs or "
+		    "more) to know how much it varies", m->op,
+		    figure(mean(m), m->unit, v, sizeof(v)));
+		return;
+	}
+	also(f, mi);
+	m = M(c, f->measurements[0]);
+	free(f->message);
+	f->message = xstrfmt("%s at %s and %zu more figure%s of this line are "
+			     "single runs: repeat the test (3 runs or more) "
+			     "to know how much they vary", m->op,
+			     figure(mean(m), m->unit, v, sizeof(v)),
+			     f->nmeasurements - 1,
+			     f->nmeasurements > 2 ? "s" : "");
+}
+
+static void check_repetitions(struct check_ctx *c)
+{
+	unsigned char *done = xcalloc(c->rs->n ? c->rs->n : 1, 1);
+	size_t *members = xmalloc((c->rs->n ? c->rs->n : 1) *
+				  sizeof(*members));
+
+	for (size_t i = 0; i < c->rs->n; i++) {
+		struct measurement_stats st;
+		size_t n;
+
+		if (done[i] || !spread_metric(M(c, c->order[i])))
+			continue;
+		n = group_of(c, i, done, members);
+		group_stats(c, members, n, &st);
+		if (st.n == 1 && n == 1)
+			check_few_runs(c, i, members[0]);
+		else if (st.n >= 2 && st.mean > 0 && !isnan(st.stddev))
+			check_noisy(c, members, n, &st);
+	}
+	free(members);
+	free(done);
+}
+
+/* ---- running, sorting, output ---- */
+
+static int by_finding(const void *a, const void *b, void *arg)
+{
+	const struct result_set *rs = ((struct check_ctx *)arg)->rs;
+	const struct check_finding *x = a, *y = b;
+	const struct measurement *mx = &rs->m[x->measurements[0]];
+	const struct measurement *my = &rs->m[y->measurements[0]];
+	int c;
+
+	if (mx->source != my->source)
+		return mx->source < my->source ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->severity != y->severity)		/* warnings first */
+		return x->severity > y->severity ? -1 : 1;
+	c = strcmp(x->code, y->code);
+	if (c)
+		return c;
+	if (x->measurements[0] != y->measurements[0])
+		return x->measurements[0] < y->measurements[0] ? -1 : 1;
+	return 0;
+}
+
+static void run_checks(struct check_ctx *c)
+{
+	for (size_t pos = 0; pos < c->rs->n; pos++) {
+		check_over_link(c, c->order[pos]);
+		check_hdparm_cache(c, c->order[pos]);
+		check_small_file(c, pos);
+		check_no_sync(c, pos);
+		check_zero_data(c, pos);
+		check_cached_read(c, pos);
+		check_short_run(c, pos);
+		check_steady_state(c, pos);
+		check_buffered_aio(c, pos);
+	}
+	check_repetitions(c);
+}
+
+int check_run(const struct result_set *rs, const struct check_options *opt,
+	      struct check_list *out, struct strbuf *err)
+{
+	struct check_ctx c;
+	size_t first = out->n;
+
+	memset(&c, 0, sizeof(c));
+	c.rs = rs;
+	c.opt = opt;
+	c.out = out;
+	if (opt->link) {
+		if (link_lookup(opt->link, &c.link)) {
+			strbuf_addf(err, "unknown link '%s'; storan knows %s",
+				    opt->link, link_names());
+			return -1;
+		}
+		c.have_link = 1;
+	}
+	c.order = xmalloc((rs->n ? rs->n : 1) * sizeof(*c.order));
+	for (size_t i = 0; i < rs->n; i++)
+		c.order[i] = i;
+	qsort_r(c.order, rs->n, sizeof(*c.order), by_position, &c);
+	run_checks(&c);
+	if (out->n > first)	/* out->v may still be NULL */
+		qsort_r(out->v + first, out->n - first, sizeof(*out->v),
+			by_finding, &c);
+	free(c.order);
+	return 0;
+}
+
+int check_touches(const struct check_finding *f, size_t mi)
+{
+	for (size_t i = 0; i < f->nmeasurements; i++)
+		if (f->measurements[i] == mi)
+			return 1;
+	return 0;
+}
+
+int check_worst_for(const struct check_list *l, size_t mi)
+{
+	int worst = -1;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (check_touches(&l->v[i], mi) &&
+		    (int)l->v[i].severity > worst)
+			worst = (int)l->v[i].severity;
+	return worst;
+}
+
+size_t check_count(const struct check_list *l, enum check_severity sev)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		n += l->v[i].severity == sev;
+	return n;
+}
+
+const char *check_severity_name(enum check_severity sev)
+{
+	return sev == CHECK_WARNING ? "warning" : "info";
+}
+
+void check_list_init(struct check_list *l)
+{
+	l->v = NULL;
+	l->n = l->alloc = 0;
+}
+
+void check_list_release(struct check_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].message);
+		free(l->v[i].source);
+		free(l->v[i].measurements);
+	}
+	free(l->v);
+	check_list_init(l);
+}
+
+void check_list_keep(struct check_list *l, enum check_severity min)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->v[i].severity >= min) {
+			l->v[keep++] = l->v[i];
+			continue;
+		}
+		free(l->v[i].message);
+		free(l->v[i].source);
+		free(l->v[i].measurements);
+	}
+	l->n = keep;
+}
+
+/* ---- options, RAM, cache drops ---- */
+
+double check_system_ram(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	char buf[4096];
+	const char *p;
+	uint64_t kib;
+	FILE *fp;
+	size_t n;
+
+	if (pages > 0 && size > 0)
+		return (double)pages * (double)size;
+	fp = fopen("/proc/meminfo", "r");
+	if (!fp)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	p = strstr(buf, "MemTotal:");
+	if (!p)
+		return 0;
+	p = skip_spaces(p + strlen("MemTotal:"));
+	return scan_u64(&p, &kib) ? 0 : (double)kib * 1024;
+}
+
+void check_options_init(struct check_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->ram = check_system_ram();
+}
+
+void check_options_release(struct check_options *opt)
+{
+	for (size_t i = 0; i < opt->ndrops; i++)
+		free(opt->drops[i].source);
+	free(opt->drops);
+	opt->drops = NULL;
+	opt->ndrops = opt->drops_alloc = 0;
+}
+
+static int drops_cache(const char *text)
+{
+	const char *cmd = line_after_prompt(text);
+
+	return strstr(text, "drop_caches") || strstr(text, "--drop-caches") ||
+	       strstr(text, "blockdev --flushbufs") ||
+	       starts_with(cmd, "umount ") || starts_with(cmd, "sudo umount ");
+}
+
+void check_scan_cache_drops(const struct input *in, struct check_options *opt)
+{
+	for (size_t i = 0; i < in->nlines; i++) {
+		const struct input_line *l = &in->lines[i];
+		struct check_cache_drop *d;
+
+		if (!drops_cache(l->text))
+			continue;
+		ALLOC_GROW(opt->drops, opt->ndrops + 1, opt->drops_alloc);
+		d = &opt->drops[opt->ndrops++];
+		d->source = xstrdup(l->origin ? l->origin : in->name);
+		d->line = l->lineno;
+	}
+}
+
+/* ---- writers ---- */
+
+void check_write_text(const struct check_list *l, struct strbuf *out)
+{
+	for (size_t i = 0; i < l->n; i++)
+		strbuf_addf(out, "%s:%u: %s: %s: %s\n", l->v[i].source,
+			    l->v[i].line, check_severity_name(l->v[i].severity),
+			    l->v[i].code, l->v[i].message);
+}
+
+static void add_csv_number(struct strbuf *out, double v)
+{
+	strbuf_addch(out, ',');
+	if (!isnan(v))
+		strbuf_add_number(out, v);
+}
+
+void check_write_csv(const struct check_list *l, const struct result_set *rs,
+		     struct strbuf *out)
+{
+	strbuf_adds(out, CHECK_CSV_HEADER "\n");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct check_finding *f = &l->v[i];
+		const struct measurement *m = &rs->m[f->measurements[0]];
+
+		strbuf_add_csv(out, f->source);
+		strbuf_addf(out, ",%u,%s,%s,", f->line,
+			    check_severity_name(f->severity), f->code);
+		strbuf_add_csv(out, f->message);
+		strbuf_addch(out, ',');
+		strbuf_add_csv(out, m->tool);
+		strbuf_addch(out, ',');
+		strbuf_add_csv(out, m->op);
+		strbuf_addch(out, ',');
+		strbuf_add_csv(out, m->metric);
+		strbuf_addch(out, ',');
+		strbuf_add_csv(out, m->unit);
+		add_csv_number(out, f->value);
+		add_csv_number(out, f->limit);
+		strbuf_addch(out, '\n');
+	}
+}
+
+static json_t *number_or_null(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *finding_to_json(const struct check_finding *f,
+			       const struct result_set *rs)
+{
+	const struct measurement *m = &rs->m[f->measurements[0]];
+	json_t *o = json_object(), *ms = json_array();
+
+	json_object_set_new(o, "source", json_string(f->source));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "severity",
+			    json_string(check_severity_name(f->severity)));
+	json_object_set_new(o, "code", json_string(f->code));
+	json_object_set_new(o, "message", json_string(f->message));
+	json_object_set_new(o, "tool", json_string(m->tool));
+	json_object_set_new(o, "op", json_string(m->op));
+	json_object_set_new(o, "metric", json_string(m->metric));
+	json_object_set_new(o, "unit", json_string(m->unit));
+	json_object_set_new(o, "value", number_or_null(f->value));
+	json_object_set_new(o, "limit", number_or_null(f->limit));
+	for (size_t i = 0; i < f->nmeasurements; i++)
+		json_array_append_new(ms, json_integer(
+					      (json_int_t)f->measurements[i]));
+	json_object_set_new(o, "measurements", ms);
+	return o;
+}
+
+void check_write_json(const struct check_list *l,
+		      const struct result_set *rs, struct strbuf *out)
+{
+	json_t *doc = json_object(), *arr = json_array();
+	char *text;
+
+	json_object_set_new(doc, "schema", json_string("storan-check/1"));
+	json_object_set_new(doc, "warnings",
+			    json_integer((json_int_t)check_count(l,
+							 CHECK_WARNING)));
+	json_object_set_new(doc, "infos",
+			    json_integer((json_int_t)check_count(l,
+							 CHECK_INFO)));
+	for (size_t i = 0; i < l->n; i++)
+		json_array_append_new(arr, finding_to_json(&l->v[i], rs));
+	json_object_set_new(doc, "findings", arr);
+	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	strbuf_adds(out, text);
+	strbuf_addch(out, '\n');
+	free(text);
+	json_decref(doc);
+}

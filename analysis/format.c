@@ -1,0 +1,447 @@
+/*
+ * The display table and its renderers; see format.h.
+ *
+ * Text aligns columns by their visible width (UTF-8 code points, colour
+ * codes not counted).  JSON goes through jansson so that escaping is right;
+ * numbers keep 15 significant digits, integers print as integers.
+ */
+#include "format.h"
+#include "../core/xalloc.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int fmt_parse(const char *name, enum fmt_kind *out)
+{
+	static const struct {
+		const char *name;
+		enum fmt_kind kind;
+	} names[] = {
+		{ "text", FMT_TEXT }, { "md", FMT_MD }, { "csv", FMT_CSV },
+		{ "json", FMT_JSON }, { "html", FMT_HTML },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i].name)) {
+			*out = names[i].kind;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int fmt_color_wanted(const char *when, int fd)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (!strcmp(when, "always"))
+		return 1;
+	if (!strcmp(when, "never"))
+		return 0;
+	if (strcmp(when, "auto"))
+		return -1;
+	return isatty(fd) && !(no && *no);
+}
+
+void fmt_table_init(struct fmt_table *t, const char *title)
+{
+	memset(t, 0, sizeof(*t));
+	t->title = title ? xstrdup(title) : NULL;
+}
+
+static void cell_clear(struct fmt_cell *c)
+{
+	free(c->text);
+	free(c->raw);
+	memset(c, 0, sizeof(*c));
+}
+
+void fmt_table_release(struct fmt_table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		free(t->cols[i].name);
+		free(t->cols[i].heading);
+	}
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		cell_clear(&t->cells[i]);
+	for (size_t i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->cols);
+	free(t->cells);
+	free(t->notes);
+	free(t->title);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t fmt_table_add_column(struct fmt_table *t, const char *name,
+			    const char *heading, int numeric)
+{
+	if (t->nrows)
+		BUG("column '%s' added after the first row", name);
+	ALLOC_GROW(t->cols, t->ncols + 1, t->cols_alloc);
+	t->cols[t->ncols].name = xstrdup(name);
+	t->cols[t->ncols].heading = xstrdup(heading ? heading : name);
+	t->cols[t->ncols].numeric = numeric;
+	return t->ncols++;
+}
+
+size_t fmt_table_add_row(struct fmt_table *t)
+{
+	size_t need = (t->nrows + 1) * t->ncols;
+
+	ALLOC_GROW(t->cells, need, t->cells_alloc);
+	memset(t->cells + t->nrows * t->ncols, 0,
+	       t->ncols * sizeof(*t->cells));
+	return t->nrows++;
+}
+
+struct fmt_cell *fmt_table_cell(struct fmt_table *t, size_t row, size_t col)
+{
+	if (row >= t->nrows || col >= t->ncols)
+		BUG("cell %zu,%zu outside a %zux%zu table", row, col,
+		    t->nrows, t->ncols);
+	return &t->cells[row * t->ncols + col];
+}
+
+void fmt_table_set_cell(struct fmt_table *t, size_t row, size_t col,
+			const char *text, const char *raw)
+{
+	struct fmt_cell *c = fmt_table_cell(t, row, col);
+
+	cell_clear(c);
+	c->text = text ? xstrdup(text) : NULL;
+	c->raw = xstrdup(raw ? raw : text ? text : "");
+}
+
+void fmt_table_set_number(struct fmt_table *t, size_t row, size_t col,
+			  double value, const char *text)
+{
+	struct fmt_cell *c = fmt_table_cell(t, row, col);
+	struct strbuf sb = STRBUF_INIT;
+
+	cell_clear(c);
+	if (isnan(value))
+		return;
+	strbuf_add_number(&sb, value);
+	c->raw = strbuf_detach(&sb);
+	c->text = xstrdup(text ? text : c->raw);
+	c->value = value;
+	c->is_number = 1;
+}
+
+void fmt_table_set_style(struct fmt_table *t, size_t row, size_t col,
+			 enum fmt_style style)
+{
+	fmt_table_cell(t, row, col)->style = style;
+}
+
+void fmt_table_add_note(struct fmt_table *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	ALLOC_GROW(t->notes, t->nnotes + 1, t->notes_alloc);
+	va_start(ap, fmt);
+	t->notes[t->nnotes++] = xstrvfmt(fmt, ap);
+	va_end(ap);
+}
+
+static const struct fmt_cell *cell_at(const struct fmt_table *t, size_t r,
+				      size_t c)
+{
+	return &t->cells[r * t->ncols + c];
+}
+
+static const char *shown(const struct fmt_cell *c)
+{
+	return c->text ? c->text : "-";
+}
+
+/* Visible width: UTF-8 continuation bytes take no column. */
+static size_t width_of(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void pad(struct strbuf *out, size_t n)
+{
+	while (n--)
+		strbuf_addch(out, ' ');
+}
+
+static const char *ansi(enum fmt_style s)
+{
+	switch (s) {
+	case FMT_GOOD:
+		return "\033[32m";
+	case FMT_BAD:
+		return "\033[1;31m";
+	case FMT_WARN:
+		return "\033[33m";
+	case FMT_PLAIN:
+		break;
+	}
+	return NULL;
+}
+
+static void text_field(struct strbuf *out, const char *s, size_t width,
+		       int right, const char *color, int last)
+{
+	size_t w = width_of(s);
+
+	if (right)
+		pad(out, width - w);
+	if (color)
+		strbuf_addf(out, "%s%s\033[0m", color, s);
+	else
+		strbuf_adds(out, s);
+	if (!right && !last)
+		pad(out, width - w);
+}
+
+static void render_text(const struct fmt_table *t, int color,
+			struct strbuf *out)
+{
+	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		width[c] = width_of(t->cols[c].heading);
+		for (size_t r = 0; r < t->nrows; r++) {
+			size_t w = width_of(shown(cell_at(t, r, c)));
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	if (t->title)
+		strbuf_addf(out, "%s\n\n", t->title);
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			strbuf_adds(out, "  ");
+		text_field(out, t->cols[c].heading, width[c],
+			   t->cols[c].numeric, NULL, c + 1 == t->ncols);
+	}
+	strbuf_addch(out, '\n');
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fmt_cell *cell = cell_at(t, r, c);
+
+			if (c)
+				strbuf_adds(out, "  ");
+			text_field(out, shown(cell), width[c],
+				   t->cols[c].numeric,
+				   color ? ansi(cell->style) : NULL,
+				   c + 1 == t->ncols);
+		}
+		strbuf_addch(out, '\n');
+	}
+	for (size_t i = 0; i < t->nnotes; i++)
+		strbuf_addf(out, "%s%s\n", i ? "" : "\n", t->notes[i]);
+	free(width);
+}
+
+static void md_escaped(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("|\\*_`", *s))
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *s);
+	}
+}
+
+static void render_md(const struct fmt_table *t, struct strbuf *out)
+{
+	if (t->title)
+		strbuf_addf(out, "**%s**\n\n", t->title);
+	strbuf_addch(out, '|');
+	for (size_t c = 0; c < t->ncols; c++) {
+		strbuf_addch(out, ' ');
+		md_escaped(out, t->cols[c].heading);
+		strbuf_adds(out, " |");
+	}
+	strbuf_adds(out, "\n|");
+	for (size_t c = 0; c < t->ncols; c++)
+		strbuf_adds(out, t->cols[c].numeric ? "---:|" : "---|");
+	strbuf_addch(out, '\n');
+	for (size_t r = 0; r < t->nrows; r++) {
+		strbuf_addch(out, '|');
+		for (size_t c = 0; c < t->ncols; c++) {
+			strbuf_addch(out, ' ');
+			md_escaped(out, shown(cell_at(t, r, c)));
+			strbuf_adds(out, " |");
+		}
+		strbuf_addch(out, '\n');
+	}
+	for (size_t i = 0; i < t->nnotes; i++) {
+		strbuf_adds(out, i ? "  \n" : "\n");
+		md_escaped(out, t->notes[i]);
+	}
+	if (t->nnotes)
+		strbuf_addch(out, '\n');
+}
+
+static void render_csv(const struct fmt_table *t, struct strbuf *out)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			strbuf_addch(out, ',');
+		strbuf_add_csv(out, t->cols[c].name);
+	}
+	strbuf_addch(out, '\n');
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fmt_cell *cell = cell_at(t, r, c);
+
+			if (c)
+				strbuf_addch(out, ',');
+			strbuf_add_csv(out, cell->raw ? cell->raw : "");
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+static json_t *json_cell(const struct fmt_cell *c)
+{
+	if (c->is_number) {
+		if (!isfinite(c->value))
+			return json_null();
+		if (fabs(c->value) < 9007199254740992.0 &&
+		    !(fabs(c->value - nearbyint(c->value)) > 0))
+			return json_integer((json_int_t)c->value);
+		return json_real(c->value);
+	}
+	return c->raw ? json_string(c->raw) : json_null();
+}
+
+static void render_json(const struct fmt_table *t, struct strbuf *out)
+{
+	json_t *doc = json_object(), *cols = json_array(), *rows = json_array();
+	json_t *notes = json_array();
+	char *s;
+
+	json_object_set_new(doc, "title",
+			    t->title ? json_string(t->title) : json_null());
+	for (size_t c = 0; c < t->ncols; c++)
+		json_array_append_new(cols, json_string(t->cols[c].name));
+	for (size_t r = 0; r < t->nrows; r++) {
+		json_t *row = json_object();
+
+		for (size_t c = 0; c < t->ncols; c++)
+			json_object_set_new(row, t->cols[c].name,
+					    json_cell(cell_at(t, r, c)));
+		json_array_append_new(rows, row);
+	}
+	for (size_t i = 0; i < t->nnotes; i++)
+		json_array_append_new(notes, json_string(t->notes[i]));
+	json_object_set_new(doc, "columns", cols);
+	json_object_set_new(doc, "rows", rows);
+	json_object_set_new(doc, "notes", notes);
+	s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+			    JSON_REAL_PRECISION(15));
+	if (!s)
+		die("out of memory");
+	strbuf_adds(out, s);
+	strbuf_addch(out, '\n');
+	free(s);
+	json_decref(doc);
+}
+
+static void html_escaped(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			strbuf_adds(out, "&amp;");
+			break;
+		case '<':
+			strbuf_adds(out, "&lt;");
+			break;
+		case '>':
+			strbuf_adds(out, "&gt;");
+			break;
+		case '"':
+			strbuf_adds(out, "&quot;");
+			break;
+		default:
+			strbuf_addch(out, *s);
+		}
+	}
+}
+
+static void html_open_cell(struct strbuf *out, const char *tag, int numeric,
+			   enum fmt_style style)
+{
+	static const char *const cls[] = { NULL, "good", "bad", "warn" };
+
+	strbuf_addf(out, "<%s", tag);
+	if (numeric || cls[style])
+		strbuf_addf(out, " class=\"%s%s%s\"", numeric ? "num" : "",
+			    numeric && cls[style] ? " " : "",
+			    cls[style] ? cls[style] : "");
+	strbuf_addch(out, '>');
+}
+
+static void render_html(const struct fmt_table *t, struct strbuf *out)
+{
+	strbuf_adds(out, "<table class=\"storan\">\n");
+	if (t->title) {
+		strbuf_adds(out, "<caption>");
+		html_escaped(out, t->title);
+		strbuf_adds(out, "</caption>\n");
+	}
+	strbuf_adds(out, "<thead><tr>");
+	for (size_t c = 0; c < t->ncols; c++) {
+		html_open_cell(out, "th", t->cols[c].numeric, FMT_PLAIN);
+		html_escaped(out, t->cols[c].heading);
+		strbuf_adds(out, "</th>");
+	}
+	strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+	for (size_t r = 0; r < t->nrows; r++) {
+		strbuf_adds(out, "<tr>");
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fmt_cell *cell = cell_at(t, r, c);
+
+			html_open_cell(out, "td", t->cols[c].numeric,
+				       cell->style);
+			html_escaped(out, shown(cell));
+			strbuf_adds(out, "</td>");
+		}
+		strbuf_adds(out, "</tr>\n");
+	}
+	strbuf_adds(out, "</tbody>\n</table>\n");
+	for (size_t i = 0; i < t->nnotes; i++) {
+		strbuf_adds(out, "<p class=\"note\">");
+		html_escaped(out, t->notes[i]);
+		strbuf_adds(out, "</p>\n");
+	}
+}
+
+void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,
+		struct strbuf *out)
+{
+	switch (kind) {
+	case FMT_TEXT:
+		render_text(t, color, out);
+		break;
+	case FMT_MD:
+		render_md(t, out);
+		break;
+	case FMT_CSV:
+		render_csv(t, out);
+		break;
+	case FMT_JSON:
+		render_json(t, out);
+		break;
+	case FMT_HTML:
+		render_html(t, out);
+		break;
+	}
+}

@@ -1,0 +1,113 @@
+/*
+ * Tables as shown to people and scripts: a display model and its text,
+ * Markdown, CSV, JSON and HTML renderers.
+ *
+ * The model knows nothing of storan's statistics: `storan table` fills it
+ * from a pivot (analysis/table.h), `storan compare` from its verdicts, and
+ * plot/report reuse it for their Markdown and HTML pages.  Each cell holds
+ * two spellings -- `text` for people (human units, "4K") and `raw` for
+ * machines (CSV: "4096", full precision) -- and, for JSON, a number.
+ *
+ * Building one:
+ *
+ *	struct fmt_table t;
+ *	fmt_table_init(&t, "bw (MB/s) by bs");
+ *	fmt_table_add_column(&t, "bs", "bs", 0);
+ *	fmt_table_add_column(&t, "read", "read (MB/s)", 1);
+ *	r = fmt_table_add_row(&t);
+ *	fmt_table_set_cell(&t, r, 0, "4K", "4096");
+ *	fmt_table_set_number(&t, r, 1, 123.4e6, "123");
+ *	fmt_render(&t, FMT_MD, 0, &out);
+ *	fmt_table_release(&t);
+ *
+ * Invariants: columns are added before rows; every cell starts empty
+ * (rendered as "" in CSV, "-" in text/md/html, null in JSON); the table
+ * owns copies of every string given to it.
+ */
+#ifndef STORAN_FORMAT_H
+#define STORAN_FORMAT_H
+
+#include <stddef.h>
+
+#include "../core/strbuf.h"
+
+enum fmt_kind {
+	FMT_TEXT,	/* aligned columns for a terminal */
+	FMT_MD,		/* a Markdown pipe table for a blog post */
+	FMT_CSV,	/* header of column names, raw values, RFC 4180 */
+	FMT_JSON,	/* {title, columns, rows: [{name: value}], notes} */
+	FMT_HTML,	/* a <table> fragment (no page around it) */
+};
+
+/* Parses "text", "md", "csv", "json", "html"; 0 on success. */
+int fmt_parse(const char *name, enum fmt_kind *out);
+
+/* How a cell reads: coloured on a terminal, a CSS class in HTML. */
+enum fmt_style {
+	FMT_PLAIN,
+	FMT_GOOD,	/* green, class "good" */
+	FMT_BAD,	/* red, class "bad" */
+	FMT_WARN,	/* yellow, class "warn" */
+};
+
+struct fmt_column {
+	char *name;	/* CSV header and JSON key: "bs", "read" */
+	char *heading;	/* text/md/html header: "read (MB/s)" */
+	int numeric;	/* right-aligned */
+};
+
+struct fmt_cell {
+	char *text;	/* for people; NULL = empty */
+	char *raw;	/* for CSV; NULL = empty */
+	double value;	/* JSON number when is_number */
+	int is_number;
+	enum fmt_style style;
+};
+
+struct fmt_table {
+	char *title;	/* NULL: none */
+	struct fmt_column *cols;
+	size_t ncols, cols_alloc;
+	struct fmt_cell *cells;	/* row-major, nrows * ncols */
+	size_t nrows, cells_alloc;
+	char **notes;	/* lines printed under the table (not in CSV) */
+	size_t nnotes, notes_alloc;
+};
+
+void fmt_table_init(struct fmt_table *t, const char *title);
+void fmt_table_release(struct fmt_table *t);
+/* Adds a column (only before the first row); returns its index. */
+size_t fmt_table_add_column(struct fmt_table *t, const char *name,
+			    const char *heading, int numeric);
+/* Appends a row of empty cells; returns its index. */
+size_t fmt_table_add_row(struct fmt_table *t);
+struct fmt_cell *fmt_table_cell(struct fmt_table *t, size_t row, size_t col);
+/* A text cell: shown as text, raw (NULL: same as text) in CSV and JSON. */
+void fmt_table_set_cell(struct fmt_table *t, size_t row, size_t col,
+			const char *text, const char *raw);
+/*
+ * A number: shown as text, written with 15 significant digits in CSV and
+ * as a JSON number.  A NAN value leaves the cell empty.
+ */
+void fmt_table_set_number(struct fmt_table *t, size_t row, size_t col,
+			  double value, const char *text);
+void fmt_table_set_style(struct fmt_table *t, size_t row, size_t col,
+			 enum fmt_style style);
+void fmt_table_add_note(struct fmt_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Appends the table to out in the given format.  color adds ANSI colours
+ * for styled cells in FMT_TEXT (the caller decides: a terminal, NO_COLOR).
+ */
+void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,
+		struct strbuf *out);
+
+/*
+ * Should output to fd be coloured?  when is "auto" (yes on a terminal
+ * unless NO_COLOR is set and not empty), "always" or "never".  Returns 1
+ * or 0, or -1 for another word.
+ */
+int fmt_color_wanted(const char *when, int fd);
+
+#endif

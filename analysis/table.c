@@ -1,0 +1,711 @@
+/*
+ * Pivot and ratio tables; see table.h.
+ *
+ * Building is three linear passes and two sorts: select the measurements
+ * and give each a row, a column and a side (hashed, so 100,000 measurements
+ * cost no more than their count); sort the selection by cell; pool each
+ * cell's runs and compute its statistic.  Rows and columns are then ordered
+ * for people: numbers by value, ops in the order benchmarks run them.
+ */
+#define _GNU_SOURCE	/* qsort_r */
+#include "table.h"
+#include "keymap.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* More cells than anyone reads; a sign of a key that is unique per run. */
+#define PIVOT_MAX_CELLS 10000000u
+
+static const char *const stat_names[] = {
+	[PIVOT_MEAN] = "mean", [PIVOT_MEDIAN] = "median",
+	[PIVOT_MIN] = "min", [PIVOT_MAX] = "max",
+	[PIVOT_CV] = "cv", [PIVOT_N] = "n",
+};
+
+int pivot_stat_parse(const char *name, enum pivot_stat *out)
+{
+	for (size_t i = 0; i < sizeof(stat_names) / sizeof(*stat_names); i++) {
+		if (!strcmp(name, stat_names[i])) {
+			*out = (enum pivot_stat)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *pivot_stat_name(enum pivot_stat stat)
+{
+	return stat_names[stat];
+}
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+int label_is_provenance(const char *key)
+{
+	static const char *const keys[] = { "command", "section", "file",
+					    NULL };
+
+	return in_list(key, keys);
+}
+
+int key_is_size(const char *key)
+{
+	static const char *const keys[] = { "bs", "blocksize", "filesize",
+					    "size", "recsize", "io_size",
+					    NULL };
+
+	return in_list(key, keys);
+}
+
+int pivot_ratio_parse(const char *spec, char **key, char **num, char **den)
+{
+	const char *eq = strchr(spec, '='), *sep = NULL, *p;
+	size_t klen;
+	char *pat;
+
+	if (!eq || eq == spec)
+		return -1;
+	klen = (size_t)(eq - spec);
+	pat = xstrfmt("/%.*s=", (int)klen, spec);
+	/* the last "/KEY=" leaves '/' inside the first value alone */
+	for (p = strstr(eq + 1, pat); p; p = strstr(p + 1, pat))
+		sep = p;
+	free(pat);
+	if (!sep || sep == eq + 1 || !sep[klen + 2])
+		return -1;
+	*key = xstrndup(spec, klen);
+	*num = xstrndup(eq + 1, (size_t)(sep - eq - 1));
+	*den = xstrdup(sep + klen + 2);
+	return 0;
+}
+
+/* One selected measurement and where it goes. */
+struct entry {
+	size_t m;
+	size_t row, col;	/* in order of first appearance */
+	size_t cell;		/* row-major, once the axes are sorted */
+	int side;
+};
+
+struct axis {
+	struct keymap map;
+	char **vals;		/* n * nkeys */
+	size_t n, alloc, nkeys;
+	char *const *keys;
+};
+
+static void axis_init(struct axis *a, char *const *keys, size_t nkeys)
+{
+	memset(a, 0, sizeof(*a));
+	keymap_init(&a->map);
+	a->keys = keys;
+	a->nkeys = nkeys;
+}
+
+/*
+ * Index of m's tuple of values on this axis (adding it), or SIZE_MAX with
+ * *missing naming the key m lacks.
+ */
+static size_t axis_index(struct axis *a, const struct measurement *m,
+			 struct strbuf *scratch, const char **missing)
+{
+	size_t *slot;
+	int created;
+
+	strbuf_reset(scratch);
+	for (size_t k = 0; k < a->nkeys; k++) {
+		const char *v = measurement_key(m, a->keys[k]);
+
+		if (!v) {
+			*missing = a->keys[k];
+			return SIZE_MAX;
+		}
+		strbuf_adds(scratch, v);
+		strbuf_addch(scratch, '\037');
+	}
+	slot = keymap_put(&a->map, strbuf_str(scratch), a->n, &created);
+	if (created) {
+		ALLOC_GROW(a->vals, (a->n + 1) * a->nkeys, a->alloc);
+		for (size_t k = 0; k < a->nkeys; k++)
+			a->vals[a->n * a->nkeys + k] =
+				xstrdup(measurement_key(m, a->keys[k]));
+		a->n++;
+	}
+	return *slot;
+}
+
+/* The order ops appear in benchmarks; others sort after, by name. */
+static int op_rank(const char *op)
+{
+	static const char *const ops[] = {
+		"read", "write", "randread", "randwrite", "rw", "randrw",
+		"rewrite", "reread", "bkwdread", "strideread", "recrewrite",
+		"fwrite", "frewrite", "fread", "freread", "cachedread",
+		"trim", "randtrim", "copy", "run", NULL,
+	};
+
+	for (int i = 0; ops[i]; i++)
+		if (!strcmp(op, ops[i]))
+			return i;
+	return 1000;
+}
+
+static int cmp_value(const char *key, const char *a, const char *b)
+{
+	double x, y;
+
+	if (!strcmp(key, "op")) {
+		int ra = op_rank(a), rb = op_rank(b);
+
+		if (ra != rb)
+			return ra < rb ? -1 : 1;
+	}
+	if (is_numeric_string(a, &x) && is_numeric_string(b, &y) &&
+	    (x < y || x > y))
+		return x < y ? -1 : 1;
+	return strcmp(a, b);
+}
+
+static int cmp_tuple(const void *pa, const void *pb, void *ctx)
+{
+	const struct axis *a = ctx;
+	char *const *x = a->vals + *(const size_t *)pa * a->nkeys;
+	char *const *y = a->vals + *(const size_t *)pb * a->nkeys;
+
+	for (size_t k = 0; k < a->nkeys; k++) {
+		int c = cmp_value(a->keys[k], x[k], y[k]);
+
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* Sorts the axis for display; rank[i] is the position of tuple i. */
+static size_t *axis_sort(struct axis *a, char ***sorted_vals)
+{
+	size_t *order = xmalloc((a->n ? a->n : 1) * sizeof(*order));
+	size_t *rank = xmalloc((a->n ? a->n : 1) * sizeof(*rank));
+	char **vals = xmalloc((a->n * a->nkeys + 1) * sizeof(*vals));
+
+	for (size_t i = 0; i < a->n; i++)
+		order[i] = i;
+	qsort_r(order, a->n, sizeof(*order), cmp_tuple, a);
+	for (size_t i = 0; i < a->n; i++) {
+		rank[order[i]] = i;
+		for (size_t k = 0; k < a->nkeys; k++)
+			vals[i * a->nkeys + k] =
+				a->vals[order[i] * a->nkeys + k];
+	}
+	free(order);
+	free(a->vals);
+	a->vals = NULL;
+	keymap_release(&a->map);
+	*sorted_vals = vals;
+	return rank;
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+
+	if (a->cell != b->cell)
+		return a->cell < b->cell ? -1 : 1;
+	if (a->side != b->side)
+		return a->side - b->side;
+	return (a->m > b->m) - (a->m < b->m);
+}
+
+static char **copy_keys(char *const *keys, size_t n)
+{
+	char **v = xmalloc((n + 1) * sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = xstrdup(keys[i]);
+	return v;
+}
+
+/* Does KEY name a row, a column or the ratio group (not a condition)? */
+static int key_is_axis(const struct pivot *pv, const char *key)
+{
+	for (size_t i = 0; i < pv->nrow_keys; i++)
+		if (!strcmp(key, pv->row_key_names[i]))
+			return 1;
+	for (size_t i = 0; i < pv->ncol_keys; i++)
+		if (!strcmp(key, pv->col_key_names[i]))
+			return 1;
+	return pv->ratio_key && !strcmp(key, pv->ratio_key);
+}
+
+static void note_mix(struct pivot *pv, const char *key, const char *a,
+		     const char *b)
+{
+	if (pv->mix_key)
+		return;
+	pv->mix_key = xstrdup(key);
+	pv->mix_a = xstrdup(a ? a : "(none)");
+	pv->mix_b = xstrdup(b ? b : "(none)");
+}
+
+/* Records the first condition in which a and b (one cell) differ. */
+static int differs(struct pivot *pv, const struct measurement *a,
+		   const struct measurement *b)
+{
+	const struct labels *la = &a->labels, *lb = &b->labels;
+	size_t i = 0, j = 0;
+
+	if (!key_is_axis(pv, "tool") && strcmp(a->tool, b->tool)) {
+		note_mix(pv, "tool", a->tool, b->tool);
+		return 1;
+	}
+	if (!key_is_axis(pv, "op") && strcmp(a->op, b->op)) {
+		note_mix(pv, "op", a->op, b->op);
+		return 1;
+	}
+	while (i < la->n || j < lb->n) {
+		int c = i >= la->n ? 1 : j >= lb->n ? -1 :
+			strcmp(la->v[i].key, lb->v[j].key);
+		const char *key = c <= 0 ? la->v[i].key : lb->v[j].key;
+		const char *va = c <= 0 ? la->v[i].value : NULL;
+		const char *vb = c >= 0 ? lb->v[j].value : NULL;
+
+		i += c <= 0;
+		j += c >= 0;
+		if (key_is_axis(pv, key) || label_is_provenance(key))
+			continue;
+		if (!va || !vb || strcmp(va, vb)) {
+			note_mix(pv, key, va, vb);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static double stat_value(const struct stats *st, enum pivot_stat stat)
+{
+	if (!st->n)
+		return NAN;
+	switch (stat) {
+	case PIVOT_MEAN:
+		return st->mean;
+	case PIVOT_MEDIAN:
+		return st->median;
+	case PIVOT_MIN:
+		return st->min;
+	case PIVOT_MAX:
+		return st->max;
+	case PIVOT_CV:
+		return st->cv;
+	case PIVOT_N:
+		return (double)st->n;
+	}
+	return NAN;
+}
+
+/* Pools each run of entries of one cell and side into its statistics. */
+static void pool_cells(struct pivot *pv, const struct result_set *rs,
+		       struct entry *e, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		struct stats_acc acc;
+		size_t j = i;
+		int mixed = 0;
+
+		stats_acc_init(&acc);
+		for (; j < n && e[j].cell == e[i].cell &&
+		       e[j].side == e[i].side; j++) {
+			stats_acc_add_measurement(&acc, &rs->m[e[j].m]);
+			if (!mixed && j > i)
+				mixed = differs(pv, &rs->m[e[i].m],
+						&rs->m[e[j].m]);
+		}
+		pv->mixed_cells += (size_t)mixed;
+		stats_compute(&acc, &pv->cells[e[i].cell].st[e[i].side]);
+		stats_acc_release(&acc);
+		i = j;
+	}
+}
+
+static void cell_values(struct pivot *pv)
+{
+	for (size_t i = 0; i < pv->nrows * pv->ncols; i++) {
+		struct pivot_cell *c = &pv->cells[i];
+		const struct stats *a = &c->st[0], *b = &c->st[1];
+		double t, df;
+
+		c->value = stat_value(a, pv->stat);
+		c->p = NAN;
+		if (!pv->is_ratio)
+			continue;
+		if (!a->n != !b->n)
+			pv->half_cells++;
+		c->value = c->value / stat_value(b, pv->stat);
+		if (stats_welch(a->n, a->mean, a->stddev, b->n, b->mean,
+				b->stddev, &c->p, &t, &df))
+			c->p = NAN;
+	}
+}
+
+/* Which side of a ratio m is on: 0, 1, or -1 for neither. */
+static int ratio_side(const struct pivot_options *opt,
+		      const struct measurement *m)
+{
+	const char *v;
+
+	if (!opt->ratio_key)
+		return 0;
+	v = measurement_key(m, opt->ratio_key);
+	if (v && !strcmp(v, opt->ratio_num))
+		return 0;
+	if (v && !strcmp(v, opt->ratio_den))
+		return 1;
+	return -1;
+}
+
+static void pivot_start(struct pivot *pv, const struct pivot_options *opt)
+{
+	memset(pv, 0, sizeof(*pv));
+	pv->metric = xstrdup(opt->metric);
+	pv->stat = opt->stat;
+	pv->is_ratio = opt->ratio_key != NULL;
+	if (pv->is_ratio) {
+		pv->ratio_key = xstrdup(opt->ratio_key);
+		pv->ratio_num = xstrdup(opt->ratio_num);
+		pv->ratio_den = xstrdup(opt->ratio_den);
+	}
+	pv->nrow_keys = opt->nrow_keys;
+	pv->ncol_keys = opt->ncol_keys;
+	pv->row_key_names = copy_keys(opt->row_keys, opt->nrow_keys);
+	pv->col_key_names = copy_keys(opt->col_keys, opt->ncol_keys);
+}
+
+/* Pass one: pick the measurements, give each a row, column and side. */
+static int select_entries(struct pivot *pv, const struct result_set *rs,
+			  const struct pivot_options *opt, struct axis *rows,
+			  struct axis *cols, struct entry **out, size_t *nout,
+			  struct strbuf *err)
+{
+	struct strbuf scratch = STRBUF_INIT;
+	struct entry *e = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < rs->n && !err->len; i++) {
+		const struct measurement *m = &rs->m[i];
+		const char *missing = NULL;
+		size_t r, c;
+		int side;
+
+		if (strcmp(m->metric, opt->metric) ||
+		    (opt->where && !filter_match(opt->where, m)))
+			continue;
+		side = ratio_side(opt, m);
+		if (side < 0)
+			continue;
+		r = axis_index(rows, m, &scratch, &missing);
+		c = r == SIZE_MAX ? r : axis_index(cols, m, &scratch, &missing);
+		if (c == SIZE_MAX) {
+			if (!pv->lacking_key)
+				pv->lacking_key = xstrdup(missing);
+			pv->lacking++;
+			continue;
+		}
+		if (!pv->unit)
+			pv->unit = xstrdup(m->unit);
+		else if (strcmp(pv->unit, m->unit))
+			strbuf_addf(err, "'%s' comes in two units, %s and %s",
+				    opt->metric, pv->unit, m->unit);
+		ALLOC_GROW(e, n + 1, alloc);
+		e[n++] = (struct entry){ i, r, c, 0, side };
+	}
+	strbuf_release(&scratch);
+	*out = e;
+	*nout = n;
+	if (!err->len && !n)
+		strbuf_addf(err, "no '%s' measurement %s", opt->metric,
+			    pv->lacking ? "has every row and column key" :
+			    "matches");
+	if (!err->len && (double)rows->n * (double)cols->n > PIVOT_MAX_CELLS)
+		strbuf_addf(err, "%zu rows by %zu columns is too many cells; "
+			    "narrow the table with --where", rows->n, cols->n);
+	return err->len ? -1 : 0;
+}
+
+static void axis_release(struct axis *a)
+{
+	if (a->vals)
+		for (size_t i = 0; i < a->n * a->nkeys; i++)
+			free(a->vals[i]);
+	free(a->vals);
+	keymap_release(&a->map);
+}
+
+int pivot_build(struct pivot *pv, const struct result_set *rs,
+		const struct pivot_options *opt, struct strbuf *err)
+{
+	struct axis rows, cols;
+	struct entry *e;
+	size_t n, *row_rank, *col_rank;
+
+	pivot_start(pv, opt);
+	axis_init(&rows, opt->row_keys, opt->nrow_keys);
+	axis_init(&cols, opt->col_keys, opt->ncol_keys);
+	if (select_entries(pv, rs, opt, &rows, &cols, &e, &n, err)) {
+		axis_release(&rows);
+		axis_release(&cols);
+		free(e);
+		return -1;
+	}
+	pv->nrows = rows.n;
+	pv->ncols = cols.n;
+	row_rank = axis_sort(&rows, &pv->row_vals);
+	col_rank = axis_sort(&cols, &pv->col_vals);
+	for (size_t i = 0; i < n; i++)
+		e[i].cell = row_rank[e[i].row] * pv->ncols +
+			    col_rank[e[i].col];
+	free(row_rank);
+	free(col_rank);
+	qsort(e, n, sizeof(*e), cmp_entry);
+	pv->cells = xcalloc(pv->nrows * pv->ncols, sizeof(*pv->cells));
+	pool_cells(pv, rs, e, n);
+	pv->used = n;
+	cell_values(pv);
+	free(e);
+	return 0;
+}
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void pivot_release(struct pivot *pv)
+{
+	free(pv->metric);
+	free(pv->unit);
+	free(pv->ratio_key);
+	free(pv->ratio_num);
+	free(pv->ratio_den);
+	free_strings(pv->row_key_names, pv->nrow_keys);
+	free_strings(pv->col_key_names, pv->ncol_keys);
+	free_strings(pv->row_vals, pv->nrows * pv->nrow_keys);
+	free_strings(pv->col_vals, pv->ncols * pv->ncol_keys);
+	free(pv->cells);
+	free(pv->lacking_key);
+	free(pv->mix_key);
+	free(pv->mix_a);
+	free(pv->mix_b);
+	memset(pv, 0, sizeof(*pv));
+}
+
+/* "4K" for sizes, the value itself otherwise. */
+static char *key_text(const char *key, const char *val)
+{
+	char buf[64];
+	double v;
+
+	if (key_is_size(key) && is_numeric_string(val, &v))
+		return xstrdup(human_size(v, buf, sizeof(buf)));
+	return xstrdup(val);
+}
+
+static int axis_numeric(char *const *vals, size_t n, size_t nkeys, size_t k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_numeric_string(vals[i * nkeys + k], NULL))
+			return 0;
+	return n > 0;
+}
+
+static void add_row_key_columns(const struct pivot *pv, struct fmt_table *t)
+{
+	for (size_t k = 0; k < pv->nrow_keys; k++)
+		fmt_table_add_column(t, pv->row_key_names[k], NULL,
+				     axis_numeric(pv->row_vals, pv->nrows,
+						  pv->nrow_keys, k));
+}
+
+/* op, tool, metric, source: their values name themselves ("read"). */
+static int key_is_field(const char *key)
+{
+	static const char *const keys[] = { "op", "tool", "metric", "unit",
+					    "source", NULL };
+
+	return in_list(key, keys);
+}
+
+/* Column c's CSV name (raw values) and heading (display values + unit). */
+static void add_value_column(const struct pivot *pv, size_t c,
+			     const char *unit, struct fmt_table *t)
+{
+	struct strbuf name = STRBUF_INIT, heading = STRBUF_INIT;
+
+	for (size_t k = 0; k < pv->ncol_keys; k++) {
+		const char *key = pv->col_key_names[k];
+		const char *v = pv->col_vals[c * pv->ncol_keys + k];
+		char *shown = key_text(key, v);
+
+		strbuf_addf(&name, "%s%s", k ? "/" : "", v);
+		strbuf_addf(&heading, "%s%s%s%s", k ? " " : "",
+			    key_is_field(key) ? "" : key,
+			    key_is_field(key) ? "" : "=", shown);
+		free(shown);
+	}
+	if (!pv->ncol_keys) {
+		strbuf_adds(&name, pv->metric);
+		strbuf_adds(&heading, pv->metric);
+	}
+	if (unit)
+		strbuf_addf(&heading, " (%s)", unit);
+	fmt_table_add_column(t, strbuf_str(&name), strbuf_str(&heading), 1);
+	strbuf_release(&name);
+	strbuf_release(&heading);
+}
+
+static int stat_has_unit(enum pivot_stat stat)
+{
+	return stat != PIVOT_CV && stat != PIVOT_N;
+}
+
+/*
+ * The unit that keeps the smallest figure at or above 1: "221" and "1121"
+ * MB/s read better than "0.221" and "1.12" GB/s.
+ */
+static void choose_unit(const struct pivot *pv, struct display_unit *u)
+{
+	double typical = 0;
+
+	for (size_t i = 0; i < pv->nrows * pv->ncols; i++) {
+		double v = fabs(pv->cells[i].value);
+
+		if (v > 0 && (!(typical > 0) || v < typical))
+			typical = v;
+	}
+	display_unit_auto(pv->unit, typical, 0, u);
+}
+
+/* The mark of a ratio cell: '*' significant, '~' not, ' ' untested. */
+static char ratio_mark(const struct pivot_cell *c, double alpha)
+{
+	if (isnan(c->p))
+		return ' ';
+	return c->p < alpha ? '*' : '~';
+}
+
+static void set_value_cell(const struct pivot *pv, size_t r, size_t c,
+			   const struct display_unit *u, double alpha,
+			   int fixed, struct fmt_table *t, size_t col,
+			   unsigned *marks)
+{
+	const struct pivot_cell *cell = pivot_cell(pv, r, c);
+	char buf[64];
+
+	if (pv->is_ratio) {
+		char mark = ratio_mark(cell, alpha);
+
+		if (mark == ' ')
+			snprintf(buf, sizeof(buf), "%.2f", cell->value);
+		else
+			snprintf(buf, sizeof(buf), "%.2f %c", cell->value,
+				 mark);
+		*marks |= mark == '*' ? 1u : mark == '~' ? 2u :
+			  isnan(cell->value) ? 0 : 4u;
+	} else if (pv->stat == PIVOT_N) {
+		snprintf(buf, sizeof(buf), "%.0f", cell->value);
+	} else if (pv->stat == PIVOT_CV) {
+		snprintf(buf, sizeof(buf), "%.1f", cell->value);
+	} else {
+		human_format(cell->value, u, buf, sizeof(buf));
+	}
+	fmt_table_set_number(t, r, col, stat_has_unit(pv->stat) &&
+			     !pv->is_ratio && fixed ? cell->value / u->factor :
+			     cell->value, buf);
+	if (pv->is_ratio && ratio_mark(cell, alpha) == '~')
+		fmt_table_set_style(t, r, col, FMT_WARN);
+}
+
+static void add_notes(const struct pivot *pv, double alpha, unsigned marks,
+		      struct fmt_table *t)
+{
+	if (marks & 1u)
+		fmt_table_add_note(t, "* the groups differ significantly "
+				   "(Welch's t-test, p < %g)", alpha);
+	if (marks & 2u)
+		fmt_table_add_note(t, "~ no significant difference (p >= %g)",
+				   alpha);
+	if ((marks & 4u) && (marks & 3u))
+		fmt_table_add_note(t, "unmarked ratios rest on single runs");
+	if (pv->half_cells)
+		fmt_table_add_note(t, "%zu cell(s) have only one of %s=%s and "
+				   "%s=%s", pv->half_cells, pv->ratio_key,
+				   pv->ratio_num, pv->ratio_key,
+				   pv->ratio_den);
+	if (pv->lacking)
+		fmt_table_add_note(t, "%zu measurement(s) without '%s' left "
+				   "out", pv->lacking, pv->lacking_key);
+	if (pv->mixed_cells)
+		fmt_table_add_note(t, "%zu cell(s) pool measurements that "
+				   "differ in '%s' (%s, %s)", pv->mixed_cells,
+				   pv->mix_key, pv->mix_a, pv->mix_b);
+}
+
+static char *pivot_title(const struct pivot *pv, const char *unit)
+{
+	if (pv->is_ratio)
+		return xstrfmt("%s %s ratio %s=%s / %s=%s", pv->metric,
+			       pivot_stat_name(pv->stat), pv->ratio_key,
+			       pv->ratio_num, pv->ratio_key, pv->ratio_den);
+	return xstrfmt("%s %s%s%s%s", pv->metric, pivot_stat_name(pv->stat),
+		       unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
+}
+
+void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
+		  double alpha, struct fmt_table *out)
+{
+	struct display_unit u;
+	const char *uname;
+	unsigned marks = 0;
+	char *title;
+
+	if (unit)
+		u = *unit;
+	else
+		choose_unit(pv, &u);
+	uname = stat_has_unit(pv->stat) && !pv->is_ratio ? u.name :
+		pv->stat == PIVOT_CV && !pv->is_ratio ? "%" : NULL;
+	title = pivot_title(pv, uname);
+	fmt_table_init(out, title);
+	free(title);
+	add_row_key_columns(pv, out);
+	for (size_t c = 0; c < pv->ncols; c++)
+		add_value_column(pv, c, uname, out);
+	for (size_t r = 0; r < pv->nrows; r++) {
+		fmt_table_add_row(out);
+		for (size_t k = 0; k < pv->nrow_keys; k++) {
+			const char *v = pv->row_vals[r * pv->nrow_keys + k];
+			char *shown = key_text(pv->row_key_names[k], v);
+			double x;
+
+			if (out->cols[k].numeric && is_numeric_string(v, &x))
+				fmt_table_set_number(out, r, k, x, shown);
+			else
+				fmt_table_set_cell(out, r, k, shown, v);
+			free(shown);
+		}
+		for (size_t c = 0; c < pv->ncols; c++)
+			set_value_cell(pv, r, c, &u, alpha, unit != NULL, out,
+				       pv->nrow_keys + c, &marks);
+	}
+	add_notes(pv, alpha, marks, out);
+}

@@ -1,0 +1,194 @@
+/*
+ * The context pass; see context.h for what it attaches and when.
+ *
+ * It runs once per input, after every parser: headings are found in one
+ * pass over the lines (each line then knows the heading in force), and
+ * each measurement looks up from the line it was read from for the
+ * command above its output.  It only reads the parse context and adds
+ * labels; which lines are output is the parsers' word (ctx->claimed).
+ */
+#include "context.h"
+#include "numscan.h"
+#include "xalloc.h"
+#include "../parsers/parser.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEADING_MAX 100
+#define COMMAND_MAX 200
+
+/* A rule: three or more of one of '-', '=', '*' and nothing else. */
+static int is_rule(const char *t)
+{
+	size_t n = 0;
+
+	if (*t != '-' && *t != '=' && *t != '*')
+		return 0;
+	while (t[n] == t[0])
+		n++;
+	return n >= 3 && !t[n];
+}
+
+/* Length of a run of one rule character at s (0 when under three). */
+static size_t rule_run(const char *s)
+{
+	size_t n = 0;
+
+	if (*s != '-' && *s != '=' && *s != '*')
+		return 0;
+	while (s[n] == s[0])
+		n++;
+	return n >= 3 ? n : 0;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The title of a heading line, or NULL; *len is its length. */
+static const char *heading_title(const struct parse_ctx *ctx, size_t i,
+				 size_t *len)
+{
+	const struct input_line *l = &ctx->in->lines[i];
+	const char *t = l->text, *e;
+	size_t lead = rule_run(t), n = strlen(t);
+
+	if (ctx->claimed[i] || !n || is_rule(t))
+		return NULL;
+	if (lead) {		/* "=== title ===" */
+		e = t + n;
+		while (e > t + lead && e[-1] == t[0])
+			e--;
+		if ((size_t)(t + n - e) < 3)
+			return NULL;
+		t += lead;
+	} else {
+		if (i + 1 >= ctx->in->nlines || ctx->claimed[i + 1] ||
+		    !is_rule(ctx->in->lines[i + 1].text))
+			return NULL;
+		e = t + n;
+	}
+	while (t < e && is_space(*t))
+		t++;
+	while (e > t && (is_space(e[-1]) || e[-1] == ':'))
+		e--;
+	*len = (size_t)(e - t);
+	return *len && *len <= HEADING_MAX ? t : NULL;
+}
+
+static int is_tool_word(const char *w, size_t len)
+{
+	static const char *const tools[] = {
+		"iozone", "fio", "dd", "hdparm", "blockdev-perftest", "time",
+		"bonnie++", "sysbench", NULL
+	};
+	const char *base = w;
+
+	for (size_t i = 0; i < len; i++)
+		if (w[i] == '/')
+			base = w + i + 1;
+	len -= (size_t)(base - w);
+	for (size_t i = 0; tools[i]; i++)
+		if (strlen(tools[i]) == len && !strncmp(tools[i], base, len))
+			return 1;
+	return 0;
+}
+
+/* Does a line look like a command?  See context.h. */
+static int looks_like_command(const char *text, const char *t, size_t len)
+{
+	int tool = 0, option = 0;
+
+	/* After a shell prompt: a program name.  Programs are lowercase
+	 * (or paths); "# Resultado:" is a script comment, not a root shell. */
+	if (t != text)
+		return ((*t >= 'a' && *t <= 'z') || *t == '.' || *t == '/' ||
+			*t == '_') && text[strlen(text) - 1] != ':';
+	/* A process list row ("1585 be/0 vagrant ... dd if=...") is not a
+	 * command line: no command starts with a digit. */
+	if (*t >= '0' && *t <= '9')
+		return 0;
+	for (size_t i = 0; i < len;) {
+		size_t s;
+
+		while (i < len && is_space(t[i]))
+			i++;
+		s = i;
+		while (i < len && !is_space(t[i]))
+			i++;
+		if (i == s)
+			break;
+		if ((t[s] == '-' && i - s > 1) || memchr(t + s, '=', i - s))
+			option = 1;
+		if (is_tool_word(t + s, i - s))
+			tool = 1;
+	}
+	return option && (tool || text[strlen(text) - 1] == ':');
+}
+
+/* The command on line c (the first line above an output), or NULL. */
+static char *command_at(const struct parse_ctx *ctx, size_t c)
+{
+	const struct input_line *l = &ctx->in->lines[c];
+	const char *t;
+	size_t len, hl;
+
+	if (heading_title(ctx, c, &hl) || is_rule(l->text))
+		return NULL;
+	t = line_after_prompt(l->text);
+	len = strlen(t);
+	while (len && (is_space(t[len - 1]) || t[len - 1] == ':'))
+		len--;
+	if (!len || len > COMMAND_MAX || !looks_like_command(l->text, t, len))
+		return NULL;
+	return xstrndup(t, len);
+}
+
+void context_apply(struct parse_ctx *ctx)
+{
+	size_t n = ctx->in->nlines, current = SIZE_MAX, last = SIZE_MAX;
+	size_t *heading = xcalloc(n + 1, sizeof(*heading));
+	size_t *above = xcalloc(n + 1, sizeof(*above));
+
+	/* heading[i]: the heading in force; above[i]: the nearest line
+	 * above i that is neither blank nor claimed output. */
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+
+		if (heading_title(ctx, i, &len))
+			current = i;
+		heading[i] = current;
+		above[i] = last;
+		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]))
+			last = i;
+	}
+	for (size_t k = ctx->base; k < ctx->rs->n; k++) {
+		struct measurement *m = &ctx->rs->m[k];
+		size_t li = ctx->first_index[k - ctx->base], len;
+		const char *title;
+
+		if (li >= n)
+			continue;
+		if (heading[li] != SIZE_MAX && heading[li] != li &&
+		    !labels_get(&m->labels, "section") &&
+		    (title = heading_title(ctx, heading[li], &len))) {
+			char *v = xstrndup(title, len);
+
+			labels_set(&m->labels, "section", v);
+			free(v);
+		}
+		if (above[li] != SIZE_MAX &&
+		    !labels_get(&m->labels, "command")) {
+			char *cmd = command_at(ctx, above[li]);
+
+			if (cmd)
+				labels_set(&m->labels, "command", cmd);
+			free(cmd);
+		}
+	}
+	free(heading);
+	free(above);
+}

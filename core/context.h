@@ -1,0 +1,26 @@
+/*
+ * Context around an output: the labels a post gives its outputs by the
+ * text around them, attached after the parsers ran and before repeated
+ * runs are folded (so outputs under different headings stay apart).
+ *
+ *   section   the nearest heading above the output: a line over a rule of
+ *             dashes, equals signs or asterisks ("laptop NVMe, plain ext4"
+ *             over "-----------"), a line between two such rules, or a
+ *             line framed by them ("=== laptop NVMe ===")
+ *   command   the line right above the output (blank lines, prompts and
+ *             the output's own claimed lines skipped) when it looks like a
+ *             command: a program name after a shell prompt, a benchmark tool
+ *             name with an option ("xfs iozone -I -a"), or ends in ':' and has
+ *             an option ("make -j16 of linux 6.1:")
+ *
+ * A label a parser (or a CSV row) already set is never replaced.
+ */
+#ifndef STORAN_CONTEXT_H
+#define STORAN_CONTEXT_H
+
+struct parse_ctx;
+
+/* Labels the measurements the parsers emitted for ctx's input. */
+void context_apply(struct parse_ctx *ctx);
+
+#endif

@@ -1,0 +1,338 @@
+/*
+ * CSV import: storan's own flat export read back, so that numbers no
+ * parser knows (a table typed from a forum post) join a result set.
+ *
+ * Accepted, verbatim: the export header and rows under it, up to a blank
+ * line or the end of the input (the block may sit anywhere in a post, and
+ * may be quoted "> "):
+ *
+ *   source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels
+ *   nvme.txt,12,fio,randread,iops,1/s,3,61200,850.2,60400,62100,bs=4096
+ *   ,,,read,bw,B/s,1,524288000,,,,"host=old;kind=file"
+ *
+ * Fields: RFC 4180 (a quoted field may hold commas and "" quotes, not line
+ * breaks).  source empty -> the input's name; line empty -> the CSV row's
+ * own line; tool empty -> "csv"; unit one of B/s 1/s B s % and the one
+ * storan stores the metric in; n a whole number >= 1.  n = 1: one value,
+ * the mean (stddev empty, min and max empty or equal to it).  n > 1: a
+ * summary of n runs with the sample stddev and min/max as printed.
+ * labels "k=v;k=v" (a piece without '=' continues the previous value, so
+ * a value holding ';' survives).  Errors name the row (1 = first row
+ * under the header) and the column.
+ *
+ * Round trip: ingest -> export -> ingest -> export is byte-identical.  Two
+ * rows of one key that an export kept apart (their line fields differ)
+ * must not fold into one measurement again: the later one is kept as a
+ * one-run summary, which exports the same.
+ */
+#include "parser.h"
+#include "../core/numscan.h"
+#include "../core/rs-csv.h"
+#include "../core/strbuf.h"
+#include "../core/units.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum csv_col {
+	COL_SOURCE, COL_LINE, COL_TOOL, COL_OP, COL_METRIC, COL_UNIT, COL_N,
+	COL_MEAN, COL_STDDEV, COL_MIN, COL_MAX, COL_LABELS, NCOLS
+};
+
+static const char *const col_names[NCOLS] = {
+	"source", "line", "tool", "op", "metric", "unit", "n", "mean",
+	"stddev", "min", "max", "labels",
+};
+
+struct csv_row {
+	char *f[NCOLS];
+	size_t row;		/* 1-based under the header */
+	size_t li;
+};
+
+/* Measurements this block emitted with an explicit line field. */
+struct csv_seen {
+	size_t *idx;		/* into rs->m */
+	size_t n, alloc;
+};
+
+static void row_release(struct csv_row *r)
+{
+	for (int c = 0; c < NCOLS; c++) {
+		free(r->f[c]);
+		r->f[c] = NULL;
+	}
+}
+
+static void row_error(struct parse_ctx *ctx, const struct csv_row *r,
+		      int col, const char *fmt, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, fmt, what);
+	parse_error(ctx, r->li, "csv row %zu, column '%s': %s", r->row,
+		    col_names[col], strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* Splits one line into fields; -1 with *bad_col on a broken quote. */
+static int split_row(const char *p, struct csv_row *r, int *nf, int *bad)
+{
+	int n = 0;
+
+	for (;;) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (*p == '"') {
+			for (p++;; p++) {
+				if (!*p) {
+					*bad = n;
+					strbuf_release(&sb);
+					return -1;
+				}
+				if (*p == '"' && p[1] == '"')
+					strbuf_addch(&sb, *p++);
+				else if (*p == '"')
+					break;
+				else
+					strbuf_addch(&sb, *p);
+			}
+			p++;
+			if (*p && *p != ',') {
+				*bad = n;
+				strbuf_release(&sb);
+				return -1;
+			}
+		} else {
+			while (*p && *p != ',')
+				strbuf_addch(&sb, *p++);
+		}
+		if (n < NCOLS)
+			r->f[n] = strbuf_detach(&sb);
+		else
+			strbuf_release(&sb);
+		n++;
+		if (!*p)
+			break;
+		p++;
+	}
+	*nf = n;
+	return 0;
+}
+
+/* A number in a field, or NAN when the field is empty; -1 on garbage. */
+static int field_number(const char *s, double *v)
+{
+	const char *p = s;
+
+	if (!*s) {
+		*v = NAN;
+		return 0;
+	}
+	if (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))
+		return -1;
+	return scan_double(&p, SCAN_ALLOW_SIGN, v) || *p ? -1 : 0;
+}
+
+static int is_base_unit(const char *u)
+{
+	return !strcmp(u, UNIT_BW) || !strcmp(u, UNIT_IOPS) ||
+	       !strcmp(u, UNIT_BYTES) || !strcmp(u, UNIT_SECONDS) ||
+	       !strcmp(u, UNIT_PERCENT);
+}
+
+/* "k=v;k=v" into labels; -1 when a piece has an empty key. */
+static int read_labels(const char *s, struct labels *l)
+{
+	char *copy = xstrdup(s), *piece = copy, *prev_key = NULL;
+	int rc = 0;
+
+	while (*s && piece) {
+		char *semi = strchr(piece, ';'), *eq;
+
+		if (semi)
+			*semi = '\0';
+		eq = strchr(piece, '=');
+		if (!eq && prev_key) {
+			char *v = xstrfmt("%s;%s", labels_get(l, prev_key),
+					  piece);
+
+			labels_set(l, prev_key, v);
+			free(v);
+		} else if (!eq || eq == piece) {
+			rc = -1;
+			break;
+		} else {
+			*eq = '\0';
+			labels_set(l, piece, eq + 1);
+			prev_key = piece;
+		}
+		piece = semi ? semi + 1 : NULL;
+	}
+	free(copy);
+	return rc;
+}
+
+struct csv_numbers {
+	uint64_t n, line;
+	double mean, sd, min, max;
+};
+
+/* Checks the fields of a row; 0 when they make a measurement. */
+static int check_row(struct parse_ctx *ctx, const struct csv_row *r,
+		     struct csv_numbers *x)
+{
+	static const int needed[] = { COL_OP, COL_METRIC, COL_UNIT };
+	const char *known, *p;
+	double *num[] = { &x->mean, &x->sd, &x->min, &x->max };
+
+	for (size_t i = 0; i < 3; i++)
+		if (!*r->f[needed[i]])
+			return row_error(ctx, r, needed[i], "%sempty", ""), -1;
+	if (!is_base_unit(r->f[COL_UNIT]))
+		return row_error(ctx, r, COL_UNIT, "'%s' is not a base unit "
+				 "(B/s, 1/s, B, s, %%)", r->f[COL_UNIT]), -1;
+	known = metric_unit(r->f[COL_METRIC]);
+	if (known && strcmp(known, r->f[COL_UNIT]))
+		return row_error(ctx, r, COL_UNIT, "this metric is stored in "
+				 "%s", known), -1;
+	p = r->f[COL_LINE];
+	x->line = 0;
+	if (*p && (scan_u64(&p, &x->line) || *p || x->line > UINT32_MAX))
+		return row_error(ctx, r, COL_LINE, "expected a line number, "
+				 "not '%s'", r->f[COL_LINE]), -1;
+	p = r->f[COL_N];
+	if (scan_u64(&p, &x->n) || *p || !x->n)
+		return row_error(ctx, r, COL_N, "expected a whole number >= 1,"
+				 " not '%s'", r->f[COL_N]), -1;
+	for (int c = COL_MEAN; c <= COL_MAX; c++)
+		if (field_number(r->f[c], num[c - COL_MEAN]))
+			return row_error(ctx, r, c, "expected a number, not "
+					 "'%s'", r->f[c]), -1;
+	if (isnan(x->mean))
+		return row_error(ctx, r, COL_MEAN, "%sempty", ""), -1;
+	if (x->n == 1 && !isnan(x->sd))
+		return row_error(ctx, r, COL_STDDEV, "%sgiven for a single run "
+				 "(n = 1)", ""), -1;
+	if (x->sd < 0)
+		return row_error(ctx, r, COL_STDDEV, "%snegative", ""), -1;
+	if (x->min > x->mean || (x->n == 1 && x->min < x->mean))
+		return row_error(ctx, r, COL_MIN, "%s does not fit the mean",
+				 r->f[COL_MIN]), -1;
+	if (x->max < x->mean || (x->n == 1 && x->max > x->mean))
+		return row_error(ctx, r, COL_MAX, "%s does not fit the mean",
+				 r->f[COL_MAX]), -1;
+	return 0;
+}
+
+/* Did this block already emit the key of m with another line field? */
+static int kept_apart(struct parse_ctx *ctx, struct csv_seen *seen,
+		      const struct measurement *m)
+{
+	for (size_t i = 0; i < seen->n; i++) {
+		const struct measurement *o = &ctx->rs->m[seen->idx[i]];
+
+		if (o->line != m->line && measurement_same_key(o, m))
+			return 1;
+	}
+	return 0;
+}
+
+static void emit_row(struct parse_ctx *ctx, const struct csv_row *r,
+		     const struct csv_numbers *x, struct csv_seen *seen)
+{
+	struct measurement *m;
+	const char *tool = *r->f[COL_TOOL] ? r->f[COL_TOOL] : "csv";
+	const char *name = *r->f[COL_SOURCE] ? r->f[COL_SOURCE] : NULL;
+	struct labels l;
+
+	labels_init(&l);
+	if (read_labels(r->f[COL_LABELS], &l)) {
+		row_error(ctx, r, COL_LABELS, "expected k=v;k=v, not '%s'",
+			  r->f[COL_LABELS]);
+		labels_release(&l);
+		return;
+	}
+	m = parse_emit(ctx, r->li, tool, r->f[COL_OP], r->f[COL_METRIC],
+		       r->f[COL_UNIT], x->mean);
+	labels_release(&m->labels);
+	m->labels = l;
+	if (name)
+		measurement_set_source(m, ctx->source, name, m->line);
+	if (*r->f[COL_LINE])
+		m->line = (unsigned)x->line;
+	if (x->n > 1 || (*r->f[COL_LINE] && kept_apart(ctx, seen, m))) {
+		/* parse_emit stored the mean as a value: a summary instead */
+		m->n = 0;
+		m->summary.present = 1;
+		m->summary.n = (double)x->n;
+		m->summary.mean = x->mean;
+		m->summary.stddev = x->sd;
+		m->summary.min = x->n > 1 ? x->min : x->mean;
+		m->summary.max = x->n > 1 ? x->max : x->mean;
+	}
+	if (*r->f[COL_LINE]) {
+		ALLOC_GROW(seen->idx, seen->n + 1, seen->alloc);
+		seen->idx[seen->n++] = ctx->rs->n - 1;
+	}
+}
+
+static void read_row(struct parse_ctx *ctx, size_t li, size_t row,
+		     struct csv_seen *seen)
+{
+	struct csv_row r;
+	struct csv_numbers x;
+	int nf = 0, bad = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.row = row;
+	r.li = li;
+	parse_claim(ctx, li);
+	if (split_row(ctx->in->lines[li].text, &r, &nf, &bad)) {
+		row_error(ctx, &r, bad < NCOLS ? bad : NCOLS - 1,
+			  "%sunterminated or misplaced quote", "");
+	} else if (nf != NCOLS) {
+		parse_error(ctx, li, "csv row %zu has %d columns, the header "
+			    "%d", row, nf, NCOLS);
+	} else if (!check_row(ctx, &r, &x)) {
+		emit_row(ctx, &r, &x, seen);
+	}
+	row_release(&r);
+}
+
+static int csv_detect(const struct input *in)
+{
+	for (size_t i = 0; i < in->nlines; i++)
+		if (!strcmp(in->lines[i].text, RS_CSV_HEADER))
+			return 90;
+	return 0;
+}
+
+static int csv_parse(struct parse_ctx *ctx)
+{
+	struct csv_seen seen = { NULL, 0, 0 };
+	size_t before = ctx->rs->n;
+
+	for (size_t i = 0; i < ctx->in->nlines; i++) {
+		size_t row = 0;
+
+		if (strcmp(ctx->in->lines[i].text, RS_CSV_HEADER))
+			continue;
+		parse_claim(ctx, i);
+		seen.n = 0;
+		while (i + 1 < ctx->in->nlines &&
+		       *ctx->in->lines[i + 1].text &&
+		       strcmp(ctx->in->lines[i + 1].text, RS_CSV_HEADER))
+			read_row(ctx, ++i, ++row, &seen);
+	}
+	free(seen.idx);
+	return (int)(ctx->rs->n - before);
+}
+
+const struct parser parser_csv = {
+	.name = "csv",
+	.detect = csv_detect,
+	.parse = csv_parse,
+};

@@ -1,0 +1,441 @@
+/*
+ * Helpers shared by the fio parsers; see fio-common.h.  The histogram
+ * mapping and the percentile rule follow fio's stat.c (plat_idx_to_val,
+ * calc_clat_percentiles), read in fio's source, not copied.
+ */
+#include "fio-common.h"
+#include "../core/numscan.h"
+#include "../core/units.h"
+#include "../core/xalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *fio_dir_name(enum fio_dir d)
+{
+	static const char *const names[FIO_NDIRS] = {
+		"read", "write", "trim", "sync", "mixed"
+	};
+
+	return d < FIO_NDIRS ? names[d] : "read";
+}
+
+/* Does rw= pattern (without "rand") include direction d? */
+static int pattern_has(const char *pat, size_t len, enum fio_dir d)
+{
+#define IS(s) (len == strlen(s) && !strncmp(pat, s, len))
+	switch (d) {
+	case FIO_READ:
+		return IS("read") || IS("rw") || IS("readwrite");
+	case FIO_WRITE:
+		return IS("write") || IS("rw") || IS("readwrite") ||
+		       IS("trimwrite");
+	case FIO_TRIM:
+		return IS("trim") || IS("trimwrite");
+	default:
+		return 0;
+	}
+#undef IS
+}
+
+const char *fio_op(const char *rw, enum fio_dir d)
+{
+	static const char *const rand_ops[] = {
+		"randread", "randwrite", "randtrim"
+	};
+	size_t len;
+	int rnd = 0;
+
+	if (d == FIO_SYNC || d == FIO_MIXED || !rw)
+		return fio_dir_name(d);
+	if (starts_with(rw, "rand")) {
+		rw += 4;
+		rnd = 1;
+	}
+	len = strcspn(rw, ":");
+	if (rnd && pattern_has(rw, len, d))
+		return rand_ops[d];
+	return fio_dir_name(d);
+}
+
+int fio_pct_metric(struct strbuf *out, const char *prefix, const char *s,
+		   size_t len)
+{
+	size_t intd = 0, end;
+	const char *dot;
+
+	while (intd < len && s[intd] >= '0' && s[intd] <= '9')
+		intd++;
+	if (!intd)
+		return -1;
+	end = len;
+	dot = intd < len && s[intd] == '.' ? s + intd : NULL;
+	if (!dot && intd != len)
+		return -1;
+	for (size_t i = intd + 1; dot && i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+	if (dot) {
+		while (end > intd + 1 && s[end - 1] == '0')
+			end--;
+		if (end == intd + 1)
+			end = intd;	/* "50." -> "50" */
+	}
+	strbuf_reset(out);
+	strbuf_addf(out, "%s.p%.*s", prefix, (int)end, s);
+	return 0;
+}
+
+int fio_parse_size(const char *s, size_t len, double *bytes)
+{
+	char buf[64];
+	const char *p = buf;
+	double v, f = 1;
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (scan_double(&p, SCAN_NO_EXPONENT, &v))
+		return -1;
+	if (*p && strchr("kKmMgGtTpP", *p)) {
+		f = prefix_factor(*p, 1);
+		p++;
+		if (*p == 'i' || *p == 'I')
+			p++;
+	}
+	if (*p == 'b' || *p == 'B')
+		p++;
+	if (*p)
+		return -1;
+	*bytes = v * f;
+	return 0;
+}
+
+int fio_scan_count(const char **p, double *out)
+{
+	double v;
+	const char *s = *p;
+
+	if (scan_double(&s, SCAN_NO_EXPONENT, &v))
+		return -1;
+	if (*s && strchr("kKMGTP", *s)) {
+		v *= prefix_factor(*s, 0);
+		s++;
+	}
+	*out = v;
+	*p = s;
+	return 0;
+}
+
+double fio_seconds(double v, double unit)
+{
+	if (unit < 1)
+		return v / nearbyint(1 / unit);
+	return v * unit;
+}
+
+double fio_lat_unit(const char *s, size_t len)
+{
+	if (len == 4 && !strncmp(s, "nsec", 4))
+		return 1e-9;
+	if (len == 4 && !strncmp(s, "usec", 4))
+		return 1e-6;
+	if (len == 4 && !strncmp(s, "msec", 4))
+		return 1e-3;
+	if (len == 3 && !strncmp(s, "sec", 3))
+		return 1;
+	return 0;
+}
+
+/*
+ * ctx->tool_version must outlive the parser, so the version is stored
+ * straight into the source (owned by the result set) instead.
+ */
+void fio_set_version(struct parse_ctx *ctx, const char *v, size_t len)
+{
+	struct source *src = &ctx->rs->sources[ctx->source];
+
+	if (ctx->tool_version || src->tool_version || !len)
+		return;
+	src->tool_version = xstrndup(v, len);
+}
+
+struct measurement *fio_emit(struct parse_ctx *ctx, size_t li,
+			     const char *op, const char *metric,
+			     const char *unit, double value,
+			     const struct labels *labels)
+{
+	struct measurement *m = parse_emit(ctx, li, "fio", op, metric, unit,
+					   value);
+
+	if (labels && labels->n) {
+		labels_release(&m->labels);
+		labels_copy(&m->labels, labels);
+	}
+	return m;
+}
+
+uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits)
+{
+	unsigned error_bits;
+	uint64_t base, k;
+
+	if (idx < (2u << bits))
+		return idx;
+	error_bits = (idx >> bits) - 1;
+	base = (uint64_t)1 << (error_bits + bits);
+	k = idx % (1u << bits);
+	/* The middle of the bucket: base + (k + 0.5) * 2^error_bits. */
+	return base + (k << error_bits) + ((uint64_t)1 << error_bits) / 2;
+}
+
+double fio_hist_percentile(const double *value, const uint64_t *count,
+			   size_t n, double pct)
+{
+	uint64_t total = 0, sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += count[i];
+	if (!total)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += count[i];
+		if ((long double)sum >=
+		    (long double)pct / 100.0L * (long double)total)
+			return value[i];
+	}
+	return value[n - 1];
+}
+
+/* Does line t start "NAME: (groupid=G,"? */
+static int is_report_of(const char *t, const char *name, size_t len,
+			long group)
+{
+	const char *p = t;
+	uint64_t g;
+
+	if (strncmp(p, name, len))
+		return 0;
+	p += len;
+	if (!skip_prefix(&p, ": (groupid=") || scan_u64(&p, &g))
+		return 0;
+	return *p == ',' && (long)g == group;
+}
+
+int fio_has_normal_report(const struct input *in, const char *name,
+			  size_t len, long group)
+{
+	for (size_t i = 0; i < in->nlines; i++)
+		if (is_report_of(in->lines[i].text, name, len, group))
+			return 1;
+	return 0;
+}
+
+/* "4096B-4096B" or "512-1K" (len bytes) -> "4096" or "512-1024". */
+static char *bs_range(const char *s, size_t len)
+{
+	const char *dash = memchr(s, '-', len);
+	double a, b;
+
+	if (!dash)
+		return fio_parse_size(s, len, &a) ? NULL : xstrfmt("%.0f", a);
+	if (fio_parse_size(s, (size_t)(dash - s), &a) ||
+	    fio_parse_size(dash + 1, len - (size_t)(dash + 1 - s), &b))
+		return NULL;
+	if (!(a < b) && !(a > b))
+		return xstrfmt("%.0f", a);
+	return xstrfmt("%.0f-%.0f", a, b);
+}
+
+/* "(R) 4096B-4096B, (W) 4096B-4096B, (T) ..." or "4K-4K/4K-4K/4K-4K". */
+static void header_bs(const char *p, struct fio_header *h)
+{
+	if (*p == '(') {
+		for (int d = 0; d < 3; d++) {
+			size_t len;
+
+			if (p[0] != '(' || !p[1] || p[2] != ')' || p[3] != ' ')
+				break;
+			p += 4;
+			len = strcspn(p, ",");
+			h->bs[d] = bs_range(p, len);
+			p += len;
+			if (!skip_prefix(&p, ", "))
+				break;
+		}
+		return;
+	}
+	for (int d = 0; d < 3; d++) {
+		size_t len = strcspn(p, "/,");
+
+		h->bs[d] = bs_range(p, len);
+		p += len;
+		if (*p != '/')
+			break;
+		p++;
+	}
+	/* 2.x printed only read,write: the trim size is the write one. */
+}
+
+/* The value of "key=" in t, up to a comma (a fresh string), or NULL. */
+static char *header_value(const char *t, const char *key)
+{
+	const char *p = strstr(t, key);
+
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	return xstrndup(p, strcspn(p, ","));
+}
+
+int fio_header_parse(const char *t, struct fio_header *h)
+{
+	const char *at = strstr(t, ": (g="), *p, *bs;
+	char *v;
+	uint64_t g;
+
+	memset(h, 0, sizeof(*h));
+	if (!at || at == t)
+		return -1;
+	p = at + 5;
+	if (scan_u64(&p, &g) || !skip_prefix(&p, "): rw="))
+		return -1;
+	h->name = t;
+	h->name_len = (size_t)(at - t);
+	h->group = (long)g;
+	h->rw = xstrndup(p, strcspn(p, ","));
+	bs = strstr(p, ", bs=");
+	if (bs)
+		header_bs(bs + 5, h);
+	if ((v = header_value(p, ", ioengine="))) {
+		labels_set(&h->labels, "ioengine", v);
+		free(v);
+	}
+	if ((v = header_value(p, ", iodepth="))) {
+		labels_set(&h->labels, "iodepth", v);
+		free(v);
+	}
+	return 0;
+}
+
+void fio_header_release(struct fio_header *h)
+{
+	free(h->rw);
+	for (int d = 0; d < 3; d++)
+		free(h->bs[d]);
+	labels_release(&h->labels);
+	memset(h, 0, sizeof(*h));
+}
+
+void fio_header_labels(const struct fio_header *h, enum fio_dir d,
+		       struct labels *l)
+{
+	const char *bs = NULL;
+
+	if (h->rw)
+		labels_set(l, "rw", h->rw);
+	if (d <= FIO_TRIM)
+		bs = h->bs[d] ? h->bs[d] : h->bs[FIO_READ];
+	else if (h->bs[FIO_READ])
+		bs = h->bs[FIO_READ];
+	if (bs)
+		labels_set(l, "bs", bs);
+	for (size_t i = 0; i < h->labels.n; i++)
+		labels_set(l, h->labels.v[i].key, h->labels.v[i].value);
+}
+
+int fio_find_header(const struct input *in, const char *name, size_t len,
+		    long group, struct fio_header *h)
+{
+	int found = 0;
+
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < in->nlines; i++) {
+		struct fio_header one;
+
+		if (!strstr(in->lines[i].text, ": (g=") ||
+		    fio_header_parse(in->lines[i].text, &one))
+			continue;
+		if (one.name_len == len && !strncmp(one.name, name, len) &&
+		    one.group == group) {
+			fio_header_release(h);
+			*h = one;
+			found = 1;
+		} else {
+			fio_header_release(&one);
+		}
+	}
+	return found ? 0 : -1;
+}
+
+void fio_labels_intersect(struct labels *dst, const struct labels *src)
+{
+	for (size_t i = dst->n; i-- > 0;) {
+		const char *v = labels_get(src, dst->v[i].key);
+
+		if (!v || strcmp(v, dst->v[i].value))
+			labels_remove(dst, dst->v[i].key);
+	}
+}
+
+void fio_option_label(struct labels *l, const char *key, size_t keylen,
+		      const char *value)
+{
+	static const char *const skip[] = {
+		"name", "output", "output-format", "minimal", "append-terse",
+		"terse-version", "eta", "eta-newline", "status-interval",
+		"client", NULL
+	};
+	char *k = xstrndup(key, keylen), *bs = NULL;
+	double bytes;
+
+	for (size_t i = 0; skip[i]; i++)
+		if (!strcmp(k, skip[i]))
+			goto out;
+	if (!strcmp(k, "readwrite")) {
+		free(k);
+		k = xstrdup("rw");
+	} else if (!strcmp(k, "blocksize")) {
+		free(k);
+		k = xstrdup("bs");
+	}
+	if (!value || !*value)
+		value = "1";
+	if (!strcmp(k, "bs") && !fio_parse_size(value, strlen(value), &bytes))
+		value = bs = xstrfmt("%.0f", bytes);
+	labels_set(l, k, value);
+out:
+	free(bs);
+	free(k);
+}
+
+int fio_command_labels(const char *line, struct labels *l)
+{
+	struct shell_cmd cmd;
+	const char *p, *end;
+	char *w;
+
+	if (!strstr(line, "fio") || shell_find(line, "fio", &cmd, 1) != 1)
+		return -1;
+	p = cmd.args;
+	end = cmd.prog + cmd.len;
+	while ((w = shell_next_word(&p, end))) {
+		const char *k = w, *eq;
+
+		if (k[0] == '-' && k[1] == '-')
+			k += 2;
+		else if (k[0] == '-' && strchr(k, '='))
+			k += 1;	/* "-bs=4k", as Windows users type it */
+		else {
+			free(w);	/* a job file, "-f FILE", a value */
+			continue;
+		}
+		eq = strchr(k, '=');
+		fio_option_label(l, k, eq ? (size_t)(eq - k) : strlen(k),
+				 eq ? eq + 1 : NULL);
+		free(w);
+	}
+	return 0;
+}

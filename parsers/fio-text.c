@@ -1,0 +1,909 @@
+/*
+ * fio's normal (human) output, fio 2.x and 3.x, local and client/server.
+ *
+ * Accepted, verbatim (each has a fixture under tests/parsers/fio/):
+ *
+ *   test: (g=0): rw=randrw, bs=4K-4K/4K-4K, ioengine=libaio, iodepth=64
+ *   myjob: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) ...
+ *   fio-3.33                                  (the version -> source)
+ *   Starting 8 processes  /  ...  /  NAME: Laying out IO file(s) (...)
+ *   Jobs: 1 (f=1): [r(1)][100.0%][r=239MiB/s][r=61.2k IOPS][eta 00m:00s]
+ *   fio: terminating on signal 2              (the run is partial)
+ *   myjob: (groupid=0, jobs=1): err= 0: pid=16914: Sun Oct  8 09:01:12 2017
+ *   3.x   read: IOPS=13.4k, BW=52.3MiB/s (54.9MB/s)(1639MiB/31300msec)
+ *   2.x   read : io=32708KB, bw=557417B/s, iops=136, runt= 60086msec
+ *         write: io=39955KB, bw=135719 B/s, iops=18 , runt=301456msec
+ *   slat (nsec): min=500, max=145500, avg=8318.00, stdev=4781.50
+ *   clat (usec): min=3 , max=28301K, avg=3815334.86, stdev=4531880.45
+ *   clat percentiles (usec):   |  1.00th=[  302],  5.00th=[  326], ...
+ *   lat percentiles / sync percentiles (msec) / fsync/fdatasync/...:
+ *   bw (  KiB/s): min=  532, max=  686, per=0.10%, avg=622.87, ...
+ *   bw (KB  /s): ...   bw (KB/s)  : ...      iops        : min=   76, ...
+ *   cpu          : usr=0.27%, sys=0.18%, ctx=12072, majf=0, minf=21
+ *   Run status group 0 (all jobs):
+ *      READ: bw=20.9MiB/s (21.9MB/s), 10.4MiB/s-10.8MiB/s (...), io=...
+ *      READ: io=145824KB, aggrb=485KB/s, minb=485KB/s, maxb=485KB/s, ...
+ *   Disk stats (read/write):
+ *     sda: ios=16398/16511, merge=30/162, ..., util=100.00%
+ *   <hlg201> Starting 2 processes          (client/server host prefix)
+ *   All clients: (groupid=0, jobs=2): err= 0: pid=0: ...
+ *
+ * Units, as fio meant them: a 3.x rate is 1024-based when its prefix has
+ * an 'i' (KiB, MiB) and 1000-based otherwise (kB, MB: the figure in
+ * parentheses); IOPS and latency k/M suffixes are powers of 1000; every
+ * 2.x KB/MB is 1024-based (kb_base=1024 was the default).  Latencies
+ * carry their unit per block (nsec, usec, msec).
+ *
+ * Measurements: per direction of a job report, bw iops bytes runtime,
+ * slat/clat/lat .min .max .mean .stddev, clat.pNN (or lat.pNN) as
+ * written, bw.* and iops.* of the sample lines, cpu.usr cpu.sys; per
+ * group status line bw and bytes (job=all); per disk disk.util (label
+ * device).  Labels: job group numjobs rw bs ioengine iodepth, options of
+ * an echoed fio command line, partial=1 after a signal, host=all for the
+ * all-clients aggregate, clone=K (client=K in client/server mode) when one
+ * output has several reports of the same job (numjobs without
+ * group_reporting).  A report with err != 0 gives no result and an error.
+ */
+#include "fio-common.h"
+#include "../core/numscan.h"
+#include "../core/units.h"
+#include "../core/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct fio_report {
+	char *name;		/* NULL: no report header (an excerpt) */
+	long group;
+	const char *origin;
+	struct labels dl[FIO_NDIRS];	/* labels of each direction */
+	const char *op[FIO_NDIRS];	/* NULL: direction not reported */
+	size_t m_first, m_end;	/* its measurements in rs */
+};
+
+struct text_state {
+	struct parse_ctx *ctx;
+	struct fio_header *hdrs;	/* every header seen so far */
+	size_t nhdrs, hdrs_alloc;
+	const char **hdr_origin;
+	struct fio_report *reps;	/* reports of the current output */
+	size_t nreps, reps_alloc;
+	struct labels cmd;	/* options of the last fio command line */
+	const char *origin;	/* grep prefix of the previous line */
+	int partial, client_mode;
+	/* the report being read */
+	struct fio_report *rep;
+	int skip;		/* a failed job: claim, emit nothing */
+	enum fio_dir dir;
+	int have_dir;
+	/* continuation blocks */
+	const char *pct_prefix;
+	double pct_unit;
+	enum fio_dir pct_dir;
+	int in_status, in_disk;
+	long status_group;
+	struct strbuf metric;
+};
+
+static int fio_text_detect(const struct input *in)
+{
+	for (size_t i = 0; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (*t == '"' || (!strchr(t, ':') && !starts_with(t, "fio-")))
+			continue;	/* JSON keys; no fio line lacks ':' */
+		if (strstr(t, ": (groupid=") || strstr(t, ": (g=") ||
+		    strstr(t, "read: IOPS=") || strstr(t, "write: IOPS=") ||
+		    strstr(t, "Run status group ") ||
+		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9'))
+			return 70;
+	}
+	return 0;
+}
+
+static int same_origin(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void emit(struct text_state *st, size_t li, const char *op,
+		 const char *metric, const char *unit, double v,
+		 const struct labels *l)
+{
+	fio_emit(st->ctx, li, op, metric, unit, v, l);
+	if (st->rep)
+		st->rep->m_end = st->ctx->rs->n;
+}
+
+static void report_release(struct fio_report *r)
+{
+	free(r->name);
+	for (int d = 0; d < FIO_NDIRS; d++)
+		labels_release(&r->dl[d]);
+}
+
+/*
+ * The end of one fio output: reports of the same job in it are clones
+ * (numjobs without group_reporting) or clients, not repeated runs, so
+ * they get a label telling them apart before fold_repeats sees them.
+ */
+static void end_output(struct text_state *st)
+{
+	const char *key = st->client_mode ? "client" : "clone";
+
+	for (size_t i = 0; i < st->nreps; i++) {
+		struct fio_report *a = &st->reps[i];
+		size_t k = 0, count = 0;
+
+		for (size_t j = 0; j < st->nreps; j++) {
+			struct fio_report *b = &st->reps[j];
+
+			if (a->group != b->group || !a->name != !b->name ||
+			    (a->name && strcmp(a->name, b->name)))
+				continue;
+			if (j < i)
+				k++;
+			count++;
+		}
+		if (count < 2)
+			continue;
+		for (size_t m = a->m_first; m < a->m_end; m++)
+			labels_setf(&st->ctx->rs->m[m].labels, key, "%zu", k);
+	}
+	for (size_t i = 0; i < st->nreps; i++)
+		report_release(&st->reps[i]);
+	st->nreps = 0;
+	st->rep = NULL;
+	st->partial = 0;
+	st->skip = 0;
+	st->have_dir = 0;
+}
+
+static const struct fio_header *find_header(const struct text_state *st,
+					    const char *name, long group)
+{
+	for (size_t i = st->nhdrs; i-- > 0;) {
+		const struct fio_header *h = &st->hdrs[i];
+
+		if (h->group == group && strlen(name) == h->name_len &&
+		    !strncmp(h->name, name, h->name_len) &&
+		    same_origin(st->hdr_origin[i], st->origin))
+			return h;
+	}
+	return NULL;
+}
+
+static struct fio_report *new_report(struct text_state *st, const char *name,
+				     size_t len, long group)
+{
+	struct fio_report *r;
+
+	ALLOC_GROW(st->reps, st->nreps + 1, st->reps_alloc);
+	r = &st->reps[st->nreps++];
+	memset(r, 0, sizeof(*r));
+	r->name = name ? xstrndup(name, len) : NULL;
+	r->group = group;
+	r->origin = st->origin;
+	r->m_first = r->m_end = st->ctx->rs->n;
+	st->rep = r;
+	st->skip = 0;
+	st->have_dir = 0;
+	return r;
+}
+
+/* The labels every direction of the report starts from. */
+static void base_labels(struct text_state *st, struct fio_report *r,
+			uint64_t jobs, struct labels *l)
+{
+	labels_copy(l, &st->cmd);
+	if (r->name && !strcmp(r->name, "All clients"))
+		labels_set(l, "host", "all");
+	else if (r->name)
+		labels_set(l, "job", r->name);
+	if (r->group >= 0)
+		labels_setf(l, "group", "%ld", r->group);
+	if (jobs)
+		labels_setf(l, "numjobs", "%llu", (unsigned long long)jobs);
+	if (st->partial)
+		labels_set(l, "partial", "1");
+}
+
+/* "NAME: (groupid=G, jobs=J): err= E: pid=..." */
+static int report_line(struct text_state *st, size_t li, const char *t)
+{
+	const char *at = strstr(t, ": (groupid="), *p;
+	uint64_t g, jobs = 0, err = 0;
+	struct fio_report *r;
+	struct labels base;
+
+	if (!at)
+		return 0;
+	p = at + 11;
+	if (scan_u64(&p, &g))
+		return 0;
+	if (skip_prefix(&p, ", jobs=") && scan_u64(&p, &jobs))
+		return 0;
+	if (skip_prefix(&p, "): err=")) {
+		p = skip_spaces(p);
+		if (scan_u64(&p, &err))
+			return 0;
+	}
+	r = new_report(st, t, (size_t)(at - t), (long)g);
+	base_labels(st, r, jobs, &base);
+	for (int d = 0; d < FIO_NDIRS; d++)
+		labels_copy(&r->dl[d], &base);
+	labels_release(&base);
+	if (err) {
+		parse_error(st->ctx, li,
+			    "fio job '%s' failed with error %llu: no result "
+			    "taken from its report", r->name,
+			    (unsigned long long)err);
+		st->skip = 1;
+	}
+	return 1;
+}
+
+/* Starts direction d of the current report (or of an anonymous one). */
+static void begin_dir(struct text_state *st, enum fio_dir d)
+{
+	struct fio_report *r = st->rep;
+	const struct fio_header *h;
+
+	if (!r) {
+		struct labels base;
+
+		r = new_report(st, NULL, 0, -1);
+		base_labels(st, r, 0, &base);
+		for (int k = 0; k < FIO_NDIRS; k++)
+			labels_copy(&r->dl[k], &base);
+		labels_release(&base);
+	}
+	h = r->name ? find_header(st, r->name, r->group) : NULL;
+	if (h && !r->op[d])
+		fio_header_labels(h, d, &r->dl[d]);
+	r->op[d] = fio_op(h ? h->rw : NULL, d);
+	st->dir = d;
+	st->have_dir = 1;
+}
+
+/*
+ * A rate or size with fio's unit: "52.3MiB/s", "54.9MB/s", "1471Mi",
+ * "497275 B/s", "32708KB".  binary: a prefix without 'i' is still 1024
+ * (fio 2.x).  Advances *p past an optional "/s".
+ */
+static int scan_bytes(const char **p, int binary, double *out)
+{
+	const char *s = *p;
+	double v, f = 1;
+
+	if (scan_double(&s, SCAN_NO_EXPONENT, &v))
+		return -1;
+	if (*s == ' ' && (s[1] == 'B' || s[1] == 'K'))
+		s++;
+	if (*s && strchr("kKMGTP", *s)) {
+		int bin = binary || s[1] == 'i';
+
+		f = prefix_factor(*s, bin);
+		s++;
+		if (*s == 'i')
+			s++;
+	}
+	if (*s == 'B')
+		s++;
+	skip_prefix(&s, "/s");
+	*out = v * f;
+	*p = s;
+	return 0;
+}
+
+static void emit_main(struct text_state *st, size_t li, double bw,
+		      double iops, double bytes, double runtime_ms)
+{
+	const struct labels *l = &st->rep->dl[st->dir];
+	const char *op = st->rep->op[st->dir];
+
+	emit(st, li, op, "bw", UNIT_BW, bw, l);
+	emit(st, li, op, "iops", UNIT_IOPS, iops, l);
+	emit(st, li, op, "bytes", UNIT_BYTES, bytes, l);
+	emit(st, li, op, "runtime", UNIT_SECONDS, runtime_ms / 1000, l);
+}
+
+/* 3.x "IOPS=13.4k, BW=52.3MiB/s (54.9MB/s)(1639MiB/31300msec)". */
+static int main_line_3x(struct text_state *st, size_t li, const char *p)
+{
+	double iops, bw, bw10, bytes, ms;
+
+	if (!skip_prefix(&p, "IOPS=") || fio_scan_count(&p, &iops) ||
+	    !skip_prefix(&p, ", BW=") || scan_bytes(&p, 0, &bw))
+		return -1;
+	p = skip_spaces(p);
+	if (skip_prefix(&p, "(") && (scan_bytes(&p, 0, &bw10) ||
+				     !skip_prefix(&p, ")")))
+		return -1;
+	if (!skip_prefix(&p, "(") || scan_bytes(&p, 0, &bytes) ||
+	    !skip_prefix(&p, "/") || scan_double(&p, SCAN_NO_EXPONENT, &ms) ||
+	    !skip_prefix(&p, "msec)"))
+		return -1;
+	emit_main(st, li, bw, iops, bytes, ms);
+	return 0;
+}
+
+/* The number after "key=" (spaces allowed), from p on. */
+static int find_value(const char *p, const char *key, const char **at)
+{
+	const char *k = strstr(p, key);
+
+	if (!k)
+		return -1;
+	*at = skip_spaces(k + strlen(key));
+	return 0;
+}
+
+/* 2.x "io=32708KB, bw=557417B/s, iops=136, runt= 60086msec". */
+static int main_line_2x(struct text_state *st, size_t li, const char *p)
+{
+	const char *v;
+	double bytes, bw, iops, ms;
+
+	if (find_value(p, "io=", &v) || scan_bytes(&v, 1, &bytes) ||
+	    find_value(p, "bw=", &v) || scan_bytes(&v, 1, &bw) ||
+	    find_value(p, "iops=", &v) || fio_scan_count(&v, &iops) ||
+	    find_value(p, "runt=", &v) ||
+	    scan_double(&v, SCAN_NO_EXPONENT, &ms) ||
+	    !starts_with(v, "msec"))
+		return -1;
+	emit_main(st, li, bw, iops, bytes, ms);
+	return 0;
+}
+
+/* "read: ...", "write : ...", "trim: ...", "mixed: ..." */
+static int dir_line(struct text_state *st, size_t li, const char *t)
+{
+	static const struct { const char *w; enum fio_dir d; } dirs[] = {
+		{ "read", FIO_READ }, { "write", FIO_WRITE },
+		{ "trim", FIO_TRIM }, { "mixed", FIO_MIXED },
+	};
+	const char *p = t;
+	int d = -1;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (skip_prefix(&p, dirs[i].w)) {
+			d = (int)dirs[i].d;
+			break;
+		}
+	if (d < 0)
+		return 0;
+	p = skip_spaces(p);
+	if (!skip_prefix(&p, ":"))
+		return 0;
+	p = skip_spaces(p);
+	if (!starts_with(p, "IOPS=") && !starts_with(p, "io="))
+		return 0;
+	parse_claim(st->ctx, li);
+	if (st->skip)
+		return 1;
+	if (st->rep && st->rep->op[d])
+		st->rep = NULL;	/* the same direction again: next report */
+	begin_dir(st, (enum fio_dir)d);
+	if ((starts_with(p, "IOPS=") ? main_line_3x(st, li, p) :
+	     main_line_2x(st, li, p)))
+		parse_error(st->ctx, li, "cannot read this fio %s line (cut "
+			    "short, or a form storan does not know)",
+			    fio_dir_name((enum fio_dir)d));
+	return 1;
+}
+
+/* "(usec)" at p -> seconds per unit; p advanced past ")". */
+static double paren_unit(const char **p)
+{
+	const char *s = skip_spaces(*p), *close;
+	double f;
+
+	if (*s != '(' || !(close = strchr(s, ')')))
+		return 0;
+	f = fio_lat_unit(s + 1, (size_t)(close - s - 1));
+	*p = close + 1;
+	return f;
+}
+
+/* "min=3 , max=28301K, avg=3815334.86, stdev=4531880.45": the four
+ * figures times scale, as prefix.min .max .mean .stddev. */
+static int emit_stats(struct text_state *st, size_t li, const char *p,
+		      const char *prefix, double scale, const char *unit,
+		      enum fio_dir d)
+{
+	static const char *const keys[] = { "min=", "max=", "avg=", "stdev=" };
+	static const char *const names[] = { "min", "max", "mean", "stddev" };
+	double v[4];
+
+	for (int k = 0; k < 4; k++) {
+		const char *at;
+
+		if (find_value(p, keys[k], &at) || fio_scan_count(&at, &v[k]))
+			return -1;
+	}
+	for (int k = 0; k < 4; k++) {
+		strbuf_reset(&st->metric);
+		strbuf_addf(&st->metric, "%s.%s", prefix, names[k]);
+		emit(st, li, st->rep->op[d], st->metric.buf, unit,
+		     strcmp(unit, UNIT_SECONDS) ? v[k] * scale :
+		     fio_seconds(v[k], scale), &st->rep->dl[d]);
+	}
+	return 0;
+}
+
+/* slat/clat/lat/sync "(unit): min=..." or the "lat (usec)   : 250=" map. */
+static int latency_line(struct text_state *st, size_t li, const char *t)
+{
+	static const char *const words[] = { "slat", "clat", "lat", "sync" };
+	const char *p = t, *prefix = NULL;
+	double unit;
+	int pct = 0;
+
+	for (size_t i = 0; i < 4 && !prefix; i++) {
+		p = t;
+		if (skip_prefix(&p, words[i]) && (*p == ' ' || *p == '('))
+			prefix = words[i];
+	}
+	if (!prefix)
+		return 0;
+	p = skip_spaces(p);
+	if (skip_prefix(&p, "percentiles"))
+		pct = 1;
+	unit = paren_unit(&p);
+	if (!(unit > 0))
+		return 0;
+	p = skip_spaces(p);
+	if (!skip_prefix(&p, ":"))
+		return 0;
+	parse_claim(st->ctx, li);
+	p = skip_spaces(p);
+	if (!strcmp(prefix, "sync")) {
+		if (!st->skip && st->rep)
+			begin_dir(st, FIO_SYNC);
+		prefix = "lat";
+	}
+	if (st->skip || !st->rep || !st->have_dir)
+		return 1;
+	if (pct) {
+		st->pct_prefix = prefix;
+		st->pct_unit = unit;
+		st->pct_dir = st->dir;
+		return 1;
+	}
+	if (!starts_with(p, "min="))
+		return 1;	/* the latency distribution: not a result */
+	if (emit_stats(st, li, p, prefix, unit, UNIT_SECONDS, st->dir))
+		parse_error(st->ctx, li, "unreadable fio %s line", prefix);
+	return 1;
+}
+
+/* "|  1.00th=[  302],  5.00th=[  326], ..." */
+static void percentile_line(struct text_state *st, size_t li, const char *p)
+{
+	const struct labels *l = &st->rep->dl[st->pct_dir];
+	const char *op = st->rep->op[st->pct_dir];
+
+	p = skip_spaces(p + 1);
+	while (*p) {
+		const char *num = p, *th = strstr(p, "th=[");
+		double v;
+
+		if (!th || fio_pct_metric(&st->metric, st->pct_prefix, num,
+					  (size_t)(th - num))) {
+			parse_error(st->ctx, li, "unreadable fio percentile");
+			return;
+		}
+		p = skip_spaces(th + 4);
+		if (fio_scan_count(&p, &v) || !skip_prefix(&p, "]")) {
+			parse_error(st->ctx, li, "unreadable fio percentile");
+			return;
+		}
+		emit(st, li, op, st->metric.buf, UNIT_SECONDS,
+		     fio_seconds(v, st->pct_unit), l);
+		skip_prefix(&p, ",");
+		p = skip_spaces(p);
+	}
+}
+
+/* "bw (  KiB/s): min=..." and "iops        : min=..." */
+static int sample_line(struct text_state *st, size_t li, const char *t)
+{
+	const char *p = t, *prefix, *unit = UNIT_IOPS;
+	double f = 1;
+
+	if (skip_prefix(&p, "bw") && (*p == ' ' || *p == '(')) {
+		char u[16];
+		size_t n = 0;
+
+		prefix = "bw";
+		unit = UNIT_BW;
+		p = skip_spaces(p);
+		if (!skip_prefix(&p, "("))
+			return 0;
+		for (; *p && *p != ')'; p++)
+			if (*p != ' ' && n < sizeof(u) - 1)
+				u[n++] = *p;
+		u[n] = '\0';
+		if (*p++ != ')')
+			return 0;
+		if (strchr("KMGT", u[0]) || (u[0] == 'k' && u[1] == 'i'))
+			f = prefix_factor(u[0], 1);
+		else if (u[0] == 'k')
+			f = 1000;	/* 3.x with kb_base=1000 */
+	} else if (skip_prefix(&p, "iops") && (*p == ' ' || *p == ':')) {
+		prefix = "iops";
+	} else {
+		return 0;
+	}
+	p = skip_spaces(p);
+	if (!skip_prefix(&p, ":"))
+		return 0;
+	parse_claim(st->ctx, li);
+	if (st->skip || !st->rep || !st->have_dir)
+		return 1;
+	if (emit_stats(st, li, p, prefix, f, unit, st->dir))
+		parse_error(st->ctx, li, "unreadable fio %s line", prefix);
+	return 1;
+}
+
+/* The op of a whole report: its direction's, or "run" when mixed. */
+static const char *report_op(const struct fio_report *r, struct labels *l)
+{
+	const char *op = NULL;
+	int first = 1;
+
+	for (int d = 0; d < FIO_NDIRS; d++) {
+		if (!r->op[d] || d == FIO_SYNC)	/* fsync is part of a write */
+			continue;
+		if (first)
+			labels_copy(l, &r->dl[d]);
+		else
+			fio_labels_intersect(l, &r->dl[d]);
+		op = first || !strcmp(op, r->op[d]) ? r->op[d] : "run";
+		first = 0;
+	}
+	if (first)
+		labels_copy(l, &r->dl[FIO_READ]);
+	return op ? op : "run";
+}
+
+/* "cpu          : usr=0.27%, sys=0.18%, ctx=12072, majf=0, minf=21" */
+static void cpu_line(struct text_state *st, size_t li, const char *p)
+{
+	const char *u, *s;
+	double usr, sys;
+	struct labels l;
+	const char *op;
+
+	if (st->skip || !st->rep)
+		return;
+	if (find_value(p, "usr=", &u) ||
+	    scan_double(&u, SCAN_NO_EXPONENT, &usr) ||
+	    find_value(p, "sys=", &s) ||
+	    scan_double(&s, SCAN_NO_EXPONENT, &sys)) {
+		parse_error(st->ctx, li, "unreadable fio cpu line");
+		return;
+	}
+	op = report_op(st->rep, &l);
+	emit(st, li, op, "cpu.usr", UNIT_PERCENT, usr, &l);
+	emit(st, li, op, "cpu.sys", UNIT_PERCENT, sys, &l);
+	labels_release(&l);
+}
+
+/* Labels and op shared by every report (of group g, or all: g < -1). */
+static const char *common_labels(struct text_state *st, long g, int dir,
+				 struct labels *l)
+{
+	const char *op = NULL;
+	int first = 1;
+
+	labels_init(l);
+	for (size_t i = 0; i < st->nreps; i++) {
+		const struct fio_report *r = &st->reps[i];
+
+		if (g >= -1 && r->group != g)
+			continue;
+		for (int d = 0; d < FIO_NDIRS; d++) {
+			if (!r->op[d] || d == FIO_SYNC || (dir >= 0 && d != dir))
+				continue;
+			if (first) {
+				labels_release(l);
+				labels_copy(l, &r->dl[d]);
+			} else {
+				fio_labels_intersect(l, &r->dl[d]);
+			}
+			if (first)
+				op = r->op[d];
+			else if (op && strcmp(op, r->op[d]))
+				op = NULL;	/* mixed: no common op */
+			first = 0;
+		}
+	}
+	labels_remove(l, "partial");
+	if (st->partial)
+		labels_set(l, "partial", "1");
+	return first ? NULL : op;
+}
+
+/* "READ: bw=20.9MiB/s (21.9MB/s), ..., io=64.0MiB (67.1MB), run=..." */
+static int status_line(struct text_state *st, size_t li, const char *t)
+{
+	static const struct { const char *w; enum fio_dir d; } dirs[] = {
+		{ "READ:", FIO_READ }, { "WRITE:", FIO_WRITE },
+		{ "TRIM:", FIO_TRIM }, { "MIXED:", FIO_MIXED },
+	};
+	const char *p = t, *v, *op;
+	double bw, bytes;
+	struct labels l;
+	int d = -1, v2;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (skip_prefix(&p, dirs[i].w)) {
+			d = (int)dirs[i].d;
+			break;
+		}
+	if (d < 0)
+		return 0;
+	parse_claim(st->ctx, li);
+	v2 = strstr(p, "aggrb=") != NULL;
+	if (find_value(p, v2 ? "aggrb=" : "bw=", &v) ||
+	    scan_bytes(&v, v2, &bw) || find_value(p, "io=", &v) ||
+	    scan_bytes(&v, v2, &bytes)) {
+		parse_error(st->ctx, li, "unreadable fio group status line");
+		return 1;
+	}
+	op = common_labels(st, st->status_group, d, &l);
+	if (!op)
+		op = fio_dir_name((enum fio_dir)d);
+	labels_setf(&l, "group", "%ld", st->status_group);
+	labels_set(&l, "job", "all");
+	labels_remove(&l, "numjobs");
+	fio_emit(st->ctx, li, op, "bw", UNIT_BW, bw, &l);
+	fio_emit(st->ctx, li, op, "bytes", UNIT_BYTES, bytes, &l);
+	labels_release(&l);
+	return 1;
+}
+
+/* "sda: ios=16398/16511, merge=..., util=100.00%" */
+static int disk_line(struct text_state *st, size_t li, const char *t)
+{
+	const char *colon = strstr(t, ": ios="), *v, *op;
+	struct labels l;
+	double util;
+	char *dev;
+
+	if (!colon)
+		return 0;
+	parse_claim(st->ctx, li);
+	if (find_value(colon, ", util=", &v) ||
+	    scan_double(&v, SCAN_NO_EXPONENT, &util) || *v != '%') {
+		parse_error(st->ctx, li, "unreadable fio disk stats line");
+		return 1;
+	}
+	op = common_labels(st, -2, -1, &l);
+	labels_remove(&l, "job");
+	labels_remove(&l, "numjobs");
+	dev = xstrndup(t, (size_t)(colon - t));
+	labels_set(&l, "device", dev);
+	fio_emit(st->ctx, li, op ? op : "run", "disk.util", UNIT_PERCENT,
+		 util, &l);
+	free(dev);
+	labels_release(&l);
+	return 1;
+}
+
+/* Options of an echoed "fio --direct=1 --rw=randrw ..." command. */
+static int command_line(struct text_state *st, const char *t)
+{
+	struct labels l;
+
+	labels_init(&l);
+	if (fio_command_labels(t, &l)) {
+		labels_release(&l);
+		return 0;
+	}
+	/* The job header says these better (and per direction). */
+	labels_remove(&l, "rw");
+	labels_remove(&l, "bs");
+	labels_remove(&l, "ioengine");
+	labels_remove(&l, "iodepth");
+	labels_remove(&l, "numjobs");
+	labels_release(&st->cmd);
+	st->cmd = l;
+	return 1;
+}
+
+static int is_version_line(const char *t)
+{
+	return starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9' &&
+	       !strchr(t, ' ') && !strchr(t, ';');
+}
+
+static void header_line(struct text_state *st, const char *t)
+{
+	struct fio_header h;
+
+	if (fio_header_parse(t, &h))
+		return;
+	if (st->nreps)
+		end_output(st);
+	ALLOC_GROW(st->hdrs, st->nhdrs + 1, st->hdrs_alloc);
+	st->hdr_origin = xrealloc(st->hdr_origin,
+				  st->hdrs_alloc * sizeof(*st->hdr_origin));
+	st->hdr_origin[st->nhdrs] = st->origin;
+	st->hdrs[st->nhdrs++] = h;
+}
+
+/* Lines that are fio's but hold no result: claimed, nothing else. */
+static int noise_line(struct text_state *st, size_t li, const char *t)
+{
+	if (starts_with(t, "fio: pid=") && strstr(t, ", err=")) {
+		parse_error(st->ctx, li, "fio reports a failed job: %s", t + 5);
+		return 1;
+	}
+	if (starts_with(t, "fio: terminating on signal")) {
+		st->partial = 1;
+		return 1;
+	}
+	if (starts_with(t, "hostname=") && strstr(t, ", fio=")) {
+		st->client_mode = 1;
+		return 1;
+	}
+	return starts_with(t, "fio: ") || starts_with(t, "Starting ") ||
+	       !strcmp(t, "...") || strstr(t, ": Laying out IO file") ||
+	       starts_with(t, "IO depths") || starts_with(t, "submit") ||
+	       starts_with(t, "complete") || starts_with(t, "issued") ||
+	       starts_with(t, "latency") ||
+	       starts_with(t, "fsync/fdatasync/sync_file_range:");
+}
+
+static void text_line(struct text_state *st, size_t li, const char *t);
+
+/* Status lines ("Jobs: ... [eta 00m:00s]"), maybe with text glued on. */
+static int status_noise(struct text_state *st, size_t li, const char *t)
+{
+	const char *eta = strstr(t, "[eta ");
+	const char *close;
+
+	if (!eta && !starts_with(t, "Jobs:"))
+		return 0;
+	parse_claim(st->ctx, li);
+	while (eta) {	/* the last "[eta" of glued updates */
+		const char *next = strstr(eta + 1, "[eta ");
+
+		if (!next)
+			break;
+		eta = next;
+	}
+	if (eta && (close = strchr(eta, ']')) && close[1] &&
+	    !starts_with(close + 1, "Jobs:"))
+		text_line(st, li, skip_spaces(close + 1));
+	return 1;
+}
+
+static void text_line(struct text_state *st, size_t li, const char *t)
+{
+	const char *p = t;
+
+	if (st->pct_prefix) {
+		if (*t == '|') {
+			parse_claim(st->ctx, li);
+			if (!st->skip)
+				percentile_line(st, li, t);
+			return;
+		}
+		st->pct_prefix = NULL;
+	}
+	if (st->in_status && status_line(st, li, t))
+		return;
+	st->in_status = 0;
+	if (st->in_disk && disk_line(st, li, t))
+		return;
+	st->in_disk = 0;
+	if (status_noise(st, li, t))
+		return;
+	if (is_version_line(t)) {
+		parse_claim(st->ctx, li);
+		end_output(st);
+		fio_set_version(st->ctx, t, strlen(t));
+		return;
+	}
+	if (strstr(t, ": (g=") && strstr(t, "): rw=")) {
+		parse_claim(st->ctx, li);
+		header_line(st, t);
+		return;
+	}
+	if (report_line(st, li, t) || dir_line(st, li, t) ||
+	    latency_line(st, li, t) || sample_line(st, li, t)) {
+		parse_claim(st->ctx, li);
+		return;
+	}
+	if (skip_prefix(&p, "cpu")) {
+		p = skip_spaces(p);
+		if (*p == ':') {
+			parse_claim(st->ctx, li);
+			cpu_line(st, li, p);
+			return;
+		}
+	}
+	if (skip_prefix(&p, "Run status group ")) {
+		uint64_t g;
+
+		if (!scan_u64(&p, &g)) {
+			parse_claim(st->ctx, li);
+			st->in_status = 1;
+			st->status_group = (long)g;
+			st->rep = NULL;
+			return;
+		}
+	}
+	if (starts_with(t, "Disk stats (read/write):")) {
+		parse_claim(st->ctx, li);
+		st->in_disk = 1;
+		st->rep = NULL;
+		return;
+	}
+	if (noise_line(st, li, t)) {
+		parse_claim(st->ctx, li);
+		return;
+	}
+	if (command_line(st, t) && st->nreps)
+		end_output(st);
+}
+
+/* "<host> rest": the client/server prefix; *host set, rest returned. */
+static const char *strip_host(const char *t)
+{
+	const char *close;
+
+	if (*t != '<' || !(close = strstr(t, "> ")) || strchr(t + 1, ' ') <
+	    close)
+		return t;
+	return skip_spaces(close + 2);
+}
+
+static int fio_text_parse(struct parse_ctx *ctx)
+{
+	struct text_state st;
+	size_t before = ctx->rs->n;
+
+	memset(&st, 0, sizeof(st));
+	st.ctx = ctx;
+	labels_init(&st.cmd);
+	strbuf_init(&st.metric);
+	for (size_t i = 0; i < ctx->in->nlines; i++)
+		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
+		    (starts_with(ctx->in->lines[i].text, "hostname=") &&
+		     strstr(ctx->in->lines[i].text, ", fio=")))
+			st.client_mode = 1;
+	for (size_t i = 0; i < ctx->in->nlines; i++) {
+		const struct input_line *l = &ctx->in->lines[i];
+		const char *t;
+
+		if (!same_origin(l->origin, st.origin)) {
+			end_output(&st);
+			st.origin = l->origin;
+		}
+		if (ctx->claimed[i])
+			continue;	/* another fio parser's (JSON) */
+		t = strip_host(l->text);
+		if (*t)
+			text_line(&st, i, t);
+	}
+	end_output(&st);
+	for (size_t i = 0; i < st.nhdrs; i++)
+		fio_header_release(&st.hdrs[i]);
+	free(st.hdrs);
+	free(st.hdr_origin);
+	free(st.reps);
+	labels_release(&st.cmd);
+	strbuf_release(&st.metric);
+	return (int)(ctx->rs->n - before);
+}
+
+const struct parser parser_fio_text = {
+	.name = "fio",
+	.detect = fio_text_detect,
+	.parse = fio_text_parse,
+};

@@ -1,0 +1,247 @@
+/*
+ * index.html: the report as one self-contained page -- CSS inline, every
+ * chart as inline SVG, tables, storan check's findings (also under every
+ * chart they touch), notes and inputs; no script, no font, no
+ * URL outside the report, so it opens anywhere, offline.
+ *
+ * cairo names the ids in each SVG glyph0-1, clip1...; on one page those
+ * would collide between charts (a later chart would borrow an earlier
+ * one's glyphs), so every id and reference gets the chart's prefix.
+ */
+#include "report.h"
+#include "../core/version.h"
+#include "../core/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char css[] =
+	"body{margin:0;background:#fafafa;color:#1a1a1a;"
+	"font:16px/1.5 'DejaVu Sans',system-ui,sans-serif}"
+	"main{max-width:1240px;margin:0 auto;padding:24px}"
+	"h1{font-size:2em;margin:.2em 0}"
+	"h2{font-size:1.35em;margin:1.6em 0 .4em}"
+	".meta,figcaption,.note{color:#555;font-size:.9em}"
+	"figure{margin:0;background:#fff;border:1px solid #e4e4e4}"
+	"figure svg{display:block;width:100%;height:auto}"
+	"figcaption{padding:.4em .8em}"
+	"table{border-collapse:collapse;margin:.8em 0;background:#fff;"
+	"font-size:.92em}"
+	"th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right}"
+	"th:first-child,td:first-child{text-align:left}"
+	"th{background:#f0f0f0}"
+	"code{font-size:.85em;word-break:break-all}"
+	"nav ol{columns:2}"
+	".flag{color:#a04000;font-weight:bold}li.warning b{color:#a04000}";
+
+static void html_text(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': strbuf_adds(sb, "&lt;"); break;
+		case '>': strbuf_adds(sb, "&gt;"); break;
+		case '&': strbuf_adds(sb, "&amp;"); break;
+		case '"': strbuf_adds(sb, "&quot;"); break;
+		default: strbuf_addch(sb, *s);
+		}
+	}
+}
+
+/* The SVG file without its XML declaration, ids prefixed with "cN-". */
+static void inline_svg(struct strbuf *sb, const char *svg, size_t n)
+{
+	static const char *const refs[] = { " id=\"", "href=\"#", "url(#" };
+	const char *p = strstr(svg, "<svg");
+
+	if (!p)
+		return;
+	while (*p) {
+		size_t best = (size_t)-1, which = 0;
+
+		for (size_t i = 0; i < 3; i++) {
+			const char *q = strstr(p, refs[i]);
+
+			if (q && (size_t)(q - p) < best) {
+				best = (size_t)(q - p);
+				which = i;
+			}
+		}
+		if (best == (size_t)-1) {
+			strbuf_adds(sb, p);
+			break;
+		}
+		best += strlen(refs[which]);
+		strbuf_add(sb, p, best);
+		strbuf_addf(sb, "c%zu-", n);
+		p += best;
+	}
+}
+
+static void html_table(struct strbuf *sb, const struct chart *c)
+{
+	struct chart_table t;
+
+	if (chart_table_build(c, &t))
+		return;
+	strbuf_adds(sb, "<table>\n<tr><th>");
+	html_text(sb, c->x.title);
+	strbuf_adds(sb, "</th>");
+	for (size_t col = 0; col < t.ncols; col++) {
+		char *h = chart_table_header(c, col);
+
+		strbuf_adds(sb, "<th>");
+		html_text(sb, h);
+		strbuf_adds(sb, "</th>");
+		free(h);
+	}
+	strbuf_adds(sb, "</tr>\n");
+	for (size_t row = 0; row < t.nrows; row++) {
+		strbuf_adds(sb, "<tr><td>");
+		html_text(sb, t.xlabel[row]);
+		strbuf_adds(sb, "</td>");
+		for (size_t col = 0; col < t.ncols; col++) {
+			char *cell = chart_table_cell(c, &t, row, col);
+
+			strbuf_adds(sb, "<td>");
+			html_text(sb, cell);
+			strbuf_adds(sb, "</td>");
+			free(cell);
+		}
+		strbuf_adds(sb, "</tr>\n");
+	}
+	strbuf_adds(sb, "</table>\n");
+	chart_table_release(&t);
+}
+
+static void html_finding(struct strbuf *sb, const struct check_finding *f)
+{
+	strbuf_addf(sb, "<li class=\"%s\"><b>%s</b> <code>%s</code> ",
+		    check_severity_name(f->severity),
+		    check_severity_name(f->severity), f->code);
+	html_text(sb, f->source);
+	strbuf_addf(sb, ":%u: ", f->line);
+	html_text(sb, f->message);
+	strbuf_adds(sb, "</li>\n");
+}
+
+/* Under a chart: the findings that touch its figures (the footnote). */
+static void html_chart_findings(struct strbuf *sb, const struct report *r,
+				size_t i)
+{
+	size_t idx[16], n = report_chart_findings(r, i, idx, 16);
+
+	if (!n)
+		return;
+	strbuf_addf(sb, "<p class=\"flag\">\xe2\x9a\xa0 <a href=\"#findings\">"
+		    "storan check</a> has %zu finding(s) about figures in "
+		    "this chart:</p>\n<ul>\n", n);
+	for (size_t k = 0; k < n; k++)
+		html_finding(sb, &r->findings->v[idx[k]]);
+	strbuf_adds(sb, "</ul>\n");
+}
+
+static void html_findings(struct strbuf *sb, const struct report *r)
+{
+	if (!r->findings)
+		return;
+	strbuf_adds(sb, "<section id=\"findings\">\n<h2>Findings of storan "
+		    "check</h2>\n");
+	if (!r->findings->n)
+		strbuf_adds(sb, "<p>None: no figure looks implausible.</p>\n");
+	strbuf_adds(sb, "<ul>\n");
+	for (size_t i = 0; i < r->findings->n; i++)
+		html_finding(sb, &r->findings->v[i]);
+	strbuf_adds(sb, "</ul>\n</section>\n");
+}
+
+static void html_chart(struct strbuf *sb, const struct report *r, size_t i,
+		       const struct strbuf *svg)
+{
+	const struct chart *c = &r->charts[i].chart;
+	const char *name = r->charts[i].name;
+
+	strbuf_addf(sb, "<section id=\"c%zu\">\n<h2>%zu. ", i + 1, i + 1);
+	html_text(sb, c->title);
+	strbuf_adds(sb, "</h2>\n<figure>\n");
+	inline_svg(sb, strbuf_str(svg), i + 1);
+	strbuf_adds(sb, "\n<figcaption>");
+	html_text(sb, c->footer);
+	strbuf_addf(sb, ". <a href=\"charts/%s.png\">PNG</a> "
+		    "<a href=\"charts/%s.svg\">SVG</a></figcaption>\n"
+		    "</figure>\n", name, name);
+	html_table(sb, c);
+	html_chart_findings(sb, r, i);
+	strbuf_adds(sb, "</section>\n");
+}
+
+static void html_sources(struct strbuf *sb, const struct report *r)
+{
+	strbuf_adds(sb, "<section id=\"inputs\">\n<h2>Inputs</h2>\n<table>\n"
+		    "<tr><th>Input</th><th>Format</th><th>sha256</th></tr>\n");
+	for (int i = 0; i < r->ninputs; i++) {
+		strbuf_adds(sb, "<tr><td>");
+		html_text(sb, r->inputs[i].name);
+		strbuf_addf(sb, "</td><td>(as given)</td><td><code>%s</code>"
+			    "</td></tr>\n", r->inputs[i].sha256);
+	}
+	for (size_t i = 0; i < r->rs->nsources; i++) {
+		const struct source *s = &r->rs->sources[i];
+
+		strbuf_adds(sb, "<tr><td>");
+		html_text(sb, s->name);
+		strbuf_adds(sb, "</td><td>");
+		html_text(sb, s->format ? s->format : "");
+		strbuf_addf(sb, "</td><td><code>%s</code></td></tr>\n",
+			    s->sha256);
+	}
+	strbuf_adds(sb, "</table>\n");
+	if (r->command_line) {
+		strbuf_adds(sb, "<p class=\"meta\">Command: <code>");
+		html_text(sb, r->command_line);
+		strbuf_adds(sb, "</code></p>\n");
+	}
+	strbuf_adds(sb, "</section>\n");
+}
+
+static void html_head(struct strbuf *sb, const struct report *r)
+{
+	strbuf_adds(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+		    "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+		    "content=\"width=device-width, initial-scale=1\">\n"
+		    "<meta name=\"generator\" content=\"storan "
+		    STORAN_VERSION "\">\n<title>");
+	html_text(sb, r->title);
+	strbuf_addf(sb, "</title>\n<style>%s</style>\n</head>\n<body>\n"
+		    "<main>\n<h1>", css);
+	html_text(sb, r->title);
+	strbuf_addf(sb, "</h1>\n<p class=\"meta\">%zu measurements from "
+		    "%zu input(s); made by storan %s.</p>\n", r->rs->n,
+		    r->rs->nsources, STORAN_VERSION);
+}
+
+void report_write_html(const struct report *r, const struct strbuf *svgs,
+		       struct strbuf *sb)
+{
+	html_head(sb, r);
+	strbuf_adds(sb, "<nav><ol>\n");
+	for (size_t i = 0; i < r->n; i++) {
+		strbuf_addf(sb, "<li><a href=\"#c%zu\">", i + 1);
+		html_text(sb, r->charts[i].chart.title);
+		strbuf_adds(sb, "</a></li>\n");
+	}
+	strbuf_adds(sb, "</ol></nav>\n");
+	for (size_t i = 0; i < r->n; i++)
+		html_chart(sb, r, i, &svgs[i]);
+	if (r->nnotes) {
+		strbuf_adds(sb, "<section id=\"notes\">\n<h2>Notes</h2>\n<ul>\n");
+		for (size_t i = 0; i < r->nnotes; i++) {
+			strbuf_adds(sb, "<li class=\"note\">");
+			html_text(sb, r->notes[i]);
+			strbuf_adds(sb, "</li>\n");
+		}
+		strbuf_adds(sb, "</ul>\n</section>\n");
+	}
+	html_findings(sb, r);
+	html_sources(sb, r);
+	strbuf_adds(sb, "</main>\n</body>\n</html>\n");
+}

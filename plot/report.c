@@ -1,0 +1,901 @@
+#define _GNU_SOURCE
+/*
+ * Choosing a report's charts from the data, chart tables, and writing the
+ * report directory atomically; see report.h.
+ *
+ * The plan walks a fixed list of metric groups in the order a reader
+ * wants them (throughput first), and for each tool that has the metric
+ * lets the chart model choose x and series.  Keys that still vary after
+ * that become facets: one chart per combination, so that no chart has
+ * more lines than a reader can follow.
+ *
+ * Writing: everything goes into "DIR.tmp-XXXXXX" beside DIR, which then
+ * replaces DIR -- by rename when DIR does not exist, by an atomic exchange
+ * (renameat2 RENAME_EXCHANGE) when DIR is an earlier report.  A DIR that
+ * is not a report (no index.html and report.md, and not empty) is never
+ * replaced.
+ */
+#include "report.h"
+#include "../core/numscan.h"
+#include "../core/version.h"
+#include "../core/xalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_CHARTS 200
+#define MAX_KEYS 32
+#define MAX_FACETS 12	/* more charts than this for one metric: too many */
+
+void report_init(struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void report_release(struct report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->charts[i].name);
+		chart_release(&r->charts[i].chart);
+	}
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->charts);
+	free(r->notes);
+	free(r->title);
+	report_init(r);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void report_note(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	ALLOC_GROW(r->notes, r->nnotes + 1, r->notes_alloc);
+	va_start(ap, fmt);
+	r->notes[r->nnotes++] = xstrvfmt(fmt, ap);
+	va_end(ap);
+}
+
+/* ---- what to chart ----------------------------------------------------- */
+
+enum want { WANT_EXACT, WANT_PERCENTILES, WANT_HISTOGRAM };
+
+static const struct group_def {
+	const char *y;
+	enum chart_kind kind;
+	enum want want;
+} groups[] = {
+	{ "bw", CHART_AUTO, WANT_EXACT },
+	{ "iops", CHART_AUTO, WANT_EXACT },
+	{ "lat.mean", CHART_AUTO, WANT_EXACT },
+	{ "clat.mean", CHART_AUTO, WANT_EXACT },
+	{ "clat", CHART_PERCENTILES, WANT_HISTOGRAM },
+	{ "lat", CHART_PERCENTILES, WANT_HISTOGRAM },
+	{ "clat", CHART_PERCENTILES, WANT_PERCENTILES },
+	{ "lat", CHART_PERCENTILES, WANT_PERCENTILES },
+	{ "clat", CHART_CDF, WANT_HISTOGRAM },
+	{ "lat", CHART_CDF, WANT_HISTOGRAM },
+	{ "time.real", CHART_AUTO, WANT_EXACT },
+};
+
+static int wanted(const struct measurement *m, const struct group_def *g)
+{
+	size_t len = strlen(g->y);
+
+	switch (g->want) {
+	case WANT_EXACT:
+		return !strcmp(m->metric, g->y) &&
+		       (m->n || m->summary.present);
+	case WANT_PERCENTILES:
+		return !strncmp(m->metric, g->y, len) &&
+		       m->metric[len] == '.' && m->metric[len + 1] == 'p' &&
+		       is_numeric_string(m->metric + len + 2, NULL);
+	default:
+		return m->hist.n && !strncmp(m->metric, g->y, len) &&
+		       (!m->metric[len] || m->metric[len] == '.');
+	}
+}
+
+/* Tools in the order they first appear. */
+static size_t list_tools(const struct result_set *rs, const char **tools,
+			 size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		size_t j;
+
+		for (j = 0; j < n && strcmp(tools[j], rs->m[i].tool); j++)
+			;
+		if (j == n && n < max)
+			tools[n++] = rs->m[i].tool;
+	}
+	return n;
+}
+
+/* File-name friendly: lower case letters, digits and '-'. */
+static void add_slug(struct strbuf *sb, const char *s)
+{
+	for (; *s && sb->len < 60; s++) {
+		char c = *s;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			strbuf_addch(sb, c);
+		else if (sb->len && sb->buf[sb->len - 1] != '-')
+			strbuf_addch(sb, '-');
+	}
+	while (sb->len && sb->buf[sb->len - 1] == '-')
+		sb->buf[--sb->len] = '\0';
+}
+
+static void filter_add(struct filter *f, const char *key, const char *value)
+{
+	ALLOC_GROW(f->v, f->n + 1, f->alloc);
+	f->v[f->n].key = xstrdup(key);
+	f->v[f->n].value = xstrdup(value);
+	f->v[f->n].negate = 0;
+	f->n++;
+}
+
+/* One chart of the plan, before it is built. */
+struct plan_item {
+	const struct group_def *g;
+	const char *tool;
+	const char *x, *series;
+	const char *ratio_key, *ratio_a, *ratio_b;
+	const char **facets;
+	size_t nfacets;
+	const char *bs;		/* latency: the one block size shown */
+};
+
+static void add_chart(struct report *r, const struct plan_item *it,
+		      const struct measurement *m)
+{
+	struct chart_spec spec = {
+		.y = it->g->y, .kind = it->g->kind,
+		.from = it->g->want == WANT_HISTOGRAM ? CHART_FROM_HISTOGRAMS :
+			it->g->want == WANT_PERCENTILES ? CHART_FROM_METRICS :
+			CHART_FROM_ANY,
+	};
+	struct strbuf name = STRBUF_INIT, facet = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct filter f;
+	struct report_chart *rc;
+	char *ratio = NULL;
+
+	if (r->n == MAX_CHARTS) {
+		report_note(r, "more than %d charts: the rest left out",
+			    MAX_CHARTS);
+		return;
+	}
+	filter_init(&f);
+	filter_add(&f, "tool", it->tool);
+	strbuf_addf(&name, "%02zu-", r->n + 1);
+	add_slug(&name, it->tool);
+	strbuf_addch(&name, '-');
+	add_slug(&name, it->g->y);
+	if (it->g->kind == CHART_CDF)
+		strbuf_adds(&name, "-cdf");
+	if (it->bs)
+		filter_add(&f, "bs", it->bs);
+	if (it->ratio_key) {
+		ratio = xstrfmt("%s=%s/%s=%s", it->ratio_key, it->ratio_a,
+				it->ratio_key, it->ratio_b);
+		strbuf_adds(&name, "-ratio-");
+		add_slug(&name, it->ratio_key);
+	}
+	for (size_t k = 0; k < it->nfacets; k++) {
+		const char *v = measurement_key(m, it->facets[k]);
+
+		if (!v)
+			continue;
+		filter_add(&f, it->facets[k], v);
+		strbuf_addf(&facet, "%s%s=%s", facet.len ? ", " : "",
+			    it->facets[k], v);
+		strbuf_addch(&name, '-');
+		add_slug(&name, v);
+	}
+	spec.x = it->x;
+	spec.series = it->series;
+	spec.where = &f;
+	spec.ratio = ratio;
+	ALLOC_GROW(r->charts, r->n + 1, r->alloc);
+	rc = &r->charts[r->n];
+	chart_init(&rc->chart);
+	if (chart_build(&rc->chart, r->rs, &spec, &err)) {
+		report_note(r, "no chart of %s %s%s%s: %s", it->tool,
+			    it->g->y, facet.len ? " for " : "",
+			    strbuf_str(&facet), err.buf);
+		chart_release(&rc->chart);
+		strbuf_release(&name);
+	} else {
+		if (facet.len) {
+			char *t = xstrfmt("%s \xe2\x80\x94 %s",
+					  rc->chart.title, facet.buf);
+
+			free(rc->chart.title);
+			rc->chart.title = t;
+		}
+		rc->name = strbuf_detach(&name);
+		r->n++;
+	}
+	free(ratio);
+	strbuf_release(&facet);
+	strbuf_release(&err);
+	filter_release(&f);
+}
+
+/* One chart per combination of the facet keys' values. */
+static void add_faceted(struct report *r, const struct plan_item *it,
+			const unsigned char *sel)
+{
+	const struct result_set *rs = r->rs;
+	char **seen = NULL;
+	size_t nseen = 0, alloc = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		struct strbuf sig = STRBUF_INIT;
+		size_t j;
+
+		if (!sel[i])
+			continue;
+		for (size_t k = 0; k < it->nfacets; k++) {
+			const char *v = measurement_key(&rs->m[i],
+							it->facets[k]);
+
+			strbuf_addf(&sig, "%s\x1f", v ? v : "");
+		}
+		for (j = 0; j < nseen && strcmp(seen[j], strbuf_str(&sig)); j++)
+			;
+		if (j < nseen) {
+			strbuf_release(&sig);
+			continue;
+		}
+		ALLOC_GROW(seen, nseen + 1, alloc);
+		seen[nseen++] = strbuf_detach(&sig);
+		add_chart(r, it, &rs->m[i]);
+	}
+	for (size_t j = 0; j < nseen; j++)
+		free(seen[j]);
+	free(seen);
+}
+
+static int key_is_numeric(const struct result_set *rs,
+			  const unsigned char *sel, const char *key)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *v;
+
+		if (!sel[i])
+			continue;
+		v = measurement_key(&rs->m[i], key);
+		if (!v || !is_numeric_string(v, NULL))
+			return 0;
+	}
+	return 1;
+}
+
+/* How many charts the facets would make. */
+static size_t count_combinations(const struct result_set *rs,
+				 const unsigned char *sel, const char **keys,
+				 size_t nkeys)
+{
+	char **seen = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < rs->n && nkeys; i++) {
+		struct strbuf sig = STRBUF_INIT;
+		size_t j;
+
+		if (!sel[i])
+			continue;
+		for (size_t k = 0; k < nkeys; k++) {
+			const char *v = measurement_key(&rs->m[i], keys[k]);
+
+			strbuf_addf(&sig, "%s\x1f", v ? v : "");
+		}
+		for (j = 0; j < n && strcmp(seen[j], sig.buf); j++)
+			;
+		if (j < n) {
+			strbuf_release(&sig);
+			continue;
+		}
+		ALLOC_GROW(seen, n + 1, alloc);
+		seen[n++] = strbuf_detach(&sig);
+	}
+	for (size_t j = 0; j < n; j++)
+		free(seen[j]);
+	free(seen);
+	return n;
+}
+
+/*
+ * Each measurement a test of its own (dd runs, each with its command):
+ * facets would make a chart per bar.  One chart, a bar per test, named by
+ * the key that tells the tests apart (the command line, the job...).
+ */
+static void one_bar_per_test(struct report *r, struct plan_item *it,
+			     const unsigned char *sel)
+{
+	static const char *const ids[] = { "command", "job", "section",
+					   "test", "file", NULL };
+
+	for (size_t i = 0; ids[i]; i++) {
+		const char *key[1] = { ids[i] };
+
+		if (count_combinations(r->rs, sel, key, 1) < 2)
+			continue;
+		it->x = ids[i];
+		it->series = NULL;
+		it->facets = NULL;
+		it->nfacets = 0;
+		return;
+	}
+}
+
+/*
+ * x, series and facets for the selection; chosen[0..nchosen) are keys
+ * already spoken for (the ratio key).
+ */
+static void plan_keys(struct report *r, struct plan_item *it,
+		      const unsigned char *sel, const char **chosen,
+		      size_t nchosen, const char **keys)
+{
+	size_t n, first = 0, combos, nsel = 0;
+
+	if (it->g->kind == CHART_PERCENTILES || it->g->kind == CHART_CDF) {
+		chosen[nchosen++] = "metric";
+		it->x = NULL;
+		n = chart_varying_keys(r->rs, sel, chosen, nchosen, keys,
+				       MAX_KEYS);
+	} else {
+		n = chart_varying_keys(r->rs, sel, chosen, nchosen, keys,
+				       MAX_KEYS);
+		it->x = n ? keys[0] : "op";
+		for (size_t k = 0; k < n; k++) {
+			if (key_is_numeric(r->rs, sel, keys[k]) &&
+			    count_combinations(r->rs, sel, &keys[k], 1) >= 3) {
+				it->x = keys[k];
+				first = k;
+				break;
+			}
+		}
+		if (n) {
+			keys[first] = keys[0];
+			keys[0] = it->x;
+			keys++;
+			n--;
+		}
+	}
+	it->series = n ? keys[0] : NULL;
+	it->facets = n > 1 ? keys + 1 : NULL;
+	it->nfacets = n > 1 ? n - 1 : 0;
+	combos = count_combinations(r->rs, sel, it->facets, it->nfacets);
+	for (size_t i = 0; i < r->rs->n; i++)
+		nsel += sel[i];
+	/* too many charts, or charts of a point or two each */
+	if (it->x && (combos > MAX_FACETS || (combos > 2 && 2 * combos > nsel)))
+		one_bar_per_test(r, it, sel);
+}
+
+/*
+ * Percentile curves from histograms make those from pNN metrics redundant
+ * where they describe the same runs (same op and labels).
+ */
+static int covered_by_histograms(const struct result_set *rs,
+				 const unsigned char *sel, const char *family)
+{
+	const struct group_def h = { family, CHART_CDF, WANT_HISTOGRAM };
+	size_t *hist = NULL, nh = 0, alloc = 0;
+	int all = 1;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		if (!wanted(&rs->m[i], &h))
+			continue;
+		ALLOC_GROW(hist, nh + 1, alloc);
+		hist[nh++] = i;
+	}
+	for (size_t i = 0; i < rs->n && all; i++) {
+		size_t j;
+
+		if (!sel[i])
+			continue;
+		for (j = 0; j < nh; j++) {
+			const struct measurement *a = &rs->m[i];
+			const struct measurement *b = &rs->m[hist[j]];
+
+			if (!strcmp(a->tool, b->tool) && !strcmp(a->op, b->op) &&
+			    labels_equal(&a->labels, &b->labels))
+				break;
+		}
+		all = j < nh;
+	}
+	free(hist);
+	return all;
+}
+
+/*
+ * Latency curves of a block-size sweep would make a chart per block size;
+ * a report shows the one latency is usually quoted at: 4K, else the
+ * smallest.  Narrows sel and returns how many remain.
+ */
+static size_t latency_block_size(struct report *r, struct plan_item *it,
+				 unsigned char *sel)
+{
+	const struct result_set *rs = r->rs;
+	const char *best = NULL, *other = NULL;
+	double bv = 0, v;
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *bs = sel[i] ? labels_get(&rs->m[i].labels, "bs") :
+			NULL;
+
+		if (!bs || !is_numeric_string(bs, &v))
+			continue;
+		if (best && strcmp(best, bs))
+			other = bs;
+		if (!best || (!(bv > 4096 - 0.5 && bv < 4096 + 0.5) &&
+			      ((v > 4096 - 0.5 && v < 4096 + 0.5) || v < bv))) {
+			best = bs;
+			bv = v;
+		}
+	}
+	if (!other)
+		best = NULL;
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *bs = labels_get(&rs->m[i].labels, "bs");
+
+		if (sel[i] && best && (!bs || strcmp(bs, best)))
+			sel[i] = 0;
+		n += sel[i];
+	}
+	if (best) {
+		it->bs = best;
+		report_note(r, "%s %s %s: shown at bs=%s only (storan plot "
+			    "--kind %s --where bs=... draws the others)",
+			    it->tool, it->g->y, it->g->kind == CHART_CDF ?
+			    "distribution" : "percentiles", best,
+			    it->g->kind == CHART_CDF ? "cdf" : "percentiles");
+	}
+	return n;
+}
+
+static void plan_group(struct report *r, const struct group_def *g,
+		       const char *tool, unsigned char *sel)
+{
+	const char *keys[MAX_KEYS + 1], *chosen[2];
+	struct plan_item it = { .g = g, .tool = tool };
+	size_t nsel = 0;
+
+	for (size_t i = 0; i < r->rs->n; i++) {
+		sel[i] = !strcmp(r->rs->m[i].tool, tool) &&
+			 wanted(&r->rs->m[i], g);
+		nsel += sel[i];
+	}
+	if (!nsel || (g->want == WANT_PERCENTILES &&
+		      covered_by_histograms(r->rs, sel, g->y)))
+		return;
+	if (g->want != WANT_EXACT)
+		nsel = latency_block_size(r, &it, sel);
+	plan_keys(r, &it, sel, chosen, 0, keys);
+	add_faceted(r, &it, sel);
+}
+
+/* ---- ratio charts ------------------------------------------------------ */
+
+static int skip_ratio_key(const char *key)
+{
+	static const char *const never[] = {
+		"op", "tool", "metric", "unit", "source", "command", "job",
+		"section", "file", "line", NULL,
+	};
+
+	for (size_t i = 0; never[i]; i++)
+		if (!strcmp(never[i], key))
+			return 1;
+	return 0;
+}
+
+/* The two values of key, in order of appearance; 0 unless exactly two. */
+static int two_values(const struct result_set *rs, const unsigned char *sel,
+		      const char *key, const char **a, const char **b)
+{
+	*a = *b = NULL;
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *v;
+
+		if (!sel[i])
+			continue;
+		v = labels_get(&rs->m[i].labels, key);
+		if (!v)
+			return 0;
+		if (!*a || !strcmp(*a, v))
+			*a = v;
+		else if (!*b || !strcmp(*b, v))
+			*b = v;
+		else
+			return 0;
+	}
+	return *a && *b && !is_numeric_string(*a, NULL);
+}
+
+/* bw and iops of B relative to A where one label splits the data in two. */
+static void plan_ratios(struct report *r, const char *tool, unsigned char *sel)
+{
+	const char *keys[MAX_KEYS + 1];
+
+	for (size_t gi = 0; gi < 2; gi++) {
+		const struct group_def *g = &groups[gi];
+		struct plan_item it = { .g = g, .tool = tool };
+		size_t nk, nsel = 0;
+
+		for (size_t i = 0; i < r->rs->n; i++) {
+			sel[i] = !strcmp(r->rs->m[i].tool, tool) &&
+				 wanted(&r->rs->m[i], g);
+			nsel += sel[i];
+		}
+		if (!nsel)
+			continue;
+		nk = chart_varying_keys(r->rs, sel, NULL, 0, keys, MAX_KEYS);
+		for (size_t k = 0; k < nk; k++) {
+			const char *chosen[2] = { keys[k] }, *sub[MAX_KEYS + 1];
+			const char *a, *b;
+
+			if (skip_ratio_key(keys[k]) ||
+			    !two_values(r->rs, sel, keys[k], &a, &b))
+				continue;
+			it.ratio_key = keys[k];
+			it.ratio_a = b;
+			it.ratio_b = a;
+			plan_keys(r, &it, sel, chosen, 1, sub);
+			add_faceted(r, &it, sel);
+		}
+	}
+}
+
+int report_plan(struct report *r, const struct result_set *rs,
+		const char *title)
+{
+	const char *tools[64];
+	size_t ntools = list_tools(rs, tools, 64);
+	unsigned char *sel = xcalloc(rs->n ? rs->n : 1, 1);
+
+	r->rs = rs;
+	r->title = xstrdup(title ? title : "Storage benchmark report");
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		for (size_t t = 0; t < ntools; t++)
+			plan_group(r, &groups[g], tools[t], sel);
+	for (size_t t = 0; t < ntools; t++)
+		plan_ratios(r, tools[t], sel);
+	free(sel);
+	return r->n ? 0 : -1;
+}
+
+size_t report_chart_findings(const struct report *r, size_t i, size_t *idx,
+			     size_t max)
+{
+	const struct chart *c = &r->charts[i].chart;
+	size_t n = 0;
+
+	for (size_t f = 0; r->findings && f < r->findings->n && n < max; f++)
+		for (size_t k = 0; k < c->nmembers; k++)
+			if (check_touches(&r->findings->v[f], c->members[k])) {
+				idx[n++] = f;
+				break;
+			}
+	return n;
+}
+
+/* ---- chart tables ------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int chart_table_build(const struct chart *c, struct chart_table *t)
+{
+	size_t n = 0, u = 0;
+	char buf[64];
+
+	memset(t, 0, sizeof(*t));
+	if (c->kind == CHART_CDF)
+		return -1;
+	for (size_t s = 0; s < c->nseries; s++) {
+		if (c->series[s].n > 60)
+			return -1;
+		n += c->series[s].n;
+	}
+	t->x = xmalloc((n ? n : 1) * sizeof(double));
+	for (size_t s = 0; s < c->nseries; s++)
+		for (size_t i = 0; i < c->series[s].n; i++)
+			t->x[u++] = c->series[s].p[i].x;
+	qsort(t->x, u, sizeof(double), cmp_double);
+	n = u;
+	u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!u || t->x[u - 1] < t->x[i])
+			t->x[u++] = t->x[i];
+	t->nrows = u;
+	t->ncols = c->nseries;
+	t->xlabel = xcalloc(u ? u : 1, sizeof(char *));
+	t->y = xmalloc((u * t->ncols + 1) * sizeof(double));
+	t->lo = xmalloc((u * t->ncols + 1) * sizeof(double));
+	t->hi = xmalloc((u * t->ncols + 1) * sizeof(double));
+	for (size_t i = 0; i < u * t->ncols; i++)
+		t->y[i] = t->lo[i] = t->hi[i] = NAN;
+	for (size_t r = 0; r < u; r++)
+		t->xlabel[r] = xstrdup(chart_format_x(c, t->x[r], buf,
+						      sizeof(buf)));
+	for (size_t s = 0; s < c->nseries; s++) {
+		for (size_t i = 0, r = 0; i < c->series[s].n; i++) {
+			const struct chart_point *p = &c->series[s].p[i];
+
+			while (t->x[r] < p->x)
+				r++;
+			t->y[r * t->ncols + s] = p->y;
+			t->lo[r * t->ncols + s] = p->lo;
+			t->hi[r * t->ncols + s] = p->hi;
+		}
+	}
+	return 0;
+}
+
+void chart_table_release(struct chart_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		free(t->xlabel[r]);
+	free(t->xlabel);
+	free(t->x);
+	free(t->y);
+	free(t->lo);
+	free(t->hi);
+	memset(t, 0, sizeof(*t));
+}
+
+char *chart_table_header(const struct chart *c, size_t col)
+{
+	const char *name = *c->series[col].name ? c->series[col].name :
+			   c->metric;
+	const char *unit = c->ratio ? "ratio" : c->y.unit.name;
+
+	if (!strcmp(unit, "us"))
+		unit = "\xc2\xb5s";
+	return xstrfmt("%s (%s)", name, unit);
+}
+
+char *chart_table_cell(const struct chart *c, const struct chart_table *t,
+		       size_t row, size_t col)
+{
+	size_t i = row * t->ncols + col;
+	char y[32], e[32];
+
+	if (isnan(t->y[i]))
+		return xstrdup("");
+	if (c->ratio)
+		snprintf(y, sizeof(y), "%.3f", t->y[i]);
+	else
+		chart_format_y(c, t->y[i], y, sizeof(y));
+	if (isnan(t->lo[i]) || isnan(t->hi[i]))
+		return xstrdup(y);
+	chart_format_y(c, (t->hi[i] - t->lo[i]) / 2, e, sizeof(e));
+	return xstrfmt("%s \xc2\xb1 %s", y, e);
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static int write_whole(const char *path, const char *data, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+
+	if (!fp)
+		return error("cannot create '%s': %s", path, strerror(errno));
+	if (fwrite(data, 1, len, fp) != len) {
+		fclose(fp);
+		return error("cannot write '%s': %s", path, strerror(errno));
+	}
+	if (fclose(fp))
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int render_charts(const struct report *r, const char *tmp,
+			 struct strbuf *svgs)
+{
+	struct chart_render_opts o = {
+		.width = 1200, .height = 675, .scale = 1,
+		.command_line = r->command_line, .inputs = r->inputs,
+		.ninputs = r->ninputs, .rs = r->rs,
+	};
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct strbuf png = STRBUF_INIT;
+		char *path;
+		int rc;
+
+		if (chart_render(&r->charts[i].chart, CHART_PNG, &o, &png) ||
+		    chart_render(&r->charts[i].chart, CHART_SVG, &o, &svgs[i])) {
+			strbuf_release(&png);
+			return -1;
+		}
+		path = xstrfmt("%s/charts/%s.png", tmp, r->charts[i].name);
+		rc = write_whole(path, png.buf, png.len);
+		free(path);
+		strbuf_release(&png);
+		if (rc)
+			return -1;
+		path = xstrfmt("%s/charts/%s.svg", tmp, r->charts[i].name);
+		rc = write_whole(path, svgs[i].buf, svgs[i].len);
+		free(path);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int write_pages(const struct report *r, const char *tmp,
+		       const struct strbuf *svgs)
+{
+	struct strbuf html = STRBUF_INIT, md = STRBUF_INIT;
+	char *p_html = xstrfmt("%s/index.html", tmp);
+	char *p_md = xstrfmt("%s/report.md", tmp);
+	char *p_xlsx = xstrfmt("%s/report.xlsx", tmp);
+	int rc;
+
+	report_write_html(r, svgs, &html);
+	report_write_markdown(r, &md);
+	rc = write_whole(p_html, html.buf, html.len) ||
+	     write_whole(p_md, md.buf, md.len) ||
+	     report_write_xlsx(r, p_xlsx) ? -1 : 0;
+	strbuf_release(&html);
+	strbuf_release(&md);
+	free(p_html);
+	free(p_md);
+	free(p_xlsx);
+	return rc;
+}
+
+/* May dir be replaced?  Only an earlier report, or an empty directory. */
+static int replaceable(const char *dir)
+{
+	char *a = xstrfmt("%s/index.html", dir), *b = xstrfmt("%s/report.md",
+							       dir);
+	int ok = !access(a, F_OK) && !access(b, F_OK);
+	DIR *d;
+	struct dirent *e;
+
+	free(a);
+	free(b);
+	if (ok)
+		return 1;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	ok = 1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			ok = 0;
+	closedir(d);
+	return ok;
+}
+
+static mode_t umask_value(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+/* Where the exchange is not supported: two renames, old one aside first. */
+static int swap_by_renames(const char *tmp, const char *dir)
+{
+	char *old = xstrfmt("%s.old-XXXXXX", tmp);
+	int rc = 0;
+
+	if (!mkdtemp(old)) {
+		rc = error("cannot move '%s' aside: %s", dir, strerror(errno));
+	} else if (rename(dir, old)) {
+		rc = error("cannot move '%s' aside: %s", dir, strerror(errno));
+		rmdir(old);
+	} else if (rename(tmp, dir)) {
+		rc = error("cannot rename '%s' to '%s': %s", tmp, dir,
+			   strerror(errno));
+		if (rename(old, dir))
+			error("the old report is now '%s'", old);
+	} else {
+		remove_tree(old);
+	}
+	free(old);
+	return rc;
+}
+
+static int move_into_place(const char *tmp, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st)) {
+		if (errno != ENOENT)
+			return error("cannot use '%s': %s", dir,
+				     strerror(errno));
+		if (rename(tmp, dir))
+			return error("cannot rename '%s' to '%s': %s", tmp,
+				     dir, strerror(errno));
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode) || !replaceable(dir))
+		return error("'%s' exists and is not a storan report; not "
+			     "replacing it", dir);
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE)) {
+		if (errno != EINVAL && errno != ENOSYS)
+			return error("cannot replace '%s': %s", dir,
+				     strerror(errno));
+		return swap_by_renames(tmp, dir);
+	}
+	remove_tree(tmp);	/* now the old report */
+	return 0;
+}
+
+int report_write(const struct report *r, const char *dir)
+{
+	struct strbuf base = STRBUF_INIT;
+	struct strbuf *svgs;
+	char *tmp, *charts;
+	int rc = -1;
+
+	strbuf_adds(&base, dir);
+	while (base.len > 1 && base.buf[base.len - 1] == '/')
+		base.buf[--base.len] = '\0';
+	tmp = xstrfmt("%s.tmp-XXXXXX", base.buf);
+	if (!mkdtemp(tmp)) {
+		error("cannot create a directory beside '%s': %s", base.buf,
+		      strerror(errno));
+		free(tmp);
+		strbuf_release(&base);
+		return -1;
+	}
+	charts = xstrfmt("%s/charts", tmp);
+	svgs = xcalloc(r->n ? r->n : 1, sizeof(*svgs));
+	if (mkdir(charts, 0777))
+		error("cannot create '%s': %s", charts, strerror(errno));
+	else if (!render_charts(r, tmp, svgs) && !write_pages(r, tmp, svgs) &&
+		 !chmod(tmp, 0777 & ~umask_value()))
+		rc = move_into_place(tmp, base.buf);
+	if (rc)
+		remove_tree(tmp);
+	for (size_t i = 0; i < r->n; i++)
+		strbuf_release(&svgs[i]);
+	free(svgs);
+	free(charts);
+	free(tmp);
+	strbuf_release(&base);
+	return rc;
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# storan plot: usage errors and bad input exit 2 with a message naming the
+# problem, and write nothing.
+set -u
+DATA=$(cd "$(dirname "$0")/data/plot" && pwd)
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+expect() {	# expect RC PATTERN ARGS...
+	local rc=$1 pat=$2 out got; shift 2
+	out=$("$STORAN" plot "$@" 2>&1); got=$?
+	if [ "$got" -ne "$rc" ] || ! printf '%s' "$out" | grep -q -- "$pat"; then
+		echo "plot $*: exit $got, want $rc /$pat/: $out"; fail=1
+	fi
+}
+S=$DATA/sweep.json
+expect 2 "which metric" "$S" -o "$T/x.png"
+expect 2 "no output file" "$S" --y bw
+expect 2 "must end in .png" "$S" --y bw -o "$T/x.gif"
+expect 2 "no input files" --y bw -o "$T/x.png"
+expect 2 "no measurement of metric 'iops'" "$S" --y iops -o "$T/x.png"
+expect 2 "unknown kind 'pie'" "$S" --y bw --kind pie -o "$T/x.png"
+expect 2 "errorbars" "$S" --y bw --errorbars wide -o "$T/x.png"
+expect 2 "bad --where" "$S" --y bw --where host -o "$T/x.png"
+expect 2 "KEY=A/KEY=B" "$S" --y bw --ratio host=alpha -o "$T/x.png"
+expect 2 "does not fit" "$S" --y bw --units ms -o "$T/x.png"
+expect 2 "histogram" "$S" --y clat --kind cdf -o "$T/x.png"
+expect 2 "bad size" "$S" --y bw --width -5 -o "$T/x.png"
+expect 2 "cannot" "$S" --y bw -o "$T/no/such/dir/x.png"
+[ -z "$(ls "$T" | grep -v '^missing' || true)" ] || { echo "files left: $(ls "$T")"; fail=1; }
+# the good input still draws when another is missing: exit 2, chart made
+"$STORAN" plot "$S" "$T/missing.json" --y bw -o "$T/ok.png" 2>/dev/null
+[ $? -eq 2 ] && [ -s "$T/ok.png" ] || { echo "missing input stopped the chart"; fail=1; }
+"$STORAN" plot --help | grep -q -- "--errorbars" || fail=1
+exit $fail

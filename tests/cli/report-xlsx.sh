@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# report.xlsx: the zip is intact, Summary, Data and one sheet per chart,
+# a native chart per chart sheet, document properties with provenance,
+# the Data sheet's numbers equal to the result set (storan export).
+set -eu
+DATA=$(cd "$(dirname "$0")/data/plot" && pwd)
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+cd "$T"
+cp "$DATA/sweep.json" .
+"$STORAN" report sweep.json -o out 2>/dev/null
+"$STORAN" export sweep.json > export.csv
+unzip -tq out/report.xlsx >/dev/null
+python3 - "$(sha256sum sweep.json | cut -c1-64)" <<'PY'
+import csv, re, sys, zipfile, xml.etree.ElementTree as ET
+M = '{http://schemas.openxmlformats.org/spreadsheetml/2006/main}'
+z = zipfile.ZipFile('out/report.xlsx')
+wb = ET.fromstring(z.read('xl/workbook.xml'))
+sheets = [s.get('name') for s in wb.iter(M + 'sheet')]
+charts = sorted(n[:-4] for n in __import__('os').listdir('out/charts') if n.endswith('.png'))
+assert sheets == ['Summary', 'Data'] + [c[:31] for c in charts], sheets
+nchart = len([n for n in z.namelist() if re.match(r'xl/charts/chart\d+\.xml$', n)])
+assert nchart == len(charts), (nchart, len(charts))
+core = z.read('docProps/core.xml').decode()
+assert 'storan report sweep.json -o out' in core and sys.argv[1] in core
+strings = [''.join(t.text or '' for t in si.iter(M + 't'))
+           for si in ET.fromstring(z.read('xl/sharedStrings.xml')).iter(M + 'si')]
+def cells(n):
+    rows = []
+    for row in ET.fromstring(z.read('xl/worksheets/sheet%d.xml' % n)).iter(M + 'row'):
+        r = {}
+        for c in row.iter(M + 'c'):
+            col = re.match(r'[A-Z]+', c.get('r')).group(0)
+            v = c.find(M + 'v')
+            if v is None:
+                continue
+            r[col] = strings[int(v.text)] if c.get('t') == 's' else float(v.text)
+        rows.append(r)
+    return rows, ET.fromstring(z.read('xl/worksheets/sheet%d.xml' % n))
+data, ws = cells(2)
+assert ws.find(M + 'autoFilter') is not None
+pane = ws.find('.//' + M + 'pane')
+assert pane is not None and pane.get('state') == 'frozen' and pane.get('ySplit') == '1'
+head = data[0]
+assert head['A'] == 'source' and head['H'] == 'mean (in unit)', head
+label_cols = {v: k for k, v in head.items()}
+exp = list(csv.DictReader(open('export.csv')))
+assert len(data) - 1 == len(exp)
+for row, e in zip(data[1:], exp):
+    assert row['C'] == e['tool'] and row['D'] == e['op'] and row['E'] == e['metric']
+    assert row['G'] == float(e['n'])
+    assert abs(row['H'] - float(e['mean'])) <= 1e-9 * abs(float(e['mean']))
+    labels = dict(kv.split('=', 1) for kv in e['labels'].split(';'))
+    # numeric labels are numbers in the sheet
+    assert row[label_cols['bs']] == float(labels['bs'])
+    assert row[label_cols['host']] == labels['host']
+# first chart sheet: bw of host alpha by block size, in MB/s
+sheet3, _ = cells(3)
+assert sheet3[0]['A'] == 'Block size' and sheet3[0]['B'] == 'read (MB/s)', sheet3[0]
+assert [r['A'] for r in sheet3[1:]] == [4096, 16384, 65536, 262144, 1048576]
+assert abs(sheet3[1]['B'] - 100) < 1e-9 and abs(sheet3[5]['C'] - 400) < 1e-9
+PY

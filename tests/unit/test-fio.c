@@ -1,0 +1,203 @@
+/*
+ * The fio helpers, table-driven: ops, percentile names, fio's sizes and
+ * counts, the histogram bucket mapping, and -- on every JSON+ fixture --
+ * that percentiles computed from the bins equal the ones fio printed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/numscan.h"
+#include "core/strbuf.h"
+#include "parsers/fio-common.h"
+
+static void test_op(void **state)
+{
+	static const struct { const char *rw; enum fio_dir d; const char *op; }
+	cases[] = {
+		{ "randread", FIO_READ, "randread" },
+		{ "randrw", FIO_WRITE, "randwrite" },
+		{ "randrw", FIO_READ, "randread" },
+		{ "rw", FIO_WRITE, "write" },
+		{ "readwrite", FIO_READ, "read" },
+		{ "randread:8", FIO_READ, "randread" },
+		{ "randwrite", FIO_READ, "read" },	/* not in the pattern */
+		{ "randtrim", FIO_TRIM, "randtrim" },
+		{ "write", FIO_SYNC, "sync" },
+		{ NULL, FIO_WRITE, "write" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(fio_op(cases[i].rw, cases[i].d),
+				    cases[i].op);
+}
+
+static void test_pct_metric(void **state)
+{
+	static const struct { const char *in; const char *out; } cases[] = {
+		{ "99.90", "clat.p99.9" }, { "50.00", "clat.p50" },
+		{ "99.900000", "clat.p99.9" }, { "1.000000", "clat.p1" },
+		{ "99.95", "clat.p99.95" }, { "99.999", "clat.p99.999" },
+		{ "10", "clat.p10" }, { "0.00", "clat.p0" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(fio_pct_metric(&sb, "clat", cases[i].in,
+						strlen(cases[i].in)), 0);
+		assert_string_equal(sb.buf, cases[i].out);
+	}
+	assert_int_equal(fio_pct_metric(&sb, "clat", "9x", 2), -1);
+	assert_int_equal(fio_pct_metric(&sb, "clat", "", 0), -1);
+	strbuf_release(&sb);
+}
+
+static void test_sizes_and_counts(void **state)
+{
+	static const struct { const char *s; double v; } sizes[] = {
+		{ "4096", 4096 }, { "4k", 4096 }, { "4K", 4096 },
+		{ "4KiB", 4096 }, { "16.0KiB", 16384 }, { "1m", 1048576 },
+		{ "4096B", 4096 }, { "1g", 1073741824 },
+	};
+	static const struct { const char *s; double v; } counts[] = {
+		{ "61.2k", 61200 }, { "28301K", 28301000 }, { "9862k", 9862000 },
+		{ "1M", 1000000 }, { "30", 30 },
+	};
+	double v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		assert_int_equal(fio_parse_size(sizes[i].s, strlen(sizes[i].s),
+						&v), 0);
+		assert_true(!(v < sizes[i].v) && !(v > sizes[i].v));
+	}
+	assert_int_equal(fio_parse_size("4x", 2, &v), -1);
+	assert_int_equal(fio_parse_size("100%", 4, &v), -1);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		const char *p = counts[i].s;
+
+		assert_int_equal(fio_scan_count(&p, &v), 0);
+		assert_true(!(v < counts[i].v) && !(v > counts[i].v));
+	}
+	assert_true(!(fio_seconds(16320, 1e-9) < 16.32e-6) &&
+		    !(fio_seconds(16320, 1e-9) > 16.32e-6));
+}
+
+static void test_plat_idx_to_val(void **state)
+{
+	(void)state;
+	assert_int_equal(fio_plat_idx_to_val(0, 6), 0);
+	assert_int_equal(fio_plat_idx_to_val(127, 6), 127);
+	assert_int_equal(fio_plat_idx_to_val(128, 6), 129);
+	assert_int_equal(fio_plat_idx_to_val(191, 6), 255);
+	assert_int_equal(fio_plat_idx_to_val(192, 6), 258);
+	assert_int_equal(fio_plat_idx_to_val(795, 6), 187392);
+	assert_int_equal(fio_plat_idx_to_val(1855, 6), 17112760320ULL);
+}
+
+static void test_hist_percentile(void **state)
+{
+	const double value[] = { 10, 20, 30, 40 };
+	const uint64_t count[] = { 1, 1, 1, 1 };
+
+	(void)state;
+	/* the first bucket whose running count reaches p% of the total */
+	assert_true(fio_hist_percentile(value, count, 4, 25) < 10.5);
+	assert_true(fio_hist_percentile(value, count, 4, 25.01) > 19.5);
+	assert_true(fio_hist_percentile(value, count, 4, 50) < 20.5);
+	assert_true(fio_hist_percentile(value, count, 4, 99.99) > 39.5);
+	assert_true(fio_hist_percentile(value, count, 0, 50) < 0.5);
+}
+
+/* Checks one "clat_ns"-like object: bins -> percentiles == printed. */
+static double key_number(const char *key)
+{
+	double v = 0;
+
+	assert_int_equal(scan_double(&key, 0, &v), SCAN_OK);
+	return v;
+}
+
+static size_t check_latency(json_t *o)
+{
+	json_t *bins = json_object_get(o, "bins"), *pct, *v;
+	size_t n = 0, checked = 0;
+	double *val;
+	uint64_t *cnt;
+	const char *key;
+
+	pct = json_object_get(o, "percentile");
+	if (!json_is_object(bins) || !json_object_size(bins) ||
+	    !json_is_object(pct))
+		return 0;
+	val = calloc(json_object_size(bins), sizeof(*val));
+	cnt = calloc(json_object_size(bins), sizeof(*cnt));
+	json_object_foreach(bins, key, v) {	/* fio writes them in order */
+		val[n] = key_number(key);
+		cnt[n++] = (uint64_t)json_integer_value(v);
+	}
+	json_object_foreach(pct, key, v) {
+		double p = key_number(key), got;
+
+		if (!(p > 0))
+			continue;
+		got = fio_hist_percentile(val, cnt, n, p);
+		assert_true(!(got < json_number_value(v)) &&
+			    !(got > json_number_value(v)));
+		checked++;
+	}
+	free(val);
+	free(cnt);
+	return checked;
+}
+
+static void test_jsonplus_fixtures(void **state)
+{
+	static const char *const files[] = {
+		"tests/parsers/fio/0012-3_1-jsonplus-randread-ceph-bins.json",
+		"tests/parsers/fio/0013-3_1-jsonplus-write-beegfs-bins.json",
+		"tests/parsers/fio/0103-3_33-randrw-libaio-jsonplus.json",
+		"tests/parsers/fio/0117-3_33-stonewall-jsonplus.json",
+	};
+	static const char *const dirs[] = { "read", "write", "trim" };
+	static const char *const lats[] = { "clat_ns", "lat_ns", "slat_ns" };
+	size_t checked = 0;
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		json_error_t e;
+		json_t *root = json_load_file(files[f], 0, &e), *job;
+		size_t k;
+
+		assert_non_null(root);
+		json_array_foreach(json_object_get(root, "jobs"), k, job)
+			for (size_t d = 0; d < 3; d++)
+				for (size_t l = 0; l < 3; l++)
+					checked += check_latency(json_object_get(
+						json_object_get(job, dirs[d]),
+						lats[l]));
+		json_decref(root);
+	}
+	assert_true(checked > 50);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_op),
+		cmocka_unit_test(test_pct_metric),
+		cmocka_unit_test(test_sizes_and_counts),
+		cmocka_unit_test(test_plat_idx_to_val),
+		cmocka_unit_test(test_hist_percentile),
+		cmocka_unit_test(test_jsonplus_fixtures),
+	};
+
+	return cmocka_run_group_tests_name("fio", tests, NULL, NULL);
+}

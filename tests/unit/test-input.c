@@ -1,0 +1,181 @@
+/* The input layer: quote markers, prompts, grep prefixes, CR, shell_find. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/input.h"
+#include "core/resultset.h"
+#include "parsers/parser.h"
+
+static void load(struct input *in, const char *text)
+{
+	input_from_buffer(in, "t.txt", text, strlen(text));
+}
+
+static void test_quotes_indent_crlf(void **state)
+{
+	struct input in;
+
+	(void)state;
+	load(&in, "> > \t Timing x\r\n>>plain\n  > one\nno\r");
+	assert_int_equal(in.nlines, 4);
+	assert_string_equal(in.lines[0].text, "Timing x");
+	assert_int_equal(in.lines[0].quote_depth, 2);
+	assert_string_equal(in.lines[1].text, "plain");
+	assert_int_equal(in.lines[1].quote_depth, 2);
+	assert_string_equal(in.lines[2].text, "one");
+	assert_string_equal(in.lines[3].text, "no");
+	assert_int_equal(in.lines[3].lineno, 4);
+	input_release(&in);
+}
+
+static void test_lone_cr_splits_keeping_lineno(void **state)
+{
+	struct input in;
+
+	(void)state;
+	load(&in, "a\n1 s\r2 s\r3 s\nb\n");
+	assert_int_equal(in.nlines, 5);
+	assert_string_equal(in.lines[1].text, "1 s");
+	assert_string_equal(in.lines[3].text, "3 s");
+	assert_int_equal(in.lines[3].lineno, 2);
+	assert_int_equal(in.lines[4].lineno, 3);
+	input_release(&in);
+}
+
+static void test_grep_prefix(void **state)
+{
+	struct input in;
+
+	(void)state;
+	load(&in, "nvme.randread.txt:  read: IOPS=61.2k\n"
+		  "run1.log:12: bw=5\n"
+		  "/dev/sda:\n"
+		  "dd: error writing\n"
+		  "host.example:/srv x\n"
+		  "e.g.: nothing\n");
+	assert_string_equal(in.lines[0].origin, "nvme.randread.txt");
+	assert_string_equal(in.lines[0].text, "read: IOPS=61.2k");
+	assert_string_equal(in.lines[1].origin, "run1.log");
+	assert_string_equal(in.lines[1].text, "bw=5");
+	for (size_t i = 2; i < 6; i++)
+		assert_null(in.lines[i].origin);
+	input_release(&in);
+}
+
+static void test_binary_and_sha(void **state)
+{
+	struct input in;
+
+	(void)state;
+	input_from_buffer(&in, "b", "ab\0cd", 5);
+	assert_true(in.binary);
+	input_release(&in);
+	load(&in, "abc");
+	assert_false(in.binary);
+	assert_string_equal(in.sha256, "ba7816bf8f01cfea414140de5dae2223"
+			    "b00361a396177a9cb410ff61f20015ad");
+	input_release(&in);
+}
+
+struct prompt_case {
+	const char *line;
+	const char *after;
+};
+
+static const struct prompt_case prompts[] = {
+	{ "$ dd if=x", "dd if=x" },
+	{ "$dd if=x", "dd if=x" },
+	{ "# hdparm -t /dev/sda", "hdparm -t /dev/sda" },
+	{ "root@bpi-r3:~# hdparm -Tt", "hdparm -Tt" },
+	{ "[root@linuxso.com ~]# hdparm -t", "hdparm -t" },
+	{ "[vincent@localhost ~]$ sudo dd", "sudo dd" },
+	{ "dieter:> sudo dd if=a", "sudo dd if=a" },
+	{ "/data # time dd if=a", "time dd if=a" },
+	{ "marte luis # dd if=a of=/dev/sde", "dd if=a of=/dev/sde" },
+	{ "echo a=b # x", "echo a=b # x" },
+	{ "pi@ian:~/Documents/Raspbian $ ls", "ls" },
+	{ "+ dd if=/dev/zero", "dd if=/dev/zero" },
+	{ "PS C:\\> fio job", "fio job" },
+	{ "dd if=/dev/zero of=x > log", "dd if=/dev/zero of=x > log" },
+	{ "Timing cached reads:", "Timing cached reads:" },
+};
+
+static void test_prompts(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(prompts) / sizeof(prompts[0]); i++)
+		assert_string_equal(line_after_prompt(prompts[i].line),
+				    prompts[i].after);
+}
+
+static void test_shell_find(void **state)
+{
+	struct shell_cmd c[4];
+	char *t;
+
+	(void)state;
+	assert_int_equal(shell_find("$ sync; dd if=a of=b; sync", "dd", c, 4), 1);
+	t = shell_cmd_text(&c[0]);
+	assert_string_equal(t, "dd if=a of=b");
+	free(t);
+	assert_int_equal(shell_find("dd if=a of=f bs=1M && dd if=f of=/dev/null",
+				    "dd", c, 4), 2);
+	t = shell_cmd_text(&c[1]);
+	assert_string_equal(t, "dd if=f of=/dev/null");
+	free(t);
+	assert_int_equal(shell_find("sudo nice -n 19 /bin/dd if=x", "dd", c, 4), 1);
+	assert_int_equal(shell_find("time dd if=/dev/zero bs=1M | md5sum", "dd",
+				    c, 4), 1);
+	assert_int_equal(shell_find("I ran dd with bs=1M", "dd", c, 4), 0);
+	assert_int_equal(shell_find("perf stat -e cycles -r 3 dd if=/dev/zero "
+				    "of=/dev/null", "dd", c, 4), 1);
+	assert_int_equal(shell_find("dd if=a of=b  # dd if=x", "dd", c, 4), 1);
+	t = shell_cmd_text(&c[0]);
+	assert_string_equal(t, "dd if=a of=b");
+	free(t);
+	assert_int_equal(shell_find("dd: error writing", "dd", c, 4), 0);
+	assert_int_equal(shell_find("dd bs=$((1024*1024)) count=10", "dd", c, 4), 1);
+	t = shell_cmd_text(&c[0]);
+	assert_string_equal(t, "dd bs=$((1024*1024)) count=10");
+	free(t);
+}
+
+static void test_name_pattern(void **state)
+{
+	struct labels l;
+
+	(void)state;
+	labels_init(&l);
+	assert_int_equal(name_pattern_apply("{host}.{test}.txt",
+					    "old.randread.txt", &l), 0);
+	assert_string_equal(labels_get(&l, "host"), "old");
+	assert_string_equal(labels_get(&l, "test"), "randread");
+	labels_release(&l);
+	assert_int_equal(name_pattern_apply("{_}-{fs}.log", "a-b-xfs.log", &l), 0);
+	assert_string_equal(labels_get(&l, "fs"), "b-xfs");
+	assert_null(labels_get(&l, "_"));
+	labels_release(&l);
+	assert_int_equal(name_pattern_apply("{host}.txt", "x.json", &l), -1);
+	assert_int_equal(l.n, 0);
+	labels_release(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quotes_indent_crlf),
+		cmocka_unit_test(test_lone_cr_splits_keeping_lineno),
+		cmocka_unit_test(test_grep_prefix),
+		cmocka_unit_test(test_binary_and_sha),
+		cmocka_unit_test(test_prompts),
+		cmocka_unit_test(test_shell_find),
+		cmocka_unit_test(test_name_pattern),
+	};
+
+	return cmocka_run_group_tests_name("input", tests, NULL, NULL);
+}
