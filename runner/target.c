@@ -214,6 +214,39 @@ static int has_option(const char *list, const char *opt)
 }
 
 /*
+ * compression: the mount option that turns it on (btrfs compress=,
+ * compress-force=, f2fs compress_algorithm=), "no" for file systems that
+ * never compress, nothing where storan cannot tell (ZFS properties,
+ * per-file attributes).
+ */
+static void label_compression(struct labels *out, const char *fs,
+			      const char *opts)
+{
+	static const char *const never[] = {
+		"ext2", "ext3", "ext4", "xfs", "tmpfs", "vfat", "exfat",
+	};
+	static const char *const keys[] = {
+		"compress-force=", "compress=", "compress_algorithm=",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *p = strstr(opts, keys[i]);
+
+		if (p && (p == opts || p[-1] == ',')) {
+			size_t len = strcspn(p + strlen(keys[i]), ",");
+			char *v = xstrndup(p + strlen(keys[i]), len);
+
+			labels_set(out, "compression", v);
+			free(v);
+			return;
+		}
+	}
+	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+		if (!strcmp(fs, never[i]))
+			labels_set(out, "compression", "no");
+}
+
+/*
  * The file system holding a file: the mountinfo line whose maj:min is the
  * file's st_dev.  Options are the mount's and the super block's together,
  * as /proc/mounts shows them.
@@ -242,6 +275,7 @@ static void fs_facts(dev_t dev, struct labels *out)
 			if (*t && !has_option(opts.buf, t))
 				strbuf_addf(&opts, ",%s", t);
 		labels_set(out, "fs_options", opts.buf);
+		label_compression(out, fields[dash + 1], opts.buf);
 		strbuf_release(&opts);
 		break;
 	}

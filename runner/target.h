@@ -1,6 +1,8 @@
 /*
  * Facts about what is being measured, as labels of every measurement:
  * kind (file or block), fs and fs_options (from /proc/self/mountinfo),
+ * compression (the mount option that enables it, or "no" for file
+ * systems that never compress),
  * device, model, rotational, logical_block_size, physical_block_size,
  * scheduler, queue_depth (sysfs), link (pcie3x4, sata3: from the PCIe or
  * SATA link the device sits on, when sysfs exposes it), kernel (uname)
