@@ -8,9 +8,9 @@
  * only when nothing is in flight) and returns up to max of them.  reap()
  * first submits whatever was queued and not yet committed, so that a
  * caller may leave its last chunk to reap() and one system call submits
- * and waits (io_uring does).  A synchronous engine (ENGINE_SYNC, psync) does the
- * I/O inside queue() and hands it back from reap(); the caller runs it at
- * depth 1 so that latencies stay per I/O.
+ * and waits (io_uring does).  A synchronous engine (ENGINE_SYNC, psync)
+ * does the I/O inside queue() and hands it back from reap(); the caller
+ * runs it at depth 1 so that latencies stay per I/O.
  *
  * Ownership: the caller owns the io_units and their buffers (aligned, one
  * contiguous region so that io_uring can register it), for the engine's
@@ -31,9 +31,9 @@ struct io_unit {
 	uint64_t offset;
 	uint64_t start_ns;	/* when it was queued */
 	uint32_t len;
-	uint32_t index;		/* position in the pool = registered buffer */
+	uint32_t index;		/* in the pool; the registered buffer */
 	enum io_dir dir;
-	int64_t result;		/* bytes done, or -errno; set by reap() */
+	int64_t result;		/* bytes done or -errno, set by reap() */
 };
 
 struct engine {
@@ -41,8 +41,6 @@ struct engine {
 	int fd;
 	unsigned depth;		/* at most this many I/Os in flight */
 	struct io_unit *units;	/* depth of them */
-	void *buf_base;		/* the region the units' buffers live in */
-	size_t buf_size;
 	void *priv;		/* the engine's own state */
 };
 

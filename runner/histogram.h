@@ -41,7 +41,8 @@ static inline unsigned lat_hist_bucket(uint64_t ns)
 		ns = (UINT64_C(1) << HIST_MAX_BITS) - 1;
 	msb = 63u - (unsigned)__builtin_clzll(ns);
 	shift = msb - HIST_SUB_BITS;
-	return (shift + 1) * HIST_SUB + (unsigned)((ns >> shift) & (HIST_SUB - 1));
+	return (shift + 1) * HIST_SUB +
+	       (unsigned)((ns >> shift) & (HIST_SUB - 1));
 }
 
 static inline void lat_hist_add(struct lat_hist *h, uint64_t ns)

@@ -248,7 +248,8 @@ static void check_swaps(const struct devset *set, dev_t fdev, ino_t ino,
 		if (split_fields(line, field, 2) < 1 || field[0][0] != '/' ||
 		    stat(field[0], &st))
 			continue;
-		if ((S_ISBLK(st.st_mode) && set && devset_has(set, st.st_rdev)) ||
+		if ((S_ISBLK(st.st_mode) && set &&
+		     devset_has(set, st.st_rdev)) ||
 		    (S_ISREG(st.st_mode) && st.st_dev == fdev &&
 		     st.st_ino == ino))
 			why_add(why, n, "%s is in use as swap", field[0]);
@@ -351,8 +352,8 @@ static int open_existing_file(const struct safety_request *req,
 	t->size = req->size ? req->size : (uint64_t)st->st_size;
 	if (req->writes && !req->overwrite)
 		return error("refusing to write to '%s': storan did not create "
-			     "it (--overwrite lets storan destroy its contents)",
-			     req->filename);
+			     "it (--overwrite lets storan destroy its "
+			     "contents)", req->filename);
 	if (t->size > (uint64_t)st->st_size)
 		return error("'%s' has %llu bytes, less than --size; storan "
 			     "does not grow files it did not create",

@@ -54,8 +54,6 @@ static int engine_probe(const struct engine_ops *ops, int fd)
 	e.fd = fd;
 	e.depth = 1;
 	e.units = &u;
-	e.buf_base = buf;
-	e.buf_size = 4096;
 	rc = ops->init(&e);
 	if (!rc)
 		ops->cleanup(&e);
@@ -312,7 +310,7 @@ static int run_combo(struct sweep *s, enum rw_mode rw, uint64_t bs,
 		rc = run_once(&spec, o->ramp, o->runtime, res, &s->prog);
 		progress_step_done(&s->prog, o->ramp + o->runtime);
 		if (rc)
-			break;	/* an interrupted repetition is not kept */
+			break;	/* an interrupted repetition is dropped */
 		record_run(s, from, &l, rw, res);
 		lat_hist_merge(&acc[0], &res->hist[0]);
 		lat_hist_merge(&acc[1], &res->hist[1]);

@@ -219,7 +219,8 @@ struct worker {
 };
 
 static void run_fail(struct run_shared *sh, enum failure kind,
-		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+		     const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static void run_fail(struct run_shared *sh, enum failure kind,
 		     const char *fmt, ...)
@@ -249,8 +250,6 @@ static int worker_setup(struct worker *w)
 	w->eng.ops = sp->ops;
 	w->eng.fd = sp->fd;
 	w->eng.depth = sp->depth;
-	w->eng.buf_base = w->bufs;
-	w->eng.buf_size = size;
 	w->eng.units = xcalloc(sp->depth, sizeof(struct io_unit));
 	w->free_units = xcalloc(sp->depth, sizeof(*w->free_units));
 	w->done = xcalloc(sp->depth, sizeof(*w->done));
@@ -330,7 +329,8 @@ static void complete_io(struct worker *w, struct io_unit *u, uint64_t now,
 		bad = verify_check(sp->verify, u->buf, u->offset, u->len);
 		if (bad != UINT64_MAX)
 			run_fail(w->sh, FAIL_VERIFY, "verify: the data read "
-				 "at offset %llu is not what storan wrote there",
+				 "at offset %llu is not what storan wrote "
+				 "there",
 				 (unsigned long long)bad);
 	}
 	if (!measuring)
@@ -558,10 +558,12 @@ int run_once(const struct run_spec *spec, double ramp, double runtime,
 	collect(w, spec->numjobs, res);
 	res->runtime = (double)measured * 1e-9;
 	if (res->runtime > 0) {
-		res->usr = 100.0 * (cpu_seconds(&ru[1].ru_utime) -
-				    cpu_seconds(&ru[0].ru_utime)) / res->runtime;
-		res->sys = 100.0 * (cpu_seconds(&ru[1].ru_stime) -
-				    cpu_seconds(&ru[0].ru_stime)) / res->runtime;
+		res->usr = 100.0 / res->runtime *
+			   (cpu_seconds(&ru[1].ru_utime) -
+			    cpu_seconds(&ru[0].ru_utime));
+		res->sys = 100.0 / res->runtime *
+			   (cpu_seconds(&ru[1].ru_stime) -
+			    cpu_seconds(&ru[0].ru_stime));
 	}
 	res->interrupted = interrupted;
 	failed = atomic_load(&sh.failed);
@@ -612,7 +614,8 @@ int layout_file(int fd, uint64_t size, const struct data_spec *data,
 		if (verify)
 			verify_prepare_write(verify, buf, off, (uint32_t)n);
 		else
-			data_stamp(data, buf, (uint32_t)n, off ^ rng_next(&rng));
+			data_stamp(data, buf, (uint32_t)n,
+				   off ^ rng_next(&rng));
 		done = pwrite(fd, buf, n, (off_t)off);
 		if (done != (ssize_t)n)
 			rc = error("cannot lay out the test file at offset "
