@@ -226,8 +226,9 @@ static void check_mounts(const struct devset *set, struct strbuf *why,
 		    S_ISBLK(st.st_mode))
 			d = st.st_rdev;
 		if (devset_has(set, d))
-			why_add(why, n, "%u:%u is mounted on %s", major(d),
-				minor(d), field[4]);
+			why_add(why, n, "%s is mounted on %s",
+				dash + 2 < k ? field[dash + 2] : "it",
+				field[4]);
 	}
 	free(line);
 	if (f)
@@ -389,14 +390,20 @@ static int device_write_allowed(const struct safety_request *req,
 	struct strbuf why = STRBUF_INIT;
 	unsigned char *head = xcalloc(1, 68 * 1024);
 	ssize_t got = -1;
-	int fd, rc = 0;
+	int fd, rc = 0, read_errno;
 
 	fd = open(req->filename, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
+	if (fd >= 0)
 		got = pread(fd, head, 68 * 1024, 0);
+	read_errno = errno;
+	if (fd >= 0)
 		close(fd);
-	}
-	if (!req->destroy_data) {
+	if (!req->destroy_data && got < 0) {
+		rc = error("refusing to write to block device '%s' (storan "
+			   "cannot read it to see what it holds: %s); "
+			   "--destroy-data=%s destroys it", req->filename,
+			   strerror(read_errno), req->filename);
+	} else if (!req->destroy_data) {
 		if (got > 0 && safety_signatures(head, (size_t)got, &why))
 			rc = error("refusing to write to '%s': it holds a %s; "
 				   "--destroy-data=%s destroys it",
