@@ -29,7 +29,7 @@ static int uring_setup(struct engine *e, struct uring_priv *p)
 	unsigned flags = 0;
 	int rc;
 
-#if defined(IORING_SETUP_DEFER_TASKRUN) && !defined(NO_DEFER)
+#ifdef IORING_SETUP_DEFER_TASKRUN
 	flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
 #endif
 	rc = io_uring_queue_init(e->depth, &p->ring, flags);
