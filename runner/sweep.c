@@ -331,6 +331,9 @@ static int run_combo(struct sweep *s, enum rw_mode rw, uint64_t bs,
 
 /* ---- the sweep ------------------------------------------------------- */
 
+/* I/O buffers of all jobs together: a guard against typing 64M at QD4096. */
+#define BUF_MAX (UINT64_C(16) << 30)
+
 static int open_target(struct sweep *s)
 {
 	struct job_options *o = s->o;
@@ -346,12 +349,21 @@ static int open_target(struct sweep *s)
 	req.destroy_data = o->destroy_data;
 	if (safety_open_target(&req, &s->t))
 		return -1;
-	for (size_t i = 0; i < o->nbs; i++)
+	for (size_t i = 0; i < o->nbs; i++) {
 		if (o->bs[i] > s->t.size)
 			return error("block size %llu is larger than the %llu "
 				     "bytes under test",
 				     (unsigned long long)o->bs[i],
 				     (unsigned long long)s->t.size);
+		for (size_t d = 0; d < o->niodepth; d++)
+			if (o->bs[i] * o->iodepth[d] * o->numjobs > BUF_MAX)
+				return error("bs %llu x iodepth %u x numjobs "
+					     "%u needs more than %llu bytes of "
+					     "buffers", (unsigned long long)
+					     o->bs[i], o->iodepth[d],
+					     o->numjobs, (unsigned long long)
+					     BUF_MAX);
+	}
 	return 0;
 }
 

@@ -46,6 +46,11 @@ expect_rc 2 "$STORAN" run --directory "$T/d" --size 1000T --runtime 0.2 \
 	--ramp 0 --repeat 1 --quiet --rw read --bs 4k
 expect_err "free"
 empty_dir "$T/d"
+# Buffers beyond reason are refused before any I/O.
+expect_rc 2 "$STORAN" run --directory "$T/d" --size 64M --rw read --bs 64M \
+	--iodepth 512 --quiet
+expect_err "bytes of buffers"
+empty_dir "$T/d"
 # Usage errors: exit 2, nothing measured.
 expect_rc 2 "$STORAN" run --rw read
 expect_err "--bs"
