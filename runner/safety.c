@@ -260,6 +260,31 @@ static void check_swaps(const struct devset *set, dev_t fdev, ino_t ino,
 		fclose(f);
 }
 
+/* A file behind a loop device is that device's data: not to be written. */
+static void check_loop_backing(dev_t fdev, ino_t ino, struct strbuf *why,
+			       int *n)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char path[300], file[4096];
+		struct stat st;
+
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
+			 de->d_name);
+		if (sysfs_read(path, file, sizeof(file)) || stat(file, &st))
+			continue;
+		if (st.st_dev == fdev && st.st_ino == ino)
+			why_add(why, n, "it is the backing file of /dev/%s",
+				de->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
 int safety_device_busy(dev_t dev, struct strbuf *why)
 {
 	struct devset set = { NULL, 0, 0 };
@@ -362,8 +387,10 @@ static int open_existing_file(const struct safety_request *req,
 	if (!t->size)
 		return error("'%s' is empty; give a file with data to read",
 			     req->filename);
-	if (req->writes)
+	if (req->writes) {
 		check_swaps(NULL, st->st_dev, st->st_ino, &why, &n);
+		check_loop_backing(st->st_dev, st->st_ino, &why, &n);
+	}
 	if (n) {
 		error("refusing to write to '%s': %s", req->filename, why.buf);
 		strbuf_release(&why);

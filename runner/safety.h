@@ -4,7 +4,7 @@
  *   - a file it created itself (unlinked as soon as it is open, so that
  *     nothing is left behind after success, failure, Ctrl-C or a kill);
  *   - an existing regular file when --overwrite is given (and the file is
- *     not in use as swap);
+ *     not in use as swap nor behind a loop device);
  *   - a block device when --destroy-data=DEVICE names that same device,
  *     and even then never when the device, one of its partitions or a
  *     holder is mounted, used as swap, or part of an md/dm/LVM stack, and

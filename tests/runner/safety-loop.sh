@@ -34,6 +34,11 @@ expect_rc 2 "$STORAN" run --filename "$A" --size 64M --runtime 0.2 \
 	--ramp 0 --repeat 1 --quiet --rw read --bs 4k
 expect_err "larger than"
 
+# The file behind a loop device is that device's data.
+expect_rc 2 "$STORAN" run --filename "$T/a.img" $QUICK --rw write --bs 4k \
+	--overwrite
+expect_err "backing file of $A"
+
 # With the words that cannot be typed by accident: written, in range.
 expect_rc 0 "$STORAN" run --filename "$A" $QUICK --rw randwrite,write \
 	--bs 4k --destroy-data="$A" --verify -o "$T/w.json"
