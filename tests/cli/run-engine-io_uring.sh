@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# storan run: tests/runner/engine.sh io_uring under a timeout.
+exec timeout 240 bash "$(dirname "$0")/../runner/engine.sh" io_uring
