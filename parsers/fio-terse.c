@@ -153,9 +153,13 @@ static int emit_pct(struct terse *tr, const char *op, size_t k)
 	const char *p;
 	double v;
 	char buf[32];
-	size_t vlen = tr->f[k].len - (size_t)(pc - s) - 2;
+	size_t vlen;
 
-	if (pc[1] != '=' || vlen >= sizeof(buf))
+	/* a field cut short or garbled has no "%=" to split at */
+	if (!pc || (size_t)(pc - s) + 2 > tr->f[k].len || pc[1] != '=')
+		return -1;
+	vlen = tr->f[k].len - (size_t)(pc - s) - 2;
+	if (vlen >= sizeof(buf))
 		return -1;
 	memcpy(buf, pc + 2, vlen);
 	buf[vlen] = '\0';
@@ -313,6 +317,7 @@ static int terse_record(struct terse *tr)
 	struct fio_header hdr;
 	int did_io = 0;
 	const char *op;
+	size_t mark = tr->ctx->rs->n;
 
 	if (tr->version >= 3 && !(tr->f[1].len > 4 &&
 				  starts_with(tr->f[1].s, "fio-")))
@@ -357,6 +362,9 @@ static int terse_record(struct terse *tr)
 	fio_header_release(&hdr);
 	return 0;
 bad:
+	/* a broken line yields no figure, not the ones before the break */
+	while (tr->ctx->rs->n > mark)
+		result_set_remove(tr->ctx->rs, tr->ctx->rs->n - 1);
 	labels_release(&tr->labels);
 	fio_header_release(&hdr);
 	return -1;
