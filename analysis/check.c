@@ -1025,10 +1025,17 @@ void check_scan_cache_drops(const struct input *in, struct check_options *opt)
 
 void check_write_text(const struct check_list *l, struct strbuf *out)
 {
-	for (size_t i = 0; i < l->n; i++)
-		strbuf_addf(out, "%s:%u: %s: %s: %s\n", l->v[i].source,
-			    l->v[i].line, check_severity_name(l->v[i].severity),
+	for (size_t i = 0; i < l->n; i++) {
+		/* measured by storan run: no input line to point at */
+		if (l->v[i].line)
+			strbuf_addf(out, "%s:%u: ", l->v[i].source,
+				    l->v[i].line);
+		else
+			strbuf_addf(out, "%s: ", l->v[i].source);
+		strbuf_addf(out, "%s: %s: %s\n",
+			    check_severity_name(l->v[i].severity),
 			    l->v[i].code, l->v[i].message);
+	}
 }
 
 static void add_csv_number(struct strbuf *out, double v)

@@ -192,8 +192,11 @@ void fmt_table_add_footnote(struct fmt_table *t, unsigned n,
 
 void fmt_footnote_text(const struct fmt_footnote *f, struct strbuf *out)
 {
-	strbuf_addf(out, "%s:%u: %s: %s: %s", f->source, f->line,
-		    f->severity, f->code, f->message);
+	if (f->line)
+		strbuf_addf(out, "%s:%u: ", f->source, f->line);
+	else
+		strbuf_addf(out, "%s: ", f->source);
+	strbuf_addf(out, "%s: %s: %s", f->severity, f->code, f->message);
 }
 
 static const struct fmt_cell *cell_at(const struct fmt_table *t, size_t r,

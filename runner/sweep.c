@@ -433,7 +433,10 @@ static int sweep_body(struct sweep *s)
 		return 2;
 	sync_engine_depth(s);
 	base_labels(s);
-	s->src = result_set_add_source(s->rs, s->t.path, NULL);
+	/* A new file is gone once the run ends: name the run instead of a
+	 * temporary name nobody will find. */
+	s->src = result_set_add_source(s->rs, s->t.kind == TARGET_NEW_FILE ?
+				       "storan-run" : s->t.path, NULL);
 	s->rs->sources[s->src].format = xstrdup("storan-run");
 	s->rs->sources[s->src].tool_version = xstrdup(STORAN_VERSION);
 	if (o->verify)
