@@ -52,34 +52,32 @@ static void html_text(struct strbuf *sb, const char *s)
 	}
 }
 
-/* The SVG file without its XML declaration, ids prefixed with "cN-". */
+/*
+ * The SVG file without its XML declaration, ids prefixed with "cN-".  One
+ * pass over the text: looking for each kind of reference separately would
+ * rescan the rest of the file after every match.
+ */
 static void inline_svg(struct strbuf *sb, const char *svg, size_t n)
 {
 	static const char *const refs[] = { " id=\"", "href=\"#", "url(#" };
-	const char *p = strstr(svg, "<svg");
+	const char *p = strstr(svg, "<svg"), *copied;
 
 	if (!p)
 		return;
-	while (*p) {
-		size_t best = (size_t)-1, which = 0;
-
+	for (copied = p; *p; p++) {
 		for (size_t i = 0; i < 3; i++) {
-			const char *q = strstr(p, refs[i]);
+			size_t len = strlen(refs[i]);
 
-			if (q && (size_t)(q - p) < best) {
-				best = (size_t)(q - p);
-				which = i;
-			}
-		}
-		if (best == (size_t)-1) {
-			strbuf_adds(sb, p);
+			if (*p != refs[i][0] || strncmp(p, refs[i], len))
+				continue;
+			strbuf_add(sb, copied, (size_t)(p - copied) + len);
+			strbuf_addf(sb, "c%zu-", n);
+			p += len - 1;
+			copied = p + 1;
 			break;
 		}
-		best += strlen(refs[which]);
-		strbuf_add(sb, p, best);
-		strbuf_addf(sb, "c%zu-", n);
-		p += best;
 	}
+	strbuf_adds(sb, copied);
 }
 
 /* The chart's table (analysis/format.h) with its notes and footnotes. */
