@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -903,6 +904,77 @@ static void remove_tree(const char *path)
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Renders chart i as PNG and SVG into tmp/charts/; the SVG stays in svg. */
+static int render_one(const struct report *r, size_t i,
+		      const struct chart_render_opts *o, const char *tmp,
+		      struct strbuf *svg)
+{
+	struct strbuf png = STRBUF_INIT;
+	char *path;
+	int rc;
+
+	if (chart_render(&r->charts[i].chart, CHART_PNG, o, &png) ||
+	    chart_render(&r->charts[i].chart, CHART_SVG, o, svg)) {
+		strbuf_release(&png);
+		return -1;
+	}
+	path = xstrfmt("%s/charts/%s.png", tmp, r->charts[i].name);
+	rc = write_whole(path, png.buf, png.len);
+	free(path);
+	strbuf_release(&png);
+	if (rc)
+		return -1;
+	path = xstrfmt("%s/charts/%s.svg", tmp, r->charts[i].name);
+	rc = write_whole(path, svg->buf, svg->len);
+	free(path);
+	return rc ? -1 : 0;
+}
+
+/*
+ * Charts are independent: worker threads take the next one to render
+ * (cairo is thread-safe across surfaces).  The first chart is drawn before
+ * any thread starts, so that fontconfig and cairo's font cache are set up
+ * once, by one thread.
+ */
+struct render_pool {
+	const struct report *r;
+	const struct chart_render_opts *o;
+	const char *tmp;
+	struct strbuf *svgs;
+	size_t next;
+	int failed;
+	pthread_mutex_t lock;
+};
+
+static void *render_worker(void *arg)
+{
+	struct render_pool *p = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&p->lock);
+		i = p->failed ? p->r->n : p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->r->n)
+			return NULL;
+		if (render_one(p->r, i, p->o, p->tmp, &p->svgs[i])) {
+			pthread_mutex_lock(&p->lock);
+			p->failed = 1;
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+}
+
+static unsigned render_threads(size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 4 || cpus < 2)
+		return 1;
+	return cpus > 8 ? 8 : (unsigned)cpus;
+}
+
 static int render_charts(const struct report *r, const char *tmp,
 			 struct strbuf *svgs)
 {
@@ -911,30 +983,24 @@ static int render_charts(const struct report *r, const char *tmp,
 		.command_line = r->command_line, .inputs = r->inputs,
 		.ninputs = r->ninputs, .rs = r->rs,
 	};
+	struct render_pool p = { r, &o, tmp, svgs, 1, 0,
+				 PTHREAD_MUTEX_INITIALIZER };
+	unsigned nthreads = render_threads(r->n), started = 0;
+	pthread_t tid[8];
 
-	for (size_t i = 0; i < r->n; i++) {
-		struct strbuf png = STRBUF_INIT;
-		char *path;
-		int rc;
-
-		if (chart_render(&r->charts[i].chart, CHART_PNG, &o, &png) ||
-		    chart_render(&r->charts[i].chart, CHART_SVG, &o, &svgs[i])) {
-			strbuf_release(&png);
-			return -1;
-		}
-		path = xstrfmt("%s/charts/%s.png", tmp, r->charts[i].name);
-		rc = write_whole(path, png.buf, png.len);
-		free(path);
-		strbuf_release(&png);
-		if (rc)
-			return -1;
-		path = xstrfmt("%s/charts/%s.svg", tmp, r->charts[i].name);
-		rc = write_whole(path, svgs[i].buf, svgs[i].len);
-		free(path);
-		if (rc)
-			return -1;
-	}
-	return 0;
+	if (!r->n)
+		return 0;
+	if (render_one(r, 0, &o, tmp, &svgs[0]))
+		return -1;
+	for (unsigned t = 0; nthreads > 1 && t < nthreads; t++)
+		if (!pthread_create(&tid[t], NULL, render_worker, &p))
+			started++;
+	if (!started)
+		render_worker(&p);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&p.lock);
+	return p.failed ? -1 : 0;
 }
 
 static int write_pages(const struct report *r, const char *tmp,
