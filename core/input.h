@@ -54,6 +54,14 @@ void input_from_buffer(struct input *in, const char *name, const char *data,
 		       size_t size);
 void input_release(struct input *in);
 
+/*
+ * Does the raw text contain needle anywhere?  A cheap test for detect()
+ * functions: whatever a clean line contains, the raw text contains too,
+ * so a parser whose marks are absent from the raw text can skip the file
+ * without walking its lines.
+ */
+int input_contains(const struct input *in, const char *needle);
+
 /* Is the line blank, or only a shell prompt ("$", "pi@host:~ $")? */
 int line_is_empty(const struct input_line *l);
 

@@ -105,14 +105,14 @@ struct summary_line {
 
 static int dd_detect(const struct input *in)
 {
-	for (size_t i = 0; i < in->nlines; i++) {
-		const char *t = in->lines[i].text;
+	static const char *const marks[] = {
+		"records in", " copied", "bytes transferred", "+0 ", "+1 ",
+		"dd: ", NULL
+	};
 
-		if (strstr(t, "records in") || strstr(t, " copied") ||
-		    strstr(t, "bytes transferred") || strstr(t, "+0 ") ||
-		    strstr(t, "+1 ") || strstr(t, "dd: "))
+	for (size_t i = 0; marks[i]; i++)
+		if (input_contains(in, marks[i]))
 			return 60;
-	}
 	return 0;
 }
 

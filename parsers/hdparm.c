@@ -62,6 +62,8 @@ static int is_timing_line(const char *text)
 
 static int hdparm_detect(const struct input *in)
 {
+	if (!input_contains(in, "Timing ") || !input_contains(in, "reads"))
+		return 0;
 	for (size_t i = 0; i < in->nlines; i++)
 		if (is_timing_line(in->lines[i].text))
 			return 80;

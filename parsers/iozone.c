@@ -1107,6 +1107,11 @@ static void read_line(struct ioz_state *st, size_t li)
 
 static int iozone_detect(const struct input *in)
 {
+	if (!input_contains(in, "iozone") && !input_contains(in, "Iozone") &&
+	    !input_contains(in, "throughput for") &&
+	    !input_contains(in, "reclen") &&
+	    !input_contains(in, "Writer report"))
+		return 0;
 	for (size_t i = 0; i < in->nlines; i++) {
 		const char *t = in->lines[i].text;
 

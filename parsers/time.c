@@ -47,6 +47,16 @@
 
 static int time_detect(const struct input *in)
 {
+	static const char *const marks[] = {
+		"real", "Real", "elapsed", "Elapsed", " total", "pf+",
+		"Executed in ", NULL
+	};
+	size_t k;
+
+	for (k = 0; marks[k] && !input_contains(in, marks[k]); k++)
+		;
+	if (!marks[k])
+		return 0;
 	for (size_t i = 0; i < in->nlines; i++) {
 		const char *t = in->lines[i].text;
 
