@@ -92,11 +92,16 @@ static void sink_flush(struct ingest_sink *s)
 	strbuf_reset(&s->buf);
 }
 
-/* Writes one input's result set and keeps only its sources. */
-static void sink_add(struct ingest_sink *s, struct result_set *rs)
+/*
+ * Writes one input's result set and keeps only its sources.  CSV rows were
+ * formatted on the worker thread already (text); JSON needs the running
+ * source count, known only here.
+ */
+static void sink_add(struct ingest_sink *s, struct result_set *rs,
+		     const struct strbuf *text)
 {
 	if (s->fmt == FORMAT_CSV)
-		rs_csv_write_rows(rs, &s->buf);
+		strbuf_add(&s->buf, strbuf_str(text), text->len);
 	else
 		rs_json_add_measurements(rs, s->sources.nsources, &s->count,
 					 &s->buf);
@@ -107,11 +112,22 @@ static void sink_add(struct ingest_sink *s, struct result_set *rs)
 	sink_flush(s);
 }
 
+/* On a worker thread: the CSV rows of one input. */
+static void render_csv(const struct result_set *rs, struct strbuf *out,
+		       void *arg)
+{
+	const struct ingest_sink *s = arg;
+
+	if (s->fmt == FORMAT_CSV)
+		rs_csv_write_rows(rs, out);
+}
+
 /* Each input, in order: its messages, then its measurements. */
-static void deliver(struct result_set *rs, struct diag_list *diags, void *arg)
+static void deliver(struct result_set *rs, struct diag_list *diags,
+		    const struct strbuf *text, void *arg)
 {
 	diag_print(diags, stderr);
-	sink_add(arg, rs);
+	sink_add(arg, rs, text);
 }
 
 static int sink_close(struct ingest_sink *s)
@@ -208,7 +224,7 @@ int cmd_ingest(int argc, char **argv)
 	if (!threads)
 		threads = load_default_threads((size_t)(argc - optind));
 	st = load_inputs_ordered(argv + optind, (size_t)(argc - optind), &opt,
-				 threads, deliver, &sink);
+				 threads, render_csv, deliver, &sink);
 	rc = sink_close(&sink) ? EXIT_TROUBLE : (int)st;
 	labels_release(&opt.labels);
 	return rc;

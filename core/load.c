@@ -80,6 +80,7 @@ enum load_status load_inputs(char *const *paths, int n,
 struct load_job {
 	struct result_set rs;
 	struct diag_list diags;
+	struct strbuf text;	/* rendered by the worker, if asked */
 	enum load_status st;
 	int done;
 };
@@ -87,6 +88,8 @@ struct load_job {
 struct load_pool {
 	char *const *paths;
 	const struct ingest_options *opt;
+	load_render_fn render;
+	void *arg;
 	struct load_job *jobs;
 	size_t n, next, delivered, window;
 	pthread_mutex_t lock;
@@ -100,7 +103,10 @@ static void run_job(struct load_pool *p, size_t i)
 
 	result_set_init(&j->rs);
 	diag_list_init(&j->diags);
+	strbuf_init(&j->text);
 	j->st = load_input(p->paths[i], p->opt, &j->rs, &j->diags);
+	if (p->render)
+		p->render(&j->rs, &j->text, p->arg);
 }
 
 static void *load_worker(void *arg)
@@ -131,9 +137,10 @@ static enum load_status deliver_job(struct load_job *j, load_deliver_fn fn,
 {
 	enum load_status st = j->st;
 
-	fn(&j->rs, &j->diags, arg);
+	fn(&j->rs, &j->diags, &j->text, arg);
 	result_set_release(&j->rs);
 	diag_list_release(&j->diags);
+	strbuf_release(&j->text);
 	return st;
 }
 
@@ -148,8 +155,8 @@ unsigned load_default_threads(size_t n)
 
 enum load_status load_inputs_ordered(char *const *paths, size_t n,
 				     const struct ingest_options *opt,
-				     unsigned threads, load_deliver_fn deliver,
-				     void *arg)
+				     unsigned threads, load_render_fn render,
+				     load_deliver_fn deliver, void *arg)
 {
 	struct load_pool p;
 	pthread_t *tid;
@@ -159,6 +166,8 @@ enum load_status load_inputs_ordered(char *const *paths, size_t n,
 	memset(&p, 0, sizeof(p));
 	p.paths = paths;
 	p.opt = opt;
+	p.render = render;
+	p.arg = arg;
 	p.n = n;
 	p.jobs = xcalloc(n, sizeof(*p.jobs));
 	p.window = threads > 1 ? 4 * (size_t)threads : 1;

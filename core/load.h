@@ -9,6 +9,7 @@
 #include "resultset.h"
 
 struct ingest_options;
+struct strbuf;
 
 enum load_status {
 	LOAD_OK = 0,
@@ -50,11 +51,18 @@ enum load_status load_inputs(char *const *paths, int n,
  * bounded by the largest inputs, not their sum.  Returns the worst status.
  */
 typedef void (*load_deliver_fn)(struct result_set *rs,
-				struct diag_list *diags, void *arg);
+				struct diag_list *diags,
+				const struct strbuf *text, void *arg);
+/*
+ * Optional: turns one input's result set into output text on the worker
+ * thread (so that formatting runs in parallel too); deliver() gets it.
+ */
+typedef void (*load_render_fn)(const struct result_set *rs,
+			       struct strbuf *out, void *arg);
 enum load_status load_inputs_ordered(char *const *paths, size_t n,
 				     const struct ingest_options *opt,
-				     unsigned threads, load_deliver_fn deliver,
-				     void *arg);
+				     unsigned threads, load_render_fn render,
+				     load_deliver_fn deliver, void *arg);
 
 /* Worker threads worth using for n inputs on this machine (1..8). */
 unsigned load_default_threads(size_t n);
