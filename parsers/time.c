@@ -207,6 +207,25 @@ static void emit(struct parse_ctx *ctx, size_t li, const char *which,
 		labels_set(&m->labels, "command", command);
 }
 
+/*
+ * Emits real, user and sys read on line li, with the command of a
+ * "time CMD" line above, unless the same output was seen before.
+ */
+static void emit_timing(struct parse_ctx *ctx, size_t li, size_t stop,
+			double real, double user, double sys)
+{
+	size_t at;
+	char *command = find_command(ctx, li, stop, &at);
+
+	if (!command || !is_copy(ctx, at, li)) {
+		emit(ctx, li, "real", real, command);
+		emit(ctx, li, "user", user, command);
+		emit(ctx, li, "sys", sys, command);
+	}
+	parse_claim(ctx, li);
+	free(command);
+}
+
 /* A bash/POSIX/BusyBox block starting at li; returns lines used. */
 static size_t read_bash_block(struct parse_ctx *ctx, size_t li, size_t stop)
 {
@@ -250,8 +269,7 @@ static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
 {
 	const char *p = ctx->in->lines[li].text, *e;
 	double user, sys, real;
-	char *command, *elapsed;
-	size_t at;
+	char *elapsed;
 
 	if (read_tagged(&p, "user", &user) || read_tagged(&p, "system", &sys))
 		return 0;
@@ -264,17 +282,10 @@ static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
 		return 0;
 	}
 	free(elapsed);
-	command = find_command(ctx, li, stop, &at);
-	if (!command || !is_copy(ctx, at, li)) {
-		emit(ctx, li, "real", real, command);
-		emit(ctx, li, "user", user, command);
-		emit(ctx, li, "sys", sys, command);
-	}
-	parse_claim(ctx, li);
+	emit_timing(ctx, li, stop, real, user, sys);
 	if (li + 1 < ctx->in->nlines &&
 	    strstr(ctx->in->lines[li + 1].text, "pagefaults"))
 		parse_claim(ctx, li + 1);
-	free(command);
 	return 1;
 }
 
@@ -359,8 +370,6 @@ static int read_bsd(struct parse_ctx *ctx, size_t li, size_t stop)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
-	char *command;
-	size_t at;
 
 	if (read_tagged(&p, " ", &real) || !skip_prefix(&p, "real"))
 		return 0;
@@ -371,14 +380,7 @@ static int read_bsd(struct parse_ctx *ctx, size_t li, size_t stop)
 	if (read_tagged(&p, " ", &sys) || !skip_prefix(&p, "sys") ||
 	    *skip_spaces(p))
 		return 0;
-	command = find_command(ctx, li, stop, &at);
-	if (!command || !is_copy(ctx, at, li)) {
-		emit(ctx, li, "real", real, command);
-		emit(ctx, li, "user", user, command);
-		emit(ctx, li, "sys", sys, command);
-	}
-	parse_claim(ctx, li);
-	free(command);
+	emit_timing(ctx, li, stop, real, user, sys);
 	return 1;
 }
 
@@ -387,8 +389,7 @@ static int read_tcsh(struct parse_ctx *ctx, size_t li, size_t stop)
 {
 	const char *p = ctx->in->lines[li].text, *e;
 	double real, user, sys;
-	char *command, *elapsed;
-	size_t at;
+	char *elapsed;
 
 	if (read_tagged(&p, "u ", &user) || read_tagged(&p, "s ", &sys))
 		return 0;
@@ -401,14 +402,7 @@ static int read_tcsh(struct parse_ctx *ctx, size_t li, size_t stop)
 		return 0;
 	}
 	free(elapsed);
-	command = find_command(ctx, li, stop, &at);
-	if (!command || !is_copy(ctx, at, li)) {
-		emit(ctx, li, "real", real, command);
-		emit(ctx, li, "user", user, command);
-		emit(ctx, li, "sys", sys, command);
-	}
-	parse_claim(ctx, li);
-	free(command);
+	emit_timing(ctx, li, stop, real, user, sys);
 	return 1;
 }
 
