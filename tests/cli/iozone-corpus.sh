@@ -4,7 +4,8 @@
 # figures counted by hand from each file and a few cells checked.
 set -u
 STORAN=${STORAN:-./storan}
-dir=${STORAN_CORPUS:-/work/shared/corpus}/iozone
+# the shared corpus sits beside the checkout (as in CI), or where told
+dir=${STORAN_CORPUS:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/corpus}/iozone
 [ -d "$dir" ] || exit 77
 fail=0
 check() {	# check FILE EXIT ROWS
