@@ -783,9 +783,15 @@ size_t jscan_get(struct jscan *js, size_t obj, const char *key)
 	if (!tok_of(js, obj, JSCAN_OBJECT))
 		return JSCAN_NONE;
 	for (size_t k = jscan_first(js, obj); k != JSCAN_NONE;
-	     k = jscan_next(js, obj, k))
+	     k = jscan_next(js, obj, k)) {
+		const struct jscan_tok *t = &js->tok[k];
+
+		/* most keys differ in length: skip them without a call */
+		if (!(t->flags & JSCAN_ESCAPED) && t->len != len)
+			continue;
 		if (jscan_str_eq(js, k, key, len))
 			found = k + 1;	/* the last one wins */
+	}
 	return found;
 }
 
