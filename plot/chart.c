@@ -1032,6 +1032,11 @@ static void point_from_pool(struct chart *c, const struct chart_spec *spec,
 	default:
 		break;
 	}
+	/* A bandwidth, a rate or a latency is never negative: a wide
+	 * interval of few runs stops at zero instead of pulling the axis
+	 * below it. */
+	if (!(st.min < 0) && p->lo < 0)
+		p->lo = 0;
 }
 
 /* One point per (series, x) group of entries. */

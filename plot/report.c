@@ -421,6 +421,14 @@ static int key_everywhere(const struct result_set *rs,
 	return 1;
 }
 
+static int listed_key(const char **keys, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return 1;
+	return 0;
+}
+
 /*
  * Keys that would split a chart for the wrong reason: a label only some
  * captures carry (fio's JSON has no iodepth label where its normal output
@@ -437,11 +445,51 @@ static size_t drop_weak_keys(const struct result_set *rs,
 
 	for (size_t i = 0; i < rs->n && !jobs; i++)
 		jobs = sel[i] && labels_get(&rs->m[i].labels, "job");
-	for (size_t i = 0; i < n; i++)
-		if (key_everywhere(rs, sel, keys[i]) &&
-		    !(jobs && !strcmp(keys[i], "source")))
-			keys[k++] = keys[i];
+	for (size_t i = 0; i < n; i++) {
+		if (!key_everywhere(rs, sel, keys[i]))
+			continue;
+		/* The job names the runs instead of the capture; the job
+		 * key itself was left out as restating the source, so put
+		 * it back, or different jobs would pool into one figure. */
+		if (jobs && !strcmp(keys[i], "source")) {
+			if (!listed_key(keys, n, "job") &&
+			    key_everywhere(rs, sel, "job"))
+				keys[k++] = "job";
+			continue;
+		}
+		keys[k++] = keys[i];
+	}
 	return k;
+}
+
+/*
+ * Different fio jobs are different tests: when the job varies and no key
+ * chosen so far tells them apart, it becomes a key too (a facet), so that
+ * no point averages two jobs.
+ */
+static size_t keep_jobs_apart(const struct result_set *rs,
+			      const unsigned char *sel, const char **keys,
+			      size_t n)
+{
+	const char *first = NULL;
+
+	if (n >= MAX_KEYS || listed_key(keys, n, "job") ||
+	    !key_everywhere(rs, sel, "job"))
+		return n;
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *j = sel[i] ? labels_get(&rs->m[i].labels, "job") :
+			      NULL;
+
+		if (!j)
+			continue;
+		if (!first)
+			first = j;
+		else if (strcmp(first, j)) {
+			keys[n++] = "job";
+			break;
+		}
+	}
+	return n;
 }
 
 /*
@@ -464,6 +512,7 @@ static void plan_keys(struct report *r, struct plan_item *it,
 		n = chart_varying_keys(r->rs, sel, chosen, nchosen, keys,
 				       MAX_KEYS);
 		n = drop_weak_keys(r->rs, sel, keys, n);
+		n = keep_jobs_apart(r->rs, sel, keys, n);
 		it->x = n ? keys[0] : "op";
 		for (size_t k = 0; k < n; k++) {
 			if (key_is_numeric(r->rs, sel, keys[k]) &&
