@@ -388,8 +388,13 @@ static void read_options(struct ioz_run *run, const char *p, const char *end)
 		run->direct = 0;
 }
 
-/* The word "iozone" (any path) followed by at least one option. */
-static const char *find_iozone_word(const char *text)
+/*
+ * The word "iozone" (any path) followed by at least one option.  Markdown
+ * writers quote the command as inline code ("`iozone -I -a ... -i 2`"):
+ * *tick is set when the word opened a backtick, whose closing one ends the
+ * options.
+ */
+static const char *find_iozone_word(const char *text, int *tick)
 {
 	const char *p = text;
 
@@ -403,6 +408,8 @@ static const char *find_iozone_word(const char *text)
 		s = p;
 		while (*p && !is_blank(*p))
 			p++;
+		*tick = *s == '`';
+		s += *tick;
 		if ((p - s == 6 && !strncmp(s, "iozone", 6)) ||
 		    (p - s > 6 && !strncmp(p - 7, "/iozone", 7))) {
 			const char *q = skip_spaces(p);
@@ -416,12 +423,17 @@ static const char *find_iozone_word(const char *text)
 static int read_command(struct ioz_state *st, size_t li)
 {
 	const char *text = st->ctx->in->lines[li].text;
-	const char *args = find_iozone_word(text);
+	int tick;
+	const char *args = find_iozone_word(text, &tick);
+	const char *end;
 
 	if (!args || starts_with(text, "Command line used:"))
 		return 0;
+	end = tick ? strchr(args, '`') : NULL;
+	if (!end)
+		end = args + strlen(args);
 	run_reset(&st->run);
-	read_options(&st->run, args, args + strlen(args));
+	read_options(&st->run, args, end);
 	st->in_table = st->in_report = 0;
 	st->tp_op = NULL;
 	st->cmd_rows = 1;
@@ -1114,11 +1126,12 @@ static int iozone_detect(const struct input *in)
 		return 0;
 	for (size_t i = 0; i < in->nlines; i++) {
 		const char *t = in->lines[i].text;
+		int tick;
 
 		if (strstr(t, "Iozone: Performance Test") ||
 		    strstr(t, "throughput for") || strstr(t, "reclen") ||
 		    starts_with(t, "\"Writer report\"") ||
-		    find_iozone_word(t))
+		    find_iozone_word(t, &tick))
 			return 80;
 	}
 	return 0;
