@@ -162,35 +162,101 @@ static void add_line(struct input *in, char **arena, const char *s,
 	*arena += (size_t)(end - b) + 1;
 }
 
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Appends a quoted-printable line to sb, decoded ("=3D" is '=', "=20" a
+ * blank).  Returns 1 when the line ends in a soft break ("=" at the end:
+ * the mail client wrapped it and the next line continues it).
+ */
+static int qp_append(struct strbuf *sb, const char *s, const char *end)
+{
+	while (end > s && (end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	for (; s < end; s++) {
+		if (*s == '=' && s + 1 == end)
+			return 1;
+		if (*s == '=' && s + 2 < end + 1 && hex_value(s[1]) >= 0 &&
+		    hex_value(s[2]) >= 0) {
+			strbuf_addch(sb, (char)(hex_value(s[1]) * 16 +
+						hex_value(s[2])));
+			s += 2;
+			continue;
+		}
+		strbuf_addch(sb, *s);
+	}
+	return 0;
+}
+
+/*
+ * Mail archives keep messages as they were sent, often quoted-printable:
+ * "seconds =3D 58.91 MB/sec", long lines wrapped with a trailing "=".
+ * Any '=' of such a text is written "=3D", so that is the sign.
+ */
+static int looks_quoted_printable(const char *data)
+{
+	return strstr(data, "=3D") != NULL;
+}
+
+static void add_piece(struct input *in, char **arena, const char *s,
+		      const char *end, unsigned lineno)
+{
+	/* A lone CR inside a line is a terminal overwrite. */
+	for (const char *c = s; c < end; c++) {
+		if (*c != '\r' || c + 1 == end)
+			continue;
+		if (c > s)
+			add_line(in, arena, s, c, lineno);
+		s = c + 1;
+	}
+	add_line(in, arena, s, end, lineno);
+}
+
 static void split_lines(struct input *in)
 {
 	const char *s = in->data, *end = in->data + in->size;
-	unsigned lineno = 1;
+	unsigned lineno = 1, first = 1;
+	int qp = looks_quoted_printable(in->data), joining = 0;
+	struct strbuf sb = STRBUF_INIT;
 	char *arena;
 
-	/* Every clean line is shorter than its raw line; names and texts
-	 * with their NULs need at most twice the raw size. */
+	/* Every clean line is shorter than its raw line (decoding only
+	 * shortens); names and texts with their NULs need at most twice
+	 * the raw size. */
 	in->arena = xmalloc(2 * in->size + 2);
 	arena = in->arena;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *stop = nl ? nl : end;
-		const char *piece = s;
 
-		/* A lone CR inside a line is a terminal overwrite. */
-		for (const char *c = s; c < stop; c++) {
-			if (*c != '\r' || c + 1 == stop)
-				continue;
-			if (c > piece)
-				add_line(in, &arena, piece, c, lineno);
-			piece = c + 1;
+		if (!qp) {
+			add_piece(in, &arena, s, stop, lineno);
+		} else {
+			if (!joining) {
+				strbuf_reset(&sb);
+				first = lineno;
+			}
+			joining = qp_append(&sb, s, stop) && nl;
+			if (!joining)	/* a wrapped line keeps its first number */
+				add_piece(in, &arena, strbuf_str(&sb),
+					  strbuf_str(&sb) + sb.len, first);
 		}
-		add_line(in, &arena, piece, stop, lineno);
 		if (!nl)
 			break;
 		s = nl + 1;
 		lineno++;
 	}
+	if (joining)
+		add_piece(in, &arena, strbuf_str(&sb), strbuf_str(&sb) + sb.len,
+			  first);
+	strbuf_release(&sb);
 }
 
 static void input_init_data(struct input *in, const char *path,

@@ -13,7 +13,10 @@
  *   text                "Timing cached reads: ..."
  *
  * A lone '\r' (a progress line overwritten in a terminal) also ends a line;
- * both pieces keep the number of the file line they came from.  text has
+ * both pieces keep the number of the file line they came from.  A mail
+ * kept quoted-printable (any '=' written "=3D") is decoded first: "=XX"
+ * escapes, and lines the client wrapped with a trailing '=' joined again,
+ * under the number of their first line.  text has
  * no leading or trailing blanks and is NUL-terminated.  The input owns all
  * of its memory; parsers copy what they keep.
  */

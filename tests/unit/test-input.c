@@ -47,6 +47,25 @@ static void test_lone_cr_splits_keeping_lineno(void **state)
 	input_release(&in);
 }
 
+static void test_quoted_printable(void **state)
+{
+	struct input in;
+
+	(void)state;
+	load(&in, "> Timing buffered disk reads: 176 MB in  3.00 seconds =3D=\n"
+		  " 58.63 MB/sec\nnext=20line\n=\n");
+	assert_int_equal(in.nlines, 3);
+	assert_string_equal(in.lines[0].text, "Timing buffered disk reads: "
+			    "176 MB in  3.00 seconds = 58.63 MB/sec");
+	assert_int_equal(in.lines[0].lineno, 1);
+	assert_string_equal(in.lines[1].text, "next line");
+	assert_int_equal(in.lines[1].lineno, 3);
+	input_release(&in);
+	load(&in, "a=b and =41 stay as they are\n");	/* no =3D: not QP */
+	assert_string_equal(in.lines[0].text, "a=b and =41 stay as they are");
+	input_release(&in);
+}
+
 static void test_grep_prefix(void **state)
 {
 	struct input in;
@@ -170,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quotes_indent_crlf),
 		cmocka_unit_test(test_lone_cr_splits_keeping_lineno),
+		cmocka_unit_test(test_quoted_printable),
 		cmocka_unit_test(test_grep_prefix),
 		cmocka_unit_test(test_binary_and_sha),
 		cmocka_unit_test(test_prompts),
