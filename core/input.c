@@ -96,9 +96,42 @@ static int is_alpha(char c)
  * and are left alone.  Returns the length of the name, 0 if none; *skip is
  * the length of the whole prefix.
  */
+/*
+ * "10.0.0.11: " -- pdsh, clush and ansible put the host before each line
+ * of output; a dotted IPv4 address then a colon and a blank is that and
+ * nothing else.  Returns the address length, 0 if none.
+ */
+static size_t host_prefix(const char *s, const char *end, size_t *skip)
+{
+	const char *p = s;
+	int parts = 0;
+
+	while (parts < 4) {
+		const char *d = p;
+
+		while (p < end && *p >= '0' && *p <= '9' && p - d < 3)
+			p++;
+		if (p == d)
+			return 0;
+		if (++parts < 4) {
+			if (p >= end || *p != '.')
+				return 0;
+			p++;
+		}
+	}
+	if (p + 1 >= end || *p != ':' || (p[1] != ' ' && p[1] != '\t'))
+		return 0;
+	*skip = (size_t)(p - s) + 1;
+	return (size_t)(p - s);
+}
+
 static size_t grep_prefix(const char *s, const char *end, size_t *skip)
 {
 	const char *p = s, *dot = NULL;
+	size_t host = host_prefix(s, end, skip);
+
+	if (host)
+		return host;
 
 	while (p < end && is_name_char(*p)) {
 		if (*p == '.')
