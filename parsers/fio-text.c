@@ -69,6 +69,7 @@ struct text_state {
 	struct fio_report *reps;	/* reports of the current output */
 	size_t nreps, reps_alloc;
 	struct labels cmd;	/* options of the last fio command line */
+	struct labels cmd_job;	/* its rw bs ioengine iodepth: no header */
 	const char *origin;	/* grep prefix of the previous line */
 	int partial, client_mode;
 	/* the report being read */
@@ -261,7 +262,11 @@ static void begin_dir(struct text_state *st, enum fio_dir d)
 	h = r->name ? find_header(st, r->name, r->group) : NULL;
 	if (h && !r->op[d])
 		fio_header_labels(h, d, &r->dl[d]);
-	r->op[d] = fio_op(h ? h->rw : NULL, d);
+	else if (!h && !r->op[d])
+		for (size_t i = 0; i < st->cmd_job.n; i++)
+			labels_set(&r->dl[d], st->cmd_job.v[i].key,
+				   st->cmd_job.v[i].value);
+	r->op[d] = fio_op(h ? h->rw : labels_get(&st->cmd_job, "rw"), d);
 	st->dir = d;
 	st->have_dir = 1;
 }
@@ -693,6 +698,10 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 	return 1;
 }
 
+static const char *const job_keys[] = {
+	"rw", "bs", "ioengine", "iodepth", NULL
+};
+
 /* Options of an echoed "fio --direct=1 --rw=randrw ..." command. */
 static int command_line(struct text_state *st, const char *t)
 {
@@ -703,11 +712,19 @@ static int command_line(struct text_state *st, const char *t)
 		labels_release(&l);
 		return 0;
 	}
-	/* The job header says these better (and per direction). */
-	labels_remove(&l, "rw");
-	labels_remove(&l, "bs");
-	labels_remove(&l, "ioengine");
-	labels_remove(&l, "iodepth");
+	/*
+	 * The job header says these better (and per direction); a report
+	 * quoted without its header takes them from the command line.
+	 */
+	labels_release(&st->cmd_job);
+	labels_init(&st->cmd_job);
+	for (size_t i = 0; job_keys[i]; i++) {
+		const char *v = labels_get(&l, job_keys[i]);
+
+		if (v)
+			labels_set(&st->cmd_job, job_keys[i], v);
+		labels_remove(&l, job_keys[i]);
+	}
 	labels_remove(&l, "numjobs");
 	labels_release(&st->cmd);
 	st->cmd = l;
@@ -871,6 +888,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	labels_init(&st.cmd);
+	labels_init(&st.cmd_job);
 	strbuf_init(&st.metric);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
@@ -898,6 +916,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	free(st.hdr_origin);
 	free(st.reps);
 	labels_release(&st.cmd);
+	labels_release(&st.cmd_job);
 	strbuf_release(&st.metric);
 	return (int)(ctx->rs->n - before);
 }
