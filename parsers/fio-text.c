@@ -96,6 +96,7 @@ static int fio_text_detect(const struct input *in)
 		if (strstr(t, ": (groupid=") || strstr(t, ": (g=") ||
 		    strstr(t, "read: IOPS=") || strstr(t, "write: IOPS=") ||
 		    strstr(t, "Run status group ") ||
+		    (strstr(t, "iops=") && strstr(t, ", runt=")) ||
 		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9'))
 			return 70;
 	}
@@ -387,8 +388,15 @@ static int dir_line(struct text_state *st, size_t li, const char *t)
 	parse_claim(st->ctx, li);
 	if (st->skip)
 		return 1;
-	if (st->rep && st->rep->op[d])
-		st->rep = NULL;	/* the same direction again: next report */
+	/*
+	 * The same direction again, or one fio prints before the last
+	 * (read, write, trim: "read" after "write" in grep output): the
+	 * next report.
+	 */
+	if (st->rep && (st->rep->op[d] ||
+			(st->have_dir && st->dir < FIO_SYNC &&
+			 (enum fio_dir)d < st->dir)))
+		st->rep = NULL;
 	begin_dir(st, (enum fio_dir)d);
 	if ((starts_with(p, "IOPS=") ? main_line_3x(st, li, p) :
 	     main_line_2x(st, li, p)))
