@@ -84,6 +84,8 @@ struct text_state {
 	int in_status, in_disk;
 	long status_group;
 	struct strbuf metric;
+	const char *log_prefix;	/* "20:22:23 DEBUG| [stdout]" or NULL */
+	size_t log_prefix_len;
 };
 
 static int fio_text_detect(const struct input *in)
@@ -888,6 +890,50 @@ static const char *strip_host(const char *t)
 	return skip_spaces(close + 2);
 }
 
+/*
+ * A test harness's log prefix before every line of fio's output
+ * ("20:22:23 DEBUG| [stdout]   write: IOPS=19, ..."): learnt from the
+ * first direction or status line with other text before it (not a status
+ * update's "[eta ...]" glued to a report line), then stripped from every
+ * line that starts with text of the same shape (digits may differ).
+ */
+static void learn_log_prefix(struct text_state *st, const struct input *in)
+{
+	static const char *const anchors[] = {
+		"read: IOPS=", "write: IOPS=", "read : io=", "write: io=",
+		"Run status group ", NULL
+	};
+
+	for (size_t i = 0; i < in->nlines; i++) {
+		const char *t = in->lines[i].text, *at = NULL, *end;
+
+		for (size_t k = 0; anchors[k] && !at; k++)
+			at = strstr(t, anchors[k]);
+		if (!at || at == t || strstr(t, "[eta ") ||
+		    starts_with(t, "Jobs:"))
+			continue;
+		for (end = at; end > t && (end[-1] == ' ' || end[-1] == '\t');)
+			end--;
+		if (end == t)
+			continue;
+		st->log_prefix = t;
+		st->log_prefix_len = (size_t)(end - t);
+		return;
+	}
+}
+
+static const char *strip_log_prefix(const struct text_state *st,
+				    const char *t)
+{
+	for (size_t i = 0; i < st->log_prefix_len; i++) {
+		char a = st->log_prefix[i], b = t[i];
+
+		if (a != b && !(a >= '0' && a <= '9' && b >= '0' && b <= '9'))
+			return t;
+	}
+	return skip_spaces(t + st->log_prefix_len);
+}
+
 static int fio_text_parse(struct parse_ctx *ctx)
 {
 	struct text_state st;
@@ -898,6 +944,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_init(&st.cmd);
 	labels_init(&st.cmd_job);
 	strbuf_init(&st.metric);
+	learn_log_prefix(&st, ctx->in);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
 		    (starts_with(ctx->in->lines[i].text, "hostname=") &&
@@ -913,7 +960,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		}
 		if (ctx->claimed[i])
 			continue;	/* another fio parser's (JSON) */
-		t = strip_host(l->text);
+		t = strip_host(strip_log_prefix(&st, l->text));
 		if (*t)
 			text_line(&st, i, t);
 	}
