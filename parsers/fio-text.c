@@ -215,7 +215,7 @@ static void base_labels(struct text_state *st, struct fio_report *r,
 /* "NAME: (groupid=G, jobs=J): err= E: pid=..." */
 static int report_line(struct text_state *st, size_t li, const char *t)
 {
-	const char *at = strstr(t, ": (groupid="), *p;
+	const char *at = strstr(t, ": (groupid="), *p, *end;
 	uint64_t g, jobs = 0, err = 0;
 	struct fio_report *r;
 	struct labels base;
@@ -232,7 +232,10 @@ static int report_line(struct text_state *st, size_t li, const char *t)
 		if (scan_u64(&p, &err))
 			return 0;
 	}
-	r = new_report(st, t, (size_t)(at - t), (long)g);
+	end = at;
+	while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;	/* "mixed : (groupid=0" as quoted in a README */
+	r = new_report(st, t, (size_t)(end - t), (long)g);
 	base_labels(st, r, jobs, &base);
 	for (int d = 0; d < FIO_NDIRS; d++)
 		labels_copy(&r->dl[d], &base);
@@ -295,6 +298,8 @@ static int scan_bytes(const char **p, int binary, double *out)
 		s++;
 		if (*s == 'i')
 			s++;
+		if (s[0] == ' ' && s[1] == 'B')
+			s++;	/* "5118.7M B", as a web page reflowed it */
 	}
 	if (*s == 'B')
 		s++;
@@ -358,7 +363,7 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
 	    find_value(p, "iops=", &v) || fio_scan_count(&v, &iops) ||
 	    find_value(p, "runt=", &v) ||
 	    scan_double(&v, SCAN_NO_EXPONENT, &ms) ||
-	    !starts_with(v, "msec"))
+	    !starts_with(skip_spaces(v), "msec"))
 		return -1;
 	emit_main(st, li, bw, iops, bytes, ms);
 	return 0;
