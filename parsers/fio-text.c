@@ -84,6 +84,7 @@ struct text_state {
 	int in_status, in_disk;
 	long status_group;
 	struct strbuf metric;
+	struct strbuf unstarred;	/* a line without Markdown's '*' */
 	const char *log_prefix;	/* "20:22:23 DEBUG| [stdout]" or NULL */
 	size_t log_prefix_len;
 };
@@ -939,6 +940,22 @@ static const char *strip_log_prefix(const struct text_state *st,
 	return skip_spaces(t + st->log_prefix_len);
 }
 
+/*
+ * A figure emphasised in Markdown ("read: **IOPS=4737k**, BW=...",
+ * "*iops=463*"): fio prints no '*' in a result line, so they go (a job
+ * or header line keeps its name as written).
+ */
+static const char *strip_emphasis(struct text_state *st, const char *t)
+{
+	if (!strchr(t, '*') || strstr(t, ": (groupid=") || strstr(t, ": (g="))
+		return t;
+	strbuf_reset(&st->unstarred);
+	for (const char *p = t; *p; p++)
+		if (*p != '*')
+			strbuf_addch(&st->unstarred, *p);
+	return st->unstarred.buf;
+}
+
 static int fio_text_parse(struct parse_ctx *ctx)
 {
 	struct text_state st;
@@ -949,6 +966,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_init(&st.cmd);
 	labels_init(&st.cmd_job);
 	strbuf_init(&st.metric);
+	strbuf_init(&st.unstarred);
 	learn_log_prefix(&st, ctx->in);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
@@ -966,6 +984,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		if (ctx->claimed[i])
 			continue;	/* another fio parser's (JSON) */
 		t = strip_host(strip_log_prefix(&st, l->text));
+		t = strip_emphasis(&st, t);
 		if (*t)
 			text_line(&st, i, t);
 	}
@@ -978,6 +997,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_release(&st.cmd);
 	labels_release(&st.cmd_job);
 	strbuf_release(&st.metric);
+	strbuf_release(&st.unstarred);
 	return (int)(ctx->rs->n - before);
 }
 
