@@ -27,6 +27,10 @@
  *     sda: ios=16398/16511, merge=30/162, ..., util=100.00%
  *   <hlg201> Starting 2 processes          (client/server host prefix)
  *   All clients: (groupid=0, jobs=2): err= 0: pid=0: ...
+ *   20:22:23 DEBUG| [stdout]   write: IOPS=19, ...   (a harness's log
+ *                                          prefix, learnt and stripped)
+ *   read: **IOPS=4737k**, ...   write: ..., *iops=463*, ...   (Markdown)
+ *   write: io=5118.7M B, ..., runt=262833 msec   (reflowed by a web page)
  *
  * Units, as fio meant them: a 3.x rate is 1024-based when its prefix has
  * an 'i' (KiB, MiB) and 1000-based otherwise (kB, MB: the figure in
@@ -43,6 +47,9 @@
  * all-clients aggregate, clone=K (client=K in client/server mode) when one
  * output has several reports of the same job (numjobs without
  * group_reporting).  A report with err != 0 gives no result and an error.
+ * A report quoted without its "(g=0): rw=" header takes rw bs ioengine
+ * iodepth from the fio command line above it; direction lines alone (grep
+ * output) pair up in fio's order, read before write before trim.
  */
 #include "fio-common.h"
 #include "../core/numscan.h"
