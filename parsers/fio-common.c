@@ -417,8 +417,15 @@ int fio_command_labels(const char *line, struct labels *l)
 	const char *p, *end;
 	char *w;
 
-	if (!strstr(line, "fio") || shell_find(line, "fio", &cmd, 1) != 1)
+	if (!strstr(line, "fio"))
 		return -1;
+	if (shell_find(line, "fio", &cmd, 1) != 1) {
+		/* "kubectl exec -it pod -- fio ...", "ssh host -- fio ..." */
+		const char *dash = strstr(line, " -- ");
+
+		if (!dash || shell_find(dash + 4, "fio", &cmd, 1) != 1)
+			return -1;
+	}
 	p = cmd.args;
 	end = cmd.prog + cmd.len;
 	while ((w = shell_next_word(&p, end))) {

@@ -364,6 +364,23 @@ static void add_common(struct json_state *st, const struct labels *l,
 		st->common_op = "run";
 }
 
+/* cpu.usr and cpu.sys, when the job has them (fio 2.6's client_stats
+ * entries do not). */
+static void emit_cpu(struct json_state *st, size_t li, const char *op,
+		     size_t job, const struct labels *l)
+{
+	struct jscan *js = st->js;
+	int found;
+	double v;
+
+	v = num(js, job, "usr_cpu", &found);
+	if (found)
+		emit(st, li, op, "cpu.usr", UNIT_PERCENT, v, l);
+	v = num(js, job, "sys_cpu", &found);
+	if (found)
+		emit(st, li, op, "cpu.sys", UNIT_PERCENT, v, l);
+}
+
 static void emit_job(struct json_state *st, size_t li, size_t job,
 		     long clone)
 {
@@ -398,10 +415,7 @@ static void emit_job(struct json_state *st, size_t li, size_t job,
 		emit_latency(st, li, "sync", sync, "lat", &l);
 	if (!op)
 		op = "run";
-	emit(st, li, op, "cpu.usr", UNIT_PERCENT,
-	     num(js, job, "usr_cpu", NULL), &l);
-	emit(st, li, op, "cpu.sys", UNIT_PERCENT,
-	     num(js, job, "sys_cpu", NULL), &l);
+	emit_cpu(st, li, op, job, &l);
 	add_common(st, &l, op);
 	labels_release(&l);
 }

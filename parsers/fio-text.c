@@ -27,6 +27,10 @@
  *     sda: ios=16398/16511, merge=30/162, ..., util=100.00%
  *   <hlg201> Starting 2 processes          (client/server host prefix)
  *   All clients: (groupid=0, jobs=2): err= 0: pid=0: ...
+ *   20:22:23 DEBUG| [stdout]   write: IOPS=19, ...   (a harness's log
+ *                                          prefix, learnt and stripped)
+ *   read: **IOPS=4737k**, ...   write: ..., *iops=463*, ...   (Markdown)
+ *   write: io=5118.7M B, ..., runt=262833 msec   (reflowed by a web page)
  *
  * Units, as fio meant them: a 3.x rate is 1024-based when its prefix has
  * an 'i' (KiB, MiB) and 1000-based otherwise (kB, MB: the figure in
@@ -43,6 +47,9 @@
  * all-clients aggregate, clone=K (client=K in client/server mode) when one
  * output has several reports of the same job (numjobs without
  * group_reporting).  A report with err != 0 gives no result and an error.
+ * A report quoted without its "(g=0): rw=" header takes rw bs ioengine
+ * iodepth from the fio command line above it; direction lines alone (grep
+ * output) pair up in fio's order, read before write before trim.
  */
 #include "fio-common.h"
 #include "../core/numscan.h"
@@ -69,6 +76,7 @@ struct text_state {
 	struct fio_report *reps;	/* reports of the current output */
 	size_t nreps, reps_alloc;
 	struct labels cmd;	/* options of the last fio command line */
+	struct labels cmd_job;	/* its rw bs ioengine iodepth: no header */
 	const char *origin;	/* grep prefix of the previous line */
 	int partial, client_mode;
 	/* the report being read */
@@ -83,6 +91,9 @@ struct text_state {
 	int in_status, in_disk;
 	long status_group;
 	struct strbuf metric;
+	struct strbuf unstarred;	/* a line without Markdown's '*' */
+	const char *log_prefix;	/* "20:22:23 DEBUG| [stdout]" or NULL */
+	size_t log_prefix_len;
 };
 
 static int fio_text_detect(const struct input *in)
@@ -95,6 +106,7 @@ static int fio_text_detect(const struct input *in)
 		if (strstr(t, ": (groupid=") || strstr(t, ": (g=") ||
 		    strstr(t, "read: IOPS=") || strstr(t, "write: IOPS=") ||
 		    strstr(t, "Run status group ") ||
+		    (strstr(t, "iops=") && strstr(t, ", runt=")) ||
 		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9'))
 			return 70;
 	}
@@ -211,7 +223,7 @@ static void base_labels(struct text_state *st, struct fio_report *r,
 /* "NAME: (groupid=G, jobs=J): err= E: pid=..." */
 static int report_line(struct text_state *st, size_t li, const char *t)
 {
-	const char *at = strstr(t, ": (groupid="), *p;
+	const char *at = strstr(t, ": (groupid="), *p, *end;
 	uint64_t g, jobs = 0, err = 0;
 	struct fio_report *r;
 	struct labels base;
@@ -228,7 +240,10 @@ static int report_line(struct text_state *st, size_t li, const char *t)
 		if (scan_u64(&p, &err))
 			return 0;
 	}
-	r = new_report(st, t, (size_t)(at - t), (long)g);
+	end = at;
+	while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;	/* "mixed : (groupid=0" as quoted in a README */
+	r = new_report(st, t, (size_t)(end - t), (long)g);
 	base_labels(st, r, jobs, &base);
 	for (int d = 0; d < FIO_NDIRS; d++)
 		labels_copy(&r->dl[d], &base);
@@ -261,7 +276,11 @@ static void begin_dir(struct text_state *st, enum fio_dir d)
 	h = r->name ? find_header(st, r->name, r->group) : NULL;
 	if (h && !r->op[d])
 		fio_header_labels(h, d, &r->dl[d]);
-	r->op[d] = fio_op(h ? h->rw : NULL, d);
+	else if (!h && !r->op[d])
+		for (size_t i = 0; i < st->cmd_job.n; i++)
+			labels_set(&r->dl[d], st->cmd_job.v[i].key,
+				   st->cmd_job.v[i].value);
+	r->op[d] = fio_op(h ? h->rw : labels_get(&st->cmd_job, "rw"), d);
 	st->dir = d;
 	st->have_dir = 1;
 }
@@ -287,6 +306,8 @@ static int scan_bytes(const char **p, int binary, double *out)
 		s++;
 		if (*s == 'i')
 			s++;
+		if (s[0] == ' ' && s[1] == 'B')
+			s++;	/* "5118.7M B", as a web page reflowed it */
 	}
 	if (*s == 'B')
 		s++;
@@ -350,7 +371,7 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
 	    find_value(p, "iops=", &v) || fio_scan_count(&v, &iops) ||
 	    find_value(p, "runt=", &v) ||
 	    scan_double(&v, SCAN_NO_EXPONENT, &ms) ||
-	    !starts_with(v, "msec"))
+	    !starts_with(skip_spaces(v), "msec"))
 		return -1;
 	emit_main(st, li, bw, iops, bytes, ms);
 	return 0;
@@ -382,8 +403,15 @@ static int dir_line(struct text_state *st, size_t li, const char *t)
 	parse_claim(st->ctx, li);
 	if (st->skip)
 		return 1;
-	if (st->rep && st->rep->op[d])
-		st->rep = NULL;	/* the same direction again: next report */
+	/*
+	 * The same direction again, or one fio prints before the last
+	 * (read, write, trim: "read" after "write" in grep output): the
+	 * next report.
+	 */
+	if (st->rep && (st->rep->op[d] ||
+			(st->have_dir && st->dir < FIO_SYNC &&
+			 (enum fio_dir)d < st->dir)))
+		st->rep = NULL;
 	begin_dir(st, (enum fio_dir)d);
 	if ((starts_with(p, "IOPS=") ? main_line_3x(st, li, p) :
 	     main_line_2x(st, li, p)))
@@ -693,6 +721,10 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 	return 1;
 }
 
+static const char *const job_keys[] = {
+	"rw", "bs", "ioengine", "iodepth", NULL
+};
+
 /* Options of an echoed "fio --direct=1 --rw=randrw ..." command. */
 static int command_line(struct text_state *st, const char *t)
 {
@@ -703,11 +735,19 @@ static int command_line(struct text_state *st, const char *t)
 		labels_release(&l);
 		return 0;
 	}
-	/* The job header says these better (and per direction). */
-	labels_remove(&l, "rw");
-	labels_remove(&l, "bs");
-	labels_remove(&l, "ioengine");
-	labels_remove(&l, "iodepth");
+	/*
+	 * The job header says these better (and per direction); a report
+	 * quoted without its header takes them from the command line.
+	 */
+	labels_release(&st->cmd_job);
+	labels_init(&st->cmd_job);
+	for (size_t i = 0; job_keys[i]; i++) {
+		const char *v = labels_get(&l, job_keys[i]);
+
+		if (v)
+			labels_set(&st->cmd_job, job_keys[i], v);
+		labels_remove(&l, job_keys[i]);
+	}
 	labels_remove(&l, "numjobs");
 	labels_release(&st->cmd);
 	st->cmd = l;
@@ -863,6 +903,66 @@ static const char *strip_host(const char *t)
 	return skip_spaces(close + 2);
 }
 
+/*
+ * A test harness's log prefix before every line of fio's output
+ * ("20:22:23 DEBUG| [stdout]   write: IOPS=19, ..."): learnt from the
+ * first direction or status line with other text before it (not a status
+ * update's "[eta ...]" glued to a report line), then stripped from every
+ * line that starts with text of the same shape (digits may differ).
+ */
+static void learn_log_prefix(struct text_state *st, const struct input *in)
+{
+	static const char *const anchors[] = {
+		"read: IOPS=", "write: IOPS=", "read : io=", "write: io=",
+		"Run status group ", NULL
+	};
+
+	for (size_t i = 0; i < in->nlines; i++) {
+		const char *t = in->lines[i].text, *at = NULL, *end;
+
+		for (size_t k = 0; anchors[k] && !at; k++)
+			at = strstr(t, anchors[k]);
+		if (!at || at == t || strstr(t, "[eta ") ||
+		    starts_with(t, "Jobs:"))
+			continue;
+		for (end = at; end > t && (end[-1] == ' ' || end[-1] == '\t');)
+			end--;
+		if (end == t)
+			continue;
+		st->log_prefix = t;
+		st->log_prefix_len = (size_t)(end - t);
+		return;
+	}
+}
+
+static const char *strip_log_prefix(const struct text_state *st,
+				    const char *t)
+{
+	for (size_t i = 0; i < st->log_prefix_len; i++) {
+		char a = st->log_prefix[i], b = t[i];
+
+		if (a != b && !(a >= '0' && a <= '9' && b >= '0' && b <= '9'))
+			return t;
+	}
+	return skip_spaces(t + st->log_prefix_len);
+}
+
+/*
+ * A figure emphasised in Markdown ("read: **IOPS=4737k**, BW=...",
+ * "*iops=463*"): fio prints no '*' in a result line, so they go (a job
+ * or header line keeps its name as written).
+ */
+static const char *strip_emphasis(struct text_state *st, const char *t)
+{
+	if (!strchr(t, '*') || strstr(t, ": (groupid=") || strstr(t, ": (g="))
+		return t;
+	strbuf_reset(&st->unstarred);
+	for (const char *p = t; *p; p++)
+		if (*p != '*')
+			strbuf_addch(&st->unstarred, *p);
+	return st->unstarred.buf;
+}
+
 static int fio_text_parse(struct parse_ctx *ctx)
 {
 	struct text_state st;
@@ -871,7 +971,10 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	labels_init(&st.cmd);
+	labels_init(&st.cmd_job);
 	strbuf_init(&st.metric);
+	strbuf_init(&st.unstarred);
+	learn_log_prefix(&st, ctx->in);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
 		    (starts_with(ctx->in->lines[i].text, "hostname=") &&
@@ -887,7 +990,8 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		}
 		if (ctx->claimed[i])
 			continue;	/* another fio parser's (JSON) */
-		t = strip_host(l->text);
+		t = strip_host(strip_log_prefix(&st, l->text));
+		t = strip_emphasis(&st, t);
 		if (*t)
 			text_line(&st, i, t);
 	}
@@ -898,7 +1002,9 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	free(st.hdr_origin);
 	free(st.reps);
 	labels_release(&st.cmd);
+	labels_release(&st.cmd_job);
 	strbuf_release(&st.metric);
+	strbuf_release(&st.unstarred);
 	return (int)(ctx->rs->n - before);
 }
 
