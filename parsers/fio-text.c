@@ -960,7 +960,7 @@ static const char *strip_emphasis(struct text_state *st, const char *t)
 	for (const char *p = t; *p; p++)
 		if (*p != '*')
 			strbuf_addch(&st->unstarred, *p);
-	return st->unstarred.buf;
+	return strbuf_str(&st->unstarred);	/* "" for a line of stars */
 }
 
 static int fio_text_parse(struct parse_ctx *ctx)
