@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "links.h"
+#include "../core/json-out.h"
 #include "../core/human.h"
 #include "../core/input.h"
 #include "../core/numscan.h"
@@ -1038,13 +1039,6 @@ void check_write_text(const struct check_list *l, struct strbuf *out)
 	}
 }
 
-static void add_csv_number(struct strbuf *out, double v)
-{
-	strbuf_addch(out, ',');
-	if (!isnan(v))
-		strbuf_add_number(out, v);
-}
-
 void check_write_csv(const struct check_list *l, const struct result_set *rs,
 		     struct strbuf *out)
 {
@@ -1065,15 +1059,10 @@ void check_write_csv(const struct check_list *l, const struct result_set *rs,
 		strbuf_add_csv(out, m->metric);
 		strbuf_addch(out, ',');
 		strbuf_add_csv(out, m->unit);
-		add_csv_number(out, f->value);
-		add_csv_number(out, f->limit);
+		strbuf_add_csv_number(out, f->value);
+		strbuf_add_csv_number(out, f->limit);
 		strbuf_addch(out, '\n');
 	}
-}
-
-static json_t *number_or_null(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
 static json_t *finding_to_json(const struct check_finding *f,
@@ -1092,8 +1081,8 @@ static json_t *finding_to_json(const struct check_finding *f,
 	json_object_set_new(o, "op", json_string(m->op));
 	json_object_set_new(o, "metric", json_string(m->metric));
 	json_object_set_new(o, "unit", json_string(m->unit));
-	json_object_set_new(o, "value", number_or_null(f->value));
-	json_object_set_new(o, "limit", number_or_null(f->limit));
+	json_object_set_new(o, "value", json_number_or_null(f->value));
+	json_object_set_new(o, "limit", json_number_or_null(f->limit));
 	for (size_t i = 0; i < f->nmeasurements; i++)
 		json_array_append_new(ms, json_integer(
 					      (json_int_t)f->measurements[i]));
@@ -1105,7 +1094,6 @@ void check_write_json(const struct check_list *l,
 		      const struct result_set *rs, struct strbuf *out)
 {
 	json_t *doc = json_object(), *arr = json_array();
-	char *text;
 
 	json_object_set_new(doc, "schema", json_string("storan-check/1"));
 	json_object_set_new(doc, "warnings",
@@ -1117,9 +1105,5 @@ void check_write_json(const struct check_list *l,
 	for (size_t i = 0; i < l->n; i++)
 		json_array_append_new(arr, finding_to_json(&l->v[i], rs));
 	json_object_set_new(doc, "findings", arr);
-	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	strbuf_adds(out, text);
-	strbuf_addch(out, '\n');
-	free(text);
-	json_decref(doc);
+	json_dump_to(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER, 1, out);
 }

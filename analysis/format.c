@@ -6,6 +6,7 @@
  * numbers keep 15 significant digits, integers print as integers.
  */
 #include "format.h"
+#include "../core/json-out.h"
 #include "../core/xalloc.h"
 
 #include <jansson.h>
@@ -488,7 +489,7 @@ static void render_json(const struct fmt_table *t, struct strbuf *out)
 {
 	json_t *doc = json_object(), *cols = json_array(), *rows = json_array();
 	json_t *notes = json_array();
-	char *s, *fkey = findings_key(t);
+	char *fkey = findings_key(t);
 
 	json_object_set_new(doc, "title",
 			    t->title ? json_string(t->title) : json_null());
@@ -514,14 +515,8 @@ static void render_json(const struct fmt_table *t, struct strbuf *out)
 	if (t->nfootnotes)
 		json_object_set_new(doc, "footnotes", json_footnotes(t));
 	free(fkey);
-	s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-			    JSON_REAL_PRECISION(15));
-	if (!s)
-		die("out of memory");
-	strbuf_adds(out, s);
-	strbuf_addch(out, '\n');
-	free(s);
-	json_decref(doc);
+	json_dump_to(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+		     JSON_REAL_PRECISION(15), 1, out);
 }
 
 static void html_escaped(struct strbuf *out, const char *s)

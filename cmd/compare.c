@@ -17,6 +17,7 @@
 #include "../analysis/compare.h"
 #include "../analysis/footnotes.h"
 #include "../analysis/format.h"
+#include "../core/json-out.h"
 #include "../core/atomic.h"
 #include "../core/human.h"
 #include "../core/load.h"
@@ -422,11 +423,6 @@ static void render_csv(char **names, const struct compare_result *res,
 	free(codes);
 }
 
-static json_t *json_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *json_labels(const struct labels *l)
 {
 	json_t *o = json_object();
@@ -472,14 +468,14 @@ static json_t *json_row(const struct compare_row *row, struct footnotes *fn,
 	json_object_set_new(o, "unit", json_string(row->unit));
 	json_object_set_new(o, "labels", json_labels(&row->labels));
 	json_object_set_new(o, "n_a", json_integer((json_int_t)row->a.n));
-	json_object_set_new(o, "mean_a", json_num(row->a.mean));
-	json_object_set_new(o, "stddev_a", json_num(row->a.stddev));
+	json_object_set_new(o, "mean_a", json_number_or_null(row->a.mean));
+	json_object_set_new(o, "stddev_a", json_number_or_null(row->a.stddev));
 	json_object_set_new(o, "n_b", json_integer((json_int_t)row->b.n));
-	json_object_set_new(o, "mean_b", json_num(row->b.mean));
-	json_object_set_new(o, "stddev_b", json_num(row->b.stddev));
-	json_object_set_new(o, "ratio", json_num(row->ratio));
-	json_object_set_new(o, "change_pct", json_num(row->change_pct));
-	json_object_set_new(o, "p_value", json_num(row->p));
+	json_object_set_new(o, "mean_b", json_number_or_null(row->b.mean));
+	json_object_set_new(o, "stddev_b", json_number_or_null(row->b.stddev));
+	json_object_set_new(o, "ratio", json_number_or_null(row->ratio));
+	json_object_set_new(o, "change_pct", json_number_or_null(row->change_pct));
+	json_object_set_new(o, "p_value", json_number_or_null(row->p));
 	json_object_set_new(o, "test", json_string(row->test));
 	json_object_set_new(o, "verdict",
 			    json_string(verdict_name(row->verdict)));
@@ -526,7 +522,7 @@ static json_t *json_summary(const struct compare_result *r)
 			    json_integer((json_int_t)r->nunmatched));
 	for (size_t g = 0; g < r->ngeo; g++)
 		json_object_set_new(geo, r->geo[g].metric,
-				    json_num(r->geo[g].value));
+				    json_number_or_null(r->geo[g].value));
 	json_object_set_new(o, "geomean_ratio", geo);
 	return o;
 }
@@ -566,7 +562,6 @@ static void render_json(const struct compare_args *a, char **names,
 			struct footnotes *fn, struct strbuf *out)
 {
 	json_t *doc = json_object(), *list = json_array();
-	char *s;
 
 	json_object_set_new(doc, "baseline", json_string(names[0]));
 	json_object_set_new(doc, "threshold_pct", json_real(a->co.threshold));
@@ -576,14 +571,8 @@ static void render_json(const struct compare_args *a, char **names,
 							&res[i], fn,
 							(size_t)i + 1));
 	json_object_set_new(doc, "comparisons", list);
-	s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-			    JSON_REAL_PRECISION(15));
-	if (!s)
-		die("out of memory");
-	strbuf_adds(out, s);
-	strbuf_addch(out, '\n');
-	free(s);
-	json_decref(doc);
+	json_dump_to(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+		     JSON_REAL_PRECISION(15), 1, out);
 }
 
 /* Loads every input into its own set; the worst status. */

@@ -5,13 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_number_field(struct strbuf *sb, double v)
-{
-	strbuf_addch(sb, ',');
-	if (!isnan(v))
-		strbuf_add_number(sb, v);
-}
-
 static int same_number(double a, double b)
 {
 	return !(a < b) && !(a > b) && !isnan(a) && !isnan(b);
@@ -34,7 +27,7 @@ static void add_min_max(struct strbuf *sb, const struct measurement_stats *st,
 			strbuf_addch(sb, ',');
 			strbuf_add(sb, digits, mean_len);
 		} else {
-			add_number_field(sb, mm[i]);
+			strbuf_add_csv_number(sb, mm[i]);
 		}
 	}
 }
@@ -60,9 +53,9 @@ static void write_row(const struct measurement *m, struct strbuf *out)
 	strbuf_addch(out, ',');
 	strbuf_add_number(out, (double)st.n);
 	mean_at = out->len + 1;
-	add_number_field(out, st.mean);
+	strbuf_add_csv_number(out, st.mean);
 	mean_len = out->len - mean_at;
-	add_number_field(out, st.n >= 2 ? st.stddev : NAN);
+	strbuf_add_csv_number(out, st.n >= 2 ? st.stddev : NAN);
 	add_min_max(out, &st, mean_at, mean_len);
 	strbuf_addch(out, ',');
 	strbuf_add_csv(out, labels);

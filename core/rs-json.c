@@ -5,6 +5,7 @@
  * every field and names the first one that is wrong.
  */
 #include "rs-json.h"
+#include "json-out.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -16,11 +17,6 @@
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
-}
-
-static json_t *number_or_null(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
 static json_t *source_to_json(const struct source *s)
@@ -41,12 +37,12 @@ static json_t *summary_to_json(const struct summary *s)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "n", json_real(s->n));
-	json_object_set_new(o, "mean", number_or_null(s->mean));
-	json_object_set_new(o, "stddev", number_or_null(s->stddev));
+	json_object_set_new(o, "mean", json_number_or_null(s->mean));
+	json_object_set_new(o, "stddev", json_number_or_null(s->stddev));
 	json_object_set_new(o, "stddev_population",
 			    json_boolean(s->stddev_population));
-	json_object_set_new(o, "min", number_or_null(s->min));
-	json_object_set_new(o, "max", number_or_null(s->max));
+	json_object_set_new(o, "min", json_number_or_null(s->min));
+	json_object_set_new(o, "max", json_number_or_null(s->max));
 	return o;
 }
 
@@ -72,7 +68,7 @@ static json_t *measurement_to_json(const struct measurement *m)
 	json_object_set_new(o, "metric", json_string(m->metric));
 	json_object_set_new(o, "unit", json_string(m->unit));
 	for (size_t i = 0; i < m->n; i++)
-		json_array_append_new(vals, number_or_null(m->values[i]));
+		json_array_append_new(vals, json_number_or_null(m->values[i]));
 	json_object_set_new(o, "values", vals);
 	if (m->summary.present)
 		json_object_set_new(o, "summary", summary_to_json(&m->summary));
@@ -92,14 +88,7 @@ static json_t *measurement_to_json(const struct measurement *m)
 
 static void dump_line(json_t *o, struct strbuf *out)
 {
-	char *text = json_dumps(o, JSON_PRESERVE_ORDER |
-				   JSON_REAL_PRECISION(17));
-
-	if (!text)
-		die("out of memory");
-	strbuf_adds(out, text);
-	free(text);
-	json_decref(o);
+	json_dump_to(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17), 0, out);
 }
 
 void rs_json_begin(struct strbuf *out)

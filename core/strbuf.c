@@ -117,6 +117,13 @@ void strbuf_add_number(struct strbuf *sb, double v)
 	strbuf_add(sb, buf, (size_t)n);
 }
 
+void strbuf_add_csv_number(struct strbuf *sb, double v)
+{
+	strbuf_addch(sb, ',');
+	if (!isnan(v))
+		strbuf_add_number(sb, v);
+}
+
 void strbuf_add_csv(struct strbuf *sb, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {

@@ -29,6 +29,8 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Appends a double the way every storan export prints numbers (%.15g). */
 void strbuf_add_number(struct strbuf *sb, double v);
+/* Appends ',' and v as strbuf_add_number() does; NaN is an empty field. */
+void strbuf_add_csv_number(struct strbuf *sb, double v);
 /* Appends s quoted for CSV as RFC 4180 asks (only when needed). */
 void strbuf_add_csv(struct strbuf *sb, const char *s);
 /* The buffer, never NULL (an empty strbuf reads as ""). */
