@@ -14,7 +14,8 @@
  * so the kind is the name's bw/iops/clat/slat/lat part; a log whose name
  * does not say is an error, not a guess.  bw values are KiB/s; latency
  * logs are ns since fio 3.0 (usec before), which the file cannot tell:
- * ns is taken and a note says so.  A hist log's bucket count tells its
+ * that is an error, not a guess (the JSON output or a hist log of the same
+ * run carries the unit).  A hist log's bucket count tells its
  * version (1216 buckets: fio 2.x, usec; 1856: fio 3.x, ns); its buckets
  * are summed over the run into one histogram per direction, kept on the
  * clat.p50 measurement, with fio's default percentiles computed from it.
@@ -109,8 +110,15 @@ static void value_log(struct parse_ctx *ctx, const char *kind)
 		unit = UNIT_IOPS;
 		scale = 1;
 	} else {
-		parse_note(ctx, 0, "fio %s log: values taken as nsec (fio >= "
-			   "3.0; fio 2.x wrote usec)", kind);
+		/* No unit in the file: a value in the wrong unit is off by
+		 * 1000, so say it rather than guess. */
+		parse_error(ctx, 0, "fio %s log: the file does not say whether "
+			    "its values are nsec (fio >= 3.0) or usec (fio "
+			    "2.x); not read (the JSON output or a clat_hist "
+			    "log of the run carries the unit)", kind);
+		for (size_t i = 0; i < ctx->in->nlines; i++)
+			parse_claim(ctx, i);
+		return;
 	}
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		uint64_t v[6];
