@@ -29,6 +29,7 @@ struct strbuf;
 
 struct input_line {
 	char *text;
+	size_t len;		/* strlen(text) */
 	const char *origin;	/* grep prefix or pdsh host (a source name) */
 	unsigned lineno;	/* 1-based line of the original file */
 	unsigned quote_depth;	/* number of e-mail quote markers stripped */

@@ -43,11 +43,22 @@ struct lexeme {
 #define CONTEXT_MAX 20		/* jansson shows lexemes up to 20 bytes */
 #define REAL_MAX 64		/* scan_double's limit */
 
+#define NINDEX (sizeof(((struct jscan *)0)->index) / \
+		sizeof(((struct jscan *)0)->index[0]))
+
+/* Forgets the object indexes (their tokens are gone or reused). */
+static void drop_indexes(struct jscan *js)
+{
+	for (size_t i = 0; i < NINDEX; i++)
+		js->index[i].obj = UINT32_MAX;
+}
+
 void jscan_init(struct jscan *js, char *buf, size_t len)
 {
 	memset(js, 0, offsetof(struct jscan, stack));
 	js->buf = buf;
 	js->len = len;
+	drop_indexes(js);
 }
 
 void jscan_release(struct jscan *js)
@@ -56,18 +67,22 @@ void jscan_release(struct jscan *js)
 	free(js->members);
 	free(js->slots);
 	free(js->scratch);
+	for (size_t i = 0; i < NINDEX; i++)
+		free(js->index[i].slots);
 	jscan_init(js, NULL, 0);
 }
 
 void jscan_reset(struct jscan *js)
 {
 	js->ntok = 0;
+	drop_indexes(js);
 }
 
 void jscan_truncate(struct jscan *js, size_t from)
 {
 	if (from < js->ntok)
 		js->ntok = from;
+	drop_indexes(js);
 }
 
 /* ---- errors ---- */
@@ -776,12 +791,21 @@ int jscan_str_eq(struct jscan *js, size_t i, const char *key, size_t len)
 	       !memcmp(js->scratch, key, len);
 }
 
-size_t jscan_get(struct jscan *js, size_t obj, const char *key)
+static uint32_t hash_key(const char *s, size_t n)
 {
-	size_t len = strlen(key), found = JSCAN_NONE;
+	uint32_t h = 2166136261u;	/* FNV-1a */
 
-	if (!tok_of(js, obj, JSCAN_OBJECT))
-		return JSCAN_NONE;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* Every member compared: the last one with the key wins. */
+static size_t get_linear(struct jscan *js, size_t obj, const char *key,
+			 size_t len)
+{
+	size_t found = JSCAN_NONE;
+
 	for (size_t k = jscan_first(js, obj); k != JSCAN_NONE;
 	     k = jscan_next(js, obj, k)) {
 		const struct jscan_tok *t = &js->tok[k];
@@ -795,13 +819,78 @@ size_t jscan_get(struct jscan *js, size_t obj, const char *key)
 	return found;
 }
 
-static uint32_t hash_key(const char *s, size_t n)
+/*
+ * Builds the hash index of obj in entry x: slots hold the key token of
+ * each distinct key, the later of duplicates replacing the earlier.
+ * Returns -1 (and leaves x unused) when a key holds escapes: hashing it
+ * would need it decoded, and such objects are left to get_linear().
+ */
+static int build_index(struct jscan *js, struct jscan_index *x, size_t obj)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
+	size_t n = js->tok[obj].len, mask = 7;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+	while (mask + 1 < 2 * n)
+		mask = 2 * mask + 1;
+	ALLOC_GROW(x->slots, mask + 1, x->alloc);
+	memset(x->slots, 0xff, (mask + 1) * sizeof(*x->slots));
+	x->obj = UINT32_MAX;
+	for (size_t k = jscan_first(js, obj); k != JSCAN_NONE;
+	     k = jscan_next(js, obj, k)) {
+		const struct jscan_tok *t = &js->tok[k];
+		const char *s = js->buf + t->start;
+		size_t h;
+
+		if (t->flags & JSCAN_ESCAPED)
+			return -1;
+		for (h = hash_key(s, t->len) & mask;
+		     x->slots[h] != UINT32_MAX; h = (h + 1) & mask) {
+			const struct jscan_tok *o = &js->tok[x->slots[h]];
+
+			if (o->len == t->len && !memcmp(js->buf + o->start, s,
+							t->len))
+				break;
+		}
+		x->slots[h] = (uint32_t)k;
+	}
+	x->obj = (uint32_t)obj;
+	x->mask = (uint32_t)mask;
+	return 0;
+}
+
+static struct jscan_index *find_index(struct jscan *js, size_t obj)
+{
+	struct jscan_index *x;
+
+	for (size_t i = 0; i < NINDEX; i++)
+		if (js->index[i].obj == obj)
+			return &js->index[i];
+	x = &js->index[js->index_next];
+	js->index_next = (js->index_next + 1) % NINDEX;
+	return build_index(js, x, obj) ? NULL : x;
+}
+
+/*
+ * Parsers ask one object for many keys in a row (fio: some 40 per
+ * direction of a job), so an object of more than a few members gets a
+ * hash index on the first lookup, kept for the next ones.
+ */
+size_t jscan_get(struct jscan *js, size_t obj, const char *key)
+{
+	size_t len = strlen(key), h;
+	struct jscan_index *x;
+
+	if (!tok_of(js, obj, JSCAN_OBJECT))
+		return JSCAN_NONE;
+	if (js->tok[obj].len <= 4 || !(x = find_index(js, obj)))
+		return get_linear(js, obj, key, len);
+	for (h = hash_key(key, len) & x->mask; x->slots[h] != UINT32_MAX;
+	     h = (h + 1) & x->mask) {
+		const struct jscan_tok *t = &js->tok[x->slots[h]];
+
+		if (t->len == len && !memcmp(js->buf + t->start, key, len))
+			return x->slots[h] + 1;
+	}
+	return JSCAN_NONE;
 }
 
 size_t jscan_members(struct jscan *js, size_t obj,

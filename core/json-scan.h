@@ -85,6 +85,14 @@ struct jscan {
 	/* scratch of key comparisons with escapes */
 	char *scratch;
 	size_t scratch_alloc;
+	/* hash indexes of the objects jscan_get() searched last */
+	struct jscan_index {
+		uint32_t obj;		/* token index, UINT32_MAX unused */
+		uint32_t mask;
+		uint32_t *slots;	/* key token of each key's last use */
+		size_t alloc;
+	} index[8];
+	unsigned index_next;	/* the entry to replace next */
 	uint32_t stack[JSCAN_MAX_DEPTH];	/* open containers */
 };
 

@@ -194,16 +194,23 @@ uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits)
 double fio_hist_percentile(const double *value, const uint64_t *count,
 			   size_t n, double pct)
 {
-	uint64_t total = 0, sum = 0;
+	uint64_t total = 0, sum = 0, need;
+	long double want;
 
 	for (size_t i = 0; i < n; i++)
 		total += count[i];
 	if (!total)
 		return 0;
+	/* fio compares the running sum, in long double, to this; the
+	 * smallest integer sum that passes is its ceiling (a long double
+	 * holds any uint64_t exactly), so the walk compares integers */
+	want = (long double)pct / 100.0L * (long double)total;
+	if (!(want > 0))
+		return value[0];
+	need = want >= (long double)total ? total : (uint64_t)ceill(want);
 	for (size_t i = 0; i < n; i++) {
 		sum += count[i];
-		if ((long double)sum >=
-		    (long double)pct / 100.0L * (long double)total)
+		if (sum >= need)
 			return value[i];
 	}
 	return value[n - 1];

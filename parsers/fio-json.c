@@ -112,55 +112,90 @@ static void emit(struct json_state *st, size_t li, const char *op,
 	fio_emit(st->ctx, li, op, metric, unit, v, l);
 }
 
-/* Sorts bucket value/count pairs by value (bins keys are strings). */
+/* A bucket of the bins: its key read as a number, and its count. */
 struct bucket {
-	double value;
+	uint64_t key;		/* a value (fio 3.x) or an index (2.x) */
 	uint64_t count;
+	size_t order;		/* position in the object */
 };
 
 static int bucket_cmp(const void *a, const void *b)
 {
 	const struct bucket *x = a, *y = b;
 
-	return (x->value > y->value) - (x->value < y->value);
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* The "bins" object -> histogram in the unit of scale (seconds). */
+/*
+ * Reads the members of a "bins" object in one walk: the buckets with a
+ * count, and FIO_IO_U_PLAT_BITS (fio 2.x: keys are then indices).
+ * Returns how many buckets, or -1 when a member is not a bucket.
+ */
+static long read_buckets(struct jscan *js, size_t bins, struct bucket *b,
+			 int *have_bits, unsigned *bits)
+{
+	size_t n = 0, order = 0;
+
+	for (size_t k = jscan_first(js, bins); k != JSCAN_NONE;
+	     k = jscan_next(js, bins, k), order++) {
+		const char *key = jscan_str(js, k), *p = key;
+		int64_t count = jscan_int(js, k + 1);
+		uint64_t v;
+
+		if (starts_with(key, "FIO_IO_U_PLAT")) {
+			if (!strcmp(key, "FIO_IO_U_PLAT_BITS")) {
+				*have_bits = 1;	/* the last one counts */
+				*bits = (unsigned)count;
+			}
+			continue;
+		}
+		if (scan_u64(&p, &v) || *p ||
+		    jscan_type(js, k + 1) != JSCAN_INTEGER || count < 0)
+			return -1;
+		b[n].key = v;
+		b[n].count = (uint64_t)count;
+		b[n++].order = order;
+	}
+	return (long)n;
+}
+
+/*
+ * The "bins" object -> histogram in fio's unit, ascending.  fio prints
+ * the bins in order, so the sort is only for hand-edited files; a key
+ * that appears twice keeps its last count, as a JSON object would.
+ */
 static int read_bins(struct jscan *js, size_t bins, struct histogram *h)
 {
-	size_t bits_v = jscan_get(js, bins, "FIO_IO_U_PLAT_BITS");
-	unsigned bits = (unsigned)jscan_int(js, bits_v);
-	const struct jscan_member *m;
-	size_t nm = jscan_members(js, bins, &m), n = 0;
-	struct bucket *b = xcalloc(nm + 1, sizeof(*b));
+	struct bucket *b = xcalloc(jscan_size(js, bins) + 1, sizeof(*b));
+	int have_bits = 0, sorted = 1;
+	unsigned bits = 0;
+	long nb = read_buckets(js, bins, b, &have_bits, &bits);
+	size_t n = 0;
 
-	for (size_t i = 0; i < nm; i++) {
-		const char *key = jscan_str(js, m[i].key), *p = key;
-		int64_t count = jscan_int(js, m[i].value);
-		uint64_t k;
-
-		if (starts_with(key, "FIO_IO_U_PLAT"))
-			continue;
-		if (scan_u64(&p, &k) || *p ||
-		    jscan_type(js, m[i].value) != JSCAN_INTEGER || count < 0) {
-			free(b);
-			return -1;
-		}
-		if (!count)
-			continue;
-		b[n].value = bits_v != JSCAN_NONE ?
-			     (double)fio_plat_idx_to_val((unsigned)k, bits) :
-			     (double)k;
-		b[n++].count = (uint64_t)count;
+	if (nb < 0) {
+		free(b);
+		return -1;
 	}
-	qsort(b, n, sizeof(*b), bucket_cmp);
+	for (long i = 1; i < nb && sorted; i++)
+		sorted = b[i - 1].key < b[i].key;
+	if (!sorted)
+		qsort(b, (size_t)nb, sizeof(*b), bucket_cmp);
+	h->value = xcalloc((size_t)nb + 1, sizeof(double));
+	h->count = xcalloc((size_t)nb + 1, sizeof(uint64_t));
+	for (long i = 0; i < nb; i++) {
+		if (i + 1 < nb && b[i + 1].key == b[i].key)
+			continue;	/* a later duplicate wins */
+		if (!b[i].count)
+			continue;
+		h->value[n] = have_bits ?
+			      (double)fio_plat_idx_to_val((unsigned)b[i].key,
+							  bits) :
+			      (double)b[i].key;
+		h->count[n++] = b[i].count;
+	}
 	h->n = n;
-	h->value = xcalloc(n + 1, sizeof(double));
-	h->count = xcalloc(n + 1, sizeof(uint64_t));
-	for (size_t i = 0; i < n; i++) {
-		h->value[i] = b[i].value;	/* still fio's unit */
-		h->count[i] = b[i].count;
-	}
 	free(b);
 	return 0;
 }
@@ -462,31 +497,46 @@ static void emit_disks(struct json_state *st, size_t disks)
 	}
 }
 
-static int same_job(struct jscan *js, size_t a, size_t b)
-{
-	const char *na = str(js, a, "jobname"), *nb = str(js, b, "jobname");
-	const char *ha = str(js, a, "hostname"), *hb = str(js, b, "hostname");
+/* What tells a job from another: name, group and host. */
+struct job_id {
+	const char *name, *host;
+	int64_t group;
+};
 
-	return na && nb && !strcmp(na, nb) &&
-	       integer(js, a, "groupid") == integer(js, b, "groupid") &&
-	       (ha == hb || (ha && hb && !strcmp(ha, hb)));
+static int same_job(const struct job_id *a, const struct job_id *b)
+{
+	return a->name && b->name && !strcmp(a->name, b->name) &&
+	       a->group == b->group &&
+	       (a->host == b->host ||
+		(a->host && b->host && !strcmp(a->host, b->host)));
 }
 
 /*
  * Jobs of one document with the same name are clones (numjobs without
- * group_reporting), not repeated runs: their index among those, or -1
- * when the job is alone.
+ * group_reporting), not repeated runs: clone[k] is job k's index among
+ * those, or -1 when the job is alone.  Identities are read once (128
+ * clones were 100,000 lookups when each pair read its own).
  */
-static long clone_index(struct json_state *st, size_t k)
+static void clone_indexes(struct json_state *st, long *clone)
 {
-	long before = 0, count = 0;
+	struct job_id *id = xcalloc(st->njobs + 1, sizeof(*id));
 
-	for (size_t i = 0; i < st->njobs; i++)
-		if (same_job(st->js, st->jobs[k], st->jobs[i])) {
-			before += i < k;
-			count++;
-		}
-	return count > 1 ? before : -1;
+	for (size_t k = 0; k < st->njobs; k++) {
+		id[k].name = str(st->js, st->jobs[k], "jobname");
+		id[k].host = str(st->js, st->jobs[k], "hostname");
+		id[k].group = integer(st->js, st->jobs[k], "groupid");
+	}
+	for (size_t k = 0; k < st->njobs; k++) {
+		long before = 0, count = 0;
+
+		for (size_t i = 0; i < st->njobs; i++)
+			if (same_job(&id[k], &id[i])) {
+				before += i < k;
+				count++;
+			}
+		clone[k] = count > 1 ? before : -1;
+	}
+	free(id);
 }
 
 static void emit_doc(struct json_state *st, const struct json_doc *doc)
@@ -495,6 +545,7 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 	size_t jobs = jscan_get(js, doc->root, "jobs");
 	size_t disks = jscan_get(js, doc->root, "disk_util");
 	const char *ver = str(js, doc->root, "fio version");
+	long *clone;
 
 	st->doc = doc;
 	st->njobs_done = 0;
@@ -511,8 +562,11 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 		st->jobs[st->njobs++] = j;
 	}
 	find_key_lines(st, "\"jobname\"");
+	clone = xcalloc(st->njobs + 1, sizeof(*clone));
+	clone_indexes(st, clone);
 	for (size_t k = 0; k < st->njobs; k++)
-		emit_job(st, key_line(st, k), st->jobs[k], clone_index(st, k));
+		emit_job(st, key_line(st, k), st->jobs[k], clone[k]);
+	free(clone);
 	if (is_array(js, disks))
 		emit_disks(st, disks);
 	labels_release(&st->common);
