@@ -54,10 +54,11 @@ static const char *heading_title(const struct parse_ctx *ctx, size_t i,
 {
 	const struct input_line *l = &ctx->in->lines[i];
 	const char *t = l->text, *e;
-	size_t lead = rule_run(t), n = strlen(t);
+	size_t lead, n = l->len;
 
 	if (ctx->claimed[i] || !n || is_rule(t))
 		return NULL;
+	lead = rule_run(t);
 	if (lead) {		/* "=== title ===" */
 		e = t + n;
 		while (e > t + lead && e[-1] == t[0])

@@ -43,17 +43,18 @@ static void sha256_hex(const char *data, size_t size, char out[65])
 /* NUL bytes, or more than 5% control characters, mean "not text". */
 static int looks_binary(const char *data, size_t size)
 {
+	/* control characters but \t \n \f \r and ESC: a table, not a
+	 * branch per byte */
+	static const unsigned char is_ctl[256] = {
+		[1 ... 8] = 1, [11] = 1, [14 ... 26] = 1, [28 ... 31] = 1,
+	};
+	const unsigned char *p = (const unsigned char *)data;
 	size_t ctl = 0;
 
 	if (memchr(data, '\0', size))
 		return 1;
-	for (size_t i = 0; i < size; i++) {
-		unsigned char c = (unsigned char)data[i];
-
-		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' &&
-		    c != '\f' && c != 0x1b)
-			ctl++;
-	}
+	for (size_t i = 0; i < size; i++)
+		ctl += is_ctl[p[i]];
 	return size && ctl * 20 > size;
 }
 
@@ -164,20 +165,25 @@ static void add_line(struct input *in, char **arena, const char *s,
 		     const char *end, unsigned lineno)
 {
 	struct input_line *l;
-	const char *b = s;
+	const char *b = s, *t = s;
 	size_t name_len = 0, skip = 0;
-	unsigned indent = 0;
 
 	while (end > s && is_blank(end[-1]))
 		end--;
+	while (t < end && is_blank(*t))
+		t++;
 	ALLOC_GROW(in->lines, in->nlines + 1, in->lines_alloc);
 	l = &in->lines[in->nlines++];
 	l->origin = NULL;
 	l->lineno = lineno;
-	l->quote_depth = strip_quotes(&b, end);
-	/* a grep prefix or host starts with a name character: most lines
-	 * (JSON, indented tables) are out after one test */
-	if (b < end && is_name_char(*b))
+	l->quote_depth = 0;
+	if (t < end && *t == '>') {
+		l->quote_depth = strip_quotes(&b, end);
+		t = b;
+	}
+	/* a grep prefix or host starts the line (after quote markers) with
+	 * a name character: indented lines (JSON, tables) need no look */
+	if (t == b && t < end && is_name_char(*t))
 		name_len = grep_prefix(b, end, &skip);
 	if (name_len) {
 		char *name = *arena;
@@ -188,15 +194,14 @@ static void add_line(struct input *in, char **arena, const char *s,
 		l->origin = name;
 		b += skip;
 		l->quote_depth += strip_quotes(&b, end);
+		t = b;
 	}
-	while (b < end && is_blank(*b)) {
-		b++;
-		indent++;
-	}
-	l->indent = indent;
+	while (t < end && is_blank(*t))
+		t++;
+	l->indent = (unsigned)(t - b);
 	l->text = *arena;
-	l->len = (size_t)(end - b);
-	memcpy(l->text, b, l->len);
+	l->len = (size_t)(end - t);
+	memcpy(l->text, t, l->len);
 	l->text[l->len] = '\0';
 	*arena += l->len + 1;
 }
@@ -276,6 +281,7 @@ static void split_lines(struct input *in)
 	unsigned lineno = 1, first = 1;
 	int qp = looks_quoted_printable(in->data), joining = 0;
 	struct strbuf sb = STRBUF_INIT;
+	size_t nl_count;
 	char *arena;
 
 	/* Every clean line is shorter than its raw line (decoding only
@@ -284,8 +290,8 @@ static void split_lines(struct input *in)
 	in->arena = xmalloc(2 * in->size + 2);
 	arena = in->arena;
 	/* one line per '\n' (CR pieces add more): sized once, not regrown */
-	ALLOC_GROW(in->lines, count_newlines(in->data, in->size) + 1,
-		   in->lines_alloc);
+	nl_count = count_newlines(in->data, in->size);
+	ALLOC_GROW(in->lines, nl_count + 1, in->lines_alloc);
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *stop = nl ? nl : end;

@@ -169,7 +169,11 @@ int skip_prefix_icase(const char **p, const char *word)
 
 int starts_with(const char *s, const char *prefix)
 {
-	return !strncmp(s, prefix, strlen(prefix));
+	/* a loop, not strncmp(strlen()): most calls fail at the first byte */
+	for (; *prefix; s++, prefix++)
+		if (*s != *prefix)
+			return 0;
+	return 1;
 }
 
 int ends_with(const char *s, const char *suffix)

@@ -21,7 +21,8 @@ char *xstrndup(const char *s, size_t n);
 void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem);
 
 #define ALLOC_GROW(ptr, need, alloc) \
-	((ptr) = xgrow((ptr), &(alloc), (need), sizeof(*(ptr))))
+	((void)((need) > (alloc) ? \
+		((ptr) = xgrow((ptr), &(alloc), (need), sizeof(*(ptr)))) : 0))
 
 /* Program name used as message prefix ("storan"). */
 extern const char *progname;

@@ -69,10 +69,7 @@ struct json_state {
 
 static int fio_json_detect(const struct input *in)
 {
-	for (size_t i = 0; i < in->nlines; i++)
-		if (strstr(in->lines[i].text, "\"fio version\""))
-			return 80;
-	return 0;
+	return input_contains(in, "\"fio version\"") ? 80 : 0;
 }
 
 static double num(struct jscan *js, size_t o, const char *key, int *found)

@@ -28,6 +28,7 @@ struct parse_ctx {
 	size_t source;		/* index of the input in rs->sources */
 	struct diag_list *diags;
 	unsigned char *claimed;	/* per input line: recognised as output */
+	size_t unclaimed;	/* non-empty lines not claimed yet */
 	size_t *first_index;	/* per measurement: input line index */
 	size_t first_alloc;
 	size_t base;		/* rs->n when the input started */
