@@ -60,8 +60,7 @@ struct json_state {
 	size_t njobs, jobs_alloc;
 	struct strbuf metric;
 	const struct json_doc *doc;
-	size_t *job_lines;	/* line of each "jobname" in the document */
-	size_t njob_lines, job_lines_alloc;
+	const size_t *off;	/* where each input line starts in js->buf */
 	struct labels common;	/* labels every job of the document shares */
 	const char *common_op;
 	int njobs_done;
@@ -452,33 +451,27 @@ static void emit_job(struct json_state *st, size_t li, size_t job,
 	labels_release(&l);
 }
 
-/* Lines of the document whose text starts with key, in order. */
-static void find_key_lines(struct json_state *st, const char *key)
-{
-	st->njob_lines = 0;
-	for (size_t i = st->doc->first; i <= st->doc->last; i++)
-		if (starts_with(st->ctx->in->lines[i].text, key)) {
-			ALLOC_GROW(st->job_lines, st->njob_lines + 1,
-				   st->job_lines_alloc);
-			st->job_lines[st->njob_lines++] = i;
-		}
-}
+static size_t line_of_offset(const size_t *off, size_t n, size_t pos);
 
-static size_t key_line(const struct json_state *st, size_t k)
+/* The input line of obj's member key (of obj itself when it has none). */
+static size_t key_line(const struct json_state *st, size_t obj,
+		       const char *key)
 {
-	return k < st->njob_lines ? st->job_lines[k] : st->doc->first;
+	size_t v = jscan_get(st->js, obj, key);
+	size_t t = v != JSCAN_NONE ? v - 1 : obj;
+
+	return line_of_offset(st->off, st->ctx->in->nlines,
+			      st->js->tok[t].start);
 }
 
 static void emit_disks(struct json_state *st, size_t disks)
 {
 	struct jscan *js = st->js;
-	size_t k = 0;
 
 	labels_remove(&st->common, "job");
 	labels_remove(&st->common, "numjobs");
-	find_key_lines(st, "\"name\"");
 	for (size_t d = jscan_first(js, disks); d != JSCAN_NONE;
-	     d = jscan_next(js, disks, d), k++) {
+	     d = jscan_next(js, disks, d)) {
 		const char *name = str(js, d, "name");
 		struct labels l;
 		int found;
@@ -488,7 +481,7 @@ static void emit_disks(struct json_state *st, size_t disks)
 			continue;
 		labels_copy(&l, &st->common);
 		labels_set(&l, "device", name);
-		emit(st, key_line(st, k), st->common_op ? st->common_op : "run",
+		emit(st, key_line(st, d, "name"), st->common_op ? st->common_op : "run",
 		     "disk.util", UNIT_PERCENT, util, &l);
 		labels_release(&l);
 	}
@@ -558,11 +551,11 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 		ALLOC_GROW(st->jobs, st->njobs + 1, st->jobs_alloc);
 		st->jobs[st->njobs++] = j;
 	}
-	find_key_lines(st, "\"jobname\"");
 	clone = xcalloc(st->njobs + 1, sizeof(*clone));
 	clone_indexes(st, clone);
 	for (size_t k = 0; k < st->njobs; k++)
-		emit_job(st, key_line(st, k), st->jobs[k], clone[k]);
+		emit_job(st, key_line(st, st->jobs[k], "jobname"),
+			 st->jobs[k], clone[k]);
 	free(clone);
 	if (is_array(js, disks))
 		emit_disks(st, disks);
@@ -603,16 +596,22 @@ static int is_snapshot_of(struct jscan *js, size_t a, size_t b)
 /* The input's lines joined with '\n'; off[i] is where line i starts. */
 static char *join_lines(const struct input *in, size_t *off, size_t *len)
 {
-	struct strbuf sb = STRBUF_INIT;
+	size_t total = 0;
+	char *buf, *p;
 
+	for (size_t i = 0; i < in->nlines; i++)
+		total += in->lines[i].len + 1;
+	p = buf = xmalloc(total + 1);
 	for (size_t i = 0; i < in->nlines; i++) {
-		off[i] = sb.len;
-		strbuf_adds(&sb, in->lines[i].text);
-		strbuf_addch(&sb, '\n');
+		off[i] = (size_t)(p - buf);
+		memcpy(p, in->lines[i].text, in->lines[i].len);
+		p += in->lines[i].len;
+		*p++ = '\n';
 	}
-	off[in->nlines] = sb.len;
-	*len = sb.len;
-	return strbuf_detach(&sb);
+	*p = '\0';
+	off[in->nlines] = total;
+	*len = total;
+	return buf;
 }
 
 static size_t line_of_offset(const size_t *off, size_t n, size_t pos)
@@ -711,6 +710,7 @@ static int fio_json_parse(struct parse_ctx *ctx)
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.js = js;
+	st.off = off;
 	strbuf_init(&st.metric);
 	for (size_t i = 0; i < n; i++) {
 		if (i + 1 < n && is_snapshot_of(js, docs[i].root,
@@ -719,7 +719,6 @@ static int fio_json_parse(struct parse_ctx *ctx)
 		emit_doc(&st, &docs[i]);
 	}
 	free(docs);
-	free(st.job_lines);
 	free(st.jobs);
 	strbuf_release(&st.metric);
 	jscan_release(js);
