@@ -200,7 +200,7 @@ static void add_line(struct input *in, char **arena, const char *s,
 		t++;
 	l->indent = (unsigned)(t - b);
 	l->text = *arena;
-	l->len = (size_t)(end - t);
+	l->len = (unsigned)(end - t);
 	memcpy(l->text, t, l->len);
 	l->text[l->len] = '\0';
 	*arena += l->len + 1;

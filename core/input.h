@@ -29,8 +29,8 @@ struct strbuf;
 
 struct input_line {
 	char *text;
-	size_t len;		/* strlen(text) */
 	const char *origin;	/* grep prefix or pdsh host (a source name) */
+	unsigned len;		/* strlen(text) (a line is less than 4 GiB) */
 	unsigned lineno;	/* 1-based line of the original file */
 	unsigned quote_depth;	/* number of e-mail quote markers stripped */
 	unsigned indent;	/* leading blanks stripped (a tab counts 1) */

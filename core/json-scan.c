@@ -470,22 +470,29 @@ static int lex(struct jscan *js, size_t *pos, struct lexeme *lx)
 	if (p >= js->len)
 		return lx->kind = LX_EOF;
 	c = (unsigned char)b[p];
-	if (strchr("{}[]:,", c) && c) {
+	switch (c) {	/* a jump table: this runs once per lexeme */
+	case '{': case '}': case '[': case ']': case ':': case ',':
 		lx->end = p + 1;
 		lx->kind = c;
-	} else if (c == '"') {
+		break;
+	case '"':
 		lx->kind = lex_string(js, lx);
-	} else if (c == '-' || is_digit(c)) {
+		break;
+	case '-': case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
 		lx->kind = lex_number(js, lx);
-	} else if (is_alpha(c)) {
-		lx->kind = lex_word(js, lx);
-	} else {
-		size_t k = utf8_seq(b + p, b + js->len);
+		break;
+	default:
+		if (is_alpha(c)) {
+			lx->kind = lex_word(js, lx);
+		} else {
+			size_t k = utf8_seq(b + p, b + js->len);
 
-		if (!k)
-			peek(js, lx, p);
-		lx->end = p + k;
-		lx->kind = LX_INVALID;
+			if (!k)
+				peek(js, lx, p);
+			lx->end = p + k;
+			lx->kind = LX_INVALID;
+		}
 	}
 	*pos = lx->end;
 	return lx->kind;

@@ -233,9 +233,17 @@ static int cmp_line_order(const void *a, const void *b)
 static void sort_by_line(struct parse_ctx *ctx)
 {
 	struct result_set *rs = ctx->rs;
-	size_t count = rs->n - ctx->base;
-	struct line_order *order = xcalloc(count, sizeof(*order));
-	struct measurement *copy = xcalloc(count, sizeof(*copy));
+	size_t count = rs->n - ctx->base, in_order = 1;
+	struct line_order *order;
+	struct measurement *copy;
+
+	while (in_order < count &&
+	       ctx->first_index[in_order - 1] <= ctx->first_index[in_order])
+		in_order++;
+	if (in_order >= count)
+		return;		/* one parser, in file order: nothing to do */
+	order = xcalloc(count, sizeof(*order));
+	copy = xcalloc(count, sizeof(*copy));
 
 	for (size_t k = 0; k < count; k++) {
 		/* Not m->line: a CSV row keeps its source's line there. */
