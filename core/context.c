@@ -151,8 +151,12 @@ static char *command_at(const struct parse_ctx *ctx, size_t c)
 void context_apply(struct parse_ctx *ctx)
 {
 	size_t n = ctx->in->nlines, current = SIZE_MAX, last = SIZE_MAX;
-	size_t *heading = xcalloc(n + 1, sizeof(*heading));
-	size_t *above = xcalloc(n + 1, sizeof(*above));
+	size_t *heading, *above;
+
+	if (!ctx->unclaimed)
+		return;		/* all output: no heading, no command */
+	heading = xcalloc(n + 1, sizeof(*heading));
+	above = xcalloc(n + 1, sizeof(*above));
 
 	/* heading[i]: the heading in force; above[i]: the nearest line
 	 * above i that is neither blank nor claimed output. */

@@ -19,6 +19,7 @@
 struct label_block {
 	unsigned refs;
 	char *joined;		/* cached labels_joined(), or NULL */
+	uint64_t hash;		/* cached labels_hash(), 0 when not yet */
 	struct label v[];
 };
 
@@ -34,6 +35,7 @@ static struct label_block *block_new(size_t alloc)
 
 	b->refs = 1;
 	b->joined = NULL;
+	b->hash = 0;
 	return b;
 }
 
@@ -77,6 +79,7 @@ static void labels_own(struct labels *l, size_t need)
 	if (b && b->refs == 1 && alloc >= need) {
 		free(b->joined);
 		b->joined = NULL;
+		b->hash = 0;
 		return;
 	}
 	while (alloc < need)
@@ -84,6 +87,7 @@ static void labels_own(struct labels *l, size_t need)
 	if (b && b->refs == 1) {
 		free(b->joined);
 		b->joined = NULL;
+		b->hash = 0;
 		b = xrealloc(b, sizeof(*b) + alloc * sizeof(b->v[0]));
 		l->v = b->v;
 		l->alloc = alloc;
@@ -207,6 +211,28 @@ const char *labels_joined(const struct labels *l)
 	}
 	b->joined = strbuf_detach(&sb);
 	return b->joined;
+}
+
+uint64_t labels_hash(const struct labels *l)
+{
+	struct label_block *b;
+	uint64_t h = 14695981039346656037ULL;	/* FNV-1a */
+
+	if (!l->v)
+		return h;
+	b = block_of(l->v);
+	if (b->hash)
+		return b->hash;
+	for (size_t i = 0; i < l->n; i++) {
+		for (const char *k = l->v[i].key; *k; k++)
+			h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+		h = (h ^ '=') * 1099511628211ULL;
+		for (const char *v = l->v[i].value; *v; v++)
+			h = (h ^ (unsigned char)*v) * 1099511628211ULL;
+		h = (h ^ ';') * 1099511628211ULL;
+	}
+	b->hash = h ? h : 1;
+	return b->hash;
 }
 
 char *labels_to_string(const struct labels *l)

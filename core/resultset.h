@@ -94,6 +94,8 @@ int labels_equal(const struct labels *a, const struct labels *b);
 char *labels_to_string(const struct labels *l);
 /* The same, cached in the set: valid until the set changes or is freed. */
 const char *labels_joined(const struct labels *l);
+/* A hash of the set, cached like labels_joined() (equal sets, equal hash). */
+uint64_t labels_hash(const struct labels *l);
 
 void result_set_init(struct result_set *rs);
 void result_set_release(struct result_set *rs);
