@@ -1,5 +1,6 @@
 /* Growable strings; see strbuf.h. */
 #include "strbuf.h"
+#include "numfmt.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -89,8 +90,7 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 
 void strbuf_add_number(struct strbuf *sb, double v)
 {
-	char buf[32];
-	int n;
+	char buf[NUMFMT_MAX];
 
 	/* Whole numbers (byte counts, sizes, many rates) skip printf's
 	 * floating-point path; they print the same as %.15g would. */
@@ -113,8 +113,7 @@ void strbuf_add_number(struct strbuf *sb, double v)
 	}
 	/* 15 significant digits survive text -> double -> text unchanged,
 	 * which keeps CSV round trips byte-identical. */
-	n = snprintf(buf, sizeof(buf), "%.15g", v);
-	strbuf_add(sb, buf, (size_t)n);
+	strbuf_add(sb, buf, format_g(buf, v, 15));
 }
 
 void strbuf_add_csv_number(struct strbuf *sb, double v)

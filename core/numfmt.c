@@ -1,0 +1,141 @@
+/*
+ * "%.Pg" without printf; see numfmt.h.
+ *
+ * For |v| = a with decimal exponent X (10^X <= a < 10^(X+1)), the P
+ * significant digits printf prints are the integer nearest to the exact
+ * a * 10^(P-1-X), ties to even.  When 10^(P-1-X) has at most 27 digits
+ * it is exact in a long double (64-bit mantissa: 5^27 < 2^63), so the
+ * product is the exact value rounded once: off by at most half a unit of
+ * its last place, 2^-14 of a digit for P <= 15 (scaled < 2^50), 2^-7 for
+ * P = 17.  Rounding it to an integer then gives printf's digits unless
+ * the exact value is that close to a tie (a fraction of .5): those few,
+ * and exponents outside the table, go to snprintf.  tests/unit/
+ * test-numfmt.c compares the two on millions of values.
+ */
+#include "numfmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define POW10_MAX 27
+
+static const long double pow10_exact[POW10_MAX + 1] = {
+	1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L,
+	1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L,
+	1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
+};
+
+static size_t fallback(char *buf, double v, int precision)
+{
+	return (size_t)snprintf(buf, NUMFMT_MAX, "%.*g", precision, v);
+}
+
+/*
+ * The P significant digits of a (> 0) into digits[], its exponent into
+ * *x; returns 0, or -1 when the fast way cannot be sure.
+ */
+static int significant_digits(double a, int p, char *digits, int *x)
+{
+	int b, e;
+	long double scaled, lo = pow10_exact[p - 1], hi = pow10_exact[p];
+	unsigned long long m;
+	long double frac;
+
+	/* 2^(b-1) <= a < 2^b: X is this estimate or one more (log10 2 =
+	 * 0.30103; cheaper than log10()) */
+	frexp(a, &b);
+	e = (int)floor((b - 1) * 0.30102999566398120);
+	for (int tries = 0; tries < 2; tries++) {
+		int k = p - 1 - e;
+
+		if (k < 0 || k > POW10_MAX)
+			return -1;
+		scaled = (long double)a * pow10_exact[k];
+		if (scaled < lo)
+			e--;
+		else if (scaled >= hi)
+			e++;
+		else
+			break;
+	}
+	if (scaled < lo || scaled >= hi)
+		return -1;
+	m = (unsigned long long)scaled;
+	frac = scaled - (long double)m;
+	if (fabsl(frac - 0.5L) < 0.02L)
+		return -1;	/* too near a tie to trust the product */
+	if (frac > 0.5L)
+		m++;
+	if ((long double)m >= hi) {	/* 9.99..95 rounded up to 10.0 */
+		m /= 10;
+		e++;
+	}
+	for (int i = p - 1; i >= 0; i--, m /= 10)
+		digits[i] = (char)('0' + m % 10);
+	*x = e;
+	return 0;
+}
+
+/* digits[0..n) without its trailing zeros: the length left. */
+static int strip_zeros(const char *digits, int n)
+{
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	return n;
+}
+
+/* "e+05", "e-123": a sign and at least two digits, as printf writes. */
+static char *put_exponent(char *o, int x)
+{
+	int a = x < 0 ? -x : x;
+
+	*o++ = 'e';
+	*o++ = x < 0 ? '-' : '+';
+	if (a >= 100)
+		*o++ = (char)('0' + a / 100);
+	*o++ = (char)('0' + a / 10 % 10);
+	*o++ = (char)('0' + a % 10);
+	return o;
+}
+
+size_t format_g(char *buf, double v, int precision)
+{
+	char digits[20], *o = buf;
+	int x, n;
+
+	if (precision < 1 || precision > 17 || !isfinite(v) || !(fabs(v) > 0) ||
+	    significant_digits(fabs(v), precision, digits, &x))
+		return fallback(buf, v, precision);
+	if (v < 0)
+		*o++ = '-';
+	n = strip_zeros(digits, precision);
+	if (x < -4 || x >= precision) {	/* d.ddde-XX */
+		*o++ = digits[0];
+		if (n > 1) {
+			*o++ = '.';
+			memcpy(o, digits + 1, (size_t)(n - 1));
+			o += n - 1;
+		}
+		o = put_exponent(o, x);
+	} else if (x >= 0) {		/* ddd.ddd */
+		int whole = x + 1;
+
+		memcpy(o, digits, (size_t)whole);
+		o += whole;
+		if (n > whole) {
+			*o++ = '.';
+			memcpy(o, digits + whole, (size_t)(n - whole));
+			o += n - whole;
+		}
+	} else {			/* 0.000ddd */
+		*o++ = '0';
+		*o++ = '.';
+		for (int i = -1; i > x; i--)
+			*o++ = '0';
+		memcpy(o, digits, (size_t)n);
+		o += n;
+	}
+	*o = '\0';
+	return (size_t)(o - buf);
+}

@@ -1,0 +1,111 @@
+/*
+ * format_g() against snprintf("%.*g"): the same text, byte for byte, on
+ * chosen hard cases and on millions of values of every magnitude and of
+ * the shapes storan prints (decimal fractions, ns -> s, KiB -> B).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/numfmt.h"
+
+static int precisions[] = { 15, 17, 6, 1 };
+
+/* Fails with the value and both texts, so a mismatch can be replayed. */
+static void check_one(double v, int p)
+{
+	char want[64], got[NUMFMT_MAX];
+	size_t n = format_g(got, v, p);
+
+	snprintf(want, sizeof(want), "%.*g", p, v);
+	if (strcmp(want, got) || n != strlen(want))
+		fail_msg("%%.%dg of %a: printf '%s', format_g '%s'", p, v, want,
+			 got);
+}
+
+static void check_all(double v)
+{
+	for (size_t i = 0; i < sizeof(precisions) / sizeof(*precisions); i++) {
+		check_one(v, precisions[i]);
+		check_one(-v, precisions[i]);
+	}
+}
+
+static void test_hard_cases(void **state)
+{
+	static const double cases[] = {
+		0.0, 1.0, 0.5, 0.1, 0.3, 2.5, 0.125, 9.5, 99.5, 1e15, 1e16,
+		1e17, 1e-4, 1e-5, 9.99999999999999e14, 999999999999999.5,
+		9.9999999999999995e-5, 0.000099999999999999995, 1e-300,
+		5e-324, 1.7976931348623157e308, 123456789012345.6,
+		0.000187392, 7.5182269531e-05, 563.487303, 2308043.0,
+		94.648094, 0.30000000000000004, 1.0000000000000002,
+		4.35, 2.675, 1.005, 1234.5, 0.015, 1e22, 1e23, 8.5e-10,
+		NAN, INFINITY, -INFINITY,
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		check_all(cases[i]);
+	check_one(-0.0, 15);
+}
+
+/* xorshift64*: the same values on every run. */
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static void test_random_bits(void **state)
+{
+	uint64_t s = 88172645463325252ULL;
+
+	(void)state;
+	for (int i = 0; i < 150000; i++) {
+		uint64_t bits = next(&s);
+		double v;
+
+		memcpy(&v, &bits, sizeof(v));
+		check_all(v);
+	}
+}
+
+/* Values like the ones parsers make: decimals of 1 to 17 digits at every
+ * exponent, and integers scaled by 1e-9, 1e-6, 1e-3, 1024, 1e3. */
+static void test_decimal_shapes(void **state)
+{
+	static const double scales[] = { 1e-9, 1e-6, 1e-3, 1024, 1e3, 1 };
+	uint64_t s = 1181783497276652981ULL;
+
+	(void)state;
+	for (int i = 0; i < 150000; i++) {
+		uint64_t r = next(&s);
+		int digits = 1 + (int)(r % 17), exp10 = (int)(r >> 8) % 40 - 20;
+		double mant = (double)(next(&s) % 100000000000000000ULL);
+		double v = mant / pow(10, digits) * pow(10, exp10);
+
+		check_all(v);
+		check_all((double)(r % 10000000) *
+			  scales[(r >> 40) % (sizeof(scales) / sizeof(*scales))]);
+		check_all(floor(v * 2) / 2 + 0.5);	/* ties */
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hard_cases),
+		cmocka_unit_test(test_random_bits),
+		cmocka_unit_test(test_decimal_shapes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
