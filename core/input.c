@@ -11,6 +11,7 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
@@ -19,6 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define HASH_THREAD_MIN (1 << 20)	/* bytes */
 
 static int is_blank(char c)
 {
@@ -250,12 +253,13 @@ static int looks_quoted_printable(const char *data)
 }
 
 static void add_piece(struct input *in, char **arena, const char *s,
-		      const char *end, unsigned lineno)
+		      const char *end, unsigned lineno, int has_cr)
 {
 	const char *c;
 
 	/* A lone CR inside a line is a terminal overwrite. */
-	while ((c = memchr(s, '\r', (size_t)(end - s))) && c + 1 < end) {
+	while (has_cr && (c = memchr(s, '\r', (size_t)(end - s))) &&
+	       c + 1 < end) {
 		if (c > s)
 			add_line(in, arena, s, c, lineno);
 		s = c + 1;
@@ -263,25 +267,14 @@ static void add_piece(struct input *in, char **arena, const char *s,
 	add_line(in, arena, s, end, lineno);
 }
 
-static size_t count_newlines(const char *s, size_t size)
-{
-	const char *end = s + size;
-	size_t n = 0;
-
-	while ((s = memchr(s, '\n', (size_t)(end - s)))) {
-		n++;
-		s++;
-	}
-	return n;
-}
-
 static void split_lines(struct input *in)
 {
 	const char *s = in->data, *end = in->data + in->size;
 	unsigned lineno = 1, first = 1;
 	int qp = looks_quoted_printable(in->data), joining = 0;
+	/* one search of the whole text spares one per line in most files */
+	int cr = qp || memchr(in->data, '\r', in->size) != NULL;
 	struct strbuf sb = STRBUF_INIT;
-	size_t nl_count;
 	char *arena;
 
 	/* Every clean line is shorter than its raw line (decoding only
@@ -289,15 +282,15 @@ static void split_lines(struct input *in)
 	 * the raw size. */
 	in->arena = xmalloc(2 * in->size + 2);
 	arena = in->arena;
-	/* one line per '\n' (CR pieces add more): sized once, not regrown */
-	nl_count = count_newlines(in->data, in->size);
-	ALLOC_GROW(in->lines, nl_count + 1, in->lines_alloc);
+	/* a first guess of 64 bytes a line; a big array grows by mremap()
+	 * without a copy, and pages never touched cost nothing */
+	ALLOC_GROW(in->lines, in->size / 64 + 16, in->lines_alloc);
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *stop = nl ? nl : end;
 
 		if (!qp) {
-			add_piece(in, &arena, s, stop, lineno);
+			add_piece(in, &arena, s, stop, lineno, cr);
 		} else {
 			if (!joining) {
 				strbuf_reset(&sb);
@@ -306,7 +299,7 @@ static void split_lines(struct input *in)
 			joining = qp_append(&sb, s, stop) && nl;
 			if (!joining)	/* a wrapped line keeps its first number */
 				add_piece(in, &arena, strbuf_str(&sb),
-					  strbuf_str(&sb) + sb.len, first);
+					  strbuf_str(&sb) + sb.len, first, cr);
 		}
 		if (!nl)
 			break;
@@ -315,8 +308,44 @@ static void split_lines(struct input *in)
 	}
 	if (joining)
 		add_piece(in, &arena, strbuf_str(&sb), strbuf_str(&sb) + sb.len,
-			  first);
+			  first, cr);
 	strbuf_release(&sb);
+}
+
+struct hash_job {
+	const char *data;
+	size_t size;
+	char *out;
+};
+
+static void *hash_worker(void *arg)
+{
+	struct hash_job *j = arg;
+
+	sha256_hex(j->data, j->size, j->out);
+	return NULL;
+}
+
+/*
+ * Hashing a big input takes as long as cutting its lines: with a CPU to
+ * spare they run side by side.  Small inputs (most of them, read many
+ * at a time on worker threads) are hashed in line.
+ */
+static void hash_and_split(struct input *in)
+{
+	struct hash_job job = { in->data, in->size, in->sha256 };
+	pthread_t tid;
+	int threaded = in->size >= HASH_THREAD_MIN &&
+		       sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		       !pthread_create(&tid, NULL, hash_worker, &job);
+
+	if (!threaded)
+		sha256_hex(in->data, in->size, in->sha256);
+	in->binary = looks_binary(in->data, in->size);
+	if (!in->binary)
+		split_lines(in);
+	if (threaded)
+		pthread_join(tid, NULL);
 }
 
 static void input_init_data(struct input *in, const char *path,
@@ -332,10 +361,7 @@ static void input_init_data(struct input *in, const char *path,
 		in->name = xstrdup(slash && slash[1] ? slash + 1 : path);
 	in->data = data;
 	in->size = size;
-	sha256_hex(data, size, in->sha256);
-	in->binary = looks_binary(data, size);
-	if (!in->binary)
-		split_lines(in);
+	hash_and_split(in);
 }
 
 void input_from_buffer(struct input *in, const char *name, const char *data,
