@@ -255,10 +255,7 @@ static void source_release(struct source *s)
 
 void measurement_release(struct measurement *m)
 {
-	free(m->tool);
-	free(m->op);
-	free(m->metric);
-	free(m->unit);
+	free(m->tool);	/* op, metric and unit live in the same block */
 	free(m->values);
 	free(m->hist.value);
 	free(m->hist.count);
@@ -302,6 +299,28 @@ size_t result_set_add_source(struct result_set *rs, const char *path,
 	return rs->nsources++;
 }
 
+void measurement_set_key(struct measurement *m, const char *tool,
+			 const char *op, const char *metric, const char *unit)
+{
+	const char *parts[4] = { tool, op, metric, unit };
+	char **fields[4] = { &m->tool, &m->op, &m->metric, &m->unit };
+	size_t len[4], total = 0;
+	char *block, *p;
+
+	/* One block for the four (a 4 MB fio JSON+ file makes 14,000
+	 * measurements: four allocations each were a fifth of the work) */
+	for (int i = 0; i < 4; i++)
+		total += (len[i] = strlen(parts[i])) + 1;
+	p = block = xmalloc(total);
+	for (int i = 0; i < 4; i++) {
+		memcpy(p, parts[i], len[i] + 1);
+		p += len[i] + 1;
+	}
+	free(m->tool);
+	for (int i = 0, at = 0; i < 4; at += (int)len[i] + 1, i++)
+		*fields[i] = block + at;
+}
+
 struct measurement *result_set_add(struct result_set *rs, const char *tool,
 				   const char *op, const char *metric,
 				   const char *unit)
@@ -311,10 +330,7 @@ struct measurement *result_set_add(struct result_set *rs, const char *tool,
 	ALLOC_GROW(rs->m, rs->n + 1, rs->alloc);
 	m = &rs->m[rs->n++];
 	memset(m, 0, sizeof(*m));
-	m->tool = xstrdup(tool);
-	m->op = xstrdup(op);
-	m->metric = xstrdup(metric);
-	m->unit = xstrdup(unit);
+	measurement_set_key(m, tool, op, metric, unit);
 	m->summary.stddev = m->summary.min = m->summary.max = NAN;
 	labels_init(&m->labels);
 	return m;

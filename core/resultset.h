@@ -50,7 +50,7 @@ struct histogram {
 };
 
 struct measurement {
-	char *tool;
+	char *tool;		/* tool..unit: one block, see measurement_set_key */
 	char *op;
 	char *metric;
 	char *unit;
@@ -110,6 +110,12 @@ size_t result_set_add_source(struct result_set *rs, const char *path,
 struct measurement *result_set_add(struct result_set *rs, const char *tool,
 				   const char *op, const char *metric,
 				   const char *unit);
+/*
+ * Sets tool, op, metric and unit (copies, in one block that m->tool owns:
+ * change them only through here).
+ */
+void measurement_set_key(struct measurement *m, const char *tool,
+			 const char *op, const char *metric, const char *unit);
 void measurement_add_value(struct measurement *m, double v);
 void measurement_set_source(struct measurement *m, size_t source,
 			    const char *name, unsigned line);

@@ -66,6 +66,9 @@ static void write_row(const struct measurement *m, struct strbuf *out)
 
 void rs_csv_write_rows(const struct result_set *rs, struct strbuf *out)
 {
+	/* rows of fio measurements with their labels are 200-300 bytes:
+	 * one allocation instead of a dozen doublings */
+	strbuf_grow(out, rs->n * 256);
 	for (size_t i = 0; i < rs->n; i++)
 		write_row(&rs->m[i], out);
 }

@@ -36,14 +36,14 @@ void strbuf_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
-static void grow(struct strbuf *sb, size_t extra)
+void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
 }
 
 void strbuf_add(struct strbuf *sb, const char *data, size_t len)
 {
-	grow(sb, len);
+	strbuf_grow(sb, len);
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
@@ -56,7 +56,9 @@ void strbuf_adds(struct strbuf *sb, const char *s)
 
 void strbuf_addch(struct strbuf *sb, char c)
 {
-	strbuf_add(sb, &c, 1);
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
@@ -73,7 +75,7 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	if (n < 0)
 		BUG("bad format '%s'", fmt);
 	if ((size_t)n >= room) {
-		grow(sb, (size_t)n);
+		strbuf_grow(sb, (size_t)n);
 		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	}
 	sb->len += (size_t)n;

@@ -21,6 +21,8 @@ void strbuf_init(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
+/* Makes room for extra more bytes (and the NUL) without adding any. */
+void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const char *data, size_t len);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);

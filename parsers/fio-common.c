@@ -82,8 +82,10 @@ int fio_pct_metric(struct strbuf *out, const char *prefix, const char *s,
 		if (end == intd + 1)
 			end = intd;	/* "50." -> "50" */
 	}
-	strbuf_reset(out);
-	strbuf_addf(out, "%s.p%.*s", prefix, (int)end, s);
+	strbuf_reset(out);	/* "clat.p99.9", without printf */
+	strbuf_adds(out, prefix);
+	strbuf_adds(out, ".p");
+	strbuf_add(out, s, end);
 	return 0;
 }
 

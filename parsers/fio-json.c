@@ -262,7 +262,9 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 		goto out;	/* no samples (sync engines, gtod_reduce) */
 	for (int k = 0; k < 4; k++) {
 		strbuf_reset(&st->metric);
-		strbuf_addf(&st->metric, "%s.%s", prefix, keys[k]);
+		strbuf_adds(&st->metric, prefix);
+		strbuf_addch(&st->metric, '.');
+		strbuf_adds(&st->metric, keys[k]);
 		emit(st, li, op, st->metric.buf, UNIT_SECONDS,
 		     fio_seconds(v[k], scale), l);
 		if (k == 2)
@@ -303,7 +305,8 @@ static void emit_samples(struct json_state *st, size_t li, const char *op,
 			if (!found)
 				break;
 			strbuf_reset(&st->metric);
-			strbuf_addf(&st->metric, "bw.%s", names[k]);
+			strbuf_adds(&st->metric, "bw.");
+			strbuf_adds(&st->metric, names[k]);
 			emit(st, li, op, st->metric.buf, UNIT_BW, v * 1024, l);
 		}
 	samples = num(st->js, dir, "iops_samples", &have_samples);
@@ -313,7 +316,8 @@ static void emit_samples(struct json_state *st, size_t li, const char *op,
 			if (!found)
 				break;
 			strbuf_reset(&st->metric);
-			strbuf_addf(&st->metric, "iops.%s", names[k]);
+			strbuf_adds(&st->metric, "iops.");
+			strbuf_adds(&st->metric, names[k]);
 			emit(st, li, op, st->metric.buf, UNIT_IOPS, v, l);
 		}
 }

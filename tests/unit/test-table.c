@@ -189,8 +189,8 @@ static void test_pivot_errors(void **state)
 			    "no 'bw' measurement has every row and column key");
 	pivot_release(&pv);
 	strbuf_reset(&err);
-	free(rs.m[0].unit);
-	rs.m[0].unit = strdup("MB/s");
+	measurement_set_key(&rs.m[0], rs.m[0].tool, rs.m[0].op,
+			    rs.m[0].metric, "MB/s");
 	opts(&o, rows, NULL, 0);
 	assert_int_equal(pivot_build(&pv, &rs, &o, &err), -1);
 	assert_non_null(strstr(err.buf, "two units"));
