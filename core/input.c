@@ -35,12 +35,16 @@ static int is_blank(char c)
  */
 static void sha256_hex(const char *data, size_t size, char out[65])
 {
+	static const char hex[] = "0123456789abcdef";
 	unsigned char digest[SHA256_DIGEST_LENGTH];
 
 	if (!EVP_Digest(data, size, digest, NULL, EVP_sha256(), NULL))
 		die("SHA-256 failed");
-	for (size_t i = 0; i < sizeof(digest); i++)
-		snprintf(out + 2 * i, 3, "%02x", digest[i]);
+	for (size_t i = 0; i < sizeof(digest); i++) {
+		out[2 * i] = hex[digest[i] >> 4];
+		out[2 * i + 1] = hex[digest[i] & 15];
+	}
+	out[2 * sizeof(digest)] = '\0';
 }
 
 /* NUL bytes, or more than 5% control characters, mean "not text". */

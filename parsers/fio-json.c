@@ -242,7 +242,9 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 	double n;
 	size_t mean = 0;
 
-	snprintf(key, sizeof(key), "%s_ns", prefix);
+	/* "clat_ns": the prefixes are short names of this file */
+	memcpy(key, prefix, strlen(prefix));
+	memcpy(key + strlen(prefix), "_ns", 4);
 	o = jscan_get(js, dir, key);
 	if (!is_object(js, o)) {
 		o = jscan_get(js, dir, prefix);
