@@ -193,11 +193,14 @@ static void add_line(struct input *in, char **arena, const char *s,
 	if (t == b && t < end && is_name_char(*t))
 		name_len = grep_prefix(b, end, &skip);
 	if (name_len) {
-		char *name = *arena;
+		char *name;
 
+		if (!in->names)	/* names are at most the whole text */
+			in->names = xmalloc(in->size + 1);
+		name = in->names + in->names_len;
 		memcpy(name, b, name_len);
 		name[name_len] = '\0';
-		*arena += name_len + 1;
+		in->names_len += name_len + 1;
 		l->origin = name;
 		b += skip;
 		l->quote_depth += strip_quotes(&b, end);
@@ -281,10 +284,10 @@ static void split_lines(struct input *in)
 	struct strbuf sb = STRBUF_INIT;
 	char *arena;
 
-	/* Every clean line is shorter than its raw line (decoding only
-	 * shortens); names and texts with their NULs need at most twice
-	 * the raw size. */
-	in->arena = xmalloc(2 * in->size + 2);
+	/* Every clean line is no longer than its raw line (decoding only
+	 * shortens) and a NUL takes the place of its '\n' or CR: the texts
+	 * fit in the raw size and one more byte. */
+	in->arena = xmalloc(in->size + 2);
 	arena = in->arena;
 	/* a first guess of 64 bytes a line; a big array grows by mremap()
 	 * without a copy, and pages never touched cost nothing */
@@ -313,6 +316,8 @@ static void split_lines(struct input *in)
 	if (joining)
 		add_piece(in, &arena, strbuf_str(&sb), strbuf_str(&sb) + sb.len,
 			  first, cr);
+	in->arena_len = (size_t)(arena - in->arena);
+	*arena = '\0';	/* readers of the arena stop here */
 	strbuf_release(&sb);
 }
 
@@ -458,6 +463,7 @@ void input_release(struct input *in)
 	free(in->data);
 	free(in->lines);
 	free(in->arena);
+	free(in->names);
 	memset(in, 0, sizeof(*in));
 }
 

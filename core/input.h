@@ -45,7 +45,16 @@ struct input {
 	size_t nlines, lines_alloc;
 	char sha256[65];
 	int binary;		/* NUL bytes or mostly non-text */
-	char *arena;		/* storage of every line's text */
+	/*
+	 * The texts, one after another in line order, each ended by its
+	 * NUL: "text0\0text1\0..." (arena_len bytes).  A reader of a
+	 * format that spans lines (JSON) can read it in place, a NUL where
+	 * the '\n' was.  Grep prefixes live apart, in names.
+	 */
+	char *arena;
+	size_t arena_len;
+	char *names;		/* storage of the lines' origins */
+	size_t names_len;
 };
 
 /*

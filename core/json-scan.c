@@ -305,7 +305,7 @@ static int lex_string(struct jscan *js, struct lexeme *lx)
 		}
 		if ((unsigned char)b[p] < 0x20) {
 			lx->end = p;
-			if (b[p] == '\n')
+			if (b[p] == '\n' || (!b[p] && js->nul_is_newline))
 				set_error(js, lx, 0, "unexpected newline");
 			else
 				set_error(js, lx, 0, "control character 0x%x",
@@ -463,7 +463,7 @@ static int lex(struct jscan *js, size_t *pos, struct lexeme *lx)
 	unsigned char c;
 
 	while (p < js->len && (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' ||
-			       b[p] == '\t'))
+			       b[p] == '\t' || (!b[p] && js->nul_is_newline)))
 		p++;
 	lx->start = lx->end = p;
 	lx->flags = 0;
@@ -625,7 +625,8 @@ static size_t line_of(const struct jscan *js, size_t from, size_t pos)
 	size_t line = 1;
 
 	for (size_t p = from; p < pos; p++)
-		line += js->buf[p] == '\n';
+		line += js->buf[p] == '\n' ||
+			(!js->buf[p] && js->nul_is_newline);
 	return line;
 }
 

@@ -73,6 +73,10 @@ struct jscan_error {
 struct jscan {
 	char *buf;
 	size_t len;
+	/* Set after jscan_init() when buf is lines ended by NULs, not '\n'
+	 * (an input's arena): a NUL then reads as a newline would, both
+	 * between values and in the messages. */
+	int nul_is_newline;
 	struct jscan_tok *tok;
 	size_t ntok, alloc;
 	size_t end;		/* after jscan_parse(): offset past the value */

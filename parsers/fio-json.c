@@ -27,8 +27,10 @@
  * an iteration each key once with its last value (as jansson did).
  *
  * The documents are read with core/json-scan.h (a flat token array for
- * all documents of the input, strings decoded in place in the joined
- * copy of the lines): all are found first, then emitted.
+ * all documents of the input, read in place from the input's arena of
+ * clean lines, where strings are also decoded): all are found first,
+ * then emitted.  The lines a document spans are claimed, so no other
+ * parser reads the texts decoding changed.
  *
  * JSON+: the bins are kept as the histogram of the .mean measurement of
  * that latency, and its percentiles are computed from the bins the way
@@ -60,7 +62,6 @@ struct json_state {
 	size_t njobs, jobs_alloc;
 	struct strbuf metric;
 	const struct json_doc *doc;
-	const size_t *off;	/* where each input line starts in js->buf */
 	struct labels common;	/* labels every job of the document shares */
 	const char *common_op;
 	int njobs_done;
@@ -457,7 +458,7 @@ static void emit_job(struct json_state *st, size_t li, size_t job,
 	labels_release(&l);
 }
 
-static size_t line_of_offset(const size_t *off, size_t n, size_t pos);
+static size_t line_at(const struct input *in, size_t pos);
 
 /* The input line of obj's member key (of obj itself when it has none). */
 static size_t key_line(const struct json_state *st, size_t obj,
@@ -466,8 +467,7 @@ static size_t key_line(const struct json_state *st, size_t obj,
 	size_t v = jscan_get(st->js, obj, key);
 	size_t t = v != JSCAN_NONE ? v - 1 : obj;
 
-	return line_of_offset(st->off, st->ctx->in->nlines,
-			      st->js->tok[t].start);
+	return line_at(st->ctx->in, st->js->tok[t].start);
 }
 
 static void emit_disks(struct json_state *st, size_t disks)
@@ -599,35 +599,21 @@ static int is_snapshot_of(struct jscan *js, size_t a, size_t b)
 	return fabs((tb - ta) - (eb - ea)) <= 2;
 }
 
-/* The input's lines joined with '\n'; off[i] is where line i starts. */
-static char *join_lines(const struct input *in, size_t *off, size_t *len)
+/* Where line i's text starts in the arena the documents are read from. */
+static size_t line_start(const struct input *in, size_t i)
 {
-	size_t total = 0;
-	char *buf, *p;
-
-	for (size_t i = 0; i < in->nlines; i++)
-		total += in->lines[i].len + 1;
-	p = buf = xmalloc(total + 1);
-	for (size_t i = 0; i < in->nlines; i++) {
-		off[i] = (size_t)(p - buf);
-		memcpy(p, in->lines[i].text, in->lines[i].len);
-		p += in->lines[i].len;
-		*p++ = '\n';
-	}
-	*p = '\0';
-	off[in->nlines] = total;
-	*len = total;
-	return buf;
+	return (size_t)(in->lines[i].text - in->arena);
 }
 
-static size_t line_of_offset(const size_t *off, size_t n, size_t pos)
+/* The line whose text holds arena offset pos. */
+static size_t line_at(const struct input *in, size_t pos)
 {
-	size_t lo = 0, hi = n;	/* last line starting at or before pos */
+	size_t lo = 0, hi = in->nlines;	/* last line starting <= pos */
 
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
-		if (off[mid] <= pos)
+		if (line_start(in, mid) <= pos)
 			lo = mid;
 		else
 			hi = mid;
@@ -661,25 +647,24 @@ static void broken_doc(struct parse_ctx *ctx, size_t i, size_t nl,
 
 /* Finds the documents (tokens in js); returns how many, in *docs. */
 static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
-			const size_t *off, struct json_doc **docs)
+			struct json_doc **docs)
 {
 	const struct input *in = ctx->in;
 	size_t n = 0, alloc = 0, prev_end = 0;
 
 	*docs = NULL;
 	for (size_t i = 0; i < in->nlines; i++) {
-		size_t root, end;
+		size_t root, end, at = line_start(in, i);
 
 		if (in->lines[i].text[0] != '{')
 			continue;
-		if (jscan_parse(js, off[i], &root)) {
+		if (jscan_parse(js, at, &root)) {
 			if (looks_like_fio(in, i))
 				broken_doc(ctx, i, in->nlines, &js->err,
-					   js->err.pos - off[i],
-					   js->len - off[i]);
+					   js->err.pos - at, js->len - at);
 			continue;
 		}
-		end = line_of_offset(off, in->nlines, js->end - 1);
+		end = line_at(in, js->end - 1);
 		if (!is_fio_doc(js, root)) {
 			jscan_truncate(js, root);
 			continue;
@@ -704,19 +689,19 @@ static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
 static int fio_json_parse(struct parse_ctx *ctx)
 {
 	const struct input *in = ctx->in;
-	size_t *off = xcalloc(in->nlines + 1, sizeof(*off)), len;
-	char *buf = join_lines(in, off, &len);
 	struct jscan *js = xmalloc(sizeof(*js));	/* 8 KiB: not on the stack */
 	struct json_state st;
 	struct json_doc *docs;
 	size_t before = ctx->rs->n, n;
 
-	jscan_init(js, buf, len);
-	n = find_docs(ctx, js, off, &docs);
+	/* read in place: the texts are "line\0line\0..." (input.h), and
+	 * every string a document holds is on one line */
+	jscan_init(js, in->arena, in->arena_len);
+	js->nul_is_newline = 1;
+	n = find_docs(ctx, js, &docs);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.js = js;
-	st.off = off;
 	strbuf_init(&st.metric);
 	for (size_t i = 0; i < n; i++) {
 		if (i + 1 < n && is_snapshot_of(js, docs[i].root,
@@ -729,8 +714,6 @@ static int fio_json_parse(struct parse_ctx *ctx)
 	strbuf_release(&st.metric);
 	jscan_release(js);
 	free(js);
-	free(buf);
-	free(off);
 	return (int)(ctx->rs->n - before);
 }
 
