@@ -193,29 +193,57 @@ uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits)
 	return base + (k << error_bits) + ((uint64_t)1 << error_bits) / 2;
 }
 
+/*
+ * fio compares the running count, in long double, to pct/100 * total;
+ * the smallest integer count that passes is that product's ceiling (a
+ * long double holds any uint64_t exactly), so walks compare integers.
+ */
+static uint64_t running_count_needed(uint64_t total, double pct)
+{
+	long double want = (long double)pct / 100.0L * (long double)total;
+
+	if (!(want > 0))
+		return 0;
+	return want >= (long double)total ? total : (uint64_t)ceill(want);
+}
+
 double fio_hist_percentile(const double *value, const uint64_t *count,
 			   size_t n, double pct)
 {
 	uint64_t total = 0, sum = 0, need;
-	long double want;
 
 	for (size_t i = 0; i < n; i++)
 		total += count[i];
 	if (!total)
 		return 0;
-	/* fio compares the running sum, in long double, to this; the
-	 * smallest integer sum that passes is its ceiling (a long double
-	 * holds any uint64_t exactly), so the walk compares integers */
-	want = (long double)pct / 100.0L * (long double)total;
-	if (!(want > 0))
-		return value[0];
-	need = want >= (long double)total ? total : (uint64_t)ceill(want);
+	need = running_count_needed(total, pct);
 	for (size_t i = 0; i < n; i++) {
 		sum += count[i];
 		if (sum >= need)
 			return value[i];
 	}
 	return value[n - 1];
+}
+
+double fio_hist_percentile_cum(const double *value, const uint64_t *cum,
+			       size_t n, double pct)
+{
+	size_t lo = 0, hi;
+	uint64_t need;
+
+	if (!n || !cum[n - 1])
+		return 0;
+	need = running_count_needed(cum[n - 1], pct);
+	hi = n - 1;	/* cum[hi] >= need: the total always passes */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cum[mid] >= need)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return value[lo];
 }
 
 /* Does line t start "NAME: (groupid=G,"? */

@@ -102,6 +102,12 @@ uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits);
  */
 double fio_hist_percentile(const double *value, const uint64_t *count,
 			   size_t n, double pct);
+/*
+ * The same from the running counts (cum[i]: counts of buckets 0..i), by
+ * binary search: for many percentiles of one big histogram.
+ */
+double fio_hist_percentile_cum(const double *value, const uint64_t *cum,
+			       size_t n, double pct);
 
 /*
  * Is there a normal-format job report "NAME: (groupid=G, ..." in the

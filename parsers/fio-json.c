@@ -205,7 +205,13 @@ static void emit_percentiles(struct json_state *st, size_t li,
 {
 	const struct jscan_member *m;
 	size_t nm = jscan_members(st->js, pct, &m);
+	uint64_t *cum = NULL;
 
+	if (h && h->n) {	/* running counts, once for all percentiles */
+		cum = xmalloc(h->n * sizeof(*cum));
+		for (size_t i = 0; i < h->n; i++)
+			cum[i] = h->count[i] + (i ? cum[i - 1] : 0);
+	}
 	for (size_t i = 0; i < nm; i++) {
 		const char *key = jscan_str(st->js, m[i].key), *s = key;
 		double p, printed, val;
@@ -216,8 +222,8 @@ static void emit_percentiles(struct json_state *st, size_t li,
 		if (scan_double(&s, SCAN_NO_EXPONENT, &p) || *s || !(p > 0) ||
 		    fio_pct_metric(&st->metric, prefix, key, strlen(key)))
 			continue;	/* fio 3.1's unused "0.00" entries */
-		if (h && h->n) {
-			val = fio_hist_percentile(h->value, h->count, h->n, p);
+		if (cum) {
+			val = fio_hist_percentile_cum(h->value, cum, h->n, p);
 			if (val < printed || val > printed)
 				parse_note(st->ctx, li, "%s from the JSON+ bins "
 					   "is %.0f, fio printed %.0f",
@@ -226,6 +232,7 @@ static void emit_percentiles(struct json_state *st, size_t li,
 		emit(st, li, op, st->metric.buf, UNIT_SECONDS,
 		     fio_seconds(val, scale), l);
 	}
+	free(cum);
 }
 
 /* slat/clat/lat of one direction: "clat_ns" (ns) or "clat" (usec). */

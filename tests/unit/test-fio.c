@@ -130,7 +130,7 @@ static size_t check_latency(json_t *o)
 	json_t *bins = json_object_get(o, "bins"), *pct, *v;
 	size_t n = 0, checked = 0;
 	double *val;
-	uint64_t *cnt;
+	uint64_t *cnt, *cum;
 	const char *key;
 
 	pct = json_object_get(o, "percentile");
@@ -143,6 +143,9 @@ static size_t check_latency(json_t *o)
 		val[n] = key_number(key);
 		cnt[n++] = (uint64_t)json_integer_value(v);
 	}
+	cum = calloc(n + 1, sizeof(*cum));
+	for (size_t i = 0; i < n; i++)
+		cum[i] = cnt[i] + (i ? cum[i - 1] : 0);
 	json_object_foreach(pct, key, v) {
 		double p = key_number(key), got;
 
@@ -151,10 +154,14 @@ static size_t check_latency(json_t *o)
 		got = fio_hist_percentile(val, cnt, n, p);
 		assert_true(!(got < json_number_value(v)) &&
 			    !(got > json_number_value(v)));
+		got = fio_hist_percentile_cum(val, cum, n, p);
+		assert_true(!(got < json_number_value(v)) &&
+			    !(got > json_number_value(v)));
 		checked++;
 	}
 	free(val);
 	free(cnt);
+	free(cum);
 	return checked;
 }
 
