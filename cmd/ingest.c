@@ -55,6 +55,8 @@ int parse_label_arg(const char *arg, struct labels *labels)
 
 enum output_format { FORMAT_JSON, FORMAT_CSV };
 
+#define SINK_CHUNK (256 << 10)	/* bytes written at a time */
+
 /*
  * The output, written one input at a time so that memory stays bounded by
  * the largest input, not by all of them: each input's measurements are
@@ -100,13 +102,20 @@ static void sink_flush(struct ingest_sink *s)
 static void sink_add(struct ingest_sink *s, struct result_set *rs,
 		     const struct strbuf *text)
 {
-	if (s->fmt == FORMAT_CSV) {
+	if (s->fmt == FORMAT_CSV && text->len) {
 		sink_flush(s);	/* the header, once */
 		/* written as it is: a copy of a 4 MB text costs 1,000
 		 * page faults */
-		if (text->len && atomic_file_write(&s->file, text->buf,
-						   text->len))
+		if (atomic_file_write(&s->file, text->buf, text->len))
 			s->failed = 1;
+	} else if (s->fmt == FORMAT_CSV) {
+		/* not rendered (one thread): in pieces through one small
+		 * buffer, not one the size of the whole text */
+		for (size_t i = 0; i < rs->n; i++) {
+			rs_csv_write_row(rs, i, &s->buf);
+			if (s->buf.len >= SINK_CHUNK)
+				sink_flush(s);
+		}
 	} else {
 		rs_json_add_measurements(rs, s->sources.nsources, &s->count,
 					 &s->buf);
@@ -229,8 +238,10 @@ int cmd_ingest(int argc, char **argv)
 		return EXIT_TROUBLE;
 	if (!threads)
 		threads = load_default_threads((size_t)(argc - optind));
+	/* worker threads render CSV rows, one thread streams them */
 	st = load_inputs_ordered(argv + optind, (size_t)(argc - optind), &opt,
-				 threads, render_csv, deliver, &sink);
+				 threads, threads > 1 ? render_csv : NULL,
+				 deliver, &sink);
 	rc = sink_close(&sink) ? EXIT_TROUBLE : (int)st;
 	labels_release(&opt.labels);
 	return rc;

@@ -321,40 +321,49 @@ static void split_lines(struct input *in)
 	strbuf_release(&sb);
 }
 
-struct hash_job {
-	const char *data;
-	size_t size;
-	char *out;
-};
-
-static void *hash_worker(void *arg)
+/* Hashing and the binary test: what needs the raw bytes only. */
+static void *hash_and_test(void *arg)
 {
-	struct hash_job *j = arg;
+	struct input *in = arg;
 
-	sha256_hex(j->data, j->size, j->out);
+	sha256_hex(in->data, in->size, in->sha256);
+	in->binary = looks_binary(in->data, in->size);
 	return NULL;
 }
 
+static void drop_lines(struct input *in)
+{
+	free(in->lines);
+	free(in->arena);
+	free(in->names);
+	in->lines = NULL;
+	in->arena = in->names = NULL;
+	in->nlines = in->lines_alloc = in->arena_len = in->names_len = 0;
+}
+
 /*
- * Hashing a big input takes as long as cutting its lines: with a CPU to
- * spare they run side by side.  Small inputs (most of them, read many
- * at a time on worker threads) are hashed in line.
+ * Hashing a big input and testing it for binary data take as long as
+ * cutting its lines: with a CPU to spare they run side by side (the
+ * lines of a binary input are then thrown away).  Small inputs (most of
+ * them, read many at a time on worker threads) do one after the other.
  */
 static void hash_and_split(struct input *in)
 {
-	struct hash_job job = { in->data, in->size, in->sha256 };
 	pthread_t tid;
 	int threaded = in->size >= HASH_THREAD_MIN &&
 		       sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
-		       !pthread_create(&tid, NULL, hash_worker, &job);
+		       !pthread_create(&tid, NULL, hash_and_test, in);
 
-	if (!threaded)
-		sha256_hex(in->data, in->size, in->sha256);
-	in->binary = looks_binary(in->data, in->size);
-	if (!in->binary)
-		split_lines(in);
-	if (threaded)
-		pthread_join(tid, NULL);
+	if (!threaded) {
+		hash_and_test(in);
+		if (!in->binary)
+			split_lines(in);
+		return;
+	}
+	split_lines(in);	/* touches lines and arena, not sha256/binary */
+	pthread_join(tid, NULL);
+	if (in->binary)
+		drop_lines(in);
 }
 
 static void input_init_data(struct input *in, const char *path,

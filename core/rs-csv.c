@@ -73,6 +73,12 @@ void rs_csv_write_rows(const struct result_set *rs, struct strbuf *out)
 		write_row(&rs->m[i], out);
 }
 
+void rs_csv_write_row(const struct result_set *rs, size_t i,
+		      struct strbuf *out)
+{
+	write_row(&rs->m[i], out);
+}
+
 void rs_csv_write(const struct result_set *rs, struct strbuf *out)
 {
 	strbuf_adds(out, RS_CSV_HEADER "\n");

@@ -18,5 +18,8 @@
 void rs_csv_write(const struct result_set *rs, struct strbuf *out);
 /* The rows alone, without the header (for writers that stream). */
 void rs_csv_write_rows(const struct result_set *rs, struct strbuf *out);
+/* The row of measurement i alone. */
+void rs_csv_write_row(const struct result_set *rs, size_t i,
+		      struct strbuf *out);
 
 #endif
