@@ -455,6 +455,55 @@ static int lex_word(struct jscan *js, struct lexeme *lx)
 	return LX_INVALID;
 }
 
+/*
+ * The common lexemes of machine-written JSON, read in one tight loop: a
+ * string of printable ASCII without escapes, an integer or a plain
+ * decimal of at most 18 digits.  Returns the kind, or 0 for "anything
+ * else", which lex_string() and lex_number() then read in full (with
+ * every check and message).
+ */
+static int lex_fast(const struct jscan *js, size_t p, size_t *end)
+{
+	static const unsigned char plain[256] = {	/* not '"' nor '\\' */
+		[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
+	};
+	const unsigned char *b = (const unsigned char *)js->buf;
+	size_t n = js->len, start = p, digits;
+	int real = 0;
+
+	if (b[p] == '"') {
+		for (p++; p < n && plain[b[p]]; p++)
+			;
+		if (p >= n || b[p] != '"')
+			return 0;
+		*end = p + 1;
+		return LX_STRING;
+	}
+	if (b[p] == '-')
+		p++;
+	if (p >= n || !is_digit(b[p]) || (b[p] == '0' && p + 1 < n &&
+					   is_digit(b[p + 1])))
+		return 0;
+	while (p < n && is_digit(b[p]))
+		p++;
+	digits = p - start;
+	if (p < n && b[p] == '.') {
+		size_t frac = ++p;
+
+		while (p < n && is_digit(b[p]))
+			p++;
+		if (p == frac)
+			return 0;
+		digits += p - frac;
+		real = 1;
+	}
+	if (digits > 18 || (p < n && (b[p] >= 0x80 || b[p] == 'e' ||
+				      b[p] == 'E')))
+		return 0;	/* long, an exponent, or UTF-8 to check */
+	*end = p;
+	return real ? LX_REAL : LX_INTEGER;
+}
+
 /* The next lexeme from *pos; advances *pos past it. */
 static int lex(struct jscan *js, size_t *pos, struct lexeme *lx)
 {
@@ -476,11 +525,15 @@ static int lex(struct jscan *js, size_t *pos, struct lexeme *lx)
 		lx->kind = c;
 		break;
 	case '"':
-		lx->kind = lex_string(js, lx);
+		lx->kind = lex_fast(js, p, &lx->end);
+		if (!lx->kind)
+			lx->kind = lex_string(js, lx);
 		break;
 	case '-': case '0': case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
-		lx->kind = lex_number(js, lx);
+		lx->kind = lex_fast(js, p, &lx->end);
+		if (!lx->kind)
+			lx->kind = lex_number(js, lx);
 		break;
 	default:
 		if (is_alpha(c)) {
