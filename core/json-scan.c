@@ -154,6 +154,20 @@ static size_t utf8_seq(const char *p, const char *end)
 	return n;
 }
 
+int jscan_utf8_valid(const char *s, size_t len)
+{
+	const char *end = s + len;
+
+	while (s < end) {
+		size_t n = (unsigned char)*s < 0x80 ? 1 : utf8_seq(s, end);
+
+		if (!n)
+			return 0;
+		s += n;
+	}
+	return 1;
+}
+
 /*
  * The byte at p as jansson's stream would deliver it: -1 at the end,
  * -2 (error set, lexeme [lx->start, p)) where a byte does not start

@@ -145,6 +145,8 @@ const char *jscan_str(struct jscan *js, size_t i);
 int jscan_str_eq(struct jscan *js, size_t i, const char *key, size_t len);
 /* A number's value: 1 and *out, or 0 (not a number, *out = 0). */
 int jscan_num(const struct jscan *js, size_t i, double *out);
+/* Is s valid UTF-8 by the rules above (what jansson's strings accept)? */
+int jscan_utf8_valid(const char *s, size_t len);
 /* An integer's value; 0 for anything else (jansson's rule). */
 int64_t jscan_int(const struct jscan *js, size_t i);
 

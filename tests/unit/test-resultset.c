@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "core/resultset.h"
 #include "core/rs-csv.h"
 #include "core/rs-json.h"
@@ -177,6 +179,132 @@ static void test_csv_quoting(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * The reference: how measurements were written before the direct writer,
+ * through a jansson tree.  The direct writer must print the same bytes.
+ */
+static json_t *ref_real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *ref_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *ref_measurement(const struct measurement *m)
+{
+	json_t *o = json_object(), *vals = json_array(), *labels;
+
+	json_object_set_new(o, "tool", json_string(m->tool));
+	json_object_set_new(o, "op", json_string(m->op));
+	json_object_set_new(o, "metric", json_string(m->metric));
+	json_object_set_new(o, "unit", json_string(m->unit));
+	for (size_t i = 0; i < m->n; i++)
+		json_array_append_new(vals, ref_real_or_null(m->values[i]));
+	json_object_set_new(o, "values", vals);
+	if (m->summary.present) {
+		json_t *s = json_object();
+
+		json_object_set_new(s, "n", json_real(m->summary.n));
+		json_object_set_new(s, "mean", ref_real_or_null(m->summary.mean));
+		json_object_set_new(s, "stddev",
+				    ref_real_or_null(m->summary.stddev));
+		json_object_set_new(s, "stddev_population",
+				    json_boolean(m->summary.stddev_population));
+		json_object_set_new(s, "min", ref_real_or_null(m->summary.min));
+		json_object_set_new(s, "max", ref_real_or_null(m->summary.max));
+		json_object_set_new(o, "summary", s);
+	}
+	if (m->hist.n) {
+		json_t *h = json_object(), *v = json_array(), *c = json_array();
+
+		for (size_t i = 0; i < m->hist.n; i++) {
+			json_array_append_new(v, json_real(m->hist.value[i]));
+			json_array_append_new(c, json_integer(
+				(json_int_t)m->hist.count[i]));
+		}
+		json_object_set_new(h, "values", v);
+		json_object_set_new(h, "counts", c);
+		json_object_set_new(o, "histogram", h);
+	}
+	labels = json_object();
+	for (size_t i = 0; i < m->labels.n; i++)
+		json_object_set_new(labels, m->labels.v[i].key,
+				    json_string(m->labels.v[i].value));
+	json_object_set_new(o, "labels", labels);
+	json_object_set_new(o, "source", json_integer((json_int_t)m->source));
+	json_object_set_new(o, "source_name", ref_str_or_null(m->source_name));
+	json_object_set_new(o, "line", json_integer(m->line));
+	return o;
+}
+
+static void test_json_writer_matches_jansson(void **state)
+{
+	static const double values[] = {
+		0, -0.0, 1, 1e-5, 1.5e-9, 123456789.125, 1e22, 2.5e-310,
+		0.1, 1.0 / 3, 563.487303, 9007199254740993.0, NAN, INFINITY,
+		-7.25, 1e300, 4.2e-5, 100,
+	};
+	struct result_set rs;
+	struct strbuf got = STRBUF_INIT;
+	size_t count = 0, s;
+	struct measurement *m;
+
+	(void)state;
+	result_set_init(&rs);
+	s = result_set_add_source(&rs, "x.json", "ab");
+	for (size_t i = 0; i < sizeof(values) / sizeof(*values); i++) {
+		m = result_set_add(&rs, "fio", "read", "clat.p99", "s");
+		measurement_add_value(m, values[i]);
+		measurement_add_value(m, values[(i + 5) % 18]);
+		measurement_set_source(m, s, i % 2 ? "x.json" : "d\"ir/\x01.txt",
+				       (unsigned)i);
+		labels_set(&m->labels, "job", "tab\there \"q\" \\ \u00e9 \x7f");
+		labels_set(&m->labels, "section", i % 3 ? "ok" : "bad \xe9 latin1");
+		labels_set(&m->labels, "k\xff", "v");
+		if (i % 4 == 1) {
+			m->summary.present = 1;
+			m->summary.n = i % 8 == 1 ? NAN : 3;
+			m->summary.mean = values[i];
+			m->summary.stddev = values[(i + 1) % 18];
+			m->summary.min = NAN;
+			m->summary.max = values[(i + 3) % 18];
+			m->summary.stddev_population = (int)(i % 2);
+		}
+		if (i % 3 == 2) {
+			m->hist.n = 4;
+			m->hist.value = calloc(4, sizeof(double));
+			m->hist.count = calloc(4, sizeof(uint64_t));
+			for (size_t k = 0; k < 4; k++) {
+				m->hist.value[k] = values[(i + k) % 18];
+				m->hist.count[k] = (uint64_t)(k * 1000003 + i);
+			}
+		}
+	}
+	m = result_set_add(&rs, "bad\xc3(", "read", "bw", "B/s");
+	measurement_set_source(m, s, "ok", 1);
+	rs_json_add_measurements(&rs, 0, &count, &got);
+	for (size_t i = 0, at = 0; i < rs.n; i++) {
+		json_t *ref = ref_measurement(&rs.m[i]);
+		char *want = json_dumps(ref, JSON_PRESERVE_ORDER |
+					JSON_REAL_PRECISION(17));
+		/* each line after "\n  ", or ",\n  " but the first */
+		const char *line = got.buf + at + (i ? 4 : 3);
+		size_t len = strlen(want);
+
+		if (strncmp(line, want, len))
+			fail_msg("measurement %zu:\n  got  %.*s\n  want %s", i,
+				 (int)len, line, want);
+		at = (size_t)(line - got.buf) + len;
+		free(want);
+		json_decref(ref);
+	}
+	strbuf_release(&got);
+	result_set_release(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_csv_quoting),
+		cmocka_unit_test(test_json_writer_matches_jansson),
 	};
 
 	return cmocka_run_group_tests_name("resultset", tests, NULL, NULL);
