@@ -117,8 +117,12 @@ static void sink_add(struct ingest_sink *s, struct result_set *rs,
 				sink_flush(s);
 		}
 	} else {
-		rs_json_add_measurements(rs, s->sources.nsources, &s->count,
-					 &s->buf);
+		for (size_t i = 0; i < rs->n; i++) {
+			rs_json_add_measurement(rs, i, s->sources.nsources,
+						&s->count, &s->buf);
+			if (s->buf.len >= SINK_CHUNK)
+				sink_flush(s);
+		}
 	}
 	for (size_t i = 0; i < rs->n; i++)
 		measurement_release(&rs->m[i]);

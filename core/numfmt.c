@@ -15,6 +15,7 @@
 #include "numfmt.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,21 +32,47 @@ static size_t fallback(char *buf, double v, int precision)
 	return (size_t)snprintf(buf, NUMFMT_MAX, "%.*g", precision, v);
 }
 
+/* m's p decimal digits (with leading zeros), two at a time. */
+static void put_digits(char *digits, int p, unsigned long long m)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930"
+		"31323334353637383940414243444546474849505152535455565758596061"
+		"62636465666768697071727374757677787980818283848586878889909192"
+		"939495969798" "99";
+	int i = p;
+
+	while (i >= 2) {
+		unsigned r = (unsigned)(m % 100);
+
+		m /= 100;
+		i -= 2;
+		digits[i] = pairs[2 * r];
+		digits[i + 1] = pairs[2 * r + 1];
+	}
+	if (i)
+		digits[0] = (char)('0' + m % 10);
+}
+
 /*
  * The P significant digits of a (> 0) into digits[], its exponent into
  * *x; returns 0, or -1 when the fast way cannot be sure.
  */
 static int significant_digits(double a, int p, char *digits, int *x)
 {
+	uint64_t bits;
 	int b, e;
 	long double scaled, lo = pow10_exact[p - 1], hi = pow10_exact[p];
 	unsigned long long m;
 	long double frac;
 
-	/* 2^(b-1) <= a < 2^b: X is this estimate or one more (log10 2 =
-	 * 0.30103; cheaper than log10()) */
-	frexp(a, &b);
-	e = (int)floor((b - 1) * 0.30102999566398120);
+	/* 2^(b-1) <= a < 2^b: X is this estimate or one more (78913 /
+	 * 2^18 is log10 2 to 6 digits; the shift floors) */
+	memcpy(&bits, &a, sizeof(bits));
+	if (!(bits >> 52))
+		return -1;	/* subnormal */
+	b = (int)(bits >> 52) - 1022;
+	e = ((b - 1) * 78913) >> 18;
 	for (int tries = 0; tries < 2; tries++) {
 		int k = p - 1 - e;
 
@@ -71,8 +98,7 @@ static int significant_digits(double a, int p, char *digits, int *x)
 		m /= 10;
 		e++;
 	}
-	for (int i = p - 1; i >= 0; i--, m /= 10)
-		digits[i] = (char)('0' + m % 10);
+	put_digits(digits, p, m);
 	*x = e;
 	return 0;
 }

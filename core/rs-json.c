@@ -264,10 +264,15 @@ void rs_json_begin(struct strbuf *out)
 void rs_json_add_measurements(const struct result_set *rs, size_t offset,
 			      size_t *count, struct strbuf *out)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		strbuf_adds(out, (*count)++ ? ",\n  " : "\n  ");
-		put_measurement(out, &rs->m[i], rs->m[i].source + offset);
-	}
+	for (size_t i = 0; i < rs->n; i++)
+		rs_json_add_measurement(rs, i, offset, count, out);
+}
+
+void rs_json_add_measurement(const struct result_set *rs, size_t i,
+			     size_t offset, size_t *count, struct strbuf *out)
+{
+	strbuf_adds(out, (*count)++ ? ",\n  " : "\n  ");
+	put_measurement(out, &rs->m[i], rs->m[i].source + offset);
 }
 
 void rs_json_end(const struct source *sources, size_t nsources,

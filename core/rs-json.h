@@ -30,6 +30,9 @@ void rs_json_write(const struct result_set *rs, struct strbuf *out);
 void rs_json_begin(struct strbuf *out);
 void rs_json_add_measurements(const struct result_set *rs, size_t offset,
 			      size_t *count, struct strbuf *out);
+/* The same for measurement i alone (to write a big set in pieces). */
+void rs_json_add_measurement(const struct result_set *rs, size_t i,
+			     size_t offset, size_t *count, struct strbuf *out);
 void rs_json_end(const struct source *sources, size_t nsources,
 		 struct strbuf *out);
 /*
