@@ -64,11 +64,38 @@ static int is_decimal_mark(char c, unsigned flags)
 	return c == '.' || (c == ',' && (flags & SCAN_COMMA_DECIMAL));
 }
 
+/*
+ * Clinger's fast path: a decimal of at most 15 digits and no exponent is
+ * an integer below 2^53 divided by a power of ten up to 10^15, both
+ * exact doubles, so one IEEE division rounds it exactly as strtod()
+ * would.  Returns 0 and *out, or -1 for the others.
+ */
+static int small_decimal(const char *s, size_t intd, size_t fracd, int neg,
+			 double *out)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+		1e11, 1e12, 1e13, 1e14, 1e15,
+	};
+	uint64_t m = 0;
+	double v;
+
+	if (intd + fracd > 15)
+		return -1;
+	for (size_t i = 0; i < intd; i++)
+		m = m * 10 + (uint64_t)(s[i] - '0');
+	for (size_t i = 0; i < fracd; i++)
+		m = m * 10 + (uint64_t)(s[intd + 1 + i] - '0');
+	v = (double)m / pow10[fracd];
+	*out = neg ? -v : v;
+	return 0;
+}
+
 int scan_double(const char **p, unsigned flags, double *out)
 {
 	const char *s = *p, *start = s;
 	char buf[MAX_NUMBER_CHARS + 1];
-	size_t n, intd, fracd = 0, len;
+	size_t n, intd, fracd = 0, len, elen = 0;
 	double v;
 
 	if (*s == '+' || *s == '-') {
@@ -86,7 +113,13 @@ int scan_double(const char **p, unsigned flags, double *out)
 	if (!intd && !fracd)
 		return SCAN_NO_DIGITS;
 	if (!(flags & SCAN_NO_EXPONENT))
-		s += exponent_len(s);
+		elen = exponent_len(s);
+	if (!elen && !small_decimal(s - intd - (fracd ? fracd + 1 : 0), intd,
+				    fracd, *start == '-', out)) {
+		*p = s;
+		return SCAN_OK;
+	}
+	s += elen;
 	len = (size_t)(s - start);
 	if (len > MAX_NUMBER_CHARS)
 		return SCAN_TOO_LONG;

@@ -6,6 +6,8 @@
 #include <cmocka.h>
 #include <locale.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/numscan.h"
 #include "core/units.h"
@@ -133,9 +135,47 @@ static void test_metric_units(void **state)
 	assert_false(metric_higher_is_better("lat.mean"));
 }
 
+/*
+ * Short decimals take a fast path (no strtod): it must give the same
+ * double as strtod, bit for bit, for every digit count and position.
+ */
+static void test_scan_double_exact(void **state)
+{
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	char text[48];
+
+	(void)state;
+	for (int i = 0; i < 300000; i++) {
+		int digits, point, neg;
+		size_t k = 0;
+		const char *p = text;
+		double got = 0, want;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		digits = 1 + (int)(x % 17);
+		point = (int)((x >> 8) % (uint64_t)(digits + 1));
+		neg = (int)((x >> 16) & 1);
+		if (neg)
+			text[k++] = '-';
+		for (int d = 0; d < digits; d++) {
+			if (d == point && d)
+				text[k++] = '.';
+			text[k++] = (char)('0' + (x >> (20 + 2 * (d % 20))) % 10);
+		}
+		text[k] = '\0';
+		want = strtod(text, NULL);
+		assert_int_equal(scan_double(&p, SCAN_ALLOW_SIGN, &got), SCAN_OK);
+		if (memcmp(&got, &want, sizeof(got)))
+			fail_msg("'%s': %a, strtod says %a", text, got, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scan_double_exact),
 		cmocka_unit_test(test_scan_double_table),
 		cmocka_unit_test(test_scan_double_ignores_locale),
 		cmocka_unit_test(test_scan_u64),
