@@ -366,8 +366,8 @@ static void hash_and_split(struct input *in)
 		drop_lines(in);
 }
 
-static void input_init_data(struct input *in, const char *path,
-			    char *data, size_t size)
+void input_init_bare(struct input *in, const char *path, char *data,
+		     size_t size)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -379,7 +379,17 @@ static void input_init_data(struct input *in, const char *path,
 		in->name = xstrdup(slash && slash[1] ? slash + 1 : path);
 	in->data = data;
 	in->size = size;
+}
+
+void input_finish(struct input *in)
+{
 	hash_and_split(in);
+}
+
+void input_init(struct input *in, const char *path, char *data, size_t size)
+{
+	input_init_bare(in, path, data, size);
+	input_finish(in);
 }
 
 void input_from_buffer(struct input *in, const char *name, const char *data,
@@ -389,7 +399,7 @@ void input_from_buffer(struct input *in, const char *name, const char *data,
 
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	input_init_data(in, name, copy, size);
+	input_init(in, name, copy, size);
 }
 
 /*
@@ -426,12 +436,11 @@ static int read_fd(int fd, size_t hint, char **data, size_t *size)
 	return 0;
 }
 
-int input_read(struct input *in, const char *path, struct strbuf *err)
+int input_read_bytes(const char *path, char **data, size_t *size,
+		     struct strbuf *err)
 {
 	struct stat st;
 	size_t hint = 0;
-	char *data;
-	size_t size;
 	int fd, rc;
 
 	if (!strcmp(path, "-")) {
@@ -454,14 +463,22 @@ int input_read(struct input *in, const char *path, struct strbuf *err)
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0)
 		hint = (size_t)st.st_size;
-	rc = read_fd(fd, hint, &data, &size);
+	rc = read_fd(fd, hint, data, size);
 	if (rc)
 		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
 	if (fd != STDIN_FILENO)
 		close(fd);
-	if (rc)
+	return rc;
+}
+
+int input_read(struct input *in, const char *path, struct strbuf *err)
+{
+	char *data;
+	size_t size;
+
+	if (input_read_bytes(path, &data, &size, err))
 		return -1;
-	input_init_data(in, path, data, size);
+	input_init(in, path, data, size);
 	return 0;
 }
 

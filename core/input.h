@@ -62,6 +62,20 @@ struct input {
  * names the file in err ("x.txt: cannot open: No such file or directory").
  */
 int input_read(struct input *in, const char *path, struct strbuf *err);
+/*
+ * input_read() in steps: the file's bytes (NUL-terminated, the caller's
+ * until given to an input), an input of them with names but no hash nor
+ * lines yet (input_init_bare takes data), then the hash, binary test and
+ * lines (input_finish).  Between the last two a caller can look at the
+ * raw text and decide it needs no lines at all (a storan result set).
+ * input_init() is both of the last two.
+ */
+int input_read_bytes(const char *path, char **data, size_t *size,
+		     struct strbuf *err);
+void input_init_bare(struct input *in, const char *path, char *data,
+		     size_t size);
+void input_finish(struct input *in);
+void input_init(struct input *in, const char *path, char *data, size_t size);
 /* Builds an input from memory (tests, fuzzers); data is copied. */
 void input_from_buffer(struct input *in, const char *name, const char *data,
 		       size_t size);
