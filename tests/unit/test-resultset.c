@@ -136,7 +136,18 @@ static const struct bad_doc bad_docs[] = {
 	  "\"unit\": \"B/s\", \"values\": []}]}",
 	  "bad.json: measurements[0]: no values and no summary in 'values'" },
 	{ "{\"schema\": \"storan/1\", \"sources\": [], \"schema\": 1}",
-	  "bad.json:1: invalid JSON" },
+	  "bad.json:1: invalid JSON: duplicate object key" },
+	/* json-scan reads the documents; these messages are jansson's */
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": "
+	  "[{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\",\n"
+	  "\"unit\": \"B/s\", \"values\": [1], \"labels\": "
+	  "{\"a\": \"1\", \"a\": \"2\"}}]}",
+	  "bad.json:2: invalid JSON: duplicate object key near '\"a\"'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": []}"
+	  "\n\n x", "bad.json:3: invalid JSON: end of file expected near 'x'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [{\"path\": 7}], "
+	  "\"measurements\": []}", "bad.json: sources[0]: missing 'path'" },
+	{ "[1, 2]", "bad.json: not a storan result set" },
 };
 
 static void test_json_errors(void **state)
