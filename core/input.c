@@ -11,10 +11,10 @@
 #include "xalloc.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
