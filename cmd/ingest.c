@@ -13,8 +13,10 @@
 #include "../parsers/parser.h"
 
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char ingest_usage[] =
 	"usage: storan ingest [--label K=V]... [--name-pattern PATTERN]\n"
@@ -56,6 +58,7 @@ int parse_label_arg(const char *arg, struct labels *labels)
 enum output_format { FORMAT_JSON, FORMAT_CSV };
 
 #define SINK_CHUNK (256 << 10)	/* bytes written at a time */
+#define RENDER_SPLIT_MIN 4096	/* measurements worth a second thread */
 
 /*
  * The output, written one input at a time so that memory stays bounded by
@@ -94,10 +97,87 @@ static void sink_flush(struct ingest_sink *s)
 	strbuf_reset(&s->buf);
 }
 
+/* Measurements [from, to) as text; flush says when to pass it on. */
+struct render_range {
+	enum output_format fmt;
+	const struct result_set *rs;
+	size_t from, to;
+	size_t source_offset;	/* JSON: sources written before rs's */
+	size_t count;		/* JSON: measurements written before */
+	struct strbuf out;
+};
+
+static void render_range(struct render_range *r, struct ingest_sink *flush)
+{
+	for (size_t i = r->from; i < r->to; i++) {
+		if (r->fmt == FORMAT_CSV)
+			rs_csv_write_row(r->rs, i, &r->out);
+		else
+			rs_json_add_measurement(r->rs, i, r->source_offset,
+						&r->count, &r->out);
+		if (flush && r->out.len >= SINK_CHUNK) {
+			if (atomic_file_write(&flush->file, r->out.buf,
+					      r->out.len))
+				flush->failed = 1;
+			strbuf_reset(&r->out);
+		}
+	}
+}
+
+static void *render_worker(void *arg)
+{
+	render_range(arg, NULL);
+	return NULL;
+}
+
 /*
- * Writes one input's result set and keeps only its sources.  CSV rows were
- * formatted on the worker thread already (text); JSON needs the running
- * source count, known only here.
+ * Renders and writes rs.  A big set (a 4 MB fio JSON+ file gives 14,000
+ * measurements and 170,000 histogram buckets) is cut in two: a second
+ * thread renders the second half into memory while this one streams the
+ * first through the sink's buffer.
+ */
+static void sink_render(struct ingest_sink *s, const struct result_set *rs)
+{
+	struct render_range first = {
+		s->fmt, rs, 0, rs->n, s->sources.nsources, s->count, s->buf
+	};
+	struct render_range second;
+	pthread_t tid;
+	int threaded = 0;
+
+	if (rs->n >= RENDER_SPLIT_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		first.to = rs->n / 2;
+		second = first;
+		second.from = first.to;
+		second.to = rs->n;
+		second.count = first.count + first.to;
+		strbuf_init(&second.out);
+		/* labels_joined() fills a cache shared by both halves */
+		for (size_t i = second.from; s->fmt == FORMAT_CSV && i < rs->n;
+		     i++)
+			labels_joined(&rs->m[i].labels);
+		threaded = !pthread_create(&tid, NULL, render_worker, &second);
+		if (!threaded)
+			first.to = rs->n;
+	}
+	render_range(&first, s);
+	s->buf = first.out;
+	s->count = first.count;
+	if (!threaded)
+		return;
+	pthread_join(tid, NULL);
+	sink_flush(s);
+	if (second.out.len && atomic_file_write(&s->file, second.out.buf,
+						second.out.len))
+		s->failed = 1;
+	strbuf_release(&second.out);
+	s->count = second.count;
+}
+
+/*
+ * Writes one input's result set and keeps only its sources.  CSV rows may
+ * have been formatted on a worker thread already (text); JSON needs the
+ * running source count, known only here.
  */
 static void sink_add(struct ingest_sink *s, struct result_set *rs,
 		     const struct strbuf *text)
@@ -108,21 +188,8 @@ static void sink_add(struct ingest_sink *s, struct result_set *rs,
 		 * page faults */
 		if (atomic_file_write(&s->file, text->buf, text->len))
 			s->failed = 1;
-	} else if (s->fmt == FORMAT_CSV) {
-		/* not rendered (one thread): in pieces through one small
-		 * buffer, not one the size of the whole text */
-		for (size_t i = 0; i < rs->n; i++) {
-			rs_csv_write_row(rs, i, &s->buf);
-			if (s->buf.len >= SINK_CHUNK)
-				sink_flush(s);
-		}
 	} else {
-		for (size_t i = 0; i < rs->n; i++) {
-			rs_json_add_measurement(rs, i, s->sources.nsources,
-						&s->count, &s->buf);
-			if (s->buf.len >= SINK_CHUNK)
-				sink_flush(s);
-		}
+		sink_render(s, rs);
 	}
 	for (size_t i = 0; i < rs->n; i++)
 		measurement_release(&rs->m[i]);
