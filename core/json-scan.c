@@ -72,6 +72,21 @@ void jscan_release(struct jscan *js)
 	jscan_init(js, NULL, 0);
 }
 
+void jscan_view(struct jscan *view, const struct jscan *js)
+{
+	jscan_init(view, js->buf, js->len);
+	view->nul_is_newline = js->nul_is_newline;
+	view->tok = js->tok;
+	view->ntok = js->ntok;
+	view->end = js->end;
+}
+
+void jscan_view_release(struct jscan *view)
+{
+	view->tok = NULL;	/* the original's */
+	jscan_release(view);
+}
+
 void jscan_reset(struct jscan *js)
 {
 	js->ntok = 0;

@@ -105,6 +105,15 @@ void jscan_init(struct jscan *js, char *buf, size_t len);
 void jscan_release(struct jscan *js);
 /* Forgets every token (the arrays are kept for the next documents). */
 void jscan_reset(struct jscan *js);
+/*
+ * A second reader of js's tokens for another thread: lookups there use
+ * the view's own scratch and indexes.  Both may read any token; a string
+ * may be decoded (jscan_str) by one of them only, so strings both read
+ * are decoded before the view is made.  jscan_view_release() frees what
+ * the view owns, never the tokens.
+ */
+void jscan_view(struct jscan *view, const struct jscan *js);
+void jscan_view_release(struct jscan *view);
 
 /*
  * Reads one object or array starting at buffer offset `at` (whitespace

@@ -46,13 +46,21 @@
 #include "../core/xalloc.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct json_doc {
 	size_t root;		/* token index */
 	size_t first, last;	/* input line indices */
 	int partial;
+};
+
+/* What a job leaves for the labels all jobs share (disk_util). */
+struct job_result {
+	struct labels labels;
+	const char *op;		/* NULL: the job failed, no result */
 };
 
 struct json_state {
@@ -65,7 +73,14 @@ struct json_state {
 	struct labels common;	/* labels every job of the document shares */
 	const char *common_op;
 	int njobs_done;
+	long *clone;		/* per job: clone index, or -1 */
+	struct job_result *result;	/* per job */
 };
+
+/* Documents of at least as many jobs and tokens are emitted on two
+ * threads (a 128-job JSON+ file: 14,000 measurements). */
+#define PARALLEL_JOBS 4
+#define PARALLEL_TOKENS 20000
 
 static int fio_json_detect(const struct input *in)
 {
@@ -427,7 +442,7 @@ static void emit_cpu(struct json_state *st, size_t li, const char *op,
 }
 
 static void emit_job(struct json_state *st, size_t li, size_t job,
-		     long clone)
+		     long clone, struct job_result *res)
 {
 	static const enum fio_dir dirs[] = {
 		FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED
@@ -461,11 +476,116 @@ static void emit_job(struct json_state *st, size_t li, size_t job,
 	if (!op)
 		op = "run";
 	emit_cpu(st, li, op, job, &l);
-	add_common(st, &l, op);
-	labels_release(&l);
+	res->labels = l;	/* for add_common(), in job order */
+	res->op = op;
 }
 
 static size_t line_at(const struct input *in, size_t pos);
+static size_t key_line(const struct json_state *st, size_t obj,
+		       const char *key);
+
+/* Jobs [from, to) of the document, in order. */
+static void emit_jobs(struct json_state *st, size_t from, size_t to)
+{
+	for (size_t k = from; k < to; k++)
+		emit_job(st, key_line(st, st->jobs[k], "jobname"),
+			 st->jobs[k], st->clone[k], &st->result[k]);
+}
+
+/* The second half of a document's jobs, on their own thread. */
+struct half {
+	struct json_state st;
+	struct jscan js;
+	struct parse_ctx ctx;
+	struct result_set rs;
+	struct diag_list diags;
+	size_t from, to;
+};
+
+static void *emit_half(void *arg)
+{
+	struct half *h = arg;
+
+	emit_jobs(&h->st, h->from, h->to);
+	return NULL;
+}
+
+/*
+ * Strings every job reads (the global options) are decoded once here,
+ * so that the two threads only read them; the rest of a job's tokens
+ * are that job's.
+ */
+static void decode_shared(struct json_state *st)
+{
+	size_t opts = jscan_get(st->js, st->doc->root, "global options");
+
+	for (size_t k = jscan_first(st->js, opts); k != JSCAN_NONE;
+	     k = jscan_next(st->js, opts, k)) {
+		jscan_str(st->js, k);
+		jscan_str(st->js, k + 1);
+	}
+}
+
+/* Moves what the second thread made behind what this one made. */
+static void merge_half(struct parse_ctx *ctx, struct half *h)
+{
+	for (size_t i = 0; i < h->rs.n; i++) {
+		size_t k = ctx->rs->n - ctx->base;
+
+		ALLOC_GROW(ctx->rs->m, ctx->rs->n + 1, ctx->rs->alloc);
+		ctx->rs->m[ctx->rs->n++] = h->rs.m[i];
+		ALLOC_GROW(ctx->first_index, k + 1, ctx->first_alloc);
+		ctx->first_index[k] = h->ctx.first_index[i];
+	}
+	for (size_t i = 0; i < h->diags.n; i++) {
+		ALLOC_GROW(ctx->diags->v, ctx->diags->n + 1,
+			   ctx->diags->alloc);
+		ctx->diags->v[ctx->diags->n++] = h->diags.v[i];
+	}
+	free(h->rs.m);
+	free(h->diags.v);
+	free(h->ctx.first_index);
+}
+
+/*
+ * The jobs on two threads, the second half with its own reader view,
+ * result set and messages, merged after in job order: the same result
+ * as emit_jobs(st, 0, n), in about half the time.
+ */
+static void emit_jobs_parallel(struct json_state *st)
+{
+	struct half *h = xcalloc(1, sizeof(*h));
+	pthread_t tid;
+
+	decode_shared(st);
+	h->from = st->njobs / 2;
+	h->to = st->njobs;
+	jscan_view(&h->js, st->js);
+	result_set_init(&h->rs);
+	diag_list_init(&h->diags);
+	h->ctx = *st->ctx;
+	h->ctx.rs = &h->rs;
+	h->ctx.diags = &h->diags;
+	h->ctx.first_index = NULL;
+	h->ctx.first_alloc = 0;
+	h->ctx.base = 0;
+	h->ctx.seen = NULL;
+	h->st = *st;
+	h->st.ctx = &h->ctx;
+	h->st.js = &h->js;
+	strbuf_init(&h->st.metric);
+	if (pthread_create(&tid, NULL, emit_half, h)) {
+		h->from = h->to;	/* no thread: all jobs here */
+		emit_jobs(st, 0, st->njobs);
+	} else {
+		emit_jobs(st, 0, h->from);
+		pthread_join(tid, NULL);
+		merge_half(st->ctx, h);
+	}
+	strbuf_release(&h->st.metric);
+	jscan_view_release(&h->js);
+	free(h);
+}
 
 /* The input line of obj's member key (of obj itself when it has none). */
 static size_t key_line(const struct json_state *st, size_t obj,
@@ -566,9 +686,20 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 	}
 	clone = xcalloc(st->njobs + 1, sizeof(*clone));
 	clone_indexes(st, clone);
-	for (size_t k = 0; k < st->njobs; k++)
-		emit_job(st, key_line(st, st->jobs[k], "jobname"),
-			 st->jobs[k], clone[k]);
+	st->clone = clone;
+	st->result = xcalloc(st->njobs + 1, sizeof(*st->result));
+	if (st->njobs >= PARALLEL_JOBS && js->ntok >= PARALLEL_TOKENS &&
+	    sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		emit_jobs_parallel(st);
+	else
+		emit_jobs(st, 0, st->njobs);
+	for (size_t k = 0; k < st->njobs; k++) {
+		if (st->result[k].op)
+			add_common(st, &st->result[k].labels,
+				   st->result[k].op);
+		labels_release(&st->result[k].labels);
+	}
+	free(st->result);
 	free(clone);
 	if (is_array(js, disks))
 		emit_disks(st, disks);
