@@ -152,10 +152,12 @@ static void sink_render(struct ingest_sink *s, const struct result_set *rs)
 		second.to = rs->n;
 		second.count = first.count + first.to;
 		strbuf_init(&second.out);
-		/* labels_joined() fills a cache shared by both halves */
+		/* label caches are shared by both halves: filled first */
 		for (size_t i = second.from; s->fmt == FORMAT_CSV && i < rs->n;
 		     i++)
 			labels_joined(&rs->m[i].labels);
+		if (s->fmt == FORMAT_JSON)
+			rs_json_prepare(rs, 0, rs->n);
 		threaded = !pthread_create(&tid, NULL, render_worker, &second);
 		if (!threaded)
 			first.to = rs->n;

@@ -19,6 +19,7 @@
 struct label_block {
 	unsigned refs;
 	char *joined;		/* cached labels_joined(), or NULL */
+	char *rendered;		/* cached labels_rendered(), or NULL */
 	uint64_t hash;		/* cached labels_hash(), 0 when not yet */
 	struct label v[];
 };
@@ -35,6 +36,7 @@ static struct label_block *block_new(size_t alloc)
 
 	b->refs = 1;
 	b->joined = NULL;
+	b->rendered = NULL;
 	b->hash = 0;
 	return b;
 }
@@ -58,6 +60,7 @@ void labels_release(struct labels *l)
 			free(l->v[i].value);
 		}
 		free(b->joined);
+		free(b->rendered);
 		free(b);
 	}
 	labels_init(l);
@@ -78,7 +81,8 @@ static void labels_own(struct labels *l, size_t need)
 
 	if (b && b->refs == 1 && alloc >= need) {
 		free(b->joined);
-		b->joined = NULL;
+		free(b->rendered);
+		b->joined = b->rendered = NULL;
 		b->hash = 0;
 		return;
 	}
@@ -86,7 +90,8 @@ static void labels_own(struct labels *l, size_t need)
 		alloc = alloc ? 2 * alloc : 4;
 	if (b && b->refs == 1) {
 		free(b->joined);
-		b->joined = NULL;
+		free(b->rendered);
+		b->joined = b->rendered = NULL;
 		b->hash = 0;
 		b = xrealloc(b, sizeof(*b) + alloc * sizeof(b->v[0]));
 		l->v = b->v;
@@ -233,6 +238,23 @@ uint64_t labels_hash(const struct labels *l)
 	}
 	b->hash = h ? h : 1;
 	return b->hash;
+}
+
+const char *labels_rendered(const struct labels *l,
+			    void (*render)(const struct labels *,
+					   struct strbuf *))
+{
+	struct label_block *b;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!l->v)
+		return NULL;	/* no block to keep it in */
+	b = block_of(l->v);
+	if (!b->rendered) {
+		render(l, &sb);
+		b->rendered = strbuf_detach(&sb);
+	}
+	return b->rendered;
 }
 
 char *labels_to_string(const struct labels *l)

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct strbuf;
+
 struct label {
 	char *key;
 	char *value;
@@ -94,6 +96,15 @@ int labels_equal(const struct labels *a, const struct labels *b);
 char *labels_to_string(const struct labels *l);
 /* The same, cached in the set: valid until the set changes or is freed. */
 const char *labels_joined(const struct labels *l);
+/*
+ * The set as render() writes it, cached with the shared set like
+ * labels_joined(): a fio job's 15 labels are rendered once, not once per
+ * measurement.  One renderer only (the JSON writer): the cache does not
+ * say whose text it holds.  NULL for a set that has no storage (empty).
+ */
+const char *labels_rendered(const struct labels *l,
+			    void (*render)(const struct labels *,
+					   struct strbuf *));
 /* A hash of the set, cached like labels_joined() (equal sets, equal hash). */
 uint64_t labels_hash(const struct labels *l);
 

@@ -200,7 +200,7 @@ static void put_histogram(struct strbuf *out, const struct histogram *h)
 	strbuf_adds(out, "]}");
 }
 
-static void put_labels(struct strbuf *out, const struct labels *l)
+static void render_labels(const struct labels *l, struct strbuf *out)
 {
 	int first = 1;
 
@@ -210,6 +210,22 @@ static void put_labels(struct strbuf *out, const struct labels *l)
 			put_string_member(out, &first, l->v[i].key,
 					  l->v[i].value);
 	strbuf_addch(out, '}');
+}
+
+static void put_labels(struct strbuf *out, const struct labels *l)
+{
+	const char *text = labels_rendered(l, render_labels);
+
+	if (text)
+		strbuf_adds(out, text);
+	else
+		render_labels(l, out);
+}
+
+void rs_json_prepare(const struct result_set *rs, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		labels_rendered(&rs->m[i].labels, render_labels);
 }
 
 /* One measurement as one line of the document. */

@@ -30,6 +30,11 @@ void rs_json_write(const struct result_set *rs, struct strbuf *out);
 void rs_json_begin(struct strbuf *out);
 void rs_json_add_measurements(const struct result_set *rs, size_t offset,
 			      size_t *count, struct strbuf *out);
+/*
+ * Fills the label caches of measurements [from, to), which writing them
+ * would fill: done first, two threads can then write them side by side.
+ */
+void rs_json_prepare(const struct result_set *rs, size_t from, size_t to);
 /* The same for measurement i alone (to write a big set in pieces). */
 void rs_json_add_measurement(const struct result_set *rs, size_t i,
 			     size_t offset, size_t *count, struct strbuf *out);
