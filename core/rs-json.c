@@ -1,8 +1,9 @@
 #define _GNU_SOURCE
 /*
- * Result set <-> JSON.  Writing builds a jansson tree in a fixed key order
- * (JSON_PRESERVE_ORDER) so that documents diff well; reading validates
- * every field and names the first one that is wrong.
+ * Result set <-> JSON.  Measurements are written directly in a fixed key
+ * order so that documents diff well (sources through jansson); reading
+ * uses json-scan, validates every field and names the first one that is
+ * wrong.
  */
 #include "rs-json.h"
 #include "json-out.h"

@@ -1,6 +1,7 @@
 /*
- * The result set as a JSON document ("schema": "storan/1"), read and
- * written with jansson.  docs/result-format.md describes every field.
+ * The result set as a JSON document ("schema": "storan/1"), written as
+ * jansson would (byte for byte) and read with json-scan, jansson wording
+ * any syntax error.  docs/result-format.md describes every field.
  */
 #ifndef STORAN_RS_JSON_H
 #define STORAN_RS_JSON_H
