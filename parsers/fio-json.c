@@ -41,6 +41,7 @@
  */
 #include "fio-common.h"
 #include "../core/json-scan.h"
+#include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
@@ -545,6 +546,10 @@ static void merge_half(struct parse_ctx *ctx, struct half *h)
 	free(h->rs.m);
 	free(h->diags.v);
 	free(h->ctx.first_index);
+	if (h->ctx.label_sets) {	/* indices of h->rs: no use here */
+		keymap_release(h->ctx.label_sets);
+		free(h->ctx.label_sets);
+	}
 }
 
 /*
@@ -571,6 +576,7 @@ static void emit_jobs_parallel(struct json_state *st)
 	h->ctx.first_alloc = 0;
 	h->ctx.base = 0;
 	h->ctx.seen = NULL;
+	h->ctx.label_sets = NULL;
 	h->st = *st;
 	h->st.ctx = &h->ctx;
 	h->st.js = &h->js;

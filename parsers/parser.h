@@ -34,6 +34,7 @@ struct parse_ctx {
 	size_t base;		/* rs->n when the input started */
 	const char *tool_version;	/* set by a parser that saw one */
 	struct keymap *seen;	/* parse_seen(): created when first used */
+	struct keymap *label_sets;	/* share_labels(): the same */
 };
 
 struct parser {

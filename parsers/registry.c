@@ -47,6 +47,58 @@ static const char *line_source_name(const struct parse_ctx *ctx, size_t li)
 	return origin ? origin : ctx->in->name;
 }
 
+/* Appends s as "LENGTH:s", so that keys of such parts never collide. */
+static void add_part(struct strbuf *sb, const char *s)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	size_t len = strlen(s), n = len;
+
+	do {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	strbuf_add(sb, p, (size_t)(digits + sizeof(digits) - p));
+	strbuf_addch(sb, ':');
+	strbuf_add(sb, s, len);
+}
+
+/*
+ * Makes measurement i share the label set of an earlier measurement of
+ * the input with the same labels.  A log of 200,000 dd runs of one
+ * command held 200,000 copies of the same six labels: 600 MB.  Sets are
+ * copy-on-write, so a parser that changes labels later only gets its own
+ * copy back.
+ */
+static void share_labels(struct parse_ctx *ctx, size_t i)
+{
+	struct measurement *m = &ctx->rs->m[i];
+	struct strbuf key = STRBUF_INIT;
+	size_t *slot;
+	int created;
+
+	if (!m->labels.n)
+		return;
+	if (!ctx->label_sets) {
+		ctx->label_sets = xmalloc(sizeof(*ctx->label_sets));
+		keymap_init(ctx->label_sets);
+	}
+	for (size_t k = 0; k < m->labels.n; k++) {
+		add_part(&key, m->labels.v[k].key);
+		add_part(&key, m->labels.v[k].value);
+	}
+	slot = keymap_put(ctx->label_sets, key.buf, i, &created);
+	strbuf_release(&key);
+	if (created || *slot == i)
+		return;
+	if (*slot < ctx->rs->n &&
+	    labels_equal(&ctx->rs->m[*slot].labels, &m->labels)) {
+		labels_release(&m->labels);
+		labels_copy(&m->labels, &ctx->rs->m[*slot].labels);
+	} else {
+		*slot = i;	/* that one changed since, or is gone */
+	}
+}
+
 struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 			       const char *tool, const char *op,
 			       const char *metric, const char *unit,
@@ -55,6 +107,9 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 	struct measurement *m;
 	size_t k;
 
+	/* the previous measurement has its labels by now */
+	if (ctx->rs->n > ctx->base)
+		share_labels(ctx, ctx->rs->n - 1);
 	m = result_set_add(ctx->rs, tool, op, metric, unit);
 	measurement_add_value(m, value);
 	measurement_set_source(m, ctx->source, line_source_name(ctx, li),
@@ -330,6 +385,8 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 			strbuf_addf(&formats, "%s%s", formats.len ? "," : "",
 				    parsers[i]->name);
 	}
+	if (rs->n > ctx.base)	/* the last one had no successor to do it */
+		share_labels(&ctx, rs->n - 1);
 	context_apply(&ctx);
 	fold_repeats(&ctx);
 	sort_by_line(&ctx);
@@ -360,6 +417,10 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 	if (ctx.seen) {
 		keymap_release(ctx.seen);
 		free(ctx.seen);
+	}
+	if (ctx.label_sets) {
+		keymap_release(ctx.label_sets);
+		free(ctx.label_sets);
 	}
 	return failed;
 }
