@@ -577,6 +577,7 @@ static void emit_jobs_parallel(struct json_state *st)
 	h->ctx.base = 0;
 	h->ctx.seen = NULL;
 	h->ctx.label_sets = NULL;
+	h->ctx.last_shared = NULL;
 	h->st = *st;
 	h->st.ctx = &h->ctx;
 	h->st.js = &h->js;

@@ -35,6 +35,7 @@ struct parse_ctx {
 	const char *tool_version;	/* set by a parser that saw one */
 	struct keymap *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
+	const struct label *last_shared;	/* the set it saw last */
 };
 
 struct parser {

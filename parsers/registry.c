@@ -76,7 +76,9 @@ static void share_labels(struct parse_ctx *ctx, size_t i)
 	size_t *slot;
 	int created;
 
-	if (!m->labels.n)
+	/* fio gives all of a job's measurements one set already (a set
+	 * freed and another made at its address is only not shared) */
+	if (!m->labels.n || m->labels.v == ctx->last_shared)
 		return;
 	if (!ctx->label_sets) {
 		ctx->label_sets = xmalloc(sizeof(*ctx->label_sets));
@@ -88,15 +90,16 @@ static void share_labels(struct parse_ctx *ctx, size_t i)
 	}
 	slot = keymap_put(ctx->label_sets, key.buf, i, &created);
 	strbuf_release(&key);
-	if (created || *slot == i)
-		return;
-	if (*slot < ctx->rs->n &&
-	    labels_equal(&ctx->rs->m[*slot].labels, &m->labels)) {
-		labels_release(&m->labels);
-		labels_copy(&m->labels, &ctx->rs->m[*slot].labels);
-	} else {
-		*slot = i;	/* that one changed since, or is gone */
+	if (!created && *slot != i) {
+		if (*slot < ctx->rs->n &&
+		    labels_equal(&ctx->rs->m[*slot].labels, &m->labels)) {
+			labels_release(&m->labels);
+			labels_copy(&m->labels, &ctx->rs->m[*slot].labels);
+		} else {
+			*slot = i;	/* that one changed since, or is gone */
+		}
 	}
+	ctx->last_shared = m->labels.v;
 }
 
 struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
