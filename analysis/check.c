@@ -688,26 +688,17 @@ static int spread_metric(const struct measurement *m)
 		 starts_with(m->metric, "clat")));
 }
 
-/* Appends s as "LENGTH:s": keys made of such parts cannot collide. */
-static void add_part(struct strbuf *sb, const char *s)
-{
-	size_t len = strlen(s);
-
-	strbuf_addf(sb, "%zu:", len);
-	strbuf_add(sb, s, len);
-}
-
 /* A test: tool, op, metric, unit and every label, as one string. */
 static void test_key(const struct measurement *m, struct strbuf *sb)
 {
 	strbuf_reset(sb);
-	add_part(sb, m->tool);
-	add_part(sb, m->op);
-	add_part(sb, m->metric);
-	add_part(sb, m->unit);
+	strbuf_add_keypart(sb, m->tool);
+	strbuf_add_keypart(sb, m->op);
+	strbuf_add_keypart(sb, m->metric);
+	strbuf_add_keypart(sb, m->unit);
 	for (size_t i = 0; i < m->labels.n; i++) {
-		add_part(sb, m->labels.v[i].key);
-		add_part(sb, m->labels.v[i].value);
+		strbuf_add_keypart(sb, m->labels.v[i].key);
+		strbuf_add_keypart(sb, m->labels.v[i].value);
 	}
 }
 

@@ -140,6 +140,20 @@ void strbuf_add_csv(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
+void strbuf_add_keypart(struct strbuf *sb, const char *s)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	size_t len = strlen(s), n = len;
+
+	do {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	strbuf_add(sb, p, (size_t)(digits + sizeof(digits) - p));
+	strbuf_addch(sb, ':');
+	strbuf_add(sb, s, len);
+}
+
 const char *strbuf_str(const struct strbuf *sb)
 {
 	return sb->buf ? sb->buf : "";

@@ -35,6 +35,11 @@ void strbuf_add_number(struct strbuf *sb, double v);
 void strbuf_add_csv_number(struct strbuf *sb, double v);
 /* Appends s quoted for CSV as RFC 4180 asks (only when needed). */
 void strbuf_add_csv(struct strbuf *sb, const char *s);
+/*
+ * Appends s as "LENGTH:s": a key made of such parts (a measurement's
+ * tool, op and labels, say) never equals one of other parts.
+ */
+void strbuf_add_keypart(struct strbuf *sb, const char *s);
 /* The buffer, never NULL (an empty strbuf reads as ""). */
 const char *strbuf_str(const struct strbuf *sb);
 

@@ -47,21 +47,6 @@ static const char *line_source_name(const struct parse_ctx *ctx, size_t li)
 	return origin ? origin : ctx->in->name;
 }
 
-/* Appends s as "LENGTH:s", so that keys of such parts never collide. */
-static void add_part(struct strbuf *sb, const char *s)
-{
-	char digits[24], *p = digits + sizeof(digits);
-	size_t len = strlen(s), n = len;
-
-	do {
-		*--p = (char)('0' + n % 10);
-		n /= 10;
-	} while (n);
-	strbuf_add(sb, p, (size_t)(digits + sizeof(digits) - p));
-	strbuf_addch(sb, ':');
-	strbuf_add(sb, s, len);
-}
-
 /*
  * Makes measurement i share the label set of an earlier measurement of
  * the input with the same labels.  A log of 200,000 dd runs of one
@@ -85,8 +70,8 @@ static void share_labels(struct parse_ctx *ctx, size_t i)
 		keymap_init(ctx->label_sets);
 	}
 	for (size_t k = 0; k < m->labels.n; k++) {
-		add_part(&key, m->labels.v[k].key);
-		add_part(&key, m->labels.v[k].value);
+		strbuf_add_keypart(&key, m->labels.v[k].key);
+		strbuf_add_keypart(&key, m->labels.v[k].value);
 	}
 	slot = keymap_put(ctx->label_sets, key.buf, i, &created);
 	strbuf_release(&key);
