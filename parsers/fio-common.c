@@ -261,11 +261,40 @@ static int is_report_of(const char *t, const char *name, size_t len,
 	return *p == ',' && (long)g == group;
 }
 
-int fio_has_normal_report(const struct input *in, const char *name,
-			  size_t len, long group)
+void fio_lines_find(const struct input *in, struct fio_lines *fl)
 {
-	for (size_t i = 0; i < in->nlines; i++)
-		if (is_report_of(in->lines[i].text, name, len, group))
+	size_t ra = 0, ha = 0;
+
+	memset(fl, 0, sizeof(*fl));
+	if (!input_contains(in, ": (g"))
+		return;		/* terse only: nothing to index */
+	for (size_t i = 0; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (strstr(t, ": (groupid=")) {
+			ALLOC_GROW(fl->reports, fl->nreports + 1, ra);
+			fl->reports[fl->nreports++] = i;
+		}
+		if (strstr(t, ": (g=")) {
+			ALLOC_GROW(fl->headers, fl->nheaders + 1, ha);
+			fl->headers[fl->nheaders++] = i;
+		}
+	}
+}
+
+void fio_lines_release(struct fio_lines *fl)
+{
+	free(fl->reports);
+	free(fl->headers);
+	memset(fl, 0, sizeof(*fl));
+}
+
+int fio_has_normal_report(const struct input *in, const struct fio_lines *fl,
+			  const char *name, size_t len, long group)
+{
+	for (size_t k = 0; k < fl->nreports; k++)
+		if (is_report_of(in->lines[fl->reports[k]].text, name, len,
+				 group))
 			return 1;
 	return 0;
 }
@@ -383,17 +412,18 @@ void fio_header_labels(const struct fio_header *h, enum fio_dir d,
 		labels_set(l, h->labels.v[i].key, h->labels.v[i].value);
 }
 
-int fio_find_header(const struct input *in, const char *name, size_t len,
-		    long group, struct fio_header *h)
+int fio_find_header(const struct input *in, const struct fio_lines *fl,
+		    const char *name, size_t len, long group,
+		    struct fio_header *h)
 {
 	int found = 0;
 
 	memset(h, 0, sizeof(*h));
-	for (size_t i = 0; i < in->nlines; i++) {
+	for (size_t k = 0; k < fl->nheaders; k++) {
+		const char *t = in->lines[fl->headers[k]].text;
 		struct fio_header one;
 
-		if (!strstr(in->lines[i].text, ": (g=") ||
-		    fio_header_parse(in->lines[i].text, &one))
+		if (fio_header_parse(t, &one))
 			continue;
 		if (one.name_len == len && !strncmp(one.name, name, len) &&
 		    one.group == group) {

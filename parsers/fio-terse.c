@@ -54,6 +54,7 @@ struct terse {
 	struct labels labels;
 	const char *rw;
 	struct strbuf metric;
+	struct fio_lines lines;	/* headers and reports of the input */
 };
 
 /* Where the terse record starts in t, or NULL. */
@@ -298,7 +299,8 @@ static void set_labels(struct terse *tr, size_t h, struct fio_header *hdr)
 	fnum(tr, h - 2, &g);
 	labels_init(&tr->labels);
 	tr->rw = NULL;
-	if (!fio_find_header(tr->ctx->in, name->s, name->len, (long)g, hdr)) {
+	if (!fio_find_header(tr->ctx->in, &tr->lines, name->s, name->len,
+			     (long)g, hdr)) {
 		fio_header_labels(hdr, FIO_READ, &tr->labels);
 		tr->rw = hdr->rw;
 	} else {
@@ -337,7 +339,7 @@ static int terse_record(struct terse *tr)
 	}
 	if (fnum(tr, h - 2, &group))
 		return -1;
-	if (fio_has_normal_report(tr->ctx->in, tr->f[h - 3].s,
+	if (fio_has_normal_report(tr->ctx->in, &tr->lines, tr->f[h - 3].s,
 				  tr->f[h - 3].len, (long)group))
 		return 0;	/* the normal report says it better */
 	set_labels(tr, h, &hdr);
@@ -378,6 +380,7 @@ static int fio_terse_parse(struct parse_ctx *ctx)
 	memset(&tr, 0, sizeof(tr));
 	tr.ctx = ctx;
 	strbuf_init(&tr.metric);
+	fio_lines_find(ctx->in, &tr.lines);
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		const char *s = terse_start(ctx->in->lines[i].text);
 
@@ -397,6 +400,7 @@ static int fio_terse_parse(struct parse_ctx *ctx)
 	}
 	free(tr.f);
 	strbuf_release(&tr.metric);
+	fio_lines_release(&tr.lines);
 	return (int)(ctx->rs->n - before);
 }
 
