@@ -17,6 +17,7 @@
 #include "../core/input.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
+#include "../core/rs-csv.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
@@ -1090,13 +1091,7 @@ void check_write_csv(const struct check_list *l, const struct result_set *rs,
 			    check_severity_name(f->severity), f->code);
 		strbuf_add_csv(out, f->message);
 		strbuf_addch(out, ',');
-		strbuf_add_csv(out, m->tool);
-		strbuf_addch(out, ',');
-		strbuf_add_csv(out, m->op);
-		strbuf_addch(out, ',');
-		strbuf_add_csv(out, m->metric);
-		strbuf_addch(out, ',');
-		strbuf_add_csv(out, m->unit);
+		rs_csv_add_key(out, m);
 		strbuf_add_csv_number(out, f->value);
 		strbuf_add_csv_number(out, f->limit);
 		strbuf_addch(out, '\n');

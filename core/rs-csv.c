@@ -32,6 +32,17 @@ static void add_min_max(struct strbuf *sb, const struct measurement_stats *st,
 	}
 }
 
+void rs_csv_add_key(struct strbuf *out, const struct measurement *m)
+{
+	strbuf_add_csv(out, m->tool);
+	strbuf_addch(out, ',');
+	strbuf_add_csv(out, m->op);
+	strbuf_addch(out, ',');
+	strbuf_add_csv(out, m->metric);
+	strbuf_addch(out, ',');
+	strbuf_add_csv(out, m->unit);
+}
+
 static void write_row(const struct measurement *m, struct strbuf *out)
 {
 	struct measurement_stats st;
@@ -43,13 +54,7 @@ static void write_row(const struct measurement *m, struct strbuf *out)
 	strbuf_addch(out, ',');
 	strbuf_add_number(out, m->line);
 	strbuf_addch(out, ',');
-	strbuf_add_csv(out, m->tool);
-	strbuf_addch(out, ',');
-	strbuf_add_csv(out, m->op);
-	strbuf_addch(out, ',');
-	strbuf_add_csv(out, m->metric);
-	strbuf_addch(out, ',');
-	strbuf_add_csv(out, m->unit);
+	rs_csv_add_key(out, m);
 	strbuf_addch(out, ',');
 	strbuf_add_number(out, (double)st.n);
 	mean_at = out->len + 1;

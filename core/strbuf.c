@@ -140,6 +140,22 @@ void strbuf_add_csv(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
+void strbuf_add_markup(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': strbuf_adds(sb, "&lt;"); break;
+		case '>': strbuf_adds(sb, "&gt;"); break;
+		case '&': strbuf_adds(sb, "&amp;"); break;
+		case '"': strbuf_adds(sb, "&quot;"); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' ||
+			    *s == '\t')
+				strbuf_addch(sb, *s);
+		}
+	}
+}
+
 void strbuf_add_keypart(struct strbuf *sb, const char *s)
 {
 	char digits[24], *p = digits + sizeof(digits);

@@ -36,6 +36,11 @@ void strbuf_add_csv_number(struct strbuf *sb, double v);
 /* Appends s quoted for CSV as RFC 4180 asks (only when needed). */
 void strbuf_add_csv(struct strbuf *sb, const char *s);
 /*
+ * Appends s as text of HTML or XML (SVG): & < > " escaped, and the control
+ * characters XML does not allow (all but tab and newline) left out.
+ */
+void strbuf_add_markup(struct strbuf *sb, const char *s);
+/*
  * Appends s as "LENGTH:s": a key made of such parts (a measurement's
  * tool, op and labels, say) never equals one of other parts.
  */

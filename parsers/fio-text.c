@@ -56,6 +56,7 @@
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -377,21 +378,37 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
 	return 0;
 }
 
+/*
+ * The direction word at *p -- "read", "write", "trim", "mixed" of a job's
+ * report, or with upper "READ:" ... of a group's status line (colon
+ * included) -- skipped; the direction, or -1.
+ */
+static int skip_direction(const char **p, int upper)
+{
+	static const enum fio_dir dirs[] = {
+		FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		const char *w = fio_dir_name(dirs[i]), *s = *p;
+
+		for (; *w; w++, s++)
+			if (*s != (upper ? toupper((unsigned char)*w) : *w))
+				break;
+		if (*w || (upper && *s++ != ':'))
+			continue;
+		*p = s;
+		return (int)dirs[i];
+	}
+	return -1;
+}
+
 /* "read: ...", "write : ...", "trim: ...", "mixed: ..." */
 static int dir_line(struct text_state *st, size_t li, const char *t)
 {
-	static const struct { const char *w; enum fio_dir d; } dirs[] = {
-		{ "read", FIO_READ }, { "write", FIO_WRITE },
-		{ "trim", FIO_TRIM }, { "mixed", FIO_MIXED },
-	};
 	const char *p = t;
-	int d = -1;
+	int d = skip_direction(&p, 0);
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (skip_prefix(&p, dirs[i].w)) {
-			d = (int)dirs[i].d;
-			break;
-		}
 	if (d < 0)
 		return 0;
 	p = skip_spaces(p);
@@ -657,20 +674,11 @@ static const char *common_labels(struct text_state *st, long g, int dir,
 /* "READ: bw=20.9MiB/s (21.9MB/s), ..., io=64.0MiB (67.1MB), run=..." */
 static int status_line(struct text_state *st, size_t li, const char *t)
 {
-	static const struct { const char *w; enum fio_dir d; } dirs[] = {
-		{ "READ:", FIO_READ }, { "WRITE:", FIO_WRITE },
-		{ "TRIM:", FIO_TRIM }, { "MIXED:", FIO_MIXED },
-	};
 	const char *p = t, *v, *op;
 	double bw, bytes;
 	struct labels l;
-	int d = -1, v2;
+	int d = skip_direction(&p, 1), v2;
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (skip_prefix(&p, dirs[i].w)) {
-			d = (int)dirs[i].d;
-			break;
-		}
 	if (d < 0)
 		return 0;
 	parse_claim(st->ctx, li);

@@ -700,22 +700,6 @@ static int png_encode(cairo_surface_t *s, const struct chart *c,
 	return rc == Z_OK ? 0 : error("cannot compress the PNG image");
 }
 
-static void xml_escape(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': strbuf_adds(sb, "&lt;"); break;
-		case '>': strbuf_adds(sb, "&gt;"); break;
-		case '&': strbuf_adds(sb, "&amp;"); break;
-		case '"': strbuf_adds(sb, "&quot;"); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' ||
-			    *s == '\t')
-				strbuf_addch(sb, *s);
-		}
-	}
-}
-
 static int svg_add_provenance(struct strbuf *svg, const struct chart *c,
 			      const struct chart_render_opts *o)
 {
@@ -727,24 +711,24 @@ static int svg_add_provenance(struct strbuf *svg, const struct chart *c,
 	end++;
 	strbuf_add(&out, svg->buf, (size_t)(end - svg->buf));
 	strbuf_adds(&out, "\n<title>");
-	xml_escape(&out, c->title);
+	strbuf_add_markup(&out, c->title);
 	strbuf_adds(&out, "</title>\n<metadata>\n<storan:provenance "
 		    "xmlns:storan=\"urn:x-storan:provenance:1\" "
 		    "software=\"storan " STORAN_VERSION "\">\n");
 	if (o->command_line) {
 		strbuf_adds(&out, "<storan:command>");
-		xml_escape(&out, o->command_line);
+		strbuf_add_markup(&out, o->command_line);
 		strbuf_adds(&out, "</storan:command>\n");
 	}
 	for (int i = 0; i < o->ninputs; i++) {
 		strbuf_adds(&out, "<storan:input name=\"");
-		xml_escape(&out, o->inputs[i].name);
+		strbuf_add_markup(&out, o->inputs[i].name);
 		strbuf_addf(&out, "\" sha256=\"%s\"/>\n",
 			    o->inputs[i].sha256);
 	}
 	for (size_t i = 0; o->rs && i < o->rs->nsources; i++) {
 		strbuf_adds(&out, "<storan:source name=\"");
-		xml_escape(&out, o->rs->sources[i].name);
+		strbuf_add_markup(&out, o->rs->sources[i].name);
 		strbuf_addf(&out, "\" sha256=\"%s\"/>\n",
 			    o->rs->sources[i].sha256);
 	}

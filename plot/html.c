@@ -39,19 +39,6 @@ static const char css[] =
 	"td.warn{background:#fff4d6}td.bad{color:#a00}td.good{color:#070}"
 	"li.warning b{color:#a04000}";
 
-static void html_text(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': strbuf_adds(sb, "&lt;"); break;
-		case '>': strbuf_adds(sb, "&gt;"); break;
-		case '&': strbuf_adds(sb, "&amp;"); break;
-		case '"': strbuf_adds(sb, "&quot;"); break;
-		default: strbuf_addch(sb, *s);
-		}
-	}
-}
-
 /*
  * The SVG file without its XML declaration, ids prefixed with "cN-".  One
  * pass over the text: looking for each kind of reference separately would
@@ -97,9 +84,9 @@ static void html_finding(struct strbuf *sb, const struct check_finding *f)
 	strbuf_addf(sb, "<li class=\"%s\"><b>%s</b> <code>%s</code> ",
 		    check_severity_name(f->severity),
 		    check_severity_name(f->severity), f->code);
-	html_text(sb, f->source);
+	strbuf_add_markup(sb, f->source);
 	strbuf_addf(sb, ":%u: ", f->line);
-	html_text(sb, f->message);
+	strbuf_add_markup(sb, f->message);
 	strbuf_adds(sb, "</li>\n");
 }
 
@@ -124,7 +111,7 @@ static void html_chart(struct strbuf *sb, const struct report *r, size_t i,
 	const char *name = r->charts[i].name;
 
 	strbuf_addf(sb, "<section id=\"c%zu\">\n<h2>%zu. ", i + 1, i + 1);
-	html_text(sb, c->title);
+	strbuf_add_markup(sb, c->title);
 	if (r->charts[i].nmarks) {
 		strbuf_adds(sb, " <sup class=\"fn\">");
 		footnotes_marker(r->charts[i].marks, r->charts[i].nmarks, sb);
@@ -133,7 +120,7 @@ static void html_chart(struct strbuf *sb, const struct report *r, size_t i,
 	strbuf_adds(sb, "</h2>\n<figure>\n");
 	inline_svg(sb, strbuf_str(svg), i + 1);
 	strbuf_adds(sb, "\n<figcaption>");
-	html_text(sb, c->footer);
+	strbuf_add_markup(sb, c->footer);
 	strbuf_addf(sb, ". <a href=\"charts/%s.png\">PNG</a> "
 		    "<a href=\"charts/%s.svg\">SVG</a></figcaption>\n"
 		    "</figure>\n", name, name);
@@ -147,7 +134,7 @@ static void html_sources(struct strbuf *sb, const struct report *r)
 		    "<tr><th>Input</th><th>Format</th><th>sha256</th></tr>\n");
 	for (int i = 0; i < r->ninputs; i++) {
 		strbuf_adds(sb, "<tr><td>");
-		html_text(sb, r->inputs[i].name);
+		strbuf_add_markup(sb, r->inputs[i].name);
 		strbuf_addf(sb, "</td><td>(as given)</td><td><code>%s</code>"
 			    "</td></tr>\n", r->inputs[i].sha256);
 	}
@@ -155,16 +142,16 @@ static void html_sources(struct strbuf *sb, const struct report *r)
 		const struct source *s = &r->rs->sources[i];
 
 		strbuf_adds(sb, "<tr><td>");
-		html_text(sb, s->name);
+		strbuf_add_markup(sb, s->name);
 		strbuf_adds(sb, "</td><td>");
-		html_text(sb, s->format ? s->format : "");
+		strbuf_add_markup(sb, s->format ? s->format : "");
 		strbuf_addf(sb, "</td><td><code>%s</code></td></tr>\n",
 			    s->sha256);
 	}
 	strbuf_adds(sb, "</table>\n");
 	if (r->command_line) {
 		strbuf_adds(sb, "<p class=\"meta\">Command: <code>");
-		html_text(sb, r->command_line);
+		strbuf_add_markup(sb, r->command_line);
 		strbuf_adds(sb, "</code></p>\n");
 	}
 	strbuf_adds(sb, "</section>\n");
@@ -177,10 +164,10 @@ static void html_head(struct strbuf *sb, const struct report *r)
 		    "content=\"width=device-width, initial-scale=1\">\n"
 		    "<meta name=\"generator\" content=\"storan "
 		    STORAN_VERSION "\">\n<title>");
-	html_text(sb, r->title);
+	strbuf_add_markup(sb, r->title);
 	strbuf_addf(sb, "</title>\n<style>%s</style>\n</head>\n<body>\n"
 		    "<main>\n<h1>", css);
-	html_text(sb, r->title);
+	strbuf_add_markup(sb, r->title);
 	strbuf_addf(sb, "</h1>\n<p class=\"meta\">%zu measurements from "
 		    "%zu input(s); made by storan %s.</p>\n", r->rs->n,
 		    r->rs->nsources, STORAN_VERSION);
@@ -193,7 +180,7 @@ void report_write_html(const struct report *r, const struct strbuf *svgs,
 	strbuf_adds(sb, "<nav><ol>\n");
 	for (size_t i = 0; i < r->n; i++) {
 		strbuf_addf(sb, "<li><a href=\"#c%zu\">", i + 1);
-		html_text(sb, r->charts[i].chart.title);
+		strbuf_add_markup(sb, r->charts[i].chart.title);
 		strbuf_adds(sb, "</a></li>\n");
 	}
 	strbuf_adds(sb, "</ol></nav>\n");
@@ -203,7 +190,7 @@ void report_write_html(const struct report *r, const struct strbuf *svgs,
 		strbuf_adds(sb, "<section id=\"notes\">\n<h2>Notes</h2>\n<ul>\n");
 		for (size_t i = 0; i < r->nnotes; i++) {
 			strbuf_adds(sb, "<li class=\"note\">");
-			html_text(sb, r->notes[i]);
+			strbuf_add_markup(sb, r->notes[i]);
 			strbuf_adds(sb, "</li>\n");
 		}
 		strbuf_adds(sb, "</ul>\n</section>\n");
