@@ -519,28 +519,6 @@ static void render_json(const struct fmt_table *t, struct strbuf *out)
 		     JSON_REAL_PRECISION(15), 1, out);
 }
 
-static void html_escaped(struct strbuf *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_adds(out, "&amp;");
-			break;
-		case '<':
-			strbuf_adds(out, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(out, "&gt;");
-			break;
-		case '"':
-			strbuf_adds(out, "&quot;");
-			break;
-		default:
-			strbuf_addch(out, *s);
-		}
-	}
-}
-
 static void html_open_cell(struct strbuf *out, const char *tag, int numeric,
 			   enum fmt_style style)
 {
@@ -563,7 +541,7 @@ static void footnotes_html(const struct fmt_table *t, struct strbuf *out)
 		fmt_footnote_text(&t->footnotes[i], &sb);
 		strbuf_addf(out, "<p class=\"footnote\"><sup>%s%u</sup> ",
 			    FMT_NOTE_MARK, t->footnotes[i].n);
-		html_escaped(out, sb.buf);
+		strbuf_add_markup(out, sb.buf);
 		strbuf_adds(out, "</p>\n");
 	}
 	strbuf_release(&sb);
@@ -583,13 +561,13 @@ static void render_html(const struct fmt_table *t, struct strbuf *out)
 	strbuf_adds(out, "<table class=\"storan\">\n");
 	if (t->title) {
 		strbuf_adds(out, "<caption>");
-		html_escaped(out, t->title);
+		strbuf_add_markup(out, t->title);
 		strbuf_adds(out, "</caption>\n");
 	}
 	strbuf_adds(out, "<thead><tr>");
 	for (size_t c = 0; c < t->ncols; c++) {
 		html_open_cell(out, "th", t->cols[c].numeric, FMT_PLAIN);
-		html_escaped(out, t->cols[c].heading);
+		strbuf_add_markup(out, t->cols[c].heading);
 		strbuf_adds(out, "</th>");
 	}
 	strbuf_adds(out, "</tr></thead>\n<tbody>\n");
@@ -600,7 +578,7 @@ static void render_html(const struct fmt_table *t, struct strbuf *out)
 
 			html_open_cell(out, "td", t->cols[c].numeric,
 				       cell->style);
-			html_escaped(out, shown_text(cell));
+			strbuf_add_markup(out, shown_text(cell));
 			html_marker(out, cell);
 			strbuf_adds(out, "</td>");
 		}
@@ -609,7 +587,7 @@ static void render_html(const struct fmt_table *t, struct strbuf *out)
 	strbuf_adds(out, "</tbody>\n</table>\n");
 	for (size_t i = 0; i < t->nnotes; i++) {
 		strbuf_adds(out, "<p class=\"note\">");
-		html_escaped(out, t->notes[i]);
+		strbuf_add_markup(out, t->notes[i]);
 		strbuf_adds(out, "</p>\n");
 	}
 	footnotes_html(t, out);
