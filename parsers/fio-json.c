@@ -550,6 +550,7 @@ static void merge_half(struct parse_ctx *ctx, struct half *h)
 		keymap_release(h->ctx.label_sets);
 		free(h->ctx.label_sets);
 	}
+	strbuf_release(&h->ctx.label_key);
 }
 
 /*
@@ -578,6 +579,7 @@ static void emit_jobs_parallel(struct json_state *st)
 	h->ctx.seen = NULL;
 	h->ctx.label_sets = NULL;
 	h->ctx.last_shared = NULL;
+	strbuf_init(&h->ctx.label_key);
 	h->st = *st;
 	h->st.ctx = &h->ctx;
 	h->st.js = &h->js;

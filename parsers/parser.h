@@ -19,6 +19,7 @@
 #include "../core/diag.h"
 #include "../core/input.h"
 #include "../core/resultset.h"
+#include "../core/strbuf.h"
 
 struct keymap;
 
@@ -36,6 +37,7 @@ struct parse_ctx {
 	struct keymap *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
 	const struct label *last_shared;	/* the set it saw last */
+	struct strbuf label_key;	/* its scratch */
 };
 
 struct parser {

@@ -57,7 +57,7 @@ static const char *line_source_name(const struct parse_ctx *ctx, size_t li)
 static void share_labels(struct parse_ctx *ctx, size_t i)
 {
 	struct measurement *m = &ctx->rs->m[i];
-	struct strbuf key = STRBUF_INIT;
+	struct strbuf *key = &ctx->label_key;
 	size_t *slot;
 	int created;
 
@@ -69,12 +69,12 @@ static void share_labels(struct parse_ctx *ctx, size_t i)
 		ctx->label_sets = xmalloc(sizeof(*ctx->label_sets));
 		keymap_init(ctx->label_sets);
 	}
+	strbuf_reset(key);	/* one buffer for all: no malloc a measurement */
 	for (size_t k = 0; k < m->labels.n; k++) {
-		strbuf_add_keypart(&key, m->labels.v[k].key);
-		strbuf_add_keypart(&key, m->labels.v[k].value);
+		strbuf_add_keypart(key, m->labels.v[k].key);
+		strbuf_add_keypart(key, m->labels.v[k].value);
 	}
-	slot = keymap_put(ctx->label_sets, key.buf, i, &created);
-	strbuf_release(&key);
+	slot = keymap_put(ctx->label_sets, key->buf, i, &created);
 	if (!created && *slot != i) {
 		if (*slot < ctx->rs->n &&
 		    labels_equal(&ctx->rs->m[*slot].labels, &m->labels)) {
@@ -425,6 +425,7 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 		keymap_release(ctx.label_sets);
 		free(ctx.label_sets);
 	}
+	strbuf_release(&ctx.label_key);
 	return failed;
 }
 
