@@ -169,7 +169,7 @@ struct ioz_state {
 	double recs[IOZ_MAX_RECS];
 	size_t nrecs;
 	int in_contrib;
-	int noted_units;
+	int unit_unknown_said;	/* the error of emit_cell(), once */
 	struct ioz_tok toks[IOZ_MAX_TOKS];
 };
 
@@ -386,6 +386,8 @@ static void read_options(struct ioz_run *run, const char *p, const char *end)
 		run->bs = 0;
 	if (run->direct < 0)
 		run->direct = 0;
+	if (!run->mode_known)	/* no -O nor -N: iozone's kB/s */
+		run->mode = IOZ_KBPS, run->mode_known = 1;
 }
 
 /*
@@ -589,6 +591,16 @@ static void emit_cell(struct ioz_state *st, size_t li, const char *op,
 	double factor;
 	struct measurement *m;
 
+	if (!st->run.mode_known) {	/* kB/s, ops/s (-O) or us/op (-N)? */
+		if (!st->unit_unknown_said)
+			parse_error(st->ctx, li, "iozone figures without their "
+				    "banner or command line: kB/s, ops/s (-O) "
+				    "or us/op (-N) cannot be told; no result "
+				    "taken (paste the iozone command above "
+				    "them)");
+		st->unit_unknown_said = 1;
+		return;
+	}
 	metric_of(st->run.mode, &metric, &unit, &factor);
 	m = parse_emit(st->ctx, li, "iozone", op, metric, unit,
 		       value * factor);
@@ -968,11 +980,6 @@ static void read_report_row(struct ioz_state *st, size_t li, size_t n)
 			    "it; cannot tell which record sizes they are",
 			    kb, n - 1, fit);
 		return;
-	}
-	if (!st->run.mode_known && !st->noted_units) {
-		parse_note(st->ctx, li, "iozone report without its banner: "
-			   "iozone's default unit kB/s assumed");
-		st->noted_units = 1;
 	}
 	for (size_t v = 1; v < n; v++) {
 		double x;
