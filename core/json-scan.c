@@ -580,6 +580,108 @@ static int lex(struct jscan *js, size_t *pos, struct lexeme *lx)
 	return lx->kind;
 }
 
+/* ---- integer maps ---- */
+
+static size_t skip_space(const struct jscan *js, size_t p)
+{
+	const char *b = js->buf;
+
+	while (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' || b[p] == '\t' ||
+	       (!b[p] && js->nul_is_newline && p < js->len))
+		p++;
+	return p;
+}
+
+/* Digits from *p (at most max of them, no leading 0 unless alone when
+ * strict): their value, *p moved past them; -1 when there are none or
+ * too many. */
+static int read_digits(const char *b, size_t *p, size_t max, int strict,
+		       uint64_t *out)
+{
+	size_t s = *p, q = s;
+	uint64_t v = 0;
+
+	while (is_digit(b[q]))
+		v = v * 10 + (uint64_t)(b[q++] - '0');
+	if (q == s || q - s > max || (strict && b[s] == '0' && q - s > 1))
+		return -1;
+	*p = q;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Reads the members of an integer map from p (just past its '{') in one
+ * tight loop: returns how many, with *end past the '}', or 0 when the
+ * object is anything else (the parser then reads it the ordinary way).
+ * The buffer's terminating NUL stops every digit run and test.
+ */
+static size_t scan_int_map(const struct jscan *js, size_t p, size_t *end)
+{
+	const char *b = js->buf;
+	size_t count = 0;
+	uint64_t v;
+
+	for (;;) {
+		p = skip_space(js, p);
+		if (b[p] != '"')
+			return 0;
+		p++;
+		if (read_digits(b, &p, 19, 0, &v) || b[p] != '"')
+			return 0;
+		p = skip_space(js, p + 1);
+		if (b[p] != ':')
+			return 0;
+		p = skip_space(js, p + 1);
+		if (read_digits(b, &p, 18, 1, &v))
+			return 0;
+		count++;
+		p = skip_space(js, p);
+		if (b[p] == '}') {
+			*end = p + 1;
+			return count;
+		}
+		if (b[p] != ',')
+			return 0;
+		p++;
+	}
+}
+
+int jscan_int_map_next(const struct jscan *js, size_t i, size_t *at,
+		       uint64_t *key, uint64_t *value)
+{
+	const char *b = js->buf;
+	size_t p = *at;
+
+	if (jscan_type(js, i) != JSCAN_INT_MAP || p == SIZE_MAX)
+		return 0;
+	if (!p)
+		p = js->tok[i].start + 1;	/* past the '{' */
+	/* scan_int_map() checked it all: only the values are read */
+	p = skip_space(js, p) + 1;
+	read_digits(b, &p, 19, 0, key);
+	p = skip_space(js, skip_space(js, p + 1) + 1);
+	read_digits(b, &p, 18, 1, value);
+	p = skip_space(js, p);
+	*at = b[p] == '}' ? SIZE_MAX : p + 1;
+	return 1;
+}
+
+/* Is the value about to be read that of a member named js->pack_key? */
+static int wants_packing(const struct jscan *js, size_t depth)
+{
+	const struct jscan_tok *k;
+	size_t n;
+
+	if (!js->pack_key || !depth ||
+	    js->tok[js->stack[depth - 1]].type != JSCAN_OBJECT)
+		return 0;
+	k = &js->tok[js->ntok - 1];	/* the member's key */
+	n = strlen(js->pack_key);
+	return k->len == n && !(k->flags & JSCAN_ESCAPED) &&
+	       !memcmp(js->buf + k->start, js->pack_key, n);
+}
+
 /* ---- the parser ---- */
 
 static size_t push(struct jscan *js, const struct lexeme *lx, int type)
@@ -646,6 +748,16 @@ static int parse_value(struct parser *ps)
 		return fail(ps, "maximum parsing depth reached");
 	if (ps->depth && js->tok[js->stack[ps->depth - 1]].type == JSCAN_ARRAY)
 		js->tok[js->stack[ps->depth - 1]].len++;
+	if (kind == '{' && wants_packing(js, ps->depth)) {
+		size_t end, n = scan_int_map(js, ps->lx.end, &end);
+
+		if (n) {
+			i = push(js, &ps->lx, JSCAN_INT_MAP);
+			js->tok[i].len = (uint32_t)n;
+			ps->pos = end;
+			return ST_AFTER;
+		}
+	}
 	if (kind == '{' || kind == '[') {
 		i = push(js, &ps->lx, kind == '{' ? JSCAN_OBJECT : JSCAN_ARRAY);
 		js->stack[ps->depth++] = (uint32_t)i;
@@ -773,12 +885,16 @@ size_t jscan_size(const struct jscan *js, size_t i)
 {
 	int t = jscan_type(js, i);
 
-	return t == JSCAN_OBJECT || t == JSCAN_ARRAY ? js->tok[i].len : 0;
+	return t == JSCAN_OBJECT || t == JSCAN_ARRAY || t == JSCAN_INT_MAP ?
+	       js->tok[i].len : 0;
 }
 
 size_t jscan_first(const struct jscan *js, size_t c)
 {
-	return jscan_size(js, c) ? c + 1 : JSCAN_NONE;
+	int t = jscan_type(js, c);
+
+	return (t == JSCAN_OBJECT || t == JSCAN_ARRAY) && js->tok[c].len ?
+	       c + 1 : JSCAN_NONE;
 }
 
 size_t jscan_next(const struct jscan *js, size_t c, size_t k)

@@ -20,6 +20,15 @@
  * Own limits: a buffer of less than 4 GiB, a real number of at most 64
  * characters ("number too long").
  *
+ * Integer maps: a caller that sets pack_key gets each object that is the
+ * value of a member so named and holds only members "<digits>" : <digits>
+ * (fio's JSON+ bins: { "1012" : 2, "1028" : 7, ... }) as one token of
+ * type JSCAN_INT_MAP, read with jscan_int_map_next(), instead of two
+ * tokens a member: such objects are most of a JSON+ document.  Anything
+ * else there (a real, a sign, an escape, a nested value, a key like
+ * "FIO_IO_U_PLAT_BITS", an error) is read as an ordinary object, with
+ * the same checks and messages.
+ *
  * Ownership: struct jscan points into the caller's buffer, which must
  * stay alive, be NUL-terminated at buf[len], and be writable:
  * jscan_str() decodes and terminates a string in place (so a region
@@ -45,6 +54,7 @@ enum jscan_type {
 	JSCAN_TRUE,
 	JSCAN_FALSE,
 	JSCAN_NULL,
+	JSCAN_INT_MAP,		/* an object packed as said above */
 };
 
 enum jscan_flags {
@@ -77,6 +87,9 @@ struct jscan {
 	 * (an input's arena): a NUL then reads as a newline would, both
 	 * between values and in the messages. */
 	int nul_is_newline;
+	/* Set after jscan_init() to pack the integer maps that are values
+	 * of members with this key (see above); NULL packs none. */
+	const char *pack_key;
 	struct jscan_tok *tok;
 	size_t ntok, alloc;
 	size_t end;		/* after jscan_parse(): offset past the value */
@@ -127,7 +140,8 @@ void jscan_truncate(struct jscan *js, size_t from);
 
 /* Lookups: every one accepts JSCAN_NONE and tokens of the wrong type. */
 enum jscan_type jscan_type(const struct jscan *js, size_t i);
-/* Members of an object or elements of an array; 0 for anything else. */
+/* Members of an object or an integer map, elements of an array; 0 for
+ * anything else. */
 size_t jscan_size(const struct jscan *js, size_t i);
 /* The value of the object's last member named key, or JSCAN_NONE. */
 size_t jscan_get(struct jscan *js, size_t obj, const char *key);
@@ -158,5 +172,14 @@ int jscan_num(const struct jscan *js, size_t i, double *out);
 int jscan_utf8_valid(const char *s, size_t len);
 /* An integer's value; 0 for anything else (jansson's rule). */
 int64_t jscan_int(const struct jscan *js, size_t i);
+/*
+ * The members of integer map i in document order (duplicates too):
+ *	size_t at = 0;	uint64_t key, value;
+ *	while (jscan_int_map_next(js, i, &at, &key, &value)) ...
+ * Keys have at most 19 digits and values 18, so both fit.  Returns 0
+ * after the last member, and for any other token.
+ */
+int jscan_int_map_next(const struct jscan *js, size_t i, size_t *at,
+		       uint64_t *key, uint64_t *value);
 
 #endif

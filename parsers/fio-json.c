@@ -174,6 +174,22 @@ static long read_buckets(struct jscan *js, size_t bins, struct bucket *b,
 	return (long)n;
 }
 
+/* The same from bins read as an integer map (every fio 3.x JSON+ file). */
+static long read_packed_buckets(struct jscan *js, size_t bins,
+				struct bucket *b)
+{
+	size_t n = 0, at = 0;
+	uint64_t key, count;
+
+	while (jscan_int_map_next(js, bins, &at, &key, &count)) {
+		b[n].key = key;
+		b[n].count = count;
+		b[n].order = n;
+		n++;
+	}
+	return (long)n;
+}
+
 /*
  * The "bins" object -> histogram in fio's unit, ascending.  fio prints
  * the bins in order, so the sort is only for hand-edited files; a key
@@ -184,7 +200,9 @@ static int read_bins(struct jscan *js, size_t bins, struct histogram *h)
 	struct bucket *b = xcalloc(jscan_size(js, bins) + 1, sizeof(*b));
 	int have_bits = 0, sorted = 1;
 	unsigned bits = 0;
-	long nb = read_buckets(js, bins, b, &have_bits, &bits);
+	long nb = jscan_type(js, bins) == JSCAN_INT_MAP ?
+		  read_packed_buckets(js, bins, b) :
+		  read_buckets(js, bins, b, &have_bits, &bits);
 	size_t n = 0;
 
 	if (nb < 0) {
@@ -282,7 +300,8 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 	}
 	n = num(js, o, "N", &have_n);
 	bins = jscan_get(js, o, "bins");
-	if (is_object(js, bins) && read_bins(js, bins, &h))
+	if ((is_object(js, bins) || jscan_type(js, bins) == JSCAN_INT_MAP) &&
+	    read_bins(js, bins, &h))
 		parse_error(st->ctx, li, "unreadable JSON+ bins of %s", key);
 	if ((have_n && !(n > 0)) || !(sum > 0))
 		goto out;	/* no samples (sync engines, gtod_reduce) */
@@ -845,6 +864,7 @@ static int fio_json_parse(struct parse_ctx *ctx)
 	 * every string a document holds is on one line */
 	jscan_init(js, in->arena, in->arena_len);
 	js->nul_is_newline = 1;
+	js->pack_key = "bins";	/* most of a JSON+ document, read once */
 	n = find_docs(ctx, js, &docs);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;

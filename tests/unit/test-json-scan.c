@@ -222,8 +222,10 @@ static void test_number_too_long(void **state)
 	doc_free(d);
 }
 
-/* Does the scanner say what jansson says, at the same line and byte? */
-static void assert_like_jansson(const char *text, size_t len)
+/* Does the scanner say what jansson says, at the same line and byte?
+ * pack_key: integer maps packed (NULL: none). */
+static void assert_like_jansson_packed(const char *text, size_t len,
+				       const char *pack_key)
 {
 	char *buf = xmalloc(len + 1);
 	json_error_t e;
@@ -235,6 +237,7 @@ static void assert_like_jansson(const char *text, size_t len)
 	memcpy(buf, text, len);
 	buf[len] = '\0';
 	jscan_init(&js, buf, len);
+	js.pack_key = pack_key;
 	rc = jscan_parse(&js, 0, &root);
 	if (j) {
 		assert_int_equal(rc, 0);
@@ -248,6 +251,11 @@ static void assert_like_jansson(const char *text, size_t len)
 	json_decref(j);
 	jscan_release(&js);
 	free(buf);
+}
+
+static void assert_like_jansson(const char *text, size_t len)
+{
+	assert_like_jansson_packed(text, len, NULL);
 }
 
 static void test_errors_like_jansson(void **state)
@@ -359,6 +367,152 @@ static void test_several_documents(void **state)
 	jscan_release(&js);
 }
 
+/* A JSON+ file (bins packed as integer maps), cut and mutated: the
+ * packed path accepts and rejects exactly what jansson does. */
+static void test_packed_mutations_like_jansson(void **state)
+{
+	/* no NUL: an input with one is binary and never scanned */
+	static const char repl[] = { '}', ',', ':', '"', '\\', '\n', '0',
+				     '-', '.', 'e', 'x', '\r', ' ', '{' };
+	size_t len, start;
+	char *text = read_fixture("0103-3_33-randrw-libaio-jsonplus.json",
+				  &len);
+	char *copy = xmalloc(len + 1);
+	const char *bins = strstr(text, "\"bins\"");
+
+	(void)state;
+	assert_non_null(bins);
+	start = (size_t)(strchr(text, '{') - text);
+	for (size_t cut = start; cut < len; cut += 11)
+		assert_like_jansson_packed(text + start, cut - start, "bins");
+	/* every byte of the first bins object and around it */
+	for (size_t at = (size_t)(bins - text); at < len &&
+	     at < (size_t)(bins - text) + 600; at++) {
+		memcpy(copy, text, len);
+		copy[at] = repl[at % sizeof(repl)];
+		assert_like_jansson_packed(copy + start, len - start, "bins");
+	}
+	free(copy);
+	free(text);
+}
+
+/* The members of integer map i, as "k=v k=v". */
+static char *int_map_text(struct jscan *js, size_t i)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t at = 0;
+	uint64_t k, v;
+
+	while (jscan_int_map_next(js, i, &at, &k, &v))
+		strbuf_addf(&sb, "%s%llu=%llu", sb.len ? " " : "",
+			    (unsigned long long)k, (unsigned long long)v);
+	return strbuf_detach(&sb);
+}
+
+static struct doc *scan_packed(const char *text)
+{
+	struct doc *d = xmalloc(sizeof(*d));
+
+	d->buf = xstrdup(text);
+	jscan_init(&d->js, d->buf, strlen(text));
+	d->js.pack_key = "bins";
+	d->rc = jscan_parse(&d->js, 0, &d->root);
+	return d;
+}
+
+static void test_int_maps(void **state)
+{
+	struct doc *d = scan_packed(
+		"{\"bins\" : {\"1\" : 2, \"30\":4 ,\"1\": 0},\n"
+		" \"x\": {\"1\": 2}, \"s\": \"bins\",\n"
+		" \"y\": [{\"bins\": {\"9999999999999999999\": "
+		"999999999999999999}}],\n"
+		" \"z\": {\"bins\": {}}, \"after\": 7}");
+	struct jscan *js = &d->js;
+	size_t bins, x, y;
+	char *t;
+
+	(void)state;
+	assert_int_equal(d->rc, 0);
+	bins = jscan_get(js, 0, "bins");
+	assert_int_equal(jscan_type(js, bins), JSCAN_INT_MAP);
+	assert_int_equal(jscan_size(js, bins), 3);
+	assert_int_equal(js->tok[bins].next, bins + 1);	/* one token */
+	assert_int_equal(jscan_first(js, bins), JSCAN_NONE);
+	assert_int_equal(jscan_get(js, bins, "1"), JSCAN_NONE);
+	t = int_map_text(js, bins);
+	assert_string_equal(t, "1=2 30=4 1=0");	/* duplicates too */
+	free(t);
+	x = jscan_get(js, 0, "x");	/* another key: an ordinary object */
+	assert_int_equal(jscan_type(js, x), JSCAN_OBJECT);
+	assert_int_equal(jscan_int(js, jscan_get(js, x, "1")), 2);
+	y = jscan_get(js, jscan_at(js, jscan_get(js, 0, "y"), 0), "bins");
+	t = int_map_text(js, y);
+	assert_string_equal(t, "9999999999999999999=999999999999999999");
+	free(t);
+	assert_int_equal(jscan_type(js, jscan_get(js, jscan_get(js, 0, "z"),
+						  "bins")), JSCAN_OBJECT);
+	assert_int_equal(jscan_int(js, jscan_get(js, 0, "after")), 7);
+	assert_int_equal(jscan_int_map_next(js, x, &(size_t){ 0 },
+					    &(uint64_t){ 0 },
+					    &(uint64_t){ 0 }), 0);
+	doc_free(d);
+}
+
+/* Anything but "<digits>" : <digits> members: an ordinary object, read
+ * as it is without packing. */
+static void test_int_map_fallbacks(void **state)
+{
+	static const char *const bodies[] = {
+		"\"1\": 1.5", "\"1\": -1", "\"1\": \"a\"", "\"1\": 01",
+		"\"1\": 1e3", "\"1\": 1234567890123456789",
+		"\"12345678901234567890\": 1", "\"\\u0031\": 1", "\"\": 1",
+		"\"FIO_IO_U_PLAT_BITS\": 6, \"0\": 1", "\"1\": {}",
+		"\"1\": true", "\"1\": 2, \"x1\": 3", "\"1 \": 2",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct doc *a, *b;
+
+		strbuf_addf(&sb, "{\"bins\": {%s}}", bodies[i]);
+		print_message("%s\n", sb.buf);
+		a = scan_packed(sb.buf);
+		b = scan(sb.buf);
+		assert_int_equal(a->rc, b->rc);
+		assert_int_equal(a->js.ntok, b->js.ntok);
+		if (!a->rc)
+			assert_int_equal(jscan_type(&a->js, 2), JSCAN_OBJECT);
+		else
+			assert_string_equal(a->js.err.text, b->js.err.text);
+		doc_free(a);
+		doc_free(b);
+		strbuf_release(&sb);
+	}
+}
+
+/* An input's arena: NULs where the newlines were, between members. */
+static void test_int_map_in_arena(void **state)
+{
+	char text[] = "{\"bins\" : {\0\"10\" : 1,\0\"20\" : 3\0}\0}";
+	struct jscan js;
+	size_t root;
+	char *t;
+
+	(void)state;
+	jscan_init(&js, text, sizeof(text) - 1);
+	js.nul_is_newline = 1;
+	js.pack_key = "bins";
+	assert_int_equal(jscan_parse(&js, 0, &root), 0);
+	assert_int_equal(jscan_type(&js, 2), JSCAN_INT_MAP);
+	t = int_map_text(&js, 2);
+	assert_string_equal(t, "10=1 20=3");
+	free(t);
+	assert_int_equal(js.end, sizeof(text) - 1);
+	jscan_release(&js);
+}
+
 /* 200,000 members and a 1 MB string: sizes and lookups hold. */
 static void test_large(void **state)
 {
@@ -402,6 +556,10 @@ int main(void)
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_several_documents),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_int_maps),
+		cmocka_unit_test(test_int_map_fallbacks),
+		cmocka_unit_test(test_int_map_in_arena),
+		cmocka_unit_test(test_packed_mutations_like_jansson),
 	};
 
 	return cmocka_run_group_tests_name("json-scan", tests, NULL, NULL);
