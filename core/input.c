@@ -15,6 +15,7 @@
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,17 +169,33 @@ static size_t grep_prefix(const char *s, const char *end, size_t *skip)
 	return (size_t)(p - s);
 }
 
+/*
+ * Past the blanks at t.  Indentation (JSON, tables) is runs of spaces,
+ * taken eight at a time: a JSON+ file's 170,000 lines are indented by
+ * ten and more, and this loop was a fifth of cutting them.
+ */
+static const char *skip_blanks(const char *t, const char *end)
+{
+	static const uint64_t spaces = 0x2020202020202020ULL;
+	uint64_t w;
+
+	while (end - t >= 8 && (memcpy(&w, t, 8), w == spaces))
+		t += 8;
+	while (t < end && is_blank(*t))
+		t++;
+	return t;
+}
+
 static void add_line(struct input *in, char **arena, const char *s,
 		     const char *end, unsigned lineno)
 {
 	struct input_line *l;
-	const char *b = s, *t = s;
+	const char *b = s, *t;
 	size_t name_len = 0, skip = 0;
 
 	while (end > s && is_blank(end[-1]))
 		end--;
-	while (t < end && is_blank(*t))
-		t++;
+	t = skip_blanks(s, end);
 	ALLOC_GROW(in->lines, in->nlines + 1, in->lines_alloc);
 	l = &in->lines[in->nlines++];
 	l->origin = NULL;
@@ -206,8 +223,7 @@ static void add_line(struct input *in, char **arena, const char *s,
 		l->quote_depth += strip_quotes(&b, end);
 		t = b;
 	}
-	while (t < end && is_blank(*t))
-		t++;
+	t = skip_blanks(t, end);
 	l->indent = (unsigned)(t - b);
 	l->text = *arena;
 	l->len = (unsigned)(end - t);
