@@ -123,7 +123,8 @@ int atomic_file_commit(struct atomic_file *af)
 		atomic_file_free(af);
 		return saved ? -1 : 0;
 	}
-	if (fchmod(af->fd, 0644) || fsync(af->fd) || close(af->fd) ||
+	/* no fsync(): see atomic.h */
+	if (fchmod(af->fd, 0644) || close(af->fd) ||
 	    rename(af->tmp, af->path)) {
 		saved = errno;
 		unlink(af->tmp);

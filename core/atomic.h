@@ -3,6 +3,13 @@
  * the same directory, then renamed over the target.  "-" is stdout.  A
  * target that exists and is not a regular file (/dev/null, a FIFO) is
  * written in place instead, never replaced; a symbolic link is followed.
+ *
+ * "Whole" is against storan failing: an error, a full disk, a signal
+ * never leave a partial file.  The file is not synced to the disk (as
+ * sed -i and sort -o do not): an fsync of a 3.4 MB CSV took 3 ms of the
+ * 55 a 4 MB fio JSON+ ingest takes, for a result one can write again.
+ * After a power cut it may be the old file (ext4 flushes a file renamed
+ * over another) or, for a new one, empty.
  */
 #ifndef STORAN_ATOMIC_H
 #define STORAN_ATOMIC_H
