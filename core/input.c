@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 #include <pthread.h>
@@ -33,12 +34,18 @@ static int is_blank(char c)
  * SHA-256 of the input, for provenance.  OpenSSL's libcrypto rather than
  * a smaller library: it uses the CPU's SHA extensions where there are
  * some, and hashing was a third of ingesting a 4 MB fio JSON+ file.
+ * One digest needs neither the system's openssl.cnf nor a clean-up at
+ * exit: without them the first digest takes 0.6 ms, not 1.2 ms, and
+ * exiting is quicker too (a 2.9 -> 2.5 ms process).
  */
 static void sha256_hex(const char *data, size_t size, char out[65])
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned char digest[SHA256_DIGEST_LENGTH];
 
+	/* once per process, thread-safe (OpenSSL runs it once) */
+	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
+			    OPENSSL_INIT_NO_ATEXIT, NULL);
 	if (!EVP_Digest(data, size, digest, NULL, EVP_sha256(), NULL))
 		die("SHA-256 failed");
 	for (size_t i = 0; i < sizeof(digest); i++) {
