@@ -34,6 +34,7 @@ struct parse_ctx {
 	size_t first_alloc;
 	size_t base;		/* rs->n when the input started */
 	const char *tool_version;	/* set by a parser that saw one */
+	int drop_histograms;	/* see struct ingest_options */
 	struct keymap *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
 	const struct label *last_shared;	/* the set it saw last */
@@ -83,6 +84,9 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 struct ingest_options {
 	struct labels labels;		/* --label k=v */
 	const char *name_pattern;	/* --name-pattern '{host}.{test}.txt' */
+	/* The output has no room for distributions (the CSV export):
+	 * parsers still use them (percentiles) but need not keep them. */
+	int drop_histograms;
 };
 
 /*

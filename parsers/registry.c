@@ -370,6 +370,7 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 	ctx.rs = rs;
 	ctx.diags = diags;
 	ctx.base = rs->n;
+	ctx.drop_histograms = opt && opt->drop_histograms;
 	ctx.source = result_set_add_source(rs, in->path, in->sha256);
 	if (in->binary) {
 		diag_add(diags, DIAG_ERROR, in->name, 1,

@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/diag.h"
+#include "core/input.h"
 #include "core/numscan.h"
 #include "core/strbuf.h"
 #include "parsers/fio-common.h"
+#include "parsers/parser.h"
 
 static void test_op(void **state)
 {
@@ -195,6 +198,63 @@ static void test_jsonplus_fixtures(void **state)
 	assert_true(checked > 50);
 }
 
+/* Ingests a fixture; returns its measurements in rs. */
+static void ingest_fixture(const char *path, int drop_histograms,
+			   struct result_set *rs)
+{
+	struct ingest_options opt;
+	struct diag_list diags;
+	struct strbuf err = STRBUF_INIT;
+	struct input in;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.drop_histograms = drop_histograms;
+	diag_list_init(&diags);
+	result_set_init(rs);
+	assert_int_equal(input_read(&in, path, &err), 0);
+	assert_int_equal(ingest_input(&in, &opt, rs, &diags), 0);
+	input_release(&in);
+	diag_list_release(&diags);
+	strbuf_release(&err);
+}
+
+/*
+ * JSON+ bins are kept as the histogram of each latency's .mean (its
+ * counts add up to the latency's N), unless the output cannot hold them
+ * (ingest --format csv): then the same measurements without histograms.
+ */
+static void test_jsonplus_histograms_kept_or_dropped(void **state)
+{
+	const char *path =
+		"tests/parsers/fio/0103-3_33-randrw-libaio-jsonplus.json";
+	struct result_set kept, dropped;
+	size_t with_hist = 0;
+
+	(void)state;
+	ingest_fixture(path, 0, &kept);
+	ingest_fixture(path, 1, &dropped);
+	assert_int_equal(kept.n, dropped.n);
+	for (size_t i = 0; i < kept.n; i++) {
+		const struct measurement *a = &kept.m[i], *b = &dropped.m[i];
+		uint64_t total = 0;
+
+		assert_string_equal(a->metric, b->metric);
+		assert_int_equal(a->n, b->n);
+		assert_memory_equal(a->values, b->values, sizeof(double));
+		assert_int_equal(b->hist.n, 0);
+		if (!a->hist.n)
+			continue;
+		assert_non_null(strstr(a->metric, ".mean"));
+		for (size_t k = 0; k < a->hist.n; k++)
+			total += a->hist.count[k];
+		assert_true(total > 0);
+		with_hist++;
+	}
+	assert_int_equal(with_hist, 2);	/* the clat bins of read and write */
+	result_set_release(&kept);
+	result_set_release(&dropped);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_plat_idx_to_val),
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_jsonplus_fixtures),
+		cmocka_unit_test(test_jsonplus_histograms_kept_or_dropped),
 	};
 
 	return cmocka_run_group_tests_name("fio", tests, NULL, NULL);
