@@ -173,13 +173,12 @@ int jscan_utf8_valid(const char *s, size_t len);
 /* An integer's value; 0 for anything else (jansson's rule). */
 int64_t jscan_int(const struct jscan *js, size_t i);
 /*
- * The members of integer map i in document order (duplicates too):
- *	size_t at = 0;	uint64_t key, value;
- *	while (jscan_int_map_next(js, i, &at, &key, &value)) ...
- * Keys have at most 19 digits and values 18, so both fit.  Returns 0
- * after the last member, and for any other token.
+ * The members of integer map i in document order (duplicates too), into
+ * keys[] and values[] of jscan_size() entries; returns how many (0 for
+ * any other token).  Keys have at most 19 digits and values 18, so both
+ * fit.
  */
-int jscan_int_map_next(const struct jscan *js, size_t i, size_t *at,
-		       uint64_t *key, uint64_t *value);
+size_t jscan_int_map_read(const struct jscan *js, size_t i, uint64_t *keys,
+			  uint64_t *values);
 
 #endif

@@ -174,41 +174,40 @@ static long read_buckets(struct jscan *js, size_t bins, struct bucket *b,
 	return (long)n;
 }
 
-/* The same from bins read as an integer map (every fio 3.x JSON+ file). */
-static long read_packed_buckets(struct jscan *js, size_t bins,
-				struct bucket *b)
+/*
+ * Bins read as an integer map (every fio 3.x JSON+ file) into keys[] and
+ * counts[] (jscan_size() entries).  Returns 1 and fills h straight from
+ * them when the keys ascend, as fio prints them (counts[] becomes h's);
+ * else 0, h untouched.
+ */
+static int ascending_bins(struct jscan *js, size_t bins, uint64_t *keys,
+			  uint64_t *counts, struct histogram *h)
 {
-	size_t n = 0, at = 0;
-	uint64_t key, count;
+	size_t n = jscan_int_map_read(js, bins, keys, counts), kept = 0;
 
-	while (jscan_int_map_next(js, bins, &at, &key, &count)) {
-		b[n].key = key;
-		b[n].count = count;
-		b[n].order = n;
-		n++;
+	for (size_t k = 1; k < n; k++)
+		if (keys[k - 1] >= keys[k])
+			return 0;
+	h->value = xmalloc((n + 1) * sizeof(double));
+	for (size_t k = 0; k < n; k++) {
+		if (!counts[k])
+			continue;
+		h->value[kept] = (double)keys[k];
+		counts[kept++] = counts[k];
 	}
-	return (long)n;
+	h->count = counts;
+	h->n = kept;
+	return 1;
 }
 
-/*
- * The "bins" object -> histogram in fio's unit, ascending.  fio prints
- * the bins in order, so the sort is only for hand-edited files; a key
- * that appears twice keeps its last count, as a JSON object would.
- */
-static int read_bins(struct jscan *js, size_t bins, struct histogram *h)
+/* Buckets (in their order) -> histogram: sorted, a later duplicate
+ * winning, empty buckets left out; bits: 2.x indices to values. */
+static void buckets_to_histogram(struct bucket *b, long nb, int have_bits,
+				 unsigned bits, struct histogram *h)
 {
-	struct bucket *b = xcalloc(jscan_size(js, bins) + 1, sizeof(*b));
-	int have_bits = 0, sorted = 1;
-	unsigned bits = 0;
-	long nb = jscan_type(js, bins) == JSCAN_INT_MAP ?
-		  read_packed_buckets(js, bins, b) :
-		  read_buckets(js, bins, b, &have_bits, &bits);
+	int sorted = 1;
 	size_t n = 0;
 
-	if (nb < 0) {
-		free(b);
-		return -1;
-	}
 	for (long i = 1; i < nb && sorted; i++)
 		sorted = b[i - 1].key < b[i].key;
 	if (!sorted)
@@ -227,8 +226,47 @@ static int read_bins(struct jscan *js, size_t bins, struct histogram *h)
 		h->count[n++] = b[i].count;
 	}
 	h->n = n;
+}
+
+/*
+ * The "bins" object -> histogram in fio's unit, ascending.  fio prints
+ * the bins in order, so the sort is only for hand-edited files; a key
+ * that appears twice keeps its last count, as a JSON object would.
+ */
+static int read_bins(struct jscan *js, size_t bins, struct histogram *h)
+{
+	size_t size = jscan_size(js, bins) + 1;
+	struct bucket *b = xmalloc(size * sizeof(*b));
+	int have_bits = 0;
+	unsigned bits = 0;
+	long nb;
+
+	if (jscan_type(js, bins) == JSCAN_INT_MAP) {
+		uint64_t *keys = xmalloc(size * sizeof(*keys));
+		uint64_t *counts = xmalloc(size * sizeof(*counts));
+
+		nb = 0;
+		if (!ascending_bins(js, bins, keys, counts, h)) {
+			for (size_t k = 0; k + 1 < size; k++, nb++) {
+				b[k].key = keys[k];
+				b[k].count = counts[k];
+				b[k].order = k;
+			}
+			free(counts);
+			counts = NULL;
+		}
+		free(keys);
+		if (counts) {	/* now h's */
+			free(b);
+			return 0;
+		}
+	} else {
+		nb = read_buckets(js, bins, b, &have_bits, &bits);
+	}
+	if (nb >= 0)
+		buckets_to_histogram(b, nb, have_bits, bits, h);
 	free(b);
-	return 0;
+	return nb < 0 ? -1 : 0;
 }
 
 /* Percentiles of one latency: from the bins when there are some. */
@@ -550,14 +588,16 @@ static void decode_shared(struct json_state *st)
 /* Moves what the second thread made behind what this one made. */
 static void merge_half(struct parse_ctx *ctx, struct half *h)
 {
-	for (size_t i = 0; i < h->rs.n; i++) {
-		size_t k = ctx->rs->n - ctx->base;
+	size_t n = h->rs.n, k = ctx->rs->n - ctx->base;
 
-		ALLOC_GROW(ctx->rs->m, ctx->rs->n + 1, ctx->rs->alloc);
-		ctx->rs->m[ctx->rs->n++] = h->rs.m[i];
-		ALLOC_GROW(ctx->first_index, k + 1, ctx->first_alloc);
-		ctx->first_index[k] = h->ctx.first_index[i];
+	ALLOC_GROW(ctx->rs->m, ctx->rs->n + n, ctx->rs->alloc);
+	ALLOC_GROW(ctx->first_index, k + n, ctx->first_alloc);
+	if (n) {
+		memcpy(ctx->rs->m + ctx->rs->n, h->rs.m, n * sizeof(*h->rs.m));
+		memcpy(ctx->first_index + k, h->ctx.first_index,
+		       n * sizeof(*h->ctx.first_index));
 	}
+	ctx->rs->n += n;
 	for (size_t i = 0; i < h->diags.n; i++) {
 		ALLOC_GROW(ctx->diags->v, ctx->diags->n + 1,
 			   ctx->diags->alloc);

@@ -255,6 +255,64 @@ static void test_jsonplus_histograms_kept_or_dropped(void **state)
 	result_set_release(&dropped);
 }
 
+/* The clat histogram of a one-job JSON+ document with these bins. */
+static void clat_histogram(const char *bins, struct strbuf *out)
+{
+	struct strbuf doc = STRBUF_INIT;
+	struct ingest_options opt;
+	struct diag_list diags;
+	struct result_set rs;
+	struct input in;
+
+	strbuf_addf(&doc, "{\"fio version\" : \"fio-3.33\",\n\"jobs\" : [{"
+		    "\"jobname\" : \"j\", \"groupid\" : 0, \"error\" : 0,\n"
+		    "\"job options\" : {\"rw\" : \"read\"},\n"
+		    "\"read\" : {\"io_bytes\" : 4096, \"runtime\" : 1,\n"
+		    "\"clat_ns\" : {\"min\" : 100, \"max\" : 300, "
+		    "\"mean\" : 150, \"stddev\" : 1, \"N\" : 6,\n"
+		    "\"bins\" : {%s}}}}]}\n", bins);
+	memset(&opt, 0, sizeof(opt));
+	diag_list_init(&diags);
+	result_set_init(&rs);
+	input_from_buffer(&in, "j.json", doc.buf, doc.len);
+	assert_int_equal(ingest_input(&in, &opt, &rs, &diags), 0);
+	strbuf_reset(out);
+	for (size_t i = 0; i < rs.n; i++)
+		for (size_t k = 0; k < rs.m[i].hist.n; k++)
+			strbuf_addf(out, "%s %g:%llu", rs.m[i].metric,
+				    rs.m[i].hist.value[k],
+				    (unsigned long long)rs.m[i].hist.count[k]);
+	input_release(&in);
+	result_set_release(&rs);
+	diag_list_release(&diags);
+	strbuf_release(&doc);
+}
+
+/* Bins in fio's order are read directly; any other order, or a key
+ * given twice (its last count wins), gives the same histogram. */
+static void test_bins_order_and_duplicates(void **state)
+{
+	static const char *const same[] = {
+		"\"100\" : 5, \"200\" : 0, \"300\" : 1",
+		"\"300\" : 1, \"100\" : 5, \"200\" : 0",
+		"\"100\" : 2, \"300\" : 1, \"100\" : 5",
+		"\"100\" : 5,\n\"300\" : 1",
+	};
+	struct strbuf first = STRBUF_INIT, h = STRBUF_INIT;
+
+	(void)state;
+	clat_histogram(same[0], &first);
+	assert_string_equal(first.buf,
+			    "clat.mean 1e-07:5clat.mean 3e-07:1");
+	for (size_t i = 1; i < sizeof(same) / sizeof(same[0]); i++) {
+		print_message("%s\n", same[i]);
+		clat_histogram(same[i], &h);
+		assert_string_equal(h.buf, first.buf);
+	}
+	strbuf_release(&first);
+	strbuf_release(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_jsonplus_fixtures),
 		cmocka_unit_test(test_jsonplus_histograms_kept_or_dropped),
+		cmocka_unit_test(test_bins_order_and_duplicates),
 	};
 
 	return cmocka_run_group_tests_name("fio", tests, NULL, NULL);

@@ -400,12 +400,16 @@ static void test_packed_mutations_like_jansson(void **state)
 static char *int_map_text(struct jscan *js, size_t i)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t at = 0;
-	uint64_t k, v;
+	size_t size = jscan_size(js, i) + 1;
+	uint64_t *k = xcalloc(size, sizeof(*k)), *v = xcalloc(size, sizeof(*v));
+	size_t n = jscan_int_map_read(js, i, k, v);
 
-	while (jscan_int_map_next(js, i, &at, &k, &v))
-		strbuf_addf(&sb, "%s%llu=%llu", sb.len ? " " : "",
-			    (unsigned long long)k, (unsigned long long)v);
+	assert_int_equal(n, size - 1);
+	for (size_t m = 0; m < n; m++)
+		strbuf_addf(&sb, "%s%llu=%llu", m ? " " : "",
+			    (unsigned long long)k[m], (unsigned long long)v[m]);
+	free(k);
+	free(v);
 	return strbuf_detach(&sb);
 }
 
@@ -453,9 +457,7 @@ static void test_int_maps(void **state)
 	assert_int_equal(jscan_type(js, jscan_get(js, jscan_get(js, 0, "z"),
 						  "bins")), JSCAN_OBJECT);
 	assert_int_equal(jscan_int(js, jscan_get(js, 0, "after")), 7);
-	assert_int_equal(jscan_int_map_next(js, x, &(size_t){ 0 },
-					    &(uint64_t){ 0 },
-					    &(uint64_t){ 0 }), 0);
+	assert_int_equal(jscan_int_map_read(js, x, NULL, NULL), 0);
 	doc_free(d);
 }
 
