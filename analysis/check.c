@@ -1056,7 +1056,8 @@ void check_scan_cache_drops(const struct input *in, struct check_options *opt)
 			continue;
 		ALLOC_GROW(opt->drops, opt->ndrops + 1, opt->drops_alloc);
 		d = &opt->drops[opt->ndrops++];
-		d->source = xstrdup(l->origin ? l->origin : in->name);
+		d->source = xstrdup(input_line_origin(in, l) ?
+				    input_line_origin(in, l) : in->name);
 		d->line = l->lineno;
 	}
 }

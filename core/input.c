@@ -11,6 +11,7 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -198,25 +199,26 @@ static void add_line(struct input *in, char **arena, const char *s,
 {
 	struct input_line *l;
 	const char *b = s, *t;
-	size_t name_len = 0, skip = 0;
+	size_t name_len = 0, skip = 0, indent;
+	unsigned quotes = 0;
 
 	while (end > s && is_blank(end[-1]))
 		end--;
 	t = skip_blanks(s, end);
 	ALLOC_GROW(in->lines, in->nlines + 1, in->lines_alloc);
 	l = &in->lines[in->nlines++];
-	l->origin = NULL;
+	l->origin = 0;
 	l->lineno = lineno;
-	l->quote_depth = 0;
 	if (t < end && *t == '>') {
-		l->quote_depth = strip_quotes(&b, end);
+		quotes = strip_quotes(&b, end);
 		t = b;
 	}
 	/* a grep prefix or host starts the line (after quote markers) with
 	 * a name character: indented lines (JSON, tables) need no look */
 	if (t == b && t < end && is_name_char(*t))
 		name_len = grep_prefix(b, end, &skip);
-	if (name_len) {
+	/* (origins are numbered: past 4 GiB of them a prefix stays text) */
+	if (name_len && in->names_len + name_len + 1 < UINT_MAX) {
 		char *name;
 
 		if (!in->names)	/* names are at most the whole text */
@@ -224,14 +226,17 @@ static void add_line(struct input *in, char **arena, const char *s,
 		name = in->names + in->names_len;
 		memcpy(name, b, name_len);
 		name[name_len] = '\0';
+		l->origin = (unsigned)in->names_len + 1;
 		in->names_len += name_len + 1;
-		l->origin = name;
 		b += skip;
-		l->quote_depth += strip_quotes(&b, end);
+		quotes += strip_quotes(&b, end);
 		t = b;
 	}
 	t = skip_blanks(t, end);
-	l->indent = (unsigned)(t - b);
+	indent = (size_t)(t - b);
+	l->indent = (unsigned short)(indent < USHRT_MAX ? indent : USHRT_MAX);
+	l->quote_depth = (unsigned char)(quotes < UCHAR_MAX ? quotes :
+					 UCHAR_MAX);
 	l->text = *arena;
 	l->len = (unsigned)(end - t);
 	memcpy(l->text, t, l->len);

@@ -9,7 +9,8 @@
  *
  *   raw line            "> > nvme.txt:  Timing cached reads: ...\r"
  *   quote_depth         2
- *   origin              "nvme.txt"    (the grep prefix, else NULL)
+ *   origin              "nvme.txt"    (the grep prefix, else NULL;
+ *                                      see input_line_origin())
  *   text                "Timing cached reads: ..."
  *
  * A lone '\r' (a progress line overwritten in a terminal) also ends a line;
@@ -27,13 +28,19 @@
 
 struct strbuf;
 
+/*
+ * 24 bytes: a 4 MB fio JSON+ file has 170,000 lines, and the table of
+ * them was a fifth of the memory an ingest of it touched.
+ */
 struct input_line {
 	char *text;
-	const char *origin;	/* grep prefix or pdsh host (a source name) */
 	unsigned len;		/* strlen(text) (a line is less than 4 GiB) */
 	unsigned lineno;	/* 1-based line of the original file */
-	unsigned quote_depth;	/* number of e-mail quote markers stripped */
-	unsigned indent;	/* leading blanks stripped (a tab counts 1) */
+	unsigned origin;	/* 1 + offset of its origin in names, or 0 */
+	unsigned short indent;	/* leading blanks stripped (a tab counts 1;
+				 * 65535 stands for more) */
+	unsigned char quote_depth;	/* e-mail quote markers stripped
+					 * (255 stands for more) */
 };
 
 struct input {
@@ -88,6 +95,13 @@ void input_release(struct input *in);
  * without walking its lines.
  */
 int input_contains(const struct input *in, const char *needle);
+
+/* The line's grep prefix or pdsh host (a source name), or NULL. */
+static inline const char *input_line_origin(const struct input *in,
+					    const struct input_line *l)
+{
+	return l->origin ? in->names + l->origin - 1 : NULL;
+}
 
 /* Is the line blank, or only a shell prompt ("$", "pi@host:~ $")? */
 int line_is_empty(const struct input_line *l);

@@ -992,9 +992,9 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		const struct input_line *l = &ctx->in->lines[i];
 		const char *t;
 
-		if (!same_origin(l->origin, st.origin)) {
+		if (!same_origin(input_line_origin(ctx->in, l), st.origin)) {
 			end_output(&st);
-			st.origin = l->origin;
+			st.origin = input_line_origin(ctx->in, l);
 		}
 		if (ctx->claimed[i])
 			continue;	/* another fio parser's (JSON) */

@@ -42,7 +42,7 @@ const struct parser *const parsers[] = {
 
 static const char *line_source_name(const struct parse_ctx *ctx, size_t li)
 {
-	const char *origin = ctx->in->lines[li].origin;
+	const char *origin = input_line_origin(ctx->in, &ctx->in->lines[li]);
 
 	return origin ? origin : ctx->in->name;
 }

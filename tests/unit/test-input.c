@@ -80,15 +80,15 @@ static void test_grep_prefix(void **state)
 		  "e.g.: nothing\n"
 		  "10.0.0.11:      Children see throughput\n"
 		  "10.0.0.1:x\n");
-	assert_string_equal(in.lines[0].origin, "nvme.randread.txt");
+	assert_string_equal(input_line_origin(&in, &in.lines[0]), "nvme.randread.txt");
 	assert_string_equal(in.lines[0].text, "read: IOPS=61.2k");
-	assert_string_equal(in.lines[1].origin, "run1.log");
+	assert_string_equal(input_line_origin(&in, &in.lines[1]), "run1.log");
 	assert_string_equal(in.lines[1].text, "bw=5");
 	for (size_t i = 2; i < 6; i++)
-		assert_null(in.lines[i].origin);
-	assert_string_equal(in.lines[6].origin, "10.0.0.11");
+		assert_null(input_line_origin(&in, &in.lines[i]));
+	assert_string_equal(input_line_origin(&in, &in.lines[6]), "10.0.0.11");
 	assert_string_equal(in.lines[6].text, "Children see throughput");
-	assert_null(in.lines[7].origin);
+	assert_null(input_line_origin(&in, &in.lines[7]));
 	input_release(&in);
 }
 
