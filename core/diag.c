@@ -11,12 +11,18 @@ void diag_list_init(struct diag_list *dl)
 	dl->n = dl->alloc = 0;
 }
 
+void diag_list_truncate(struct diag_list *dl, size_t n)
+{
+	while (dl->n > n) {
+		dl->n--;
+		free(dl->v[dl->n].file);
+		free(dl->v[dl->n].msg);
+	}
+}
+
 void diag_list_release(struct diag_list *dl)
 {
-	for (size_t i = 0; i < dl->n; i++) {
-		free(dl->v[i].file);
-		free(dl->v[i].msg);
-	}
+	diag_list_truncate(dl, 0);
 	free(dl->v);
 	diag_list_init(dl);
 }

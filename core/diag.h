@@ -28,6 +28,8 @@ struct diag_list {
 
 void diag_list_init(struct diag_list *dl);
 void diag_list_release(struct diag_list *dl);
+/* Forgets the diagnostics past the first n. */
+void diag_list_truncate(struct diag_list *dl, size_t n);
 void diag_add(struct diag_list *dl, enum diag_level level, const char *file,
 	      unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -7,6 +7,7 @@
  * million.
  */
 #include "input.h"
+#include "filemap.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -491,6 +492,12 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0)
 		hint = (size_t)st.st_size;
+	if (hint && (*data = filemap_open(fd, hint))) {
+		*size = hint;
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return 0;
+	}
 	rc = read_fd(fd, hint, data, size);
 	if (rc)
 		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
@@ -510,11 +517,17 @@ int input_read(struct input *in, const char *path, struct strbuf *err)
 	return 0;
 }
 
+int input_changed(const struct input *in)
+{
+	return filemap_truncated(in->data);
+}
+
 void input_release(struct input *in)
 {
 	free(in->path);
 	free(in->name);
-	free(in->data);
+	if (!filemap_close(in->data))
+		free(in->data);
 	free(in->lines);
 	free(in->arena);
 	free(in->names);

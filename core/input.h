@@ -71,7 +71,8 @@ struct input {
 int input_read(struct input *in, const char *path, struct strbuf *err);
 /*
  * input_read() in steps: the file's bytes (NUL-terminated, the caller's
- * until given to an input), an input of them with names but no hash nor
+ * until given to an input, which frees them: a big file's are mapped,
+ * not allocated), an input of them with names but no hash nor
  * lines yet (input_init_bare takes data), then the hash, binary test and
  * lines (input_finish).  Between the last two a caller can look at the
  * raw text and decide it needs no lines at all (a storan result set).
@@ -87,6 +88,11 @@ void input_init(struct input *in, const char *path, char *data, size_t size);
 void input_from_buffer(struct input *in, const char *name, const char *data,
 		       size_t size);
 void input_release(struct input *in);
+/*
+ * Did the file shrink while it was read (core/filemap.h)?  Its lost part
+ * then reads as NUL bytes: nothing read from it can be trusted.
+ */
+int input_changed(const struct input *in);
 
 /*
  * Does the raw text contain needle anywhere?  A cheap test for detect()

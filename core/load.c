@@ -27,7 +27,8 @@ enum load_status load_input_hooked(const char *path,
 	struct input in;
 	enum load_status st = LOAD_OK;
 	char *data;
-	size_t size;
+	size_t size, before_m = rs->n, before_s = rs->nsources;
+	size_t before_d = diags->n;
 
 	if (input_read_bytes(path, &data, &size, &err)) {
 		diag_add(diags, DIAG_ERROR, NULL, 0, "%s", strbuf_str(&err));
@@ -56,10 +57,21 @@ enum load_status load_input_hooked(const char *path,
 		result_set_release(&one);
 	} else {
 		input_finish(&in);
-		if (text_hook)
-			text_hook(&in, arg);
-		if (ingest_input(&in, opt, rs, diags))
-			st = LOAD_FAILED;
+		/* a file that shrank under its mapping has NULs for text */
+		if (!input_changed(&in)) {
+			if (text_hook)
+				text_hook(&in, arg);
+			if (ingest_input(&in, opt, rs, diags))
+				st = LOAD_FAILED;
+		}
+	}
+	if (input_changed(&in)) {	/* what was read from it is void */
+		result_set_truncate(rs, before_m, before_s);
+		diag_list_truncate(diags, before_d);
+		diag_add(diags, DIAG_ERROR, in.name, 0, "the file shrank while "
+			 "it was read (truncated by another program?): no "
+			 "result taken from it");
+		st = LOAD_FAILED;
 	}
 	strbuf_release(&err);
 	input_release(&in);

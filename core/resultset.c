@@ -297,6 +297,14 @@ void result_set_release(struct result_set *rs)
 	result_set_init(rs);
 }
 
+void result_set_truncate(struct result_set *rs, size_t n, size_t nsources)
+{
+	while (rs->n > n)
+		measurement_release(&rs->m[--rs->n]);
+	while (rs->nsources > nsources)
+		source_release(&rs->sources[--rs->nsources]);
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -110,6 +110,8 @@ uint64_t labels_hash(const struct labels *l);
 
 void result_set_init(struct result_set *rs);
 void result_set_release(struct result_set *rs);
+/* Forgets the measurements and sources past the first n and nsources. */
+void result_set_truncate(struct result_set *rs, size_t n, size_t nsources);
 
 /* Adds a source and returns its index; strings are copied. */
 size_t result_set_add_source(struct result_set *rs, const char *path,

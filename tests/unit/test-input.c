@@ -4,12 +4,17 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/diag.h"
+#include "core/filemap.h"
 #include "core/input.h"
+#include "core/load.h"
 #include "core/resultset.h"
+#include "core/strbuf.h"
 #include "parsers/parser.h"
 
 static void load(struct input *in, const char *text)
@@ -230,6 +235,140 @@ static void test_runs_share_labels(void **state)
 	input_release(&in);
 }
 
+/* A temporary file of at least size bytes of numbered lines. */
+static char *write_lines(size_t size, size_t *written)
+{
+	char *path = strdup("/tmp/storan-test-input-XXXXXX");
+	int fd = mkstemp(path);
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (size_t i = 0; sb.len < size; i++)
+		strbuf_addf(&sb, "line %zu of a big input\n", i);
+	assert_int_equal(fwrite(sb.buf, 1, sb.len, f), sb.len);
+	fclose(f);
+	*written = sb.len;
+	strbuf_release(&sb);
+	return path;
+}
+
+/* A big file is mapped, a small or page-sized one read: the same lines. */
+static void test_big_file_mapped_or_read(void **state)
+{
+	static const size_t sizes[] = { 1000, FILEMAP_MIN + 5, 1 << 21 };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		struct strbuf err = STRBUF_INIT;
+		size_t len;
+		char *path = write_lines(sizes[k], &len);
+		struct input in;
+
+		if (k == 2)	/* exactly 512 pages: no room for the NUL */
+			assert_int_equal(truncate(path, (off_t)(len = sizes[k])),
+					 0);
+		assert_int_equal(input_read(&in, path, &err), 0);
+		assert_int_equal(in.size, len);
+		assert_int_equal(in.data[len], '\0');
+		assert_string_equal(in.lines[0].text, "line 0 of a big input");
+		assert_string_equal(in.lines[7].text, "line 7 of a big input");
+		assert_int_equal(in.lines[7].lineno, 8);
+		assert_false(in.binary);
+		assert_false(input_changed(&in));
+		input_release(&in);
+		unlink(path);
+		free(path);
+		strbuf_release(&err);
+	}
+}
+
+/*
+ * A mapped file truncated by another program before it is read: no
+ * SIGBUS, and the input says it changed (the loader then keeps nothing).
+ */
+static void test_mapped_file_truncated(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t len, size;
+	char *path = write_lines(FILEMAP_MIN + 100000, &len), *data;
+	struct input in;
+
+	(void)state;
+	assert_int_equal(input_read_bytes(path, &data, &size, &err), 0);
+	assert_int_equal(size, len);
+	assert_int_equal(truncate(path, 4096), 0);
+	input_init(&in, path, data, size);	/* reads every byte */
+	assert_true(input_changed(&in));
+	assert_true(in.binary);		/* the lost part reads as NULs */
+	input_release(&in);
+	unlink(path);
+	free(path);
+	strbuf_release(&err);
+}
+
+/* dd's report, repeated past the size files are mapped from. */
+static char *write_dd_log(void)
+{
+	char *path = strdup("/tmp/storan-test-input-XXXXXX");
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (long n = 0; n < FILEMAP_MIN + 4096;)
+		n += fprintf(f, "1048576 bytes (1.0 MB, 1.0 MiB) copied, "
+			     "0.5 s, 2.1 MB/s\n");
+	fclose(f);
+	return path;
+}
+
+/* Between reading and parsing: the file is truncated, as by logrotate. */
+static void truncate_it(const struct input *in, void *arg)
+{
+	(void)arg;
+	assert_false(input_changed(in));
+	assert_int_equal(truncate(in->path, 0), 0);
+}
+
+/*
+ * The loader's word on a file that shrank while it was read: an error
+ * that says so and no measurement, not a crash (the parsers touch the
+ * lost pages again: SIGBUS) nor a made-up number.  Untouched, the same
+ * file gives its results.
+ */
+static void test_changed_file_gives_no_result(void **state)
+{
+	char *path = write_dd_log();
+
+	(void)state;
+	for (int cut = 0; cut < 2; cut++) {
+		struct diag_list diags;
+		struct result_set rs;
+		enum load_status st;
+
+		diag_list_init(&diags);
+		result_set_init(&rs);
+		st = load_input_hooked(path, NULL, &rs, &diags,
+				       cut ? truncate_it : NULL, NULL);
+		if (!cut) {
+			assert_int_equal(st, LOAD_OK);
+			assert_true(rs.n > 0);
+		} else {
+			assert_int_equal(st, LOAD_FAILED);
+			assert_int_equal(rs.n, 0);
+			assert_int_equal(rs.nsources, 0);
+			assert_int_equal(diags.n, 1);
+			assert_non_null(strstr(diags.v[0].msg, "shrank"));
+		}
+		result_set_release(&rs);
+		diag_list_release(&diags);
+	}
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +381,9 @@ int main(void)
 		cmocka_unit_test(test_shell_find),
 		cmocka_unit_test(test_name_pattern),
 		cmocka_unit_test(test_runs_share_labels),
+		cmocka_unit_test(test_big_file_mapped_or_read),
+		cmocka_unit_test(test_mapped_file_truncated),
+		cmocka_unit_test(test_changed_file_gives_no_result),
 	};
 
 	return cmocka_run_group_tests_name("input", tests, NULL, NULL);

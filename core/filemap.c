@@ -1,0 +1,155 @@
+/*
+ * Mapped input files; see filemap.h.
+ *
+ * The live mappings sit in a fixed table of slots that the SIGBUS handler
+ * reads without a lock: a slot is published by storing its end last and
+ * retired by clearing its start first, each an atomic store, so that the
+ * handler never sees a range that is not, or no longer, a mapping.  The
+ * handler is installed again at each mapping (a test harness or a library
+ * may have put its own since), and hands a SIGBUS that is not ours to
+ * whatever handler was there before.
+ */
+#define _GNU_SOURCE
+#include "filemap.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define SLOTS 64		/* inputs mapped at once (8 in flight is usual) */
+
+struct slot {
+	_Atomic uintptr_t start, end;	/* [start, end) mapped; 0: free */
+	atomic_int truncated;
+	size_t len;			/* the mapping's length (owner only) */
+};
+
+static struct slot slots[SLOTS];
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction previous;	/* the SIGBUS action before ours */
+static size_t page_size;
+
+static struct slot *slot_of(uintptr_t addr)
+{
+	for (size_t i = 0; i < SLOTS; i++) {
+		uintptr_t s = atomic_load(&slots[i].start);
+
+		if (s && addr >= s && addr < atomic_load(&slots[i].end))
+			return &slots[i];
+	}
+	return NULL;
+}
+
+/*
+ * A page of a mapped file is gone (the file shrank): zeros take its place
+ * and the mapping is marked.  A SIGBUS anywhere else is a real fault: the
+ * previous action is restored and the access, retried, meets it.
+ */
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	uintptr_t addr = (uintptr_t)si->si_addr;
+	struct slot *s = slot_of(addr);
+
+	(void)ctx;
+	if (s) {
+		void *page = (void *)(addr & ~(uintptr_t)(page_size - 1));
+
+		if (mmap(page, page_size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+		    MAP_FAILED) {
+			atomic_store(&s->truncated, 1);
+			return;
+		}
+	}
+	sigaction(sig, &previous, NULL);
+}
+
+/* Under slots_lock.  Returns -1 when no handler could be installed. */
+static int install_handler(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (!page_size)
+		page_size = (size_t)sysconf(_SC_PAGESIZE);
+	if (sigaction(SIGBUS, &sa, &old))
+		return -1;
+	if (!(old.sa_flags & SA_SIGINFO) || old.sa_sigaction != on_sigbus)
+		previous = old;
+	return 0;
+}
+
+static struct slot *take_slot(void)
+{
+	struct slot *s = NULL;
+
+	pthread_mutex_lock(&slots_lock);
+	if (install_handler()) {	/* no handler: no mapping either */
+		pthread_mutex_unlock(&slots_lock);
+		return NULL;
+	}
+	for (size_t i = 0; i < SLOTS && !s; i++)
+		if (!atomic_load(&slots[i].end) &&
+		    !atomic_load(&slots[i].start))
+			s = &slots[i];
+	if (s)	/* reserved: a start of 1 matches no address */
+		atomic_store(&s->start, 1);
+	pthread_mutex_unlock(&slots_lock);
+	return s;
+}
+
+char *filemap_open(int fd, size_t size)
+{
+	struct slot *s;
+	size_t len;
+	void *p;
+
+	if (size < FILEMAP_MIN || !(s = take_slot()))
+		return NULL;
+	/* the NUL is the byte after the end, in the last page: the kernel
+	 * shows zeros there, unless the file fills that page exactly */
+	if (size % page_size == 0) {
+		atomic_store(&s->start, 0);
+		return NULL;
+	}
+	len = size + 1;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED) {
+		atomic_store(&s->start, 0);
+		return NULL;
+	}
+	s->len = len;
+	atomic_store(&s->truncated, 0);
+	atomic_store(&s->start, (uintptr_t)p);
+	atomic_store(&s->end, (uintptr_t)p + len);
+	return p;
+}
+
+int filemap_truncated(const char *data)
+{
+	struct slot *s = data ? slot_of((uintptr_t)data) : NULL;
+
+	return s && atomic_load(&s->truncated);
+}
+
+int filemap_close(char *data)
+{
+	struct slot *s = data ? slot_of((uintptr_t)data) : NULL;
+	size_t len;
+
+	if (!s || atomic_load(&s->start) != (uintptr_t)data)
+		return 0;
+	len = s->len;
+	/* retired before unmapping: a SIGBUS in between is not ours */
+	atomic_store(&s->start, 0);
+	atomic_store(&s->end, 0);
+	munmap(data, len);
+	return 1;
+}
