@@ -97,10 +97,11 @@ static void sink_flush(struct ingest_sink *s)
 	strbuf_reset(&s->buf);
 }
 
-/* Measurements [from, to) as text; flush says when to pass it on. */
+/* Measurements [from, to) as text, each freed once it is; flush says
+ * when to pass the text on. */
 struct render_range {
 	enum output_format fmt;
-	const struct result_set *rs;
+	struct result_set *rs;
 	size_t from, to;
 	size_t source_offset;	/* JSON: sources written before rs's */
 	size_t count;		/* JSON: measurements written before */
@@ -115,6 +116,9 @@ static void render_range(struct render_range *r, struct ingest_sink *flush)
 		else
 			rs_json_add_measurement(r->rs, i, r->source_offset,
 						&r->count, &r->out);
+		/* here, while it is in the cache, and on both threads:
+		 * freeing 14,000 measurements was a third of this */
+		measurement_release(&r->rs->m[i]);
 		if (flush && r->out.len >= SINK_CHUNK) {
 			if (atomic_file_write(&flush->file, r->out.buf,
 					      r->out.len))
@@ -131,12 +135,12 @@ static void *render_worker(void *arg)
 }
 
 /*
- * Renders and writes rs.  A big set (a 4 MB fio JSON+ file gives 14,000
+ * Renders, writes and frees rs's measurements.  A big set (a 4 MB fio JSON+ file gives 14,000
  * measurements and 170,000 histogram buckets) is cut in two: a second
  * thread renders the second half into memory while this one streams the
  * first through the sink's buffer.
  */
-static void sink_render(struct ingest_sink *s, const struct result_set *rs)
+static void sink_render(struct ingest_sink *s, struct result_set *rs)
 {
 	struct render_range first = {
 		s->fmt, rs, 0, rs->n, s->sources.nsources, s->count, s->buf
@@ -190,11 +194,11 @@ static void sink_add(struct ingest_sink *s, struct result_set *rs,
 		 * page faults */
 		if (atomic_file_write(&s->file, text->buf, text->len))
 			s->failed = 1;
+		for (size_t i = 0; i < rs->n; i++)
+			measurement_release(&rs->m[i]);
 	} else {
 		sink_render(s, rs);
 	}
-	for (size_t i = 0; i < rs->n; i++)
-		measurement_release(&rs->m[i]);
 	rs->n = 0;
 	result_set_append(&s->sources, rs);
 	sink_flush(s);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,9 @@
  * The block also caches the "k=v;k=v" string the exports print.
  */
 struct label_block {
-	unsigned refs;
+	/* atomic: the halves of a big set are freed on two threads, and
+	 * a set may be shared across them */
+	atomic_uint refs;
 	char *joined;		/* cached labels_joined(), or NULL */
 	char *rendered;		/* cached labels_rendered(), or NULL */
 	uint64_t hash;		/* cached labels_hash(), 0 when not yet */
@@ -34,7 +37,7 @@ static struct label_block *block_new(size_t alloc)
 {
 	struct label_block *b = xmalloc(sizeof(*b) + alloc * sizeof(b->v[0]));
 
-	b->refs = 1;
+	atomic_init(&b->refs, 1);
 	b->joined = NULL;
 	b->rendered = NULL;
 	b->hash = 0;
@@ -54,7 +57,7 @@ void labels_release(struct labels *l)
 	if (!l->v)
 		return;
 	b = block_of(l->v);
-	if (--b->refs == 0) {
+	if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1) {
 		for (size_t i = 0; i < l->n; i++) {
 			free(l->v[i].key);
 			free(l->v[i].value);
@@ -70,7 +73,8 @@ void labels_copy(struct labels *dst, const struct labels *src)
 {
 	*dst = *src;
 	if (src->v)
-		block_of(src->v)->refs++;
+		atomic_fetch_add_explicit(&block_of(src->v)->refs, 1,
+					  memory_order_relaxed);
 }
 
 /* Makes l's block its own, with room for need labels, cache dropped. */
@@ -103,8 +107,8 @@ static void labels_own(struct labels *l, size_t need)
 		nb->v[i].key = xstrdup(l->v[i].key);
 		nb->v[i].value = xstrdup(l->v[i].value);
 	}
-	if (b)
-		b->refs--;
+	if (b)	/* never the last reference: refs was more than 1 */
+		atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel);
 	l->v = nb->v;
 	l->alloc = alloc;
 }
