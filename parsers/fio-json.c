@@ -885,8 +885,7 @@ static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
 			if (starts_with(in->lines[k].text,
 					"fio: terminating on signal"))
 				(*docs)[n].partial = 1;
-		for (size_t k = i; k <= end; k++)
-			parse_claim(ctx, k);
+		parse_claim_range(ctx, i, end + 1);
 		n++;
 		prev_end = i = end;
 	}

@@ -116,8 +116,7 @@ static void value_log(struct parse_ctx *ctx, const char *kind)
 			    "its values are nsec (fio >= 3.0) or usec (fio "
 			    "2.x); not read (the JSON output or a clat_hist "
 			    "log of the run carries the unit)", kind);
-		for (size_t i = 0; i < ctx->in->nlines; i++)
-			parse_claim(ctx, i);
+		parse_claim_range(ctx, 0, ctx->in->nlines);
 		return;
 	}
 	for (size_t i = 0; i < ctx->in->nlines; i++) {

@@ -117,6 +117,20 @@ void parse_claim(struct parse_ctx *ctx, size_t li)
 		ctx->unclaimed--;
 }
 
+void parse_claim_range(struct parse_ctx *ctx, size_t from, size_t to)
+{
+	const struct input_line *l = ctx->in->lines;
+	size_t taken = 0;
+
+	if (to > ctx->in->nlines)
+		to = ctx->in->nlines;
+	for (size_t i = from; i < to; i++) {
+		taken += !ctx->claimed[i] && l[i].len;
+		ctx->claimed[i] = 1;
+	}
+	ctx->unclaimed -= taken;
+}
+
 static void vdiag(struct parse_ctx *ctx, enum diag_level level, size_t li,
 		  const char *fmt, va_list ap)
 {
