@@ -195,20 +195,55 @@ static const char *skip_blanks(const char *t, const char *end)
 	return t;
 }
 
+/* The per-line extras grow with the lines (zeros for the new room). */
+#define GROW_EXTRA(in, field, old) \
+	do { \
+		if ((in)->field) { \
+			(in)->field = xrealloc((in)->field, (in)->lines_alloc * \
+					       sizeof(*(in)->field)); \
+			memset((in)->field + (old), 0, ((in)->lines_alloc - \
+				(old)) * sizeof(*(in)->field)); \
+		} \
+	} while (0)
+
+/* Sets line i's extra to v; the array is made at the first non-zero. */
+#define SET_EXTRA(in, field, i, v) \
+	do { \
+		if (v) { \
+			if (!(in)->field) \
+				(in)->field = xcalloc((in)->lines_alloc, \
+						      sizeof(*(in)->field)); \
+			(in)->field[i] = (v); \
+		} \
+	} while (0)
+
+/* Room for need lines. */
+static void grow_lines(struct input *in, size_t need)
+{
+	size_t old = in->lines_alloc;
+
+	if (need <= old)
+		return;
+	ALLOC_GROW(in->lines, need, in->lines_alloc);
+	GROW_EXTRA(in, origin, old);
+	GROW_EXTRA(in, indent, old);
+	GROW_EXTRA(in, quote_depth, old);
+}
+
 static void add_line(struct input *in, char **arena, const char *s,
 		     const char *end, unsigned lineno)
 {
 	struct input_line *l;
 	const char *b = s, *t;
-	size_t name_len = 0, skip = 0, indent;
+	size_t name_len = 0, skip = 0, indent, i;
 	unsigned quotes = 0;
 
 	while (end > s && is_blank(end[-1]))
 		end--;
 	t = skip_blanks(s, end);
-	ALLOC_GROW(in->lines, in->nlines + 1, in->lines_alloc);
-	l = &in->lines[in->nlines++];
-	l->origin = 0;
+	grow_lines(in, in->nlines + 1);
+	i = in->nlines++;
+	l = &in->lines[i];
 	l->lineno = lineno;
 	if (t < end && *t == '>') {
 		quotes = strip_quotes(&b, end);
@@ -227,7 +262,7 @@ static void add_line(struct input *in, char **arena, const char *s,
 		name = in->names + in->names_len;
 		memcpy(name, b, name_len);
 		name[name_len] = '\0';
-		l->origin = (unsigned)in->names_len + 1;
+		SET_EXTRA(in, origin, i, (unsigned)in->names_len + 1);
 		in->names_len += name_len + 1;
 		b += skip;
 		quotes += strip_quotes(&b, end);
@@ -235,9 +270,12 @@ static void add_line(struct input *in, char **arena, const char *s,
 	}
 	t = skip_blanks(t, end);
 	indent = (size_t)(t - b);
-	l->indent = (unsigned short)(indent < USHRT_MAX ? indent : USHRT_MAX);
-	l->quote_depth = (unsigned char)(quotes < UCHAR_MAX ? quotes :
-					 UCHAR_MAX);
+	if (indent > USHRT_MAX)
+		indent = USHRT_MAX;
+	if (quotes > UCHAR_MAX)
+		quotes = UCHAR_MAX;
+	SET_EXTRA(in, indent, i, (unsigned short)indent);
+	SET_EXTRA(in, quote_depth, i, (unsigned char)quotes);
 	l->text = *arena;
 	l->len = (unsigned)(end - t);
 	memcpy(l->text, t, l->len);
@@ -320,7 +358,7 @@ static void split_lines(struct input *in)
 	arena = in->arena;
 	/* a first guess of 64 bytes a line; a big array grows by mremap()
 	 * without a copy, and pages never touched cost nothing */
-	ALLOC_GROW(in->lines, in->size / 64 + 16, in->lines_alloc);
+	grow_lines(in, in->size / 64 + 16);
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *stop = nl ? nl : end;
@@ -365,8 +403,14 @@ static void drop_lines(struct input *in)
 	free(in->lines);
 	free(in->arena);
 	free(in->names);
+	free(in->origin);
+	free(in->indent);
+	free(in->quote_depth);
 	in->lines = NULL;
 	in->arena = in->names = NULL;
+	in->origin = NULL;
+	in->indent = NULL;
+	in->quote_depth = NULL;
 	in->nlines = in->lines_alloc = in->arena_len = in->names_len = 0;
 }
 
@@ -528,9 +572,7 @@ void input_release(struct input *in)
 	free(in->name);
 	if (!filemap_close(in->data))
 		free(in->data);
-	free(in->lines);
-	free(in->arena);
-	free(in->names);
+	drop_lines(in);
 	memset(in, 0, sizeof(*in));
 }
 

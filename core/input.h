@@ -8,9 +8,8 @@
  * happens once, here:
  *
  *   raw line            "> > nvme.txt:  Timing cached reads: ...\r"
- *   quote_depth         2
- *   origin              "nvme.txt"    (the grep prefix, else NULL;
- *                                      see input_line_origin())
+ *   quote depth         2
+ *   origin              "nvme.txt"    (the grep prefix, else NULL)
  *   text                "Timing cached reads: ..."
  *
  * A lone '\r' (a progress line overwritten in a terminal) also ends a line;
@@ -29,18 +28,16 @@
 struct strbuf;
 
 /*
- * 24 bytes: a 4 MB fio JSON+ file has 170,000 lines, and the table of
- * them was a fifth of the memory an ingest of it touched.
+ * 16 bytes: a 4 MB fio JSON+ file has 170,000 lines, and the table of
+ * them was a fifth of the memory an ingest of it touched.  What most
+ * lines lack (an origin, quote markers) or few parsers read (the indent)
+ * is kept apart, per line, in arrays made when first needed; read it
+ * with input_line_origin() and the like.
  */
 struct input_line {
 	char *text;
 	unsigned len;		/* strlen(text) (a line is less than 4 GiB) */
 	unsigned lineno;	/* 1-based line of the original file */
-	unsigned origin;	/* 1 + offset of its origin in names, or 0 */
-	unsigned short indent;	/* leading blanks stripped (a tab counts 1;
-				 * 65535 stands for more) */
-	unsigned char quote_depth;	/* e-mail quote markers stripped
-					 * (255 stands for more) */
 };
 
 struct input {
@@ -62,6 +59,12 @@ struct input {
 	size_t arena_len;
 	char *names;		/* storage of the lines' origins */
 	size_t names_len;
+	/* Per line, NULL while every line has 0: 1 + the offset of its
+	 * origin in names; leading blanks stripped (a tab counts 1, 65535
+	 * stands for more); e-mail quote markers stripped (255 for more). */
+	unsigned *origin;
+	unsigned short *indent;
+	unsigned char *quote_depth;
 };
 
 /*
@@ -106,7 +109,24 @@ int input_contains(const struct input *in, const char *needle);
 static inline const char *input_line_origin(const struct input *in,
 					    const struct input_line *l)
 {
-	return l->origin ? in->names + l->origin - 1 : NULL;
+	size_t i = (size_t)(l - in->lines);
+
+	return in->origin && in->origin[i] ? in->names + in->origin[i] - 1 :
+	       NULL;
+}
+
+/* Blanks stripped before the line's text (after quotes and prefix). */
+static inline unsigned input_line_indent(const struct input *in,
+					 const struct input_line *l)
+{
+	return in->indent ? in->indent[l - in->lines] : 0;
+}
+
+/* E-mail quote markers ("> > ") stripped from the line. */
+static inline unsigned input_line_quote_depth(const struct input *in,
+					      const struct input_line *l)
+{
+	return in->quote_depth ? in->quote_depth[l - in->lines] : 0;
 }
 
 /* Is the line blank, or only a shell prompt ("$", "pi@host:~ $")? */

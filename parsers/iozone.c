@@ -180,7 +180,8 @@ static int is_blank(char c)
 
 /* Splits a line into blank-separated tokens; returns the count, or
  * IOZ_MAX_TOKS + 1 when there are more. */
-static size_t tokenize(const struct input_line *l, struct ioz_tok *t)
+static size_t tokenize(const struct input *in, const struct input_line *l,
+		       struct ioz_tok *t)
 {
 	const char *p = l->text;
 	size_t n = 0;
@@ -199,7 +200,7 @@ static size_t tokenize(const struct input_line *l, struct ioz_tok *t)
 			p++;
 		t[n].s = s;
 		t[n].len = (size_t)(p - s);
-		t[n].end = l->indent + (unsigned)(p - l->text);
+		t[n].end = input_line_indent(in, l) + (unsigned)(p - l->text);
 		n++;
 	}
 	return n;
@@ -1090,7 +1091,7 @@ static void read_line(struct ioz_state *st, size_t li)
 	st->in_contrib = 0;
 	if (read_command(st, li) || read_throughput(st, li))
 		return;
-	n = tokenize(l, st->toks);
+	n = tokenize(st->ctx->in, l, st->toks);
 	if (n > IOZ_MAX_TOKS) {
 		if (st->in_table || starts_with(l->text, "kB") ||
 		    starts_with(l->text, "KB"))

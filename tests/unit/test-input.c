@@ -30,9 +30,11 @@ static void test_quotes_indent_crlf(void **state)
 	load(&in, "> > \t Timing x\r\n>>plain\n  > one\nno\r");
 	assert_int_equal(in.nlines, 4);
 	assert_string_equal(in.lines[0].text, "Timing x");
-	assert_int_equal(in.lines[0].quote_depth, 2);
+	assert_int_equal(input_line_quote_depth(&in, &in.lines[0]), 2);
+	assert_int_equal(input_line_indent(&in, &in.lines[0]), 3); /* " \t " */
 	assert_string_equal(in.lines[1].text, "plain");
-	assert_int_equal(in.lines[1].quote_depth, 2);
+	assert_int_equal(input_line_quote_depth(&in, &in.lines[1]), 2);
+	assert_int_equal(input_line_quote_depth(&in, &in.lines[3]), 0);
 	assert_string_equal(in.lines[2].text, "one");
 	assert_string_equal(in.lines[3].text, "no");
 	assert_int_equal(in.lines[3].lineno, 4);
@@ -235,6 +237,48 @@ static void test_runs_share_labels(void **state)
 	input_release(&in);
 }
 
+/*
+ * The per-line extras (origin, indent, quotes) are made at the first
+ * line that has one and grow with the table: right for lines before,
+ * after and far past the first guess of the table's size.
+ */
+static void test_line_extras_grow(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct input in;
+
+	(void)state;
+	for (int i = 0; i < 5000; i++) {
+		if (i == 3)
+			strbuf_adds(&sb, "   indented\n");
+		else if (i == 2000)
+			strbuf_adds(&sb, "> > quoted\n");
+		else if (i == 4999)
+			strbuf_adds(&sb, "run7.log: grepped\n");
+		else
+			strbuf_adds(&sb, "x\n");
+	}
+	load(&in, sb.buf);
+	assert_int_equal(in.nlines, 5000);
+	for (size_t i = 0; i < in.nlines; i++) {
+		const struct input_line *l = &in.lines[i];
+
+		/* the blank after the last marker or the prefix counts */
+		assert_int_equal(input_line_indent(&in, l),
+				 i == 3 ? 3 : i == 2000 || i == 4999 ? 1 : 0);
+		assert_int_equal(input_line_quote_depth(&in, l),
+				 i == 2000 ? 2 : 0);
+		if (i == 4999)
+			assert_string_equal(input_line_origin(&in, l),
+					    "run7.log");
+		else
+			assert_null(input_line_origin(&in, l));
+	}
+	assert_string_equal(in.lines[4999].text, "grepped");
+	input_release(&in);
+	strbuf_release(&sb);
+}
+
 /* A temporary file of at least size bytes of numbered lines. */
 static char *write_lines(size_t size, size_t *written)
 {
@@ -381,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_shell_find),
 		cmocka_unit_test(test_name_pattern),
 		cmocka_unit_test(test_runs_share_labels),
+		cmocka_unit_test(test_line_extras_grow),
 		cmocka_unit_test(test_big_file_mapped_or_read),
 		cmocka_unit_test(test_mapped_file_truncated),
 		cmocka_unit_test(test_changed_file_gives_no_result),
