@@ -52,7 +52,7 @@ struct histogram {
 };
 
 struct measurement {
-	char *tool;		/* tool..unit: one block, see measurement_set_key */
+	char *tool;		/* tool..unit, source_name: one block (resultset.c) */
 	char *op;
 	char *metric;
 	char *unit;
@@ -123,6 +123,13 @@ size_t result_set_add_source(struct result_set *rs, const char *path,
 struct measurement *result_set_add(struct result_set *rs, const char *tool,
 				   const char *op, const char *metric,
 				   const char *unit);
+/* result_set_add() and measurement_set_source() at once (one allocation
+ * for all the strings, as parsers emit). */
+struct measurement *result_set_add_from(struct result_set *rs,
+					const char *tool, const char *op,
+					const char *metric, const char *unit,
+					size_t source, const char *source_name,
+					unsigned line);
 /*
  * Sets tool, op, metric and unit (copies, in one block that m->tool owns:
  * change them only through here).

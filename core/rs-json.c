@@ -489,12 +489,11 @@ static int read_measurement(struct reader *r, size_t o,
 			return fail(r, "no such source in", "source");
 		source = (size_t)i;
 	}
-	m = result_set_add(rs, tool, op, metric, unit);
-	m->source = base + source;
-	m->source_name = xstrdup(sname ? sname :
-				 rs->nsources > base ?
-				 rs->sources[base + source].name : "");
-	m->line = (unsigned)jscan_int(r->js, jscan_get(r->js, o, "line"));
+	m = result_set_add_from(rs, tool, op, metric, unit, base + source,
+				sname ? sname : rs->nsources > base ?
+				rs->sources[base + source].name : "",
+				(unsigned)jscan_int(r->js,
+						    jscan_get(r->js, o, "line")));
 	if (read_values(r, o, m) || read_summary(r, o, m) ||
 	    read_histogram(r, o, m) || read_labels(r, o, m))
 		return -1;

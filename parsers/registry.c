@@ -98,10 +98,10 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 	/* the previous measurement has its labels by now */
 	if (ctx->rs->n > ctx->base)
 		share_labels(ctx, ctx->rs->n - 1);
-	m = result_set_add(ctx->rs, tool, op, metric, unit);
+	m = result_set_add_from(ctx->rs, tool, op, metric, unit, ctx->source,
+				line_source_name(ctx, li),
+				ctx->in->lines[li].lineno);
 	measurement_add_value(m, value);
-	measurement_set_source(m, ctx->source, line_source_name(ctx, li),
-			       ctx->in->lines[li].lineno);
 	k = ctx->rs->n - 1 - ctx->base;
 	ALLOC_GROW(ctx->first_index, k + 1, ctx->first_alloc);
 	ctx->first_index[k] = li;

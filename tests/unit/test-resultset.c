@@ -316,6 +316,52 @@ static void test_json_writer_matches_jansson(void **state)
 	result_set_release(&rs);
 }
 
+static void assert_values(const struct measurement *m, const double *v,
+			  size_t n)
+{
+	assert_int_equal(m->n, n);
+	assert_memory_equal(m->values, v, n * sizeof(*v));
+}
+
+/*
+ * A measurement's strings and first value share one block: changing the
+ * key or the source keeps the values, a second value moves them out, and
+ * everything is freed once (ASan).
+ */
+static void test_measurement_block(void **state)
+{
+	static const double v[] = { 1.5, 2.5, 3.5 };
+	struct result_set rs;
+	struct measurement *m;
+
+	(void)state;
+	result_set_init(&rs);
+	m = result_set_add_from(&rs, "fio", "read", "bw", "B/s", 0, "a.txt", 7);
+	assert_string_equal(m->source_name, "a.txt");
+	assert_int_equal(m->line, 7);
+	measurement_add_value(m, 1.5);
+	assert_values(m, v, 1);
+	measurement_set_source(m, 0, "a-much-longer-source-name.txt", 9);
+	measurement_set_key(m, "dd", "write", "throughput.mean", "B/s");
+	assert_string_equal(m->tool, "dd");
+	assert_string_equal(m->metric, "throughput.mean");
+	assert_string_equal(m->source_name, "a-much-longer-source-name.txt");
+	assert_int_equal(m->line, 9);
+	assert_values(m, v, 1);
+	measurement_add_value(m, 2.5);
+	measurement_add_value(m, 3.5);
+	assert_values(m, v, 3);
+	measurement_set_key(m, "dd", "read", "bw", "B/s");
+	assert_values(m, v, 3);
+	m = result_set_add(&rs, "time", "run", "real", "s");
+	assert_null(m->source_name);
+	measurement_set_source(m, 0, "t.txt", 1);
+	assert_string_equal(m->source_name, "t.txt");
+	assert_string_equal(m->unit, "s");
+	assert_int_equal(m->n, 0);
+	result_set_release(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_json_writer_matches_jansson),
+		cmocka_unit_test(test_measurement_block),
 	};
 
 	return cmocka_run_group_tests_name("resultset", tests, NULL, NULL);
