@@ -14,9 +14,16 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
 
-PKGS := liburing gsl xlsxwriter cairo fontconfig zlib jansson libcrypto
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKGS := liburing gsl zlib jansson libcrypto
+# Loaded when a chart or workbook is drawn, not linked (plot/gfx.h): their
+# headers at build time, their sonames for dlopen().
+GFX_PKGS := cairo fontconfig xlsxwriter
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(GFX_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+soname = $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so) \
+	2>/dev/null | sed -n 's/.*soname: \[\(.*\)\]/\1/p')
+GFX_SONAMES := $(foreach l,cairo fontconfig xlsxwriter,\
+	$(if $(call soname,$(l)),-D$(shell echo $(l) | tr a-z A-Z)_SONAME='"$(call soname,$(l))"'))
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
@@ -30,7 +37,8 @@ endif
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
-ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP -pthread
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) $(GFX_SONAMES) \
+	-I. -MMD -MP -pthread
 LDLIBS := $(PKG_LIBS) -laio -lm -pthread
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -81,7 +89,7 @@ unit-tests: $(UNIT_BINS)
 
 # The test suite always runs under ASan + UBSan, in its own build tree.
 check:
-	$(Q)$(PKG_CONFIG) --exists $(PKGS) cmocka || scripts/install-deps
+	$(Q)$(PKG_CONFIG) --exists $(PKGS) $(GFX_PKGS) cmocka || scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 BUILD=build-san \
 		build-san/storan unit-tests
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

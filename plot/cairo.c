@@ -14,14 +14,11 @@
  * metadata.  Every file is built in memory; the caller writes it whole.
  */
 #include "chart.h"
+#include "gfx.h"
 #include "../core/input.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 
-#include <cairo.h>
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,23 +43,23 @@ struct canvas {
 
 static void font(cairo_t *cr, double size, int bold)
 {
-	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+	gfx.cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
 			       bold ? CAIRO_FONT_WEIGHT_BOLD :
 			       CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, size);
+	gfx.cairo_set_font_size(cr, size);
 }
 
 static double text_width(cairo_t *cr, const char *s)
 {
 	cairo_text_extents_t e;
 
-	cairo_text_extents(cr, s, &e);
+	gfx.cairo_text_extents(cr, s, &e);
 	return e.x_advance;
 }
 
 static void grey(cairo_t *cr, double v)
 {
-	cairo_set_source_rgb(cr, v, v, v);
+	gfx.cairo_set_source_rgb(cr, v, v, v);
 }
 
 /* Past the eighth series colours repeat: the repeats are dashed. */
@@ -70,14 +67,14 @@ static void dash(cairo_t *cr, size_t i)
 {
 	static const double d[] = { 7, 4 };
 
-	cairo_set_dash(cr, d, i / CHART_NCOLORS % 2 ? 2 : 0, 0);
+	gfx.cairo_set_dash(cr, d, i / CHART_NCOLORS % 2 ? 2 : 0, 0);
 }
 
 static void color(cairo_t *cr, size_t i, double alpha)
 {
 	const unsigned char *p = chart_palette[i % CHART_NCOLORS];
 
-	cairo_set_source_rgba(cr, p[0] / 255.0, p[1] / 255.0, p[2] / 255.0,
+	gfx.cairo_set_source_rgba(cr, p[0] / 255.0, p[1] / 255.0, p[2] / 255.0,
 			      alpha);
 }
 
@@ -85,8 +82,8 @@ static void color(cairo_t *cr, size_t i, double alpha)
 static void text_at(cairo_t *cr, double x, double y, double align,
 		    const char *s)
 {
-	cairo_move_to(cr, x - align * text_width(cr, s), y);
-	cairo_show_text(cr, s);
+	gfx.cairo_move_to(cr, x - align * text_width(cr, s), y);
+	gfx.cairo_show_text(cr, s);
 }
 
 /* Shrinks the font until s fits in width (never below 60%). */
@@ -167,17 +164,17 @@ static double legend(struct canvas *cv, double y, int draw)
 		if (draw) {
 			color(cr, i, 1);
 			if (bars) {
-				cairo_rectangle(cr, x + 6, y + 5, 14, 14);
-				cairo_fill(cr);
+				gfx.cairo_rectangle(cr, x + 6, y + 5, 14, 14);
+				gfx.cairo_fill(cr);
 			} else if (c->kind == CHART_SCATTER) {
-				cairo_arc(cr, x + 12, y + 12, 5, 0, 2 * M_PI);
-				cairo_fill(cr);
+				gfx.cairo_arc(cr, x + 12, y + 12, 5, 0, 2 * M_PI);
+				gfx.cairo_fill(cr);
 			} else {
-				cairo_set_line_width(cr, 3);
+				gfx.cairo_set_line_width(cr, 3);
 				dash(cr, i);
-				cairo_move_to(cr, x, y + 12);
-				cairo_line_to(cr, x + sw - 4, y + 12);
-				cairo_stroke(cr);
+				gfx.cairo_move_to(cr, x, y + 12);
+				gfx.cairo_line_to(cr, x + sw - 4, y + 12);
+				gfx.cairo_stroke(cr);
 				dash(cr, 0);
 			}
 			grey(cr, 0.2);
@@ -264,14 +261,14 @@ static void grid_and_y_axis(struct canvas *cv)
 	const struct chart *c = cv->c;
 
 	font(cr, 14, 0);
-	cairo_set_line_width(cr, 1);
+	gfx.cairo_set_line_width(cr, 1);
 	for (size_t i = 0; i < c->y.nticks; i++) {
 		double y = round(map_y(cv, c->y.ticks[i].pos)) + 0.5;
 
 		grey(cr, 0.9);
-		cairo_move_to(cr, cv->px0, y);
-		cairo_line_to(cr, cv->px1, y);
-		cairo_stroke(cr);
+		gfx.cairo_move_to(cr, cv->px0, y);
+		gfx.cairo_line_to(cr, cv->px1, y);
+		gfx.cairo_stroke(cr);
 		grey(cr, 0.3);
 		text_at(cr, cv->px0 - 8, y + 5, 1, c->y.ticks[i].label);
 	}
@@ -280,9 +277,9 @@ static void grid_and_y_axis(struct canvas *cv)
 		for (size_t i = 0; i < c->x.nticks; i++) {
 			double x = round(map_x(cv, c->x.ticks[i].pos)) + 0.5;
 
-			cairo_move_to(cr, x, cv->py0);
-			cairo_line_to(cr, x, cv->py1);
-			cairo_stroke(cr);
+			gfx.cairo_move_to(cr, x, cv->py0);
+			gfx.cairo_line_to(cr, x, cv->py1);
+			gfx.cairo_stroke(cr);
 		}
 	}
 	/* the baseline bars grow from, darker: 0, or 1.0 for ratios */
@@ -291,19 +288,19 @@ static void grid_and_y_axis(struct canvas *cv)
 		double y = round(map_y(cv, c->baseline)) + 0.5;
 
 		grey(cr, c->ratio ? 0.15 : 0.35);
-		cairo_set_line_width(cr, c->ratio ? 1.5 : 1.2);
-		cairo_move_to(cr, cv->px0, y);
-		cairo_line_to(cr, cv->px1, y);
-		cairo_stroke(cr);
+		gfx.cairo_set_line_width(cr, c->ratio ? 1.5 : 1.2);
+		gfx.cairo_move_to(cr, cv->px0, y);
+		gfx.cairo_line_to(cr, cv->px1, y);
+		gfx.cairo_stroke(cr);
 	}
 	font(cr, 15, 0);
 	grey(cr, 0.25);
-	cairo_save(cr);
-	cairo_move_to(cr, MARGIN + 12, (cv->py0 + cv->py1) / 2 +
+	gfx.cairo_save(cr);
+	gfx.cairo_move_to(cr, MARGIN + 12, (cv->py0 + cv->py1) / 2 +
 		      text_width(cr, c->y.title) / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	cairo_show_text(cr, c->y.title);
-	cairo_restore(cr);
+	gfx.cairo_rotate(cr, -M_PI / 2);
+	gfx.cairo_show_text(cr, c->y.title);
+	gfx.cairo_restore(cr);
 }
 
 /* s, cut with an ellipsis to fit width (UTF-8 safe: cuts before a lead). */
@@ -342,12 +339,12 @@ static void x_axis(struct canvas *cv)
 			continue;
 		}
 		l = ellipsize(cr, l, 260, buf, sizeof(buf));
-		cairo_save(cr);
-		cairo_move_to(cr, x + 4, cv->py1 + 14);
-		cairo_rotate(cr, -M_PI / 6);
-		cairo_rel_move_to(cr, -text_width(cr, l), 0);
-		cairo_show_text(cr, l);
-		cairo_restore(cr);
+		gfx.cairo_save(cr);
+		gfx.cairo_move_to(cr, x + 4, cv->py1 + 14);
+		gfx.cairo_rotate(cr, -M_PI / 6);
+		gfx.cairo_rel_move_to(cr, -text_width(cr, l), 0);
+		gfx.cairo_show_text(cr, l);
+		gfx.cairo_restore(cr);
 	}
 	font(cr, 15, 0);
 	grey(cr, 0.25);
@@ -366,25 +363,25 @@ static void error_bar(struct canvas *cv, double x, const struct chart_point *p,
 		return;
 	y0 = map_y(cv, p->lo);
 	y1 = map_y(cv, p->hi);
-	cairo_set_line_width(cr, 1.6);
-	cairo_move_to(cr, x, y0);
-	cairo_line_to(cr, x, y1);
-	cairo_move_to(cr, x - cap, y0);
-	cairo_line_to(cr, x + cap, y0);
-	cairo_move_to(cr, x - cap, y1);
-	cairo_line_to(cr, x + cap, y1);
-	cairo_stroke(cr);
+	gfx.cairo_set_line_width(cr, 1.6);
+	gfx.cairo_move_to(cr, x, y0);
+	gfx.cairo_line_to(cr, x, y1);
+	gfx.cairo_move_to(cr, x - cap, y0);
+	gfx.cairo_line_to(cr, x + cap, y0);
+	gfx.cairo_move_to(cr, x - cap, y1);
+	gfx.cairo_line_to(cr, x + cap, y1);
+	gfx.cairo_stroke(cr);
 }
 
 static void marker(cairo_t *cr, size_t s, double x, double y, double r)
 {
-	cairo_new_sub_path(cr);
-	cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+	gfx.cairo_new_sub_path(cr);
+	gfx.cairo_arc(cr, x, y, r, 0, 2 * M_PI);
 	color(cr, s, 1);
-	cairo_fill_preserve(cr);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_set_line_width(cr, 1.5);
-	cairo_stroke(cr);
+	gfx.cairo_fill_preserve(cr);
+	gfx.cairo_set_source_rgb(cr, 1, 1, 1);
+	gfx.cairo_set_line_width(cr, 1.5);
+	gfx.cairo_stroke(cr);
 }
 
 static void draw_lines(struct canvas *cv)
@@ -401,13 +398,13 @@ static void draw_lines(struct canvas *cv)
 			error_bar(cv, map_x(cv, se->p[i].x), &se->p[i], 5);
 		if (c->kind != CHART_SCATTER) {
 			color(cr, s, 1);
-			cairo_set_line_width(cr, 2.5);
-			cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+			gfx.cairo_set_line_width(cr, 2.5);
+			gfx.cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 			dash(cr, s);
 			for (size_t i = 0; i < se->n; i++)
-				cairo_line_to(cr, map_x(cv, se->p[i].x),
+				gfx.cairo_line_to(cr, map_x(cv, se->p[i].x),
 					      map_y(cv, se->p[i].y));
-			cairo_stroke(cr);
+			gfx.cairo_stroke(cr);
 			dash(cr, 0);
 		}
 		for (size_t i = 0; markers && i < se->n; i++)
@@ -464,9 +461,9 @@ static void draw_bars(struct canvas *cv)
 			double y = map_y(cv, se->p[i].y);
 
 			color(cr, s, 1);
-			cairo_rectangle(cr, x - bw / 2 + gap / 2, y,
+			gfx.cairo_rectangle(cr, x - bw / 2 + gap / 2, y,
 					bw - gap, base - y);
-			cairo_fill(cr);
+			gfx.cairo_fill(cr);
 			grey(cr, 0.15);
 			error_bar(cv, x, &se->p[i], bw / 5 < 6 ? bw / 5 : 6);
 			if (labels)
@@ -491,26 +488,26 @@ static void draw_boxes(struct canvas *cv)
 			if (isnan(b[1]))
 				continue;
 			color(cr, s, 1);
-			cairo_set_line_width(cr, 1.6);
-			cairo_move_to(cr, x, map_y(cv, b[0]));
-			cairo_line_to(cr, x, map_y(cv, b[1]));
-			cairo_move_to(cr, x, map_y(cv, b[3]));
-			cairo_line_to(cr, x, map_y(cv, b[4]));
-			cairo_move_to(cr, x - bw / 4, map_y(cv, b[0]));
-			cairo_line_to(cr, x + bw / 4, map_y(cv, b[0]));
-			cairo_move_to(cr, x - bw / 4, map_y(cv, b[4]));
-			cairo_line_to(cr, x + bw / 4, map_y(cv, b[4]));
-			cairo_stroke(cr);
-			cairo_rectangle(cr, x - bw / 2, map_y(cv, b[3]), bw,
+			gfx.cairo_set_line_width(cr, 1.6);
+			gfx.cairo_move_to(cr, x, map_y(cv, b[0]));
+			gfx.cairo_line_to(cr, x, map_y(cv, b[1]));
+			gfx.cairo_move_to(cr, x, map_y(cv, b[3]));
+			gfx.cairo_line_to(cr, x, map_y(cv, b[4]));
+			gfx.cairo_move_to(cr, x - bw / 4, map_y(cv, b[0]));
+			gfx.cairo_line_to(cr, x + bw / 4, map_y(cv, b[0]));
+			gfx.cairo_move_to(cr, x - bw / 4, map_y(cv, b[4]));
+			gfx.cairo_line_to(cr, x + bw / 4, map_y(cv, b[4]));
+			gfx.cairo_stroke(cr);
+			gfx.cairo_rectangle(cr, x - bw / 2, map_y(cv, b[3]), bw,
 					map_y(cv, b[1]) - map_y(cv, b[3]));
 			color(cr, s, 0.3);
-			cairo_fill_preserve(cr);
+			gfx.cairo_fill_preserve(cr);
 			color(cr, s, 1);
-			cairo_stroke(cr);
-			cairo_set_line_width(cr, 3);
-			cairo_move_to(cr, x - bw / 2, map_y(cv, b[2]));
-			cairo_line_to(cr, x + bw / 2, map_y(cv, b[2]));
-			cairo_stroke(cr);
+			gfx.cairo_stroke(cr);
+			gfx.cairo_set_line_width(cr, 3);
+			gfx.cairo_move_to(cr, x - bw / 2, map_y(cv, b[2]));
+			gfx.cairo_line_to(cr, x + bw / 2, map_y(cv, b[2]));
+			gfx.cairo_stroke(cr);
 		}
 	}
 }
@@ -518,30 +515,30 @@ static void draw_boxes(struct canvas *cv)
 static void draw(struct canvas *cv)
 {
 	cairo_t *cr = cv->cr;
-	cairo_font_options_t *fo = cairo_font_options_create();
+	cairo_font_options_t *fo = gfx.cairo_font_options_create();
 
-	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-	cairo_set_font_options(cr, fo);
-	cairo_font_options_destroy(fo);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+	gfx.cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	gfx.cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	gfx.cairo_set_font_options(cr, fo);
+	gfx.cairo_font_options_destroy(fo);
+	gfx.cairo_set_source_rgb(cr, 1, 1, 1);
+	gfx.cairo_paint(cr);
 	layout(cv);
 	titles(cv);
 	legend(cv, cv->legend_y, 1);
 	grid_and_y_axis(cv);
 	x_axis(cv);
-	cairo_save(cr);
-	cairo_rectangle(cr, cv->px0 - 8, cv->py0 - 8, cv->px1 - cv->px0 + 16,
+	gfx.cairo_save(cr);
+	gfx.cairo_rectangle(cr, cv->px0 - 8, cv->py0 - 8, cv->px1 - cv->px0 + 16,
 			cv->py1 - cv->py0 + 16);
-	cairo_clip(cr);
+	gfx.cairo_clip(cr);
 	if (cv->c->kind == CHART_BAR)
 		draw_bars(cv);
 	else if (cv->c->kind == CHART_BOX)
 		draw_boxes(cv);
 	else
 		draw_lines(cv);
-	cairo_restore(cr);
+	gfx.cairo_restore(cr);
 }
 
 /* ---- files ------------------------------------------------------------- */
@@ -633,8 +630,8 @@ static void png_provenance(struct strbuf *out, const struct chart *c,
  */
 static unsigned char *png_rows(cairo_surface_t *s, int w, int h, size_t *len)
 {
-	const unsigned char *data = cairo_image_surface_get_data(s);
-	int stride = cairo_image_surface_get_stride(s);
+	const unsigned char *data = gfx.cairo_image_surface_get_data(s);
+	int stride = gfx.cairo_image_surface_get_stride(s);
 	size_t row = 1 + 3 * (size_t)w;
 	unsigned char *raw = xmalloc(row * (size_t)h);
 
@@ -666,8 +663,8 @@ static unsigned char *png_rows(cairo_surface_t *s, int w, int h, size_t *len)
 static int png_encode(cairo_surface_t *s, const struct chart *c,
 		      const struct chart_render_opts *o, struct strbuf *out)
 {
-	int w = cairo_image_surface_get_width(s);
-	int h = cairo_image_surface_get_height(s);
+	int w = gfx.cairo_image_surface_get_width(s);
+	int h = gfx.cairo_image_surface_get_height(s);
 	unsigned char ihdr[13] = { w >> 24, w >> 16, w >> 8, w, h >> 24,
 				   h >> 16, h >> 8, h, 8, 2, 0, 0, 0 };
 	size_t rawlen;
@@ -676,7 +673,7 @@ static int png_encode(cairo_surface_t *s, const struct chart *c,
 	z_stream zs = { 0 };
 	int rc;
 
-	cairo_surface_flush(s);
+	gfx.cairo_surface_flush(s);
 	raw = png_rows(s, w, h, &rawlen);
 	zlen = compressBound((uLong)rawlen);
 	z = xmalloc(zlen);
@@ -744,11 +741,11 @@ static void pdf_metadata(cairo_surface_t *s, const struct chart *c,
 {
 	struct strbuf kw = STRBUF_INIT;
 
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, c->title);
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR,
+	gfx.cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, c->title);
+	gfx.cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR,
 				       "storan " STORAN_VERSION);
 	if (o->command_line)
-		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT,
+		gfx.cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT,
 					       o->command_line);
 	for (int i = 0; i < o->ninputs; i++)
 		strbuf_addf(&kw, "%s%s sha256=%s", i ? "; " : "",
@@ -756,7 +753,7 @@ static void pdf_metadata(cairo_surface_t *s, const struct chart *c,
 	for (size_t i = 0; o->rs && i < o->rs->nsources; i++)
 		strbuf_addf(&kw, "; source %s sha256=%s",
 			    o->rs->sources[i].name, o->rs->sources[i].sha256);
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_KEYWORDS,
+	gfx.cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_KEYWORDS,
 				       strbuf_str(&kw));
 	strbuf_release(&kw);
 }
@@ -792,8 +789,10 @@ void chart_inputs_free(struct chart_input *in, int n)
 
 void chart_render_done(void)
 {
-	cairo_debug_reset_static_data();
-	FcFini();
+	if (!gfx_cairo_loaded())
+		return;		/* nothing drawn, nothing to clean */
+	gfx.cairo_debug_reset_static_data();
+	gfx.FcFini();
 }
 
 int chart_format_from_path(const char *path, enum chart_format *f)
@@ -821,16 +820,16 @@ static cairo_surface_t *make_surface(enum chart_format f,
 
 	switch (f) {
 	case CHART_PNG:
-		return cairo_image_surface_create(CAIRO_FORMAT_RGB24,
+		return gfx.cairo_image_surface_create(CAIRO_FORMAT_RGB24,
 				(int)ceil(o->width * o->scale),
 				(int)ceil(o->height * o->scale));
 	case CHART_SVG:
-		s = cairo_svg_surface_create_for_stream(to_strbuf, out,
+		s = gfx.cairo_svg_surface_create_for_stream(to_strbuf, out,
 							o->width, o->height);
-		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+		gfx.cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
 		return s;
 	default:
-		return cairo_pdf_surface_create_for_stream(to_strbuf, out,
+		return gfx.cairo_pdf_surface_create_for_stream(to_strbuf, out,
 							   o->width,
 							   o->height);
 	}
@@ -839,28 +838,31 @@ static cairo_surface_t *make_surface(enum chart_format f,
 int chart_render(const struct chart *c, enum chart_format f,
 		 const struct chart_render_opts *o, struct strbuf *out)
 {
-	cairo_surface_t *s = make_surface(f, o, out);
 	struct canvas cv = { .c = c, .w = o->width, .h = o->height };
+	cairo_surface_t *s;
 	cairo_status_t st;
 
+	if (gfx_load_cairo())
+		return -1;
+	s = make_surface(f, o, out);
 	if (f == CHART_PDF)
 		pdf_metadata(s, c, o);
-	cv.cr = cairo_create(s);
+	cv.cr = gfx.cairo_create(s);
 	if (f == CHART_PNG)
-		cairo_scale(cv.cr, o->scale, o->scale);
+		gfx.cairo_scale(cv.cr, o->scale, o->scale);
 	draw(&cv);
-	st = cairo_status(cv.cr);
-	cairo_destroy(cv.cr);
+	st = gfx.cairo_status(cv.cr);
+	gfx.cairo_destroy(cv.cr);
 	if (f == CHART_PNG && st == CAIRO_STATUS_SUCCESS && png_encode(s, c, o,
 								       out))
 		st = CAIRO_STATUS_WRITE_ERROR;
-	cairo_surface_finish(s);
+	gfx.cairo_surface_finish(s);
 	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_status(s);
-	cairo_surface_destroy(s);
+		st = gfx.cairo_surface_status(s);
+	gfx.cairo_surface_destroy(s);
 	if (st != CAIRO_STATUS_SUCCESS)
 		return error("cannot draw the chart: %s",
-			     cairo_status_to_string(st));
+			     gfx.cairo_status_to_string(st));
 	if (f == CHART_SVG)
 		return svg_add_provenance(out, c, o);
 	return 0;

@@ -16,6 +16,7 @@
  * every input's sha256).  Sheet names are the charts' file stems, cut to
  * Excel's 31 characters; the NN prefix keeps them unique.
  */
+#include "gfx.h"
 #include "report.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -23,7 +24,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xlsxwriter.h>
 
 struct book {
 	lxw_workbook *wb;
@@ -49,63 +49,63 @@ static char *sheet_name(const struct report *r, size_t i)
 static void write_summary(struct book *b)
 {
 	const struct report *r = b->r;
-	lxw_worksheet *ws = workbook_add_worksheet(b->wb, "Summary");
+	lxw_worksheet *ws = gfx.workbook_add_worksheet(b->wb, "Summary");
 	lxw_row_t row = 0;
 
-	worksheet_set_column(ws, 0, 0, 28, NULL);
-	worksheet_set_column(ws, 1, 1, 70, NULL);
-	worksheet_write_string(ws, row++, 0, r->title, b->bold);
-	worksheet_write_string(ws, ++row, 0, "Made by", b->bold);
-	worksheet_write_string(ws, row++, 1, "storan " STORAN_VERSION, NULL);
+	gfx.worksheet_set_column(ws, 0, 0, 28, NULL);
+	gfx.worksheet_set_column(ws, 1, 1, 70, NULL);
+	gfx.worksheet_write_string(ws, row++, 0, r->title, b->bold);
+	gfx.worksheet_write_string(ws, ++row, 0, "Made by", b->bold);
+	gfx.worksheet_write_string(ws, row++, 1, "storan " STORAN_VERSION, NULL);
 	if (r->command_line) {
-		worksheet_write_string(ws, row, 0, "Command", b->bold);
-		worksheet_write_string(ws, row++, 1, r->command_line, NULL);
+		gfx.worksheet_write_string(ws, row, 0, "Command", b->bold);
+		gfx.worksheet_write_string(ws, row++, 1, r->command_line, NULL);
 	}
-	worksheet_write_string(ws, row, 0, "Measurements", b->bold);
-	worksheet_write_number(ws, row++, 1, (double)r->rs->n, NULL);
-	worksheet_write_string(ws, ++row, 0, "Input", b->bold);
-	worksheet_write_string(ws, row, 1, "sha256", b->bold);
-	worksheet_write_string(ws, row++, 2, "Format", b->bold);
+	gfx.worksheet_write_string(ws, row, 0, "Measurements", b->bold);
+	gfx.worksheet_write_number(ws, row++, 1, (double)r->rs->n, NULL);
+	gfx.worksheet_write_string(ws, ++row, 0, "Input", b->bold);
+	gfx.worksheet_write_string(ws, row, 1, "sha256", b->bold);
+	gfx.worksheet_write_string(ws, row++, 2, "Format", b->bold);
 	for (int i = 0; i < r->ninputs; i++, row++) {
-		worksheet_write_string(ws, row, 0, r->inputs[i].name, NULL);
-		worksheet_write_string(ws, row, 1, r->inputs[i].sha256, NULL);
-		worksheet_write_string(ws, row, 2, "(as given)", NULL);
+		gfx.worksheet_write_string(ws, row, 0, r->inputs[i].name, NULL);
+		gfx.worksheet_write_string(ws, row, 1, r->inputs[i].sha256, NULL);
+		gfx.worksheet_write_string(ws, row, 2, "(as given)", NULL);
 	}
 	for (size_t i = 0; i < r->rs->nsources; i++, row++) {
 		const struct source *s = &r->rs->sources[i];
 
-		worksheet_write_string(ws, row, 0, s->name, NULL);
-		worksheet_write_string(ws, row, 1, s->sha256, NULL);
+		gfx.worksheet_write_string(ws, row, 0, s->name, NULL);
+		gfx.worksheet_write_string(ws, row, 1, s->sha256, NULL);
 		if (s->format)
-			worksheet_write_string(ws, row, 2, s->format, NULL);
+			gfx.worksheet_write_string(ws, row, 2, s->format, NULL);
 	}
-	worksheet_write_string(ws, ++row, 0, "Sheet", b->bold);
-	worksheet_write_string(ws, row++, 1, "Chart", b->bold);
+	gfx.worksheet_write_string(ws, ++row, 0, "Sheet", b->bold);
+	gfx.worksheet_write_string(ws, row++, 1, "Chart", b->bold);
 	for (size_t i = 0; i < r->n; i++, row++) {
 		char *name = sheet_name(r, i);
 		char *url = xstrfmt("internal:'%s'!A1", name);
 
-		worksheet_write_url_opt(ws, row, 0, url, NULL, name, NULL);
-		worksheet_write_string(ws, row, 1, r->charts[i].chart.title,
+		gfx.worksheet_write_url_opt(ws, row, 0, url, NULL, name, NULL);
+		gfx.worksheet_write_string(ws, row, 1, r->charts[i].chart.title,
 				       NULL);
 		free(url);
 		free(name);
 	}
 	for (size_t i = 0; i < r->nnotes; i++, row++)
-		worksheet_write_string(ws, row + 1, 0, r->notes[i], NULL);
+		gfx.worksheet_write_string(ws, row + 1, 0, r->notes[i], NULL);
 	if (!r->findings || !r->findings->n)
 		return;
 	row += 2;
-	worksheet_write_string(ws, row, 0, "storan check", b->bold);
-	worksheet_write_string(ws, row++, 1, "Finding", b->bold);
+	gfx.worksheet_write_string(ws, row, 0, "storan check", b->bold);
+	gfx.worksheet_write_string(ws, row++, 1, "Finding", b->bold);
 	for (size_t i = 0; i < r->findings->n; i++, row++) {
 		const struct check_finding *f = &r->findings->v[i];
 		char *where = xstrfmt("%s:%u: %s %s", f->source, f->line,
 				      check_severity_name(f->severity),
 				      f->code);
 
-		worksheet_write_string(ws, row, 0, where, NULL);
-		worksheet_write_string(ws, row, 1, f->message, NULL);
+		gfx.worksheet_write_string(ws, row, 0, where, NULL);
+		gfx.worksheet_write_string(ws, row, 1, f->message, NULL);
 		free(where);
 	}
 }
@@ -145,7 +145,7 @@ static void write_number_or_blank(lxw_worksheet *ws, lxw_row_t r,
 				  lxw_col_t c, double v)
 {
 	if (!isnan(v) && !isinf(v))
-		worksheet_write_number(ws, r, c, v, NULL);
+		gfx.worksheet_write_number(ws, r, c, v, NULL);
 }
 
 static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
@@ -156,14 +156,14 @@ static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
 	lxw_col_t col = NDATA;
 
 	measurement_basic_stats(m, &st);
-	worksheet_write_string(ws, row, 0, m->source_name ? m->source_name :
+	gfx.worksheet_write_string(ws, row, 0, m->source_name ? m->source_name :
 			       "", NULL);
-	worksheet_write_number(ws, row, 1, m->line, NULL);
-	worksheet_write_string(ws, row, 2, m->tool, NULL);
-	worksheet_write_string(ws, row, 3, m->op, NULL);
-	worksheet_write_string(ws, row, 4, m->metric, NULL);
-	worksheet_write_string(ws, row, 5, m->unit, NULL);
-	worksheet_write_number(ws, row, 6, (double)st.n, NULL);
+	gfx.worksheet_write_number(ws, row, 1, m->line, NULL);
+	gfx.worksheet_write_string(ws, row, 2, m->tool, NULL);
+	gfx.worksheet_write_string(ws, row, 3, m->op, NULL);
+	gfx.worksheet_write_string(ws, row, 4, m->metric, NULL);
+	gfx.worksheet_write_string(ws, row, 5, m->unit, NULL);
+	gfx.worksheet_write_number(ws, row, 6, (double)st.n, NULL);
 	write_number_or_blank(ws, row, 7, st.mean);
 	write_number_or_blank(ws, row, 8, st.stddev);
 	write_number_or_blank(ws, row, 9, st.min);
@@ -175,9 +175,9 @@ static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
 		if (!v)
 			continue;
 		if (is_numeric_string(v, &num))
-			worksheet_write_number(ws, row, col, num, NULL);
+			gfx.worksheet_write_number(ws, row, col, num, NULL);
 		else
-			worksheet_write_string(ws, row, col, v, NULL);
+			gfx.worksheet_write_string(ws, row, col, v, NULL);
 	}
 	for (size_t i = 0; i < m->n; i++)
 		write_number_or_blank(ws, row, (lxw_col_t)(col + i),
@@ -187,7 +187,7 @@ static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
 static void write_data(struct book *b)
 {
 	const struct result_set *rs = b->r->rs;
-	lxw_worksheet *ws = workbook_add_worksheet(b->wb, "Data");
+	lxw_worksheet *ws = gfx.workbook_add_worksheet(b->wb, "Data");
 	const char **keys;
 	size_t nkeys = label_keys(rs, &keys), runs = 0;
 	lxw_col_t col;
@@ -195,23 +195,23 @@ static void write_data(struct book *b)
 	for (size_t i = 0; i < rs->n; i++)
 		runs = rs->m[i].n > runs ? rs->m[i].n : runs;
 	for (col = 0; col < NDATA; col++)
-		worksheet_write_string(ws, 0, col, data_columns[col], b->bold);
+		gfx.worksheet_write_string(ws, 0, col, data_columns[col], b->bold);
 	for (size_t k = 0; k < nkeys; k++)
-		worksheet_write_string(ws, 0, col++, keys[k], b->bold);
+		gfx.worksheet_write_string(ws, 0, col++, keys[k], b->bold);
 	for (size_t i = 0; i < runs; i++) {
 		char *h = xstrfmt("run %zu (in unit)", i + 1);
 
-		worksheet_write_string(ws, 0, col++, h, b->bold);
+		gfx.worksheet_write_string(ws, 0, col++, h, b->bold);
 		free(h);
 	}
 	for (size_t i = 0; i < rs->n; i++)
 		write_measurement(ws, (lxw_row_t)(i + 1), &rs->m[i], keys,
 				  nkeys);
-	worksheet_freeze_panes(ws, 1, 0);
-	worksheet_autofilter(ws, 0, 0, (lxw_row_t)rs->n,
+	gfx.worksheet_freeze_panes(ws, 1, 0);
+	gfx.worksheet_autofilter(ws, 0, 0, (lxw_row_t)rs->n,
 			     (lxw_col_t)(col - 1));
-	worksheet_set_column(ws, 0, 0, 20, NULL);
-	worksheet_set_column(ws, 7, 10, 16, NULL);
+	gfx.worksheet_set_column(ws, 0, 0, 20, NULL);
+	gfx.worksheet_set_column(ws, 7, 10, 16, NULL);
 	free(keys);
 }
 
@@ -224,17 +224,17 @@ static void style_series(const struct chart *c, lxw_chart_series *se,
 	lxw_chart_fill fill = { .color = rgb(s) };
 
 	if (columns) {
-		chart_series_set_fill(se, &fill);
+		gfx.chart_series_set_fill(se, &fill);
 		return;
 	}
-	chart_series_set_line(se, &line);
+	gfx.chart_series_set_line(se, &line);
 	if (c->kind == CHART_CDF || c->series[s].n > 40) {
-		chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
+		gfx.chart_series_set_marker_type(se, LXW_CHART_MARKER_NONE);
 		return;
 	}
-	chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
-	chart_series_set_marker_fill(se, &fill);
-	chart_series_set_marker_line(se, &line);
+	gfx.chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
+	gfx.chart_series_set_marker_fill(se, &fill);
+	gfx.chart_series_set_marker_line(se, &line);
 }
 
 /*
@@ -253,34 +253,34 @@ static uint8_t chart_type(const struct chart *c, int table, int category)
 
 static void axes(const struct chart *c, lxw_chart *ch, int category)
 {
-	lxw_chart_axis *x = chart_axis_get(ch, LXW_CHART_AXIS_TYPE_X);
-	lxw_chart_axis *y = chart_axis_get(ch, LXW_CHART_AXIS_TYPE_Y);
+	lxw_chart_axis *x = gfx.chart_axis_get(ch, LXW_CHART_AXIS_TYPE_X);
+	lxw_chart_axis *y = gfx.chart_axis_get(ch, LXW_CHART_AXIS_TYPE_Y);
 
-	chart_axis_set_name(x, c->x.title);
-	chart_axis_set_name(y, c->y.title);
+	gfx.chart_axis_set_name(x, c->x.title);
+	gfx.chart_axis_set_name(y, c->y.title);
 	if (!category && c->x.scale == AXIS_LOG2)
-		chart_axis_set_log_base(x, 2);
+		gfx.chart_axis_set_log_base(x, 2);
 	else if (!category && c->x.scale == AXIS_LOG10)
-		chart_axis_set_log_base(x, 10);
+		gfx.chart_axis_set_log_base(x, 10);
 	if (!category && c->x.scale == AXIS_LOG2) {
 		/* ticks at powers of two (4096, not 3026.96...) */
-		chart_axis_set_min(x, exp2(floor(log2(c->x.min))));
-		chart_axis_set_max(x, exp2(ceil(log2(c->x.max))));
-		chart_axis_set_num_format(x, "0");
+		gfx.chart_axis_set_min(x, exp2(floor(log2(c->x.min))));
+		gfx.chart_axis_set_max(x, exp2(ceil(log2(c->x.max))));
+		gfx.chart_axis_set_num_format(x, "0");
 	} else if (!category && c->x.scale != AXIS_NINES) {
-		chart_axis_set_min(x, c->x.min);
-		chart_axis_set_max(x, c->x.max);
+		gfx.chart_axis_set_min(x, c->x.min);
+		gfx.chart_axis_set_max(x, c->x.max);
 	}
 	if (c->y.scale == AXIS_LOG10)
-		chart_axis_set_log_base(y, 10);
+		gfx.chart_axis_set_log_base(y, 10);
 	if (c->ratio) {
 		/* bars grow from 1.0 */
-		chart_axis_set_crossing(y, 1.0);
-		chart_axis_set_label_position(x,
+		gfx.chart_axis_set_crossing(y, 1.0);
+		gfx.chart_axis_set_label_position(x,
 				LXW_CHART_AXIS_LABEL_POSITION_LOW);
 	}
-	chart_axis_set_min(y, c->y.min);
-	chart_axis_set_max(y, c->y.max);
+	gfx.chart_axis_set_min(y, c->y.min);
+	gfx.chart_axis_set_max(y, c->y.max);
 }
 
 /* The footnotes a cell cites, as the cell's comment. */
@@ -299,7 +299,7 @@ static void note_comment(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col,
 		}
 	}
 	if (sb.len)
-		worksheet_write_comment(ws, row, col, sb.buf);
+		gfx.worksheet_write_comment(ws, row, col, sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -315,7 +315,7 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 	lxw_row_t row = (lxw_row_t)t->nrows + 2;
 
 	for (size_t col = 0; col < t->ncols; col++)
-		worksheet_write_string(ws, 0, (lxw_col_t)col,
+		gfx.worksheet_write_string(ws, 0, (lxw_col_t)col,
 				       t->cols[col].heading ?
 				       t->cols[col].heading :
 				       t->cols[col].name, b->bold);
@@ -329,22 +329,22 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 				write_number_or_blank(ws, wr, (lxw_col_t)col,
 						      cell->value);
 			else if (cell->text)
-				worksheet_write_string(ws, wr, (lxw_col_t)col,
+				gfx.worksheet_write_string(ws, wr, (lxw_col_t)col,
 						       cell->text, NULL);
 			note_comment(ws, wr, (lxw_col_t)col, t, cell);
 		}
 	}
 	for (size_t i = 0; i < t->nnotes; i++)
-		worksheet_write_string(ws, row++, 0, t->notes[i], NULL);
+		gfx.worksheet_write_string(ws, row++, 0, t->notes[i], NULL);
 	for (size_t i = 0; i < t->nfootnotes; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
 		strbuf_addf(&sb, FMT_NOTE_MARK "%u ", t->footnotes[i].n);
 		fmt_footnote_text(&t->footnotes[i], &sb);
-		worksheet_write_string(ws, row++, 0, sb.buf, NULL);
+		gfx.worksheet_write_string(ws, row++, 0, sb.buf, NULL);
 		strbuf_release(&sb);
 	}
-	worksheet_set_column(ws, 0, (lxw_col_t)(t->ncols ? t->ncols - 1 : 0),
+	gfx.worksheet_set_column(ws, 0, (lxw_col_t)(t->ncols ? t->ncols - 1 : 0),
 			     16, NULL);
 	return row;
 }
@@ -355,14 +355,14 @@ static void table_series(lxw_chart *ch, const struct chart *c,
 			 int columns)
 {
 	for (size_t col = 1; col < t->ncols; col++) {
-		lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+		lxw_chart_series *se = gfx.chart_add_series(ch, NULL, NULL);
 		const char *name = t->cols[col].name;
 
-		chart_series_set_categories(se, sheet, 1, 0,
+		gfx.chart_series_set_categories(se, sheet, 1, 0,
 					    (lxw_row_t)t->nrows, 0);
-		chart_series_set_values(se, sheet, 1, (lxw_col_t)col,
+		gfx.chart_series_set_values(se, sheet, 1, (lxw_col_t)col,
 					(lxw_row_t)t->nrows, (lxw_col_t)col);
-		chart_series_set_name(se, t->ncols > 2 || !c->nseries ? name :
+		gfx.chart_series_set_name(se, t->ncols > 2 || !c->nseries ? name :
 				      *c->series[0].name ? c->series[0].name :
 				      c->metric);
 		style_series(c, se, col - 1, columns);
@@ -379,20 +379,20 @@ static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
 		char *h = chart_table_header(c, s);
 		lxw_chart_series *xs;
 
-		worksheet_write_string(ws, 0, col, c->x.title, b->bold);
-		worksheet_write_string(ws, 0, col + 1, h, b->bold);
+		gfx.worksheet_write_string(ws, 0, col, c->x.title, b->bold);
+		gfx.worksheet_write_string(ws, 0, col + 1, h, b->bold);
 		for (size_t i = 0; i < se->n; i++) {
-			worksheet_write_number(ws, (lxw_row_t)(i + 1), col,
+			gfx.worksheet_write_number(ws, (lxw_row_t)(i + 1), col,
 					       se->p[i].x, NULL);
 			write_number_or_blank(ws, (lxw_row_t)(i + 1), col + 1,
 					      se->p[i].y);
 		}
-		xs = chart_add_series(ch, NULL, NULL);
-		chart_series_set_categories(xs, sheet, 1, col,
+		xs = gfx.chart_add_series(ch, NULL, NULL);
+		gfx.chart_series_set_categories(xs, sheet, 1, col,
 					    (lxw_row_t)se->n, col);
-		chart_series_set_values(xs, sheet, 1, col + 1,
+		gfx.chart_series_set_values(xs, sheet, 1, col + 1,
 					(lxw_row_t)se->n, col + 1);
-		chart_series_set_name(xs, *se->name ? se->name : c->metric);
+		gfx.chart_series_set_name(xs, *se->name ? se->name : c->metric);
 		style_series(c, xs, s, 0);
 		free(h);
 	}
@@ -404,12 +404,12 @@ static void write_chart_sheet(struct book *b, size_t i)
 	const struct chart *c = &rc->chart;
 	const struct fmt_table *t = &rc->table;
 	char *sheet = sheet_name(b->r, i);
-	lxw_worksheet *ws = workbook_add_worksheet(b->wb, sheet);
+	lxw_worksheet *ws = gfx.workbook_add_worksheet(b->wb, sheet);
 	int table = rc->has_table && t->ncols > 1;
 	int category = table && (c->x.scale == AXIS_CATEGORY ||
 				 c->x.scale == AXIS_NINES ||
 				 !t->cols[0].numeric);
-	lxw_chart *ch = workbook_add_chart(b->wb, chart_type(c, table,
+	lxw_chart *ch = gfx.workbook_add_chart(b->wb, chart_type(c, table,
 							    category));
 	lxw_chart_options opt = { .x_offset = 10, .y_offset = 10,
 				  .x_scale = 1.5, .y_scale = 1.5 };
@@ -422,17 +422,17 @@ static void write_chart_sheet(struct book *b, size_t i)
 	} else {
 		write_curves(b, ws, ch, c, sheet);
 	}
-	chart_title_set_name(ch, c->title);
+	gfx.chart_title_set_name(ch, c->title);
 	axes(c, ch, category);
-	chart_legend_set_position(ch, c->nseries > 1 ?
+	gfx.chart_legend_set_position(ch, c->nseries > 1 ?
 				  LXW_CHART_LEGEND_BOTTOM :
 				  LXW_CHART_LEGEND_NONE);
-	worksheet_insert_chart_opt(ws, table ? below + 1 : 1, table ? 0 :
+	gfx.worksheet_insert_chart_opt(ws, table ? below + 1 : 1, table ? 0 :
 				   (lxw_col_t)(2 * c->nseries + 1), ch, &opt);
-	worksheet_freeze_panes(ws, 1, 0);
+	gfx.worksheet_freeze_panes(ws, 1, 0);
 	/* printed or converted to PDF: a sheet one page wide */
-	worksheet_set_landscape(ws);
-	worksheet_fit_to_pages(ws, 1, 0);
+	gfx.worksheet_set_landscape(ws);
+	gfx.worksheet_fit_to_pages(ws, 1, 0);
 	free(sheet);
 }
 
@@ -470,21 +470,23 @@ int report_write_xlsx(const struct report *r, const char *path)
 	lxw_doc_properties props;
 	lxw_error err;
 
-	b.wb = workbook_new(path);
+	if (gfx_load_xlsx())
+		return -1;
+	b.wb = gfx.workbook_new(path);
 	if (!b.wb)
 		return error("cannot create '%s'", path);
-	b.bold = workbook_add_format(b.wb);
-	format_set_bold(b.bold);
+	b.bold = gfx.workbook_add_format(b.wb);
+	gfx.format_set_bold(b.bold);
 	properties(&b, &props, &comments);
-	workbook_set_properties(b.wb, &props);
+	gfx.workbook_set_properties(b.wb, &props);
 	write_summary(&b);
 	write_data(&b);
 	for (size_t i = 0; i < r->n; i++)
 		write_chart_sheet(&b, i);
-	err = workbook_close(b.wb);
+	err = gfx.workbook_close(b.wb);
 	strbuf_release(&comments);
 	if (err != LXW_NO_ERROR)
 		return error("cannot write '%s': %s", path,
-			     lxw_strerror(err));
+			     gfx.lxw_strerror(err));
 	return 0;
 }

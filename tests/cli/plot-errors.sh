@@ -31,4 +31,22 @@ expect 2 "cannot" "$S" --y bw -o "$T/no/such/dir/x.png"
 "$STORAN" plot "$S" "$T/missing.json" --y bw -o "$T/ok.png" 2>/dev/null
 [ $? -eq 2 ] && [ -s "$T/ok.png" ] || { echo "missing input stopped the chart"; fail=1; }
 "$STORAN" plot --help | grep -q -- "--errorbars" || fail=1
+# cairo is loaded when a chart is drawn (plot/gfx.h): one that cannot be
+# loaded (here a broken file in its place) is a clear error and no file
+mkdir "$T/lib" && : > "$T/lib/libcairo.so.2"
+out=$(LD_LIBRARY_PATH="$T/lib" "$STORAN" plot "$S" --y bw -o "$T/lib/x.png" 2>&1)
+got=$?
+if [ "$got" -ne 2 ] || ! printf '%s' "$out" | grep -q "cannot load libcairo.so.2" ||
+   [ -e "$T/lib/x.png" ]; then
+	echo "broken libcairo: exit $got: $out"; fail=1
+fi
+# the same for libxlsxwriter and a report: no half-made directory
+mkdir "$T/lib2" && : > "$T/lib2/libxlsxwriter.so.4"
+out=$(LD_LIBRARY_PATH="$T/lib2" "$STORAN" report "$S" -o "$T/lib2/rep" 2>&1)
+got=$?
+if [ "$got" -eq 0 ] ||
+   ! printf '%s' "$out" | grep -q "cannot load libxlsxwriter.so.4" ||
+   [ -e "$T/lib2/rep" ]; then
+	echo "broken libxlsxwriter: exit $got: $out"; fail=1
+fi
 exit $fail
