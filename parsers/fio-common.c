@@ -194,13 +194,19 @@ uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits)
 }
 
 /*
- * fio compares the running count, in long double, to pct/100 * total;
- * the smallest integer count that passes is that product's ceiling (a
- * long double holds any uint64_t exactly), so walks compare integers.
+ * fio compares the running count, in long double, with what its source
+ * writes (long double)pct / 100.0 * total -- but fio is built with
+ * -ffast-math (its Makefile's OPTFLAGS), and gcc then computes total *
+ * 0.01L * pct, as the x86-64 code of Debian's fio 3.33 shows (fildll,
+ * fmul by the 80-bit 0.01, fmul by pct).  The two differ in the last bit
+ * now and then: 30% of 23,860 is 7158.0000000000000004 the first way,
+ * 7157.9999999999999996 fio's, and fio printed the bucket where the
+ * running count reaches 7158.  The smallest integer count that passes
+ * is the product's ceiling (a long double holds any uint64_t exactly).
  */
 static uint64_t running_count_needed(uint64_t total, double pct)
 {
-	long double want = (long double)pct / 100.0L * (long double)total;
+	long double want = (long double)total * 0.01L * (long double)pct;
 
 	if (!(want > 0))
 		return 0;

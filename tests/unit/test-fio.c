@@ -175,6 +175,8 @@ static void test_jsonplus_fixtures(void **state)
 		"tests/parsers/fio/0013-3_1-jsonplus-write-beegfs-bins.json",
 		"tests/parsers/fio/0103-3_33-randrw-libaio-jsonplus.json",
 		"tests/parsers/fio/0117-3_33-stonewall-jsonplus.json",
+		/* p30 of 23,860 samples on a rounding boundary */
+		"tests/parsers/fio/0127-3_33-jsonplus-percentile-boundary.json",
 	};
 	static const char *const dirs[] = { "read", "write", "trim" };
 	static const char *const lats[] = { "clat_ns", "lat_ns", "slat_ns" };
