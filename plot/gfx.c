@@ -22,58 +22,57 @@ static pthread_once_t cairo_once = PTHREAD_ONCE_INIT;
 static pthread_once_t xlsx_once = PTHREAD_ONCE_INIT;
 static int cairo_state, xlsx_state;	/* 1 loaded, -1 failed */
 
-/* Opens lib and fills the table from it; -1 after saying what failed. */
-static void *open_library(const char *lib)
+/* A library's functions: their names and where their addresses go. */
+struct gfx_table {
+	const char *lib;
+	const char *const *names;
+	void **const *slots;
+	size_t n;
+};
+
+/*
+ * Opens the table's library and fills its slots; -1 after saying what
+ * failed.  (A data pointer converted to a function pointer: what POSIX's
+ * dlsym() promises works.)
+ */
+static int load_table(const struct gfx_table *t)
 {
-	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen(t->lib, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h)
-		error("cannot load %s (needed for charts and workbooks): %s",
-		      lib, dlerror());
-	return h;
+		return error("cannot load %s (needed for charts and "
+			     "workbooks): %s", t->lib, dlerror());
+	for (size_t i = 0; i < t->n; i++) {
+		*t->slots[i] = dlsym(h, t->names[i]);
+		if (!*t->slots[i])
+			return error("%s has no function %s: %s", t->lib,
+				     t->names[i], dlerror());
+	}
+	return 0;
 }
 
-static int resolve(void *h, const char *lib, const char *name, void **slot)
-{
-	*slot = dlsym(h, name);
-	if (*slot)
-		return 0;
-	return error("%s has no function %s: %s", lib, name, dlerror());
-}
-
-/* (A data pointer converted to a function pointer: what POSIX's dlsym
- * promises works.) */
-#define GFX_RESOLVE(f) \
-	failed |= resolve(h, lib, #f, (void **)(void *)&gfx.f);
+#define GFX_NAME(f) #f,
+#define GFX_SLOT(f) (void **)(void *)&gfx.f,
+#define GFX_TABLE(lib, list) { lib, (const char *const[]){ list(GFX_NAME) }, \
+	(void **const[]){ list(GFX_SLOT) }, \
+	sizeof((const char *const[]){ list(GFX_NAME) }) / sizeof(char *) }
 
 static void load_cairo(void)
 {
-	const char *lib = CAIRO_SONAME;
-	void *h = open_library(lib);
-	int failed = !h;
+	const struct gfx_table cairo = GFX_TABLE(CAIRO_SONAME,
+						 CAIRO_FUNCTIONS);
+	const struct gfx_table fc = GFX_TABLE(FONTCONFIG_SONAME,
+					      FONTCONFIG_FUNCTIONS);
 
-	if (h) {
-		CAIRO_FUNCTIONS(GFX_RESOLVE)
-	}
-	lib = FONTCONFIG_SONAME;
-	h = failed ? NULL : open_library(lib);
-	failed |= !h;
-	if (h) {
-		FONTCONFIG_FUNCTIONS(GFX_RESOLVE)
-	}
-	cairo_state = failed ? -1 : 1;
+	cairo_state = load_table(&cairo) || load_table(&fc) ? -1 : 1;
 }
 
 static void load_xlsx(void)
 {
-	const char *lib = XLSXWRITER_SONAME;
-	void *h = open_library(lib);
-	int failed = !h;
+	const struct gfx_table xlsx = GFX_TABLE(XLSXWRITER_SONAME,
+						XLSX_FUNCTIONS);
 
-	if (h) {
-		XLSX_FUNCTIONS(GFX_RESOLVE)
-	}
-	xlsx_state = failed ? -1 : 1;
+	xlsx_state = load_table(&xlsx) ? -1 : 1;
 }
 
 int gfx_load_cairo(void)

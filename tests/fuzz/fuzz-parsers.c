@@ -4,7 +4,8 @@
  * The first byte picks the target, by its value modulo 3: 0 -> the whole
  * ingest (input layer, every parser that detects something, folding),
  * 1 -> the storan JSON reader, 2 -> core/json-scan on its own (every
- * document in the data, every lookup on every token).  Every crash
+ * document in the data, every lookup on every token; integer maps packed
+ * when the byte is odd, as the fio JSON reader asks).  Every crash
  * becomes a fixture under tests/parsers/ (or tests/unit/).
  */
 #include <stddef.h>
@@ -35,6 +36,16 @@ static void walk_tokens(struct jscan *js)
 		jscan_num(js, i, &v);
 		jscan_int(js, i);
 		jscan_at(js, i, 1);
+		if (jscan_type(js, i) == JSCAN_INT_MAP) {
+			size_t n = jscan_size(js, i) + 1;
+			uint64_t *k = xcalloc(n, sizeof(*k));
+			uint64_t *c = xcalloc(n, sizeof(*c));
+
+			if (jscan_int_map_read(js, i, k, c) != n - 1)
+				BUG("integer map %zu: wrong count", i);
+			free(k);
+			free(c);
+		}
 		if (jscan_type(js, i) != JSCAN_OBJECT)
 			continue;
 		jscan_get(js, i, "jobs");
@@ -45,7 +56,7 @@ static void walk_tokens(struct jscan *js)
 		jscan_str(js, i);
 }
 
-static void fuzz_json_scan(const uint8_t *data, size_t size)
+static void fuzz_json_scan(const uint8_t *data, size_t size, int packed)
 {
 	char *buf = xmalloc(size + 1);
 	struct jscan *js = xmalloc(sizeof(*js));
@@ -54,6 +65,7 @@ static void fuzz_json_scan(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	jscan_init(js, buf, size);
+	js->pack_key = packed ? "bins" : NULL;
 	while (at < size) {	/* documents one after another */
 		if (jscan_parse(js, at, &root))
 			at = js->err.pos > at ? js->err.pos : at + 1;
@@ -74,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	if (data[0] % 3 == 2) {
-		fuzz_json_scan(data + 1, size - 1);
+		fuzz_json_scan(data + 1, size - 1, data[0] & 1);
 		return 0;
 	}
 	result_set_init(&rs);
