@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SLOTS 64		/* inputs mapped at once (8 in flight is usual) */
@@ -26,6 +27,7 @@ struct slot {
 	_Atomic uintptr_t start, end;	/* [start, end) mapped; 0: free */
 	atomic_int truncated;
 	size_t len;			/* the mapping's length (owner only) */
+	int fd;				/* the file, kept open to fstat() */
 };
 
 static struct slot slots[SLOTS];
@@ -45,14 +47,16 @@ static struct slot *slot_of(uintptr_t addr)
 }
 
 /*
- * A page of a mapped file is gone (the file shrank): zeros take its place
- * and the mapping is marked.  A SIGBUS anywhere else is a real fault: the
- * previous action is restored and the access, retried, meets it.
+ * A page of a mapped file is gone (BUS_ADRERR: the file shrank, or the
+ * page could not be read): zeros take its place and the mapping is
+ * marked.  Any other SIGBUS -- elsewhere, a machine check, one sent by
+ * kill -- is not ours: the previous action is restored and meets it (the
+ * faulting access, retried; a sent signal, raised again).
  */
 static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 {
 	uintptr_t addr = (uintptr_t)si->si_addr;
-	struct slot *s = slot_of(addr);
+	struct slot *s = si->si_code == BUS_ADRERR ? slot_of(addr) : NULL;
 
 	(void)ctx;
 	if (s) {
@@ -66,6 +70,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 		}
 	}
 	sigaction(sig, &previous, NULL);
+	if (si->si_code <= 0)	/* sent, not raised by an access */
+		raise(sig);
 }
 
 /* Under slots_lock.  Returns -1 when no handler could be installed. */
@@ -121,7 +127,9 @@ char *filemap_open(int fd, size_t size)
 	}
 	len = size + 1;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED) {
+	if (p == MAP_FAILED || (s->fd = dup(fd)) < 0) {
+		if (p != MAP_FAILED)
+			munmap(p, len);
 		atomic_store(&s->start, 0);
 		return NULL;
 	}
@@ -129,14 +137,25 @@ char *filemap_open(int fd, size_t size)
 	atomic_store(&s->truncated, 0);
 	atomic_store(&s->start, (uintptr_t)p);
 	atomic_store(&s->end, (uintptr_t)p + len);
+	/* Written, the last page becomes this mapping's own copy: bytes
+	 * appended to the file from now on (a log still being written)
+	 * would show through it, and the NUL readers stop at be gone. */
+	((char *)p)[size] = '\0';
 	return p;
 }
 
 int filemap_truncated(const char *data)
 {
 	struct slot *s = data ? slot_of((uintptr_t)data) : NULL;
+	struct stat st;
 
-	return s && atomic_load(&s->truncated);
+	if (!s)
+		return 0;
+	if (atomic_load(&s->truncated))
+		return 1;
+	/* a shrink within the last page raises no SIGBUS: its lost bytes
+	 * just read as zeros */
+	return !fstat(s->fd, &st) && (uint64_t)st.st_size < s->len - 1;
 }
 
 int filemap_close(char *data)
@@ -147,6 +166,7 @@ int filemap_close(char *data)
 	if (!s || atomic_load(&s->start) != (uintptr_t)data)
 		return 0;
 	len = s->len;
+	close(s->fd);
 	/* retired before unmapping: a SIGBUS in between is not ours */
 	atomic_store(&s->start, 0);
 	atomic_store(&s->end, 0);

@@ -8,7 +8,11 @@
  * page past the new end raises SIGBUS.  Here that never kills storan: the
  * handler puts a page of zeros there and marks the mapping truncated, and
  * the reader then reports "the file shrank while it was read" and keeps
- * nothing from it.  Writes to a mapping stay private (copy on write).
+ * nothing from it (a shrink within the last page raises nothing: the
+ * size is checked again, on the file kept open).  An I/O error reading a
+ * page looks the same to the handler and is reported the same way.
+ * Bytes appended meanwhile are not seen: the last page, NUL-terminated,
+ * is the mapping's own.  Writes to a mapping stay private.
  */
 #ifndef STORAN_FILEMAP_H
 #define STORAN_FILEMAP_H
@@ -24,7 +28,8 @@
  * left, mmap failing): the caller reads it instead.
  */
 char *filemap_open(int fd, size_t size);
-/* Did the file lose bytes under mapping data (they read as zeros)? */
+/* Did the file lose bytes under mapping data (they read as zeros), or
+ * one of its pages fail to read? */
 int filemap_truncated(const char *data);
 /* Unmaps data and returns 1 if it is a mapping, else returns 0. */
 int filemap_close(char *data);

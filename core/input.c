@@ -536,10 +536,11 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0)
 		hint = (size_t)st.st_size;
-	if (hint && (*data = filemap_open(fd, hint))) {
+	/* (not stdin: a file redirected there may be read from its middle,
+	 * and what storan leaves of it is the next program's) */
+	if (hint && fd != STDIN_FILENO && (*data = filemap_open(fd, hint))) {
 		*size = hint;
-		if (fd != STDIN_FILENO)
-			close(fd);
+		close(fd);
 		return 0;
 	}
 	rc = read_fd(fd, hint, data, size);

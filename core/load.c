@@ -68,8 +68,9 @@ enum load_status load_input_hooked(const char *path,
 	if (input_changed(&in)) {	/* what was read from it is void */
 		result_set_truncate(rs, before_m, before_s);
 		diag_list_truncate(diags, before_d);
-		diag_add(diags, DIAG_ERROR, in.name, 0, "the file shrank while "
-			 "it was read (truncated by another program?): no "
+		diag_add(diags, DIAG_ERROR, in.name, 0, "the file shrank, or a "
+			 "part of it could not be read, while it was read "
+			 "(truncated by another program? an I/O error?): no "
 			 "result taken from it");
 		st = LOAD_FAILED;
 	}

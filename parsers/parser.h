@@ -86,8 +86,9 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 struct ingest_options {
 	struct labels labels;		/* --label k=v */
 	const char *name_pattern;	/* --name-pattern '{host}.{test}.txt' */
-	/* The output has no room for distributions (the CSV export):
-	 * parsers still use them (percentiles) but need not keep them. */
+	/* The output has no room for distributions (the CSV export): they
+	 * are dropped once the input is read (and repeated runs folded,
+	 * as with them). */
 	int drop_histograms;
 };
 

@@ -772,7 +772,9 @@ struct chart_input *chart_inputs(char *const *paths, int n)
 		}
 		in[i].name = xstrdup(paths[i]);
 		if (!input_read(&file, paths[i], &err)) {
-			memcpy(in[i].sha256, file.sha256, sizeof(in[i].sha256));
+			if (!input_changed(&file))	/* else no hash: void */
+				memcpy(in[i].sha256, file.sha256,
+				       sizeof(in[i].sha256));
 			input_release(&file);
 		}
 		strbuf_release(&err);

@@ -81,4 +81,16 @@ expect_in "$out" "direct=0;disk=sata" "name pattern on grep prefix"
 sed 's/$/\r/; s/^/> > /' "$good" > "$TMP/crlf-quoted.txt"
 run "$STORAN" ingest --format csv "$TMP/crlf-quoted.txt"
 expect_in "$out" "crlf-quoted.txt,5,hdparm,read,bw,B/s,1,126175150.08" "CRLF + quotes"
+# A big file redirected to stdin is read from where the shell left it
+# (big files are mapped, stdin never: its offset is the caller's).
+{ echo "1048576 bytes (1.0 MB, 1.0 MiB) copied, 0.5 s, 2.1 MB/s"
+  head -c 1200000 /dev/zero | tr '\0' 'x'; echo; } > "$TMP/big.txt"
+{ read -r _; "$STORAN" ingest --format csv - >"$TMP/out" 2>"$TMP/err"; \
+  echo $? >"$TMP/rc"; } < "$TMP/big.txt"
+rc=$(cat "$TMP/rc"); err=$(cat "$TMP/err")
+expect_rc 1 "big stdin past its first line"
+expect_in "$err" "no benchmark output found" "big stdin past its first line"
+run "$STORAN" ingest --format csv - < "$TMP/big.txt"
+expect_rc 0 "big stdin from its start"
+expect_in "$out" ",dd,copy,bw," "big stdin from its start"
 finish

@@ -257,6 +257,51 @@ static void test_jsonplus_histograms_kept_or_dropped(void **state)
 	result_set_release(&dropped);
 }
 
+/*
+ * A log of the same JSON+ document twice: dropping histograms (CSV) must
+ * not change what folds -- a measurement with a histogram does not fold,
+ * so .mean stays two measurements either way.
+ */
+static void test_dropped_histograms_fold_alike(void **state)
+{
+	const char *path =
+		"tests/parsers/fio/0012-3_1-jsonplus-randread-ceph-bins.json";
+	struct strbuf err = STRBUF_INIT, twice = STRBUF_INIT;
+	struct result_set rs[2];
+	struct input one;
+
+	(void)state;
+	assert_int_equal(input_read(&one, path, &err), 0);
+	strbuf_add(&twice, one.data, one.size);
+	strbuf_addch(&twice, '\n');
+	strbuf_add(&twice, one.data, one.size);
+	input_release(&one);
+	for (int drop = 0; drop < 2; drop++) {
+		struct ingest_options opt;
+		struct diag_list diags;
+		struct input in;
+
+		memset(&opt, 0, sizeof(opt));
+		opt.drop_histograms = drop;
+		diag_list_init(&diags);
+		result_set_init(&rs[drop]);
+		input_from_buffer(&in, "twice.json", twice.buf, twice.len);
+		assert_int_equal(ingest_input(&in, &opt, &rs[drop], &diags), 0);
+		input_release(&in);
+		diag_list_release(&diags);
+	}
+	assert_int_equal(rs[0].n, rs[1].n);
+	for (size_t i = 0; i < rs[0].n; i++) {
+		assert_string_equal(rs[0].m[i].metric, rs[1].m[i].metric);
+		assert_int_equal(rs[0].m[i].n, rs[1].m[i].n);
+		assert_int_equal(rs[1].m[i].hist.n, 0);
+	}
+	result_set_release(&rs[0]);
+	result_set_release(&rs[1]);
+	strbuf_release(&twice);
+	strbuf_release(&err);
+}
+
 /* The clat histogram of a one-job JSON+ document with these bins. */
 static void clat_histogram(const char *bins, struct strbuf *out)
 {
@@ -326,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_jsonplus_fixtures),
 		cmocka_unit_test(test_jsonplus_histograms_kept_or_dropped),
 		cmocka_unit_test(test_bins_order_and_duplicates),
+		cmocka_unit_test(test_dropped_histograms_fold_alike),
 	};
 
 	return cmocka_run_group_tests_name("fio", tests, NULL, NULL);

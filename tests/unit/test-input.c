@@ -352,6 +352,37 @@ static void test_mapped_file_truncated(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Bytes appended to a mapped file (a log still being written) are not
+ * seen: the text still ends with a NUL at its size; a shrink that stays
+ * within the last page raises no SIGBUS but is seen all the same.
+ */
+static void test_mapped_file_grows_or_shrinks_a_little(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t len, size;
+	char *path = write_lines(FILEMAP_MIN + 100000, &len), *data;
+	struct input in;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(input_read_bytes(path, &data, &size, &err), 0);
+	f = fopen(path, "a");
+	for (int i = 0; i < 3000; i++)
+		fputs("appended while mapped\n", f);
+	fclose(f);
+	assert_int_equal(data[size], '\0');
+	assert_int_equal(strlen(data), size);
+	input_init(&in, path, data, size);
+	assert_false(input_changed(&in));	/* grown, not shrunk */
+	assert_int_equal(truncate(path, (off_t)size - 10), 0);
+	assert_true(input_changed(&in));	/* same last page */
+	input_release(&in);
+	unlink(path);
+	free(path);
+	strbuf_release(&err);
+}
+
 /* dd's report, repeated past the size files are mapped from. */
 static char *write_dd_log(void)
 {
@@ -428,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_line_extras_grow),
 		cmocka_unit_test(test_big_file_mapped_or_read),
 		cmocka_unit_test(test_mapped_file_truncated),
+		cmocka_unit_test(test_mapped_file_grows_or_shrinks_a_little),
 		cmocka_unit_test(test_changed_file_gives_no_result),
 	};
 
