@@ -64,6 +64,9 @@ struct measurement {
 	size_t source;		/* index into result_set.sources */
 	char *source_name;	/* base name of the input, or its grep prefix */
 	unsigned line;		/* line the (first) value was read from */
+	/* Its histogram was not kept, the output having no room for it
+	 * (ingest --format csv): repeated runs stay apart as with it. */
+	unsigned char hist_dropped;
 };
 
 struct source {

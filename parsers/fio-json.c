@@ -356,7 +356,9 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 	pct = jscan_get(js, o, "percentile");
 	if (is_object(js, pct))
 		emit_percentiles(st, li, op, prefix, pct, &h, scale, l);
-	if (h.n) {	/* the distribution rides on .mean, in seconds */
+	if (h.n && st->ctx->drop_histograms) {
+		st->ctx->rs->m[mean].hist_dropped = 1;	/* freed below */
+	} else if (h.n) {	/* the distribution rides on .mean, in s */
 		for (size_t i = 0; i < h.n; i++)
 			h.value[i] = fio_seconds(h.value[i], scale);
 		st->ctx->rs->m[mean].hist = h;

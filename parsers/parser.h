@@ -86,9 +86,9 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 struct ingest_options {
 	struct labels labels;		/* --label k=v */
 	const char *name_pattern;	/* --name-pattern '{host}.{test}.txt' */
-	/* The output has no room for distributions (the CSV export): they
-	 * are dropped once the input is read (and repeated runs folded,
-	 * as with them). */
+	/* The output has no room for distributions (the CSV export):
+	 * parsers still use them (percentiles) but need not keep them
+	 * (measurement.hist_dropped keeps folding as it was). */
 	int drop_histograms;
 };
 

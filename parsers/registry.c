@@ -234,7 +234,8 @@ static uint64_t measurement_hash(const struct measurement *m)
 
 static int foldable(const struct measurement *m)
 {
-	return m->n >= 1 && !m->summary.present && !m->hist.n;
+	return m->n >= 1 && !m->summary.present && !m->hist.n &&
+	       !m->hist_dropped;
 }
 
 /* Folds repeated runs of the input's measurements; see the top comment. */
@@ -338,20 +339,6 @@ static void sort_by_line(struct parse_ctx *ctx)
 	free(copy);
 }
 
-/* The output has no room for them (see struct ingest_options). */
-static void drop_histograms(struct parse_ctx *ctx)
-{
-	for (size_t i = ctx->base; i < ctx->rs->n; i++) {
-		struct histogram *h = &ctx->rs->m[i].hist;
-
-		free(h->value);
-		free(h->count);
-		h->value = NULL;
-		h->count = NULL;
-		h->n = 0;
-	}
-}
-
 static void apply_labels(struct parse_ctx *ctx,
 			 const struct ingest_options *opt)
 {
@@ -432,8 +419,6 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 	context_apply(&ctx);
 	fold_repeats(&ctx);
 	sort_by_line(&ctx);
-	if (ctx.drop_histograms)	/* after folding: what folds is the same */
-		drop_histograms(&ctx);
 	apply_labels(&ctx, opt);
 	rs->sources[ctx.source].format = strbuf_detach(&formats);
 	if (ctx.tool_version)
