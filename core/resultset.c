@@ -107,8 +107,11 @@ static void labels_own(struct labels *l, size_t need)
 		nb->v[i].key = xstrdup(l->v[i].key);
 		nb->v[i].value = xstrdup(l->v[i].value);
 	}
-	if (b)	/* never the last reference: refs was more than 1 */
-		atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel);
+	if (b) {	/* ours is dropped (the last one, if the others went) */
+		struct labels old = *l;
+
+		labels_release(&old);
+	}
 	l->v = nb->v;
 	l->alloc = alloc;
 }
