@@ -596,11 +596,30 @@ static inline size_t skip_space(const struct jscan *js, size_t p)
 			return p;
 }
 
-/* How many digits there are at p. */
-static inline size_t count_digits(const char *b, size_t p)
+/*
+ * How many digits there are at p (the buffer holds len bytes).  Eight at
+ * a time where they fit: a byte is a digit when it is '0' ^ 0..9, and
+ * adding 0x76 to the low seven bits of any other sets its top bit (no
+ * carry crosses a byte) -- a JSON+ file's bins are a million digits.
+ */
+static inline size_t count_digits(const char *b, size_t p, size_t len)
 {
 	size_t q = p;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; q + 8 <= len; q += 8) {
+		uint64_t x, t, other;
+
+		memcpy(&x, b + q, sizeof(x));
+		t = x ^ 0x3030303030303030ULL;
+		other = (((t & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) |
+			 t) & 0x8080808080808080ULL;
+		if (other)
+			return q - p + (size_t)(__builtin_ctzll(other) >> 3);
+	}
+#else
+	(void)len;
+#endif
 	while (is_digit(b[q]))
 		q++;
 	return q - p;
@@ -617,22 +636,40 @@ static size_t scan_int_map(const struct jscan *js, size_t p, size_t *end)
 	const char *b = js->buf;
 	size_t count = 0, d;
 
+	/* White space is skipped only where there is some: fio writes
+	 * "1012" : 2, and a line's end (a NUL in an input's arena) -- the
+	 * skips were a third of reading a JSON+ file's bins. */
 	for (;;) {
-		p = skip_space(js, p);
+		if (!b[p] && js->nul_is_newline && p < js->len)
+			p++;		/* the line's end */
+		if (b[p] != '"')
+			p = skip_space(js, p);
 		if (b[p] != '"')
 			return 0;
-		d = count_digits(b, ++p);	/* a key: 1 to 19 digits */
+		p++;
+		d = count_digits(b, p, js->len);	/* a key: 1 to 19 digits */
 		if (!d || d > 19 || b[p + d] != '"')
 			return 0;
-		p = skip_space(js, p + d + 1);
-		if (b[p] != ':')
-			return 0;
-		p = skip_space(js, p + 1);
-		d = count_digits(b, p);		/* a value: JSON's, < 10^18 */
+		p += d + 1;
+		if (b[p] == ' ' && b[p + 1] == ':') {
+			p += 2;
+		} else {
+			p = skip_space(js, p);
+			if (b[p] != ':')
+				return 0;
+			p++;
+		}
+		if (b[p] == ' ')
+			p++;
+		if (!is_digit(b[p]))
+			p = skip_space(js, p);
+		d = count_digits(b, p, js->len);	/* a value: < 10^18 */
 		if (!d || d > 18 || (b[p] == '0' && d > 1))
 			return 0;
 		count++;
-		p = skip_space(js, p + d);
+		p += d;
+		if (b[p] != ',' && b[p] != '}')
+			p = skip_space(js, p);
 		if (b[p] == '}') {
 			*end = p + 1;
 			return count;
