@@ -328,20 +328,31 @@ static void test_big_file_mapped_or_read(void **state)
 	}
 }
 
+/* The bytes of a new file of lines, big enough to be mapped. */
+static char *mapped_lines(char **path, size_t *size)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t len;
+	char *data;
+
+	*path = write_lines(FILEMAP_MIN + 100000, &len);
+	assert_int_equal(input_read_bytes(*path, &data, size, &err), 0);
+	assert_int_equal(*size, len);
+	strbuf_release(&err);
+	return data;
+}
+
 /*
  * A mapped file truncated by another program before it is read: no
  * SIGBUS, and the input says it changed (the loader then keeps nothing).
  */
 static void test_mapped_file_truncated(void **state)
 {
-	struct strbuf err = STRBUF_INIT;
-	size_t len, size;
-	char *path = write_lines(FILEMAP_MIN + 100000, &len), *data;
+	size_t size;
+	char *path, *data = mapped_lines(&path, &size);
 	struct input in;
 
 	(void)state;
-	assert_int_equal(input_read_bytes(path, &data, &size, &err), 0);
-	assert_int_equal(size, len);
 	assert_int_equal(truncate(path, 4096), 0);
 	input_init(&in, path, data, size);	/* reads every byte */
 	assert_true(input_changed(&in));
@@ -349,7 +360,6 @@ static void test_mapped_file_truncated(void **state)
 	input_release(&in);
 	unlink(path);
 	free(path);
-	strbuf_release(&err);
 }
 
 /*
@@ -359,14 +369,12 @@ static void test_mapped_file_truncated(void **state)
  */
 static void test_mapped_file_grows_or_shrinks_a_little(void **state)
 {
-	struct strbuf err = STRBUF_INIT;
-	size_t len, size;
-	char *path = write_lines(FILEMAP_MIN + 100000, &len), *data;
+	size_t size;
+	char *path, *data = mapped_lines(&path, &size);
 	struct input in;
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(input_read_bytes(path, &data, &size, &err), 0);
 	f = fopen(path, "a");
 	for (int i = 0; i < 3000; i++)
 		fputs("appended while mapped\n", f);
@@ -380,7 +388,6 @@ static void test_mapped_file_grows_or_shrinks_a_little(void **state)
 	input_release(&in);
 	unlink(path);
 	free(path);
-	strbuf_release(&err);
 }
 
 /* dd's report, repeated past the size files are mapped from. */
