@@ -461,6 +461,44 @@ static void test_int_maps(void **state)
 	doc_free(d);
 }
 
+/* Keys and values of every length, read back exactly (they are read
+ * eight digits at a time): against strtoull. */
+static void test_int_map_values(void **state)
+{
+	static const char *const nums[] = {
+		"0", "7", "42", "999", "1012", "20480", "187392", "1015808",
+		"12345678", "99999999", "100000000", "123456789012",
+		"9876543210987654", "12345678901234567", "999999999999999999",
+		"1000000000000000000", "9999999999999999999",
+	};
+	size_t n = sizeof(nums) / sizeof(nums[0]);
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	struct doc *d;
+	char *got;
+
+	(void)state;
+	strbuf_adds(&sb, "{\"bins\" : {");
+	for (size_t i = 0; i < n; i++) {
+		/* values have at most 18 digits: the longest keys get 1 */
+		const char *v = strlen(nums[n - 1 - i]) <= 18 ? nums[n - 1 - i] :
+				"1";
+
+		strbuf_addf(&sb, "%s\"%s\" : %s", i ? ",\n" : "", nums[i], v);
+		strbuf_addf(&want, "%s%llu=%llu", i ? " " : "",
+			    strtoull(nums[i], NULL, 10), strtoull(v, NULL, 10));
+	}
+	strbuf_adds(&sb, "}}");
+	d = scan_packed(sb.buf);
+	assert_int_equal(d->rc, 0);
+	assert_int_equal(jscan_type(&d->js, 2), JSCAN_INT_MAP);
+	got = int_map_text(&d->js, 2);
+	assert_string_equal(got, want.buf);
+	free(got);
+	doc_free(d);
+	strbuf_release(&sb);
+	strbuf_release(&want);
+}
+
 /* Anything but "<digits>" : <digits> members: an ordinary object, read
  * as it is without packing. */
 static void test_int_map_fallbacks(void **state)
@@ -560,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_int_maps),
 		cmocka_unit_test(test_int_map_fallbacks),
+		cmocka_unit_test(test_int_map_values),
 		cmocka_unit_test(test_int_map_in_arena),
 		cmocka_unit_test(test_packed_mutations_like_jansson),
 	};
