@@ -680,7 +680,6 @@ static size_t scan_int_map(const struct jscan *js, size_t p, size_t *end)
 	}
 }
 
-/* The digits at *p as a number (checked to fit), *p moved past them. */
 /* The digits at *p (checked before: at most 19) as a number, *p moved
  * past them.  (Eight at a time was slower: most are 1 to 7 digits.) */
 static uint64_t digits_value(const char *b, size_t *p)
