@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "filemap.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -127,7 +128,7 @@ char *filemap_open(int fd, size_t size)
 	}
 	len = size + 1;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED || (s->fd = dup(fd)) < 0) {
+	if (p == MAP_FAILED || (s->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
 		if (p != MAP_FAILED)
 			munmap(p, len);
 		atomic_store(&s->start, 0);
