@@ -90,11 +90,18 @@ static int sink_open(struct ingest_sink *s, enum output_format fmt,
 	return 0;
 }
 
+/* Writes text (a failure is remembered, reported at close) and empties
+ * it. */
+static void sink_write(struct ingest_sink *s, struct strbuf *text)
+{
+	if (text->len && atomic_file_write(&s->file, text->buf, text->len))
+		s->failed = 1;
+	strbuf_reset(text);
+}
+
 static void sink_flush(struct ingest_sink *s)
 {
-	if (s->buf.len && atomic_file_write(&s->file, s->buf.buf, s->buf.len))
-		s->failed = 1;
-	strbuf_reset(&s->buf);
+	sink_write(s, &s->buf);
 }
 
 /* Measurements [from, to) as text, each freed once it is; flush says
@@ -119,12 +126,8 @@ static void render_range(struct render_range *r, struct ingest_sink *flush)
 		/* here, while it is in the cache, and on both threads:
 		 * freeing 14,000 measurements was a third of this */
 		measurement_release(&r->rs->m[i]);
-		if (flush && r->out.len >= SINK_CHUNK) {
-			if (atomic_file_write(&flush->file, r->out.buf,
-					      r->out.len))
-				flush->failed = 1;
-			strbuf_reset(&r->out);
-		}
+		if (flush && r->out.len >= SINK_CHUNK)
+			sink_write(flush, &r->out);
 	}
 }
 
@@ -197,17 +200,12 @@ static void render_even_pieces(struct ingest_sink *s, struct pieces *p,
 			continue;
 		}
 		/* the sink's text first, then the other thread's piece */
-		if (mine->out.len && atomic_file_write(&s->file, mine->out.buf,
-						       mine->out.len))
-			s->failed = 1;
-		strbuf_reset(&mine->out);
+		sink_write(s, &mine->out);
 		pthread_mutex_lock(&p->lock);
 		while (p->made <= i)
 			pthread_cond_wait(&p->changed, &p->lock);
 		pthread_mutex_unlock(&p->lock);
-		if (p->buf[i % 2].len && atomic_file_write(&s->file,
-				p->buf[i % 2].buf, p->buf[i % 2].len))
-			s->failed = 1;
+		sink_write(s, &p->buf[i % 2]);
 		pthread_mutex_lock(&p->lock);
 		p->written = ++i;
 		pthread_cond_broadcast(&p->changed);

@@ -175,19 +175,14 @@ static long read_buckets(struct jscan *js, size_t bins, struct bucket *b,
 }
 
 /*
- * Bins read as an integer map (every fio 3.x JSON+ file) into keys[] and
- * counts[] (jscan_size() entries).  Returns 1 and fills h straight from
- * them when the keys ascend, as fio prints them (counts[] becomes h's);
- * else 0, h untouched.
+ * Bins of an integer map whose keys ascend, as fio prints them: straight
+ * into h, the empty ones left out (counts[] becomes h's).
  */
-static int ascending_bins(struct jscan *js, size_t bins, uint64_t *keys,
-			  uint64_t *counts, struct histogram *h)
+static void ascending_bins(const uint64_t *keys, uint64_t *counts,
+			   size_t n, struct histogram *h)
 {
-	size_t n = jscan_int_map_read(js, bins, keys, counts), kept = 0;
+	size_t kept = 0;
 
-	for (size_t k = 1; k < n; k++)
-		if (keys[k - 1] >= keys[k])
-			return 0;
 	h->value = xmalloc((n + 1) * sizeof(double));
 	for (size_t k = 0; k < n; k++) {
 		if (!counts[k])
@@ -197,7 +192,6 @@ static int ascending_bins(struct jscan *js, size_t bins, uint64_t *keys,
 	}
 	h->count = counts;
 	h->n = kept;
-	return 1;
 }
 
 /* Buckets (in their order) -> histogram: sorted, a later duplicate
@@ -241,25 +235,24 @@ static int read_bins(struct jscan *js, size_t bins, struct histogram *h)
 	unsigned bits = 0;
 	long nb;
 
-	if (jscan_type(js, bins) == JSCAN_INT_MAP) {
+	if (jscan_type(js, bins) == JSCAN_INT_MAP) {	/* fio 3.x */
 		uint64_t *keys = xmalloc(size * sizeof(*keys));
 		uint64_t *counts = xmalloc(size * sizeof(*counts));
+		size_t n = jscan_int_map_read(js, bins, keys, counts), k = 1;
 
-		nb = 0;
-		if (!ascending_bins(js, bins, keys, counts, h)) {
-			for (size_t k = 0; k + 1 < size; k++, nb++) {
-				b[k].key = keys[k];
-				b[k].count = counts[k];
-				b[k].order = k;
-			}
-			free(counts);
-			counts = NULL;
-		}
-		free(keys);
-		if (counts) {	/* now h's */
+		while (k < n && keys[k - 1] < keys[k])
+			k++;
+		if (k >= n) {
+			ascending_bins(keys, counts, n, h);
+			free(keys);
 			free(b);
 			return 0;
 		}
+		for (k = 0; k < n; k++)
+			b[k] = (struct bucket){ keys[k], counts[k], k };
+		nb = (long)n;
+		free(keys);
+		free(counts);
 	} else {
 		nb = read_buckets(js, bins, b, &have_bits, &bits);
 	}

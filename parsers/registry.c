@@ -110,11 +110,7 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 
 void parse_claim(struct parse_ctx *ctx, size_t li)
 {
-	if (li >= ctx->in->nlines || ctx->claimed[li])
-		return;
-	ctx->claimed[li] = 1;
-	if (ctx->in->lines[li].len)
-		ctx->unclaimed--;
+	parse_claim_range(ctx, li, li + 1);
 }
 
 void parse_claim_range(struct parse_ctx *ctx, size_t from, size_t to)
@@ -209,24 +205,21 @@ static int only_output_between(const struct parse_ctx *ctx, size_t **prose,
 	return (*prose)[b] == (*prose)[a + 1];
 }
 
-static uint64_t fnv1a(uint64_t h, const char *s)
+/* One string of a key: the 0xff separates "ab","c" from "a","bc". */
+static uint64_t hash_part(uint64_t h, const char *s)
 {
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h ^ 0xff;	/* separates "ab","c" from "a","bc" */
+	return fnv1a(h, s) ^ 0xff;
 }
 
 static uint64_t measurement_hash(const struct measurement *m)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = FNV1A_INIT;
 
-	h = fnv1a(h, m->tool);
-	h = fnv1a(h, m->op);
-	h = fnv1a(h, m->metric);
-	h = fnv1a(h, m->unit);
-	h = fnv1a(h, m->source_name);
+	h = hash_part(h, m->tool);
+	h = hash_part(h, m->op);
+	h = hash_part(h, m->metric);
+	h = hash_part(h, m->unit);
+	h = hash_part(h, m->source_name);
 	/* cached per shared label set: a fio job's 15 labels are hashed
 	 * once, not once per measurement */
 	return h ^ labels_hash(&m->labels);
