@@ -533,16 +533,27 @@ static int lex_fast(const struct jscan *js, size_t p, size_t *end)
 	return real ? LX_REAL : LX_INTEGER;
 }
 
+/* White space, and a NUL too in an input's arena (nul_is_newline). */
+static inline size_t skip_space(const struct jscan *js, size_t p)
+{
+	static const unsigned char space[256] = {
+		[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1,
+	};
+	const unsigned char *b = (const unsigned char *)js->buf;
+
+	for (;; p++)
+		if (!space[b[p]] && (b[p] || !js->nul_is_newline ||
+				     p >= js->len))
+			return p;
+}
+
 /* The next lexeme from *pos; advances *pos past it. */
 static int lex(struct jscan *js, size_t *pos, struct lexeme *lx)
 {
 	const char *b = js->buf;
-	size_t p = *pos;
+	size_t p = skip_space(js, *pos);
 	unsigned char c;
 
-	while (p < js->len && (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' ||
-			       b[p] == '\t' || (!b[p] && js->nul_is_newline)))
-		p++;
 	lx->start = lx->end = p;
 	lx->flags = 0;
 	if (p >= js->len)
@@ -582,19 +593,6 @@ static int lex(struct jscan *js, size_t *pos, struct lexeme *lx)
 
 /* ---- integer maps ---- */
 
-/* White space as lex() takes it: a NUL too, in an input's arena. */
-static inline size_t skip_space(const struct jscan *js, size_t p)
-{
-	static const unsigned char space[256] = {
-		[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1,
-	};
-	const unsigned char *b = (const unsigned char *)js->buf;
-
-	for (;; p++)
-		if (!space[b[p]] && (b[p] || !js->nul_is_newline ||
-				     p >= js->len))
-			return p;
-}
 
 /*
  * How many digits there are at p (the buffer holds len bytes).  Eight at

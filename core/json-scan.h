@@ -23,7 +23,7 @@
  * Integer maps: a caller that sets pack_key gets each object that is the
  * value of a member so named and holds only members "<digits>" : <digits>
  * (fio's JSON+ bins: { "1012" : 2, "1028" : 7, ... }) as one token of
- * type JSCAN_INT_MAP, read with jscan_int_map_next(), instead of two
+ * type JSCAN_INT_MAP, read with jscan_int_map_read(), instead of two
  * tokens a member: such objects are most of a JSON+ document.  Anything
  * else there (a real, a sign, an escape, a nested value, a key like
  * "FIO_IO_U_PLAT_BITS", an error) is read as an ordinary object, with

@@ -19,15 +19,18 @@ void keymap_release(struct keymap *m)
 	keymap_init(m);
 }
 
-static size_t hash_string(const char *s)
+uint64_t fnv1a(uint64_t h, const char *s)
 {
-	size_t h = (size_t)14695981039346656037ULL;
-
 	for (; *s; s++) {
 		h ^= (unsigned char)*s;
-		h *= (size_t)1099511628211ULL;
+		h *= 1099511628211ULL;
 	}
 	return h;
+}
+
+static size_t hash_string(const char *s)
+{
+	return (size_t)fnv1a(FNV1A_INIT, s);
 }
 
 /* Slot holding key, or the empty slot where it would go. */

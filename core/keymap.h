@@ -7,6 +7,12 @@
 #define STORAN_KEYMAP_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#define FNV1A_INIT 14695981039346656037ULL
+
+/* FNV-1a over the bytes of s, going on from h (FNV1A_INIT to start). */
+uint64_t fnv1a(uint64_t h, const char *s);
 
 struct keymap_entry {
 	char *key;		/* NULL: empty slot */

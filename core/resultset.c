@@ -1,5 +1,6 @@
 /* The result set; see resultset.h for the ownership rules. */
 #include "resultset.h"
+#include "keymap.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -83,20 +84,15 @@ static void labels_own(struct labels *l, size_t need)
 	struct label_block *b = l->v ? block_of(l->v) : NULL, *nb;
 	size_t alloc = l->alloc;
 
-	if (b && b->refs == 1 && alloc >= need) {
-		free(b->joined);
-		free(b->rendered);
-		b->joined = b->rendered = NULL;
-		b->hash = 0;
-		return;
-	}
 	while (alloc < need)
 		alloc = alloc ? 2 * alloc : 4;
-	if (b && b->refs == 1) {
+	if (b && b->refs == 1) {	/* ours alone: changed in place */
 		free(b->joined);
 		free(b->rendered);
 		b->joined = b->rendered = NULL;
 		b->hash = 0;
+		if (alloc == l->alloc)
+			return;
 		b = xrealloc(b, sizeof(*b) + alloc * sizeof(b->v[0]));
 		l->v = b->v;
 		l->alloc = alloc;
@@ -228,7 +224,7 @@ const char *labels_joined(const struct labels *l)
 uint64_t labels_hash(const struct labels *l)
 {
 	struct label_block *b;
-	uint64_t h = 14695981039346656037ULL;	/* FNV-1a */
+	uint64_t h = FNV1A_INIT;
 
 	if (!l->v)
 		return h;
@@ -236,12 +232,8 @@ uint64_t labels_hash(const struct labels *l)
 	if (b->hash)
 		return b->hash;
 	for (size_t i = 0; i < l->n; i++) {
-		for (const char *k = l->v[i].key; *k; k++)
-			h = (h ^ (unsigned char)*k) * 1099511628211ULL;
-		h = (h ^ '=') * 1099511628211ULL;
-		for (const char *v = l->v[i].value; *v; v++)
-			h = (h ^ (unsigned char)*v) * 1099511628211ULL;
-		h = (h ^ ';') * 1099511628211ULL;
+		h = fnv1a(fnv1a(h, l->v[i].key), "=");
+		h = fnv1a(fnv1a(h, l->v[i].value), ";");
 	}
 	b->hash = h ? h : 1;
 	return b->hash;

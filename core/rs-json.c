@@ -120,20 +120,6 @@ static void put_number_or_null(struct strbuf *out, double v)
 		strbuf_adds(out, "null");
 }
 
-static void put_integer(struct strbuf *out, long long v)
-{
-	char buf[24], *p = buf + sizeof(buf);
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
-			       (unsigned long long)v;
-
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	strbuf_add(out, p, (size_t)(buf + sizeof(buf) - p));
-}
 
 /* '"key": ', after ", " unless it is the object's first member. */
 static void put_key(struct strbuf *out, int *first, const char *key)
@@ -196,7 +182,7 @@ static void put_histogram(struct strbuf *out, const struct histogram *h)
 	for (size_t i = 0; i < h->n; i++) {
 		if (i)
 			strbuf_adds(out, ", ");
-		put_integer(out, (long long)h->count[i]);
+		strbuf_add_int(out, (long long)h->count[i]);
 	}
 	strbuf_adds(out, "]}");
 }
@@ -259,10 +245,10 @@ static void put_measurement(struct strbuf *out, const struct measurement *m,
 	put_key(out, &first, "labels");
 	put_labels(out, &m->labels);
 	put_key(out, &first, "source");
-	put_integer(out, (long long)source);
+	strbuf_add_int(out, (long long)source);
 	put_string_member(out, &first, "source_name", m->source_name);
 	put_key(out, &first, "line");
-	put_integer(out, m->line);
+	strbuf_add_int(out, m->line);
 	strbuf_addch(out, '}');
 }
 

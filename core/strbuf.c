@@ -98,24 +98,27 @@ void strbuf_add_number(struct strbuf *sb, double v)
 	 * floating-point path; they print the same as %.15g would. */
 	if (v > -1e15 && v < 1e15 && !(v - (double)(long long)v > 0) &&
 	    !(v - (double)(long long)v < 0) && !(signbit(v) && !(v < 0))) {
-		long long i = (long long)v;
-		char *p = buf + sizeof(buf);
-		int neg = i < 0;
-		unsigned long long u = neg ? 0ULL - (unsigned long long)i :
-				       (unsigned long long)i;
-
-		do {
-			*--p = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		if (neg)
-			*--p = '-';
-		strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+		strbuf_add_int(sb, (long long)v);
 		return;
 	}
 	/* 15 significant digits survive text -> double -> text unchanged,
 	 * which keeps CSV round trips byte-identical. */
 	strbuf_add(sb, buf, format_g(buf, v, 15));
+}
+
+void strbuf_add_int(struct strbuf *sb, long long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+			       (unsigned long long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void strbuf_add_csv_number(struct strbuf *sb, double v)
@@ -158,14 +161,9 @@ void strbuf_add_markup(struct strbuf *sb, const char *s)
 
 void strbuf_add_keypart(struct strbuf *sb, const char *s)
 {
-	char digits[24], *p = digits + sizeof(digits);
-	size_t len = strlen(s), n = len;
+	size_t len = strlen(s);
 
-	do {
-		*--p = (char)('0' + n % 10);
-		n /= 10;
-	} while (n);
-	strbuf_add(sb, p, (size_t)(digits + sizeof(digits) - p));
+	strbuf_add_int(sb, (long long)len);
 	strbuf_addch(sb, ':');
 	strbuf_add(sb, s, len);
 }

@@ -31,6 +31,8 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Appends a double the way every storan export prints numbers (%.15g). */
 void strbuf_add_number(struct strbuf *sb, double v);
+/* An integer in decimal, without printf. */
+void strbuf_add_int(struct strbuf *sb, long long v);
 /* Appends ',' and v as strbuf_add_number() does; NaN is an empty field. */
 void strbuf_add_csv_number(struct strbuf *sb, double v);
 /* Appends s quoted for CSV as RFC 4180 asks (only when needed). */
