@@ -75,10 +75,9 @@ static int looks_binary(const char *data, size_t size)
 	return size && ctl * 20 > size;
 }
 
-/* Strips "> > " quote markers; returns how many there were. */
-static unsigned strip_quotes(const char **p, const char *end)
+/* Strips "> > " quote markers. */
+static void strip_quotes(const char **p, const char *end)
 {
-	unsigned depth = 0;
 	const char *s = *p;
 
 	for (;;) {
@@ -91,10 +90,8 @@ static unsigned strip_quotes(const char **p, const char *end)
 		/* ">=" and ">>>" runs in prose are not worth a special case;
 		 * "dieter:> " never starts a line. */
 		s = t + 1;
-		depth++;
 	}
 	*p = s;
-	return depth;
 }
 
 static int is_name_char(char c)
@@ -227,7 +224,6 @@ static void grow_lines(struct input *in, size_t need)
 	ALLOC_GROW(in->lines, need, in->lines_alloc);
 	GROW_EXTRA(in, origin, old);
 	GROW_EXTRA(in, indent, old);
-	GROW_EXTRA(in, quote_depth, old);
 }
 
 static void add_line(struct input *in, char **arena, const char *s,
@@ -236,7 +232,6 @@ static void add_line(struct input *in, char **arena, const char *s,
 	struct input_line *l;
 	const char *b = s, *t;
 	size_t name_len = 0, skip = 0, indent, i;
-	unsigned quotes = 0;
 
 	while (end > s && is_blank(end[-1]))
 		end--;
@@ -247,7 +242,7 @@ static void add_line(struct input *in, char **arena, const char *s,
 	l = &in->lines[i];
 	l->lineno = lineno;
 	if (t < end && *t == '>') {
-		quotes = strip_quotes(&b, end);
+		strip_quotes(&b, end);
 		t = b;
 	}
 	/* a grep prefix or host starts the line (after quote markers) with
@@ -266,17 +261,14 @@ static void add_line(struct input *in, char **arena, const char *s,
 		SET_EXTRA(in, origin, i, (unsigned)in->names_len + 1);
 		in->names_len += name_len + 1;
 		b += skip;
-		quotes += strip_quotes(&b, end);
+		strip_quotes(&b, end);
 		t = b;
 	}
 	t = skip_blanks(t, end);
 	indent = (size_t)(t - b);
 	if (indent > USHRT_MAX)
 		indent = USHRT_MAX;
-	if (quotes > UCHAR_MAX)
-		quotes = UCHAR_MAX;
 	SET_EXTRA(in, indent, i, (unsigned short)indent);
-	SET_EXTRA(in, quote_depth, i, (unsigned char)quotes);
 	l->text = *arena;
 	l->len = (unsigned)(end - t);
 	memcpy(l->text, t, l->len);
@@ -406,12 +398,10 @@ static void drop_lines(struct input *in)
 	free(in->names);
 	free(in->origin);
 	free(in->indent);
-	free(in->quote_depth);
 	in->lines = NULL;
 	in->arena = in->names = NULL;
 	in->origin = NULL;
 	in->indent = NULL;
-	in->quote_depth = NULL;
 	in->nlines = in->lines_alloc = in->arena_len = in->names_len = 0;
 }
 

@@ -8,7 +8,6 @@
  * happens once, here:
  *
  *   raw line            "> > nvme.txt:  Timing cached reads: ...\r"
- *   quote depth         2
  *   origin              "nvme.txt"    (the grep prefix, else NULL)
  *   text                "Timing cached reads: ..."
  *
@@ -61,10 +60,9 @@ struct input {
 	size_t names_len;
 	/* Per line, NULL while every line has 0: 1 + the offset of its
 	 * origin in names; leading blanks stripped (a tab counts 1, 65535
-	 * stands for more); e-mail quote markers stripped (255 for more). */
+	 * stands for more). */
 	unsigned *origin;
 	unsigned short *indent;
-	unsigned char *quote_depth;
 };
 
 /*
@@ -120,13 +118,6 @@ static inline unsigned input_line_indent(const struct input *in,
 					 const struct input_line *l)
 {
 	return in->indent ? in->indent[l - in->lines] : 0;
-}
-
-/* E-mail quote markers ("> > ") stripped from the line. */
-static inline unsigned input_line_quote_depth(const struct input *in,
-					      const struct input_line *l)
-{
-	return in->quote_depth ? in->quote_depth[l - in->lines] : 0;
 }
 
 /* Is the line blank, or only a shell prompt ("$", "pi@host:~ $")? */

@@ -30,11 +30,8 @@ static void test_quotes_indent_crlf(void **state)
 	load(&in, "> > \t Timing x\r\n>>plain\n  > one\nno\r");
 	assert_int_equal(in.nlines, 4);
 	assert_string_equal(in.lines[0].text, "Timing x");
-	assert_int_equal(input_line_quote_depth(&in, &in.lines[0]), 2);
 	assert_int_equal(input_line_indent(&in, &in.lines[0]), 3); /* " \t " */
 	assert_string_equal(in.lines[1].text, "plain");
-	assert_int_equal(input_line_quote_depth(&in, &in.lines[1]), 2);
-	assert_int_equal(input_line_quote_depth(&in, &in.lines[3]), 0);
 	assert_string_equal(in.lines[2].text, "one");
 	assert_string_equal(in.lines[3].text, "no");
 	assert_int_equal(in.lines[3].lineno, 4);
@@ -238,7 +235,7 @@ static void test_runs_share_labels(void **state)
 }
 
 /*
- * The per-line extras (origin, indent, quotes) are made at the first
+ * The per-line extras (origin, indent) are made at the first
  * line that has one and grow with the table: right for lines before,
  * after and far past the first guess of the table's size.
  */
@@ -266,8 +263,6 @@ static void test_line_extras_grow(void **state)
 		/* the blank after the last marker or the prefix counts */
 		assert_int_equal(input_line_indent(&in, l),
 				 i == 3 ? 3 : i == 2000 || i == 4999 ? 1 : 0);
-		assert_int_equal(input_line_quote_depth(&in, l),
-				 i == 2000 ? 2 : 0);
 		if (i == 4999)
 			assert_string_equal(input_line_origin(&in, l),
 					    "run7.log");
