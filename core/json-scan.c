@@ -1079,7 +1079,7 @@ static size_t get_linear(struct jscan *js, size_t obj, const char *key,
 /*
  * Builds the hash index of obj in entry x: slots hold the key token of
  * each distinct key, the later of duplicates replacing the earlier.
- * Returns -1 (and leaves x unused) when a key holds escapes: hashing it
+ * Returns -1 (x then says so, mask 0) when a key holds escapes: hashing it
  * would need it decoded, and such objects are left to get_linear().
  */
 static int build_index(struct jscan *js, struct jscan_index *x, size_t obj)
@@ -1097,8 +1097,11 @@ static int build_index(struct jscan *js, struct jscan_index *x, size_t obj)
 		const char *s = js->buf + t->start;
 		size_t h;
 
-		if (t->flags & JSCAN_ESCAPED)
+		if (t->flags & JSCAN_ESCAPED) {
+			x->obj = (uint32_t)obj;	/* remembered: no retry */
+			x->mask = 0;
 			return -1;
+		}
 		for (h = hash_key(s, t->len) & mask;
 		     x->slots[h] != UINT32_MAX; h = (h + 1) & mask) {
 			const struct jscan_tok *o = &js->tok[x->slots[h]];
@@ -1119,8 +1122,8 @@ static struct jscan_index *find_index(struct jscan *js, size_t obj)
 	struct jscan_index *x;
 
 	for (size_t i = 0; i < NINDEX; i++)
-		if (js->index[i].obj == obj)
-			return &js->index[i];
+		if (js->index[i].obj == obj)	/* mask 0: keys with escapes */
+			return js->index[i].mask ? &js->index[i] : NULL;
 	x = &js->index[js->index_next];
 	js->index_next = (js->index_next + 1) % NINDEX;
 	return build_index(js, x, obj) ? NULL : x;
