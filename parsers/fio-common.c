@@ -213,24 +213,6 @@ static uint64_t running_count_needed(uint64_t total, double pct)
 	return want >= (long double)total ? total : (uint64_t)ceill(want);
 }
 
-double fio_hist_percentile(const double *value, const uint64_t *count,
-			   size_t n, double pct)
-{
-	uint64_t total = 0, sum = 0, need;
-
-	for (size_t i = 0; i < n; i++)
-		total += count[i];
-	if (!total)
-		return 0;
-	need = running_count_needed(total, pct);
-	for (size_t i = 0; i < n; i++) {
-		sum += count[i];
-		if (sum >= need)
-			return value[i];
-	}
-	return value[n - 1];
-}
-
 double fio_hist_percentile_cum(const double *value, const uint64_t *cum,
 			       size_t n, double pct)
 {

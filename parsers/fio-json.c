@@ -129,88 +129,77 @@ static void emit(struct json_state *st, size_t li, const char *op,
 struct bucket {
 	uint64_t key;		/* a value (fio 3.x) or an index (2.x) */
 	uint64_t count;
-	size_t order;		/* position in the object */
 };
 
 static int bucket_cmp(const void *a, const void *b)
 {
 	const struct bucket *x = a, *y = b;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* fio 2.x's bucket indices come in groups of 2^bits: fio uses 6 bits and
+ * 19 groups; anything far beyond is not fio's (and would overflow). */
+#define PLAT_BITS_MAX 16
+#define PLAT_GROUPS_MAX 40
+
 /*
- * Reads the members of a "bins" object in one walk: the buckets with a
- * count, and FIO_IO_U_PLAT_BITS (fio 2.x: keys are then indices).
- * Returns how many buckets, or -1 when a member is not a bucket.
+ * Reads the members of a "bins" object that is not an integer map (fio
+ * 2.x's: FIO_IO_U_PLAT_BITS, then counts by bucket index) in one walk.
+ * Returns how many buckets, or -1 with *why set.
  */
 static long read_buckets(struct jscan *js, size_t bins, struct bucket *b,
-			 int *have_bits, unsigned *bits)
+			 int *have_bits, unsigned *bits, const char **why)
 {
-	size_t n = 0, order = 0;
+	size_t n = 0;
 
 	for (size_t k = jscan_first(js, bins); k != JSCAN_NONE;
-	     k = jscan_next(js, bins, k), order++) {
+	     k = jscan_next(js, bins, k)) {
 		const char *key = jscan_str(js, k), *p = key;
 		int64_t count = jscan_int(js, k + 1);
+		int integer = jscan_type(js, k + 1) == JSCAN_INTEGER;
 		uint64_t v;
 
-		if (starts_with(key, "FIO_IO_U_PLAT")) {
-			if (!strcmp(key, "FIO_IO_U_PLAT_BITS")) {
-				*have_bits = 1;	/* the last one counts */
-				*bits = (unsigned)count;
-			}
+		if (!strcmp(key, "FIO_IO_U_PLAT_BITS")) {
+			*have_bits = 1;
+			*bits = (unsigned)count;
+			if (!integer || count < 1 || count > PLAT_BITS_MAX)
+				return *why = "FIO_IO_U_PLAT_BITS is not "
+					      "fio's", -1;
 			continue;
 		}
-		if (scan_u64(&p, &v) || *p ||
-		    jscan_type(js, k + 1) != JSCAN_INTEGER || count < 0)
-			return -1;
+		if (starts_with(key, "FIO_IO_U_PLAT"))
+			continue;	/* _VAL, _NR: derived from _BITS */
+		if (scan_u64(&p, &v) || *p || !integer || count < 0)
+			return *why = "a bin is not a count of a number", -1;
 		b[n].key = v;
-		b[n].count = (uint64_t)count;
-		b[n++].order = order;
+		b[n++].count = (uint64_t)count;
 	}
+	for (size_t i = 0; *have_bits && i < n; i++)
+		if (b[i].key >> *bits >= PLAT_GROUPS_MAX)
+			return *why = "a bucket index beyond fio's", -1;
 	return (long)n;
 }
 
 /*
- * Bins of an integer map whose keys ascend, as fio prints them: straight
- * into h, the empty ones left out (counts[] becomes h's).
+ * Buckets -> histogram, empty ones left out: sorted (fio prints them in
+ * order; a hand-edited file need not); bits: 2.x indices to values.
+ * Returns -1 with *why set when a key is given twice (which count is
+ * meant cannot be told).
  */
-static void ascending_bins(const uint64_t *keys, uint64_t *counts,
-			   size_t n, struct histogram *h)
+static int buckets_to_histogram(struct bucket *b, size_t nb, int have_bits,
+				unsigned bits, struct histogram *h,
+				const char **why)
 {
-	size_t kept = 0;
-
-	h->value = xmalloc((n + 1) * sizeof(double));
-	for (size_t k = 0; k < n; k++) {
-		if (!counts[k])
-			continue;
-		h->value[kept] = (double)keys[k];
-		counts[kept++] = counts[k];
-	}
-	h->count = counts;
-	h->n = kept;
-}
-
-/* Buckets (in their order) -> histogram: sorted, a later duplicate
- * winning, empty buckets left out; bits: 2.x indices to values. */
-static void buckets_to_histogram(struct bucket *b, long nb, int have_bits,
-				 unsigned bits, struct histogram *h)
-{
-	int sorted = 1;
 	size_t n = 0;
 
-	for (long i = 1; i < nb && sorted; i++)
-		sorted = b[i - 1].key < b[i].key;
-	if (!sorted)
-		qsort(b, (size_t)nb, sizeof(*b), bucket_cmp);
-	h->value = xcalloc((size_t)nb + 1, sizeof(double));
-	h->count = xcalloc((size_t)nb + 1, sizeof(uint64_t));
-	for (long i = 0; i < nb; i++) {
-		if (i + 1 < nb && b[i + 1].key == b[i].key)
-			continue;	/* a later duplicate wins */
+	qsort(b, nb, sizeof(*b), bucket_cmp);
+	for (size_t i = 1; i < nb; i++)
+		if (b[i - 1].key == b[i].key)
+			return *why = "a bin is given twice", -1;
+	h->value = xcalloc(nb + 1, sizeof(double));
+	h->count = xcalloc(nb + 1, sizeof(uint64_t));
+	for (size_t i = 0; i < nb; i++) {
 		if (!b[i].count)
 			continue;
 		h->value[n] = have_bits ?
@@ -220,46 +209,57 @@ static void buckets_to_histogram(struct bucket *b, long nb, int have_bits,
 		h->count[n++] = b[i].count;
 	}
 	h->n = n;
+	return 0;
 }
 
 /*
- * The "bins" object -> histogram in fio's unit, ascending.  fio prints
- * the bins in order, so the sort is only for hand-edited files; a key
- * that appears twice keeps its last count, as a JSON object would.
+ * The "bins" object -> histogram in fio's unit, ascending.  fio 3.x
+ * prints an integer map in ascending order: read straight into h, the
+ * empty ones left out.  Anything else goes through the buckets.
+ * Returns 0, or -1 with *why set (h then empty).
  */
-static int read_bins(struct jscan *js, size_t bins, struct histogram *h)
+static int read_bins(struct jscan *js, size_t bins, struct histogram *h,
+		     const char **why)
 {
-	size_t size = jscan_size(js, bins) + 1;
+	size_t size = jscan_size(js, bins) + 1, n, k = 1;
 	struct bucket *b = xmalloc(size * sizeof(*b));
-	int have_bits = 0;
+	uint64_t *keys, *counts;
+	int have_bits = 0, rc;
 	unsigned bits = 0;
 	long nb;
 
-	if (jscan_type(js, bins) == JSCAN_INT_MAP) {	/* fio 3.x */
-		uint64_t *keys = xmalloc(size * sizeof(*keys));
-		uint64_t *counts = xmalloc(size * sizeof(*counts));
-		size_t n = jscan_int_map_read(js, bins, keys, counts), k = 1;
-
-		while (k < n && keys[k - 1] < keys[k])
-			k++;
-		if (k >= n) {
-			ascending_bins(keys, counts, n, h);
-			free(keys);
-			free(b);
-			return 0;
-		}
+	if (jscan_type(js, bins) != JSCAN_INT_MAP) {	/* fio 2.x */
+		nb = read_buckets(js, bins, b, &have_bits, &bits, why);
+		rc = nb < 0 ? -1 : buckets_to_histogram(b, (size_t)nb,
+						       have_bits, bits, h, why);
+		free(b);
+		return rc;
+	}
+	keys = xmalloc(size * sizeof(*keys));
+	counts = xmalloc(size * sizeof(*counts));
+	n = jscan_int_map_read(js, bins, keys, counts);
+	while (k < n && keys[k - 1] < keys[k])
+		k++;
+	if (k < n) {	/* out of order: sorted, or a key twice */
 		for (k = 0; k < n; k++)
-			b[k] = (struct bucket){ keys[k], counts[k], k };
-		nb = (long)n;
-		free(keys);
+			b[k] = (struct bucket){ keys[k], counts[k] };
+		rc = buckets_to_histogram(b, n, 0, 0, h, why);
 		free(counts);
 	} else {
-		nb = read_buckets(js, bins, b, &have_bits, &bits);
+		h->value = xmalloc((n + 1) * sizeof(double));
+		h->n = 0;
+		for (k = 0; k < n; k++) {
+			if (!counts[k])
+				continue;
+			h->value[h->n] = (double)keys[k];
+			counts[h->n++] = counts[k];
+		}
+		h->count = counts;
+		rc = 0;
 	}
-	if (nb >= 0)
-		buckets_to_histogram(b, nb, have_bits, bits, h);
+	free(keys);
 	free(b);
-	return nb < 0 ? -1 : 0;
+	return rc;
 }
 
 /* Percentiles of one latency: from the bins when there are some. */
@@ -287,12 +287,13 @@ static void emit_percentiles(struct json_state *st, size_t li,
 		if (scan_double(&s, SCAN_NO_EXPONENT, &p) || *s || !(p > 0) ||
 		    fio_pct_metric(&st->metric, prefix, key, strlen(key)))
 			continue;	/* fio 3.1's unused "0.00" entries */
-		if (cum) {
+		if (cum) {	/* a check: fio's own number is kept */
 			val = fio_hist_percentile_cum(h->value, cum, h->n, p);
 			if (val < printed || val > printed)
 				parse_note(st->ctx, li, "%s from the JSON+ bins "
-					   "is %.0f, fio printed %.0f",
+					   "is %.0f, fio printed %.0f (kept)",
 					   st->metric.buf, val, printed);
+			val = printed;
 		}
 		emit(st, li, op, st->metric.buf, UNIT_SECONDS,
 		     fio_seconds(val, scale), l);
@@ -314,14 +315,17 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 	int have_n;
 	double n;
 	size_t mean = 0;
+	const char *why = NULL;
 
-	/* "clat_ns": the prefixes are short names of this file */
+	/* "clat_ns" (ns), else "clat" (usec): the prefixes are short
+	 * names of this file */
 	memcpy(key, prefix, strlen(prefix));
 	memcpy(key + strlen(prefix), "_ns", 4);
 	o = jscan_get(js, dir, key);
 	if (!is_object(js, o)) {
 		o = jscan_get(js, dir, prefix);
 		scale = 1e-6;
+		key[strlen(prefix)] = '\0';
 	}
 	if (!is_object(js, o))
 		return;
@@ -332,8 +336,10 @@ static void emit_latency(struct json_state *st, size_t li, const char *op,
 	n = num(js, o, "N", &have_n);
 	bins = jscan_get(js, o, "bins");
 	if ((is_object(js, bins) || jscan_type(js, bins) == JSCAN_INT_MAP) &&
-	    read_bins(js, bins, &h))
-		parse_error(st->ctx, li, "unreadable JSON+ bins of %s", key);
+	    read_bins(js, bins, &h, &why))
+		parse_error(st->ctx, li, "JSON+ bins of %s: %s; no distribution "
+			    "taken, its percentiles are the ones fio printed",
+			    key, why);
 	if ((have_n && !(n > 0)) || !(sum > 0))
 		goto out;	/* no samples (sync engines, gtod_reduce) */
 	for (int k = 0; k < 4; k++) {

@@ -153,6 +153,7 @@ static void emit_hist(struct parse_ctx *ctx, size_t li, enum fio_dir d,
 	struct histogram h = { 0, NULL, NULL };
 	struct strbuf metric = STRBUF_INIT;
 	size_t p50 = 0;
+	uint64_t *cum = xcalloc(nbins + 1, sizeof(*cum));
 
 	h.value = xcalloc(nbins, sizeof(double));
 	h.count = xcalloc(nbins, sizeof(uint64_t));
@@ -160,7 +161,9 @@ static void emit_hist(struct parse_ctx *ctx, size_t li, enum fio_dir d,
 		if (bins[i]) {
 			h.value[h.n] = (double)fio_plat_idx_to_val((unsigned)i,
 								   6);
-			h.count[h.n++] = bins[i];
+			h.count[h.n] = bins[i];
+			cum[h.n] = bins[i] + (h.n ? cum[h.n - 1] : 0);
+			h.n++;
 		}
 	for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
 		const char *s = pcts[k];
@@ -168,7 +171,7 @@ static void emit_hist(struct parse_ctx *ctx, size_t li, enum fio_dir d,
 
 		scan_double(&s, 0, &p);
 		fio_pct_metric(&metric, "clat", pcts[k], strlen(pcts[k]));
-		v = fio_hist_percentile(h.value, h.count, h.n, p);
+		v = fio_hist_percentile_cum(h.value, cum, h.n, p);
 		fio_emit(ctx, li, fio_dir_name(d), metric.buf, UNIT_SECONDS,
 			 fio_seconds(v, scale), NULL);
 		if (!strcmp(pcts[k], "50"))
@@ -178,6 +181,7 @@ static void emit_hist(struct parse_ctx *ctx, size_t li, enum fio_dir d,
 		h.value[i] = fio_seconds(h.value[i], scale);
 	ctx->rs->m[p50].hist = h;
 	strbuf_release(&metric);
+	free(cum);
 }
 
 static void hist_log(struct parse_ctx *ctx)

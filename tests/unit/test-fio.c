@@ -105,6 +105,39 @@ static void test_plat_idx_to_val(void **state)
 	assert_int_equal(fio_plat_idx_to_val(1855, 6), 17112760320ULL);
 }
 
+/*
+ * fio's own walk, written here as the oracle: the first bucket whose
+ * running count reaches pct% of the total, the product as fio's
+ * -ffast-math build computes it (total * 0.01L * pct, long double).
+ */
+static double walk_percentile(const double *value, const uint64_t *count,
+			      size_t n, double pct)
+{
+	uint64_t total = 0, sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += count[i];
+	for (size_t i = 0; i < n; i++) {
+		sum += count[i];
+		if ((long double)sum >= (long double)total * 0.01L *
+					(long double)pct)
+			return value[i];
+	}
+	return n ? value[n - 1] : 0;
+}
+
+/* fio_hist_percentile_cum() of plain counts (their running sums made
+ * here). */
+static double percentile(const double *value, const uint64_t *count,
+			 size_t n, double pct)
+{
+	uint64_t cum[8];
+
+	for (size_t i = 0; i < n; i++)
+		cum[i] = count[i] + (i ? cum[i - 1] : 0);
+	return fio_hist_percentile_cum(value, cum, n, pct);
+}
+
 static void test_hist_percentile(void **state)
 {
 	const double value[] = { 10, 20, 30, 40 };
@@ -112,11 +145,11 @@ static void test_hist_percentile(void **state)
 
 	(void)state;
 	/* the first bucket whose running count reaches p% of the total */
-	assert_true(fio_hist_percentile(value, count, 4, 25) < 10.5);
-	assert_true(fio_hist_percentile(value, count, 4, 25.01) > 19.5);
-	assert_true(fio_hist_percentile(value, count, 4, 50) < 20.5);
-	assert_true(fio_hist_percentile(value, count, 4, 99.99) > 39.5);
-	assert_true(fio_hist_percentile(value, count, 0, 50) < 0.5);
+	assert_true(percentile(value, count, 4, 25) < 10.5);
+	assert_true(percentile(value, count, 4, 25.01) > 19.5);
+	assert_true(percentile(value, count, 4, 50) < 20.5);
+	assert_true(percentile(value, count, 4, 99.99) > 39.5);
+	assert_true(percentile(value, count, 0, 50) < 0.5);
 }
 
 /* Checks one "clat_ns"-like object: bins -> percentiles == printed. */
@@ -154,7 +187,7 @@ static size_t check_latency(json_t *o)
 
 		if (!(p > 0))
 			continue;
-		got = fio_hist_percentile(val, cnt, n, p);
+		got = walk_percentile(val, cnt, n, p);
 		assert_true(!(got < json_number_value(v)) &&
 			    !(got > json_number_value(v)));
 		got = fio_hist_percentile_cum(val, cum, n, p);
@@ -231,8 +264,19 @@ static void test_jsonplus_histograms_kept_or_dropped(void **state)
 		"tests/parsers/fio/0103-3_33-randrw-libaio-jsonplus.json";
 	struct result_set kept, dropped;
 	size_t with_hist = 0;
+	json_error_t e;
+	json_t *root = json_load_file(path, 0, &e);
+	json_t *job = json_array_get(json_object_get(root, "jobs"), 0);
+	/* N of the read, then the write clat: fio's own count */
+	const json_int_t n[2] = {
+		json_integer_value(json_object_get(json_object_get(
+			json_object_get(job, "read"), "clat_ns"), "N")),
+		json_integer_value(json_object_get(json_object_get(
+			json_object_get(job, "write"), "clat_ns"), "N")),
+	};
 
 	(void)state;
+	assert_true(n[0] > 0 && n[1] > 0);
 	ingest_fixture(path, 0, &kept);
 	ingest_fixture(path, 1, &dropped);
 	assert_int_equal(kept.n, dropped.n);
@@ -249,10 +293,11 @@ static void test_jsonplus_histograms_kept_or_dropped(void **state)
 		assert_non_null(strstr(a->metric, ".mean"));
 		for (size_t k = 0; k < a->hist.n; k++)
 			total += a->hist.count[k];
-		assert_true(total > 0);
+		assert_int_equal(total, n[with_hist < 2 ? with_hist : 1]);
 		with_hist++;
 	}
 	assert_int_equal(with_hist, 2);	/* the clat bins of read and write */
+	json_decref(root);
 	result_set_release(&kept);
 	result_set_release(&dropped);
 }
@@ -302,62 +347,114 @@ static void test_dropped_histograms_fold_alike(void **state)
 	strbuf_release(&err);
 }
 
-/* The clat histogram of a one-job JSON+ document with these bins. */
-static void clat_histogram(const char *bins, struct strbuf *out)
+/*
+ * Ingests a one-job JSON+ document whose latency `lat` ("clat_ns", or
+ * fio 2.x's "clat") has these bins: the histograms into hist, the
+ * messages into msgs; returns ingest_input()'s status.
+ */
+static int ingest_bins(const char *lat, const char *bins,
+		       struct strbuf *hist, struct strbuf *msgs)
 {
 	struct strbuf doc = STRBUF_INIT;
 	struct ingest_options opt;
 	struct diag_list diags;
 	struct result_set rs;
 	struct input in;
+	int rc;
 
 	strbuf_addf(&doc, "{\"fio version\" : \"fio-3.33\",\n\"jobs\" : [{"
 		    "\"jobname\" : \"j\", \"groupid\" : 0, \"error\" : 0,\n"
 		    "\"job options\" : {\"rw\" : \"read\"},\n"
 		    "\"read\" : {\"io_bytes\" : 4096, \"runtime\" : 1,\n"
-		    "\"clat_ns\" : {\"min\" : 100, \"max\" : 300, "
+		    "\"%s\" : {\"min\" : 100, \"max\" : 300, "
 		    "\"mean\" : 150, \"stddev\" : 1, \"N\" : 6,\n"
-		    "\"bins\" : {%s}}}}]}\n", bins);
+		    "\"percentile\" : {\"50.000000\" : 100},\n"
+		    "\"bins\" : {%s}}}}]}\n", lat, bins);
 	memset(&opt, 0, sizeof(opt));
 	diag_list_init(&diags);
 	result_set_init(&rs);
 	input_from_buffer(&in, "j.json", doc.buf, doc.len);
-	assert_int_equal(ingest_input(&in, &opt, &rs, &diags), 0);
-	strbuf_reset(out);
+	rc = ingest_input(&in, &opt, &rs, &diags);
+	strbuf_reset(hist);
+	strbuf_reset(msgs);
 	for (size_t i = 0; i < rs.n; i++)
 		for (size_t k = 0; k < rs.m[i].hist.n; k++)
-			strbuf_addf(out, "%s %g:%llu", rs.m[i].metric,
+			strbuf_addf(hist, "%s %g:%llu", rs.m[i].metric,
 				    rs.m[i].hist.value[k],
 				    (unsigned long long)rs.m[i].hist.count[k]);
+	for (size_t i = 0; i < diags.n; i++)
+		strbuf_addf(msgs, "%s\n", diags.v[i].msg);
 	input_release(&in);
 	result_set_release(&rs);
 	diag_list_release(&diags);
 	strbuf_release(&doc);
+	return rc;
 }
 
-/* Bins in fio's order are read directly; any other order, or a key
- * given twice (its last count wins), gives the same histogram. */
-static void test_bins_order_and_duplicates(void **state)
+/* Bins in fio's order are read directly; another order gives the same
+ * histogram (sorted). */
+static void test_bins_order(void **state)
 {
 	static const char *const same[] = {
 		"\"100\" : 5, \"200\" : 0, \"300\" : 1",
 		"\"300\" : 1, \"100\" : 5, \"200\" : 0",
-		"\"100\" : 2, \"300\" : 1, \"100\" : 5",
 		"\"100\" : 5,\n\"300\" : 1",
 	};
-	struct strbuf first = STRBUF_INIT, h = STRBUF_INIT;
+	struct strbuf first = STRBUF_INIT, h = STRBUF_INIT, msgs = STRBUF_INIT;
 
 	(void)state;
-	clat_histogram(same[0], &first);
+	assert_int_equal(ingest_bins("clat_ns", same[0], &first, &msgs), 0);
 	assert_string_equal(first.buf,
 			    "clat.mean 1e-07:5clat.mean 3e-07:1");
 	for (size_t i = 1; i < sizeof(same) / sizeof(same[0]); i++) {
 		print_message("%s\n", same[i]);
-		clat_histogram(same[i], &h);
+		assert_int_equal(ingest_bins("clat_ns", same[i], &h, &msgs), 0);
 		assert_string_equal(h.buf, first.buf);
+		assert_string_equal(strbuf_str(&msgs), "");
 	}
 	strbuf_release(&first);
 	strbuf_release(&h);
+	strbuf_release(&msgs);
+}
+
+/*
+ * Bins storan cannot read for sure are an error, and no distribution is
+ * taken (never one made up): a key given twice, fio 2.x bits that are
+ * not fio's or not a number, an index beyond fio's groups, a count that
+ * is not one.  The percentiles fio printed are still the results.
+ */
+static void test_bins_unreadable(void **state)
+{
+	static const struct { const char *lat, *bins, *why; } bad[] = {
+		{ "clat_ns", "\"100\" : 2, \"300\" : 1, \"100\" : 5",
+		  "a bin is given twice" },
+		{ "clat", "\"FIO_IO_U_PLAT_BITS\" : \"six\", \"3\" : 6",
+		  "FIO_IO_U_PLAT_BITS is not fio's" },
+		{ "clat", "\"FIO_IO_U_PLAT_BITS\" : 99, \"3\" : 6",
+		  "FIO_IO_U_PLAT_BITS is not fio's" },
+		{ "clat", "\"FIO_IO_U_PLAT_BITS\" : 6, \"99999\" : 6",
+		  "a bucket index beyond fio's" },
+		{ "clat", "\"FIO_IO_U_PLAT_BITS\" : 6, \"3\" : 1.5",
+		  "a bin is not a count of a number" },
+	};
+	struct strbuf h = STRBUF_INIT, msgs = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		print_message("%s\n", bad[i].bins);
+		assert_int_equal(ingest_bins(bad[i].lat, bad[i].bins, &h,
+					     &msgs), 1);
+		assert_string_equal(strbuf_str(&h), "");
+		assert_non_null(strstr(strbuf_str(&msgs), bad[i].why));
+		assert_non_null(strstr(strbuf_str(&msgs), "fio printed"));
+	}
+	/* fio 2.x's own: bucket index 3 of 6 bits is 3 usec */
+	assert_int_equal(ingest_bins("clat", "\"FIO_IO_U_PLAT_BITS\" : 6, "
+				     "\"FIO_IO_U_PLAT_VAL\" : 64, \"3\" : 6",
+				     &h, &msgs), 0);
+	assert_string_equal(h.buf, "clat.mean 3e-06:6");
+	strbuf_release(&h);
+	strbuf_release(&msgs);
 }
 
 int main(void)
@@ -370,7 +467,8 @@ int main(void)
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_jsonplus_fixtures),
 		cmocka_unit_test(test_jsonplus_histograms_kept_or_dropped),
-		cmocka_unit_test(test_bins_order_and_duplicates),
+		cmocka_unit_test(test_bins_order),
+		cmocka_unit_test(test_bins_unreadable),
 		cmocka_unit_test(test_dropped_histograms_fold_alike),
 	};
 
