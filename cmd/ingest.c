@@ -4,6 +4,7 @@
  */
 #include "cmd.h"
 #include "../core/atomic.h"
+#include "../core/cpus.h"
 #include "../core/load.h"
 #include "../core/numscan.h"
 #include "../core/rs-csv.h"
@@ -223,7 +224,7 @@ static void sink_render(struct ingest_sink *s, struct result_set *rs)
 	struct pieces p;
 	pthread_t tid;
 
-	if (rs->n < RENDER_SPLIT_MIN || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+	if (rs->n < RENDER_SPLIT_MIN || storan_cpus() < 2) {
 		render_range(&first, s);
 		s->buf = first.out;
 		s->count = first.count;

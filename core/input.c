@@ -7,6 +7,7 @@
  * million.
  */
 #include "input.h"
+#include "cpus.h"
 #include "filemap.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -415,7 +416,7 @@ static void hash_and_split(struct input *in)
 {
 	pthread_t tid;
 	int threaded = in->size >= HASH_THREAD_MIN &&
-		       sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		       storan_cpus() > 1 &&
 		       !pthread_create(&tid, NULL, hash_and_test, in);
 
 	if (!threaded) {

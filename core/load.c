@@ -1,5 +1,6 @@
 /* Loading result sets and raw text alike; see load.h. */
 #include "load.h"
+#include "cpus.h"
 #include "input.h"
 #include "rs-json.h"
 #include "strbuf.h"
@@ -173,7 +174,7 @@ static enum load_status deliver_job(struct load_job *j, load_deliver_fn fn,
 
 unsigned load_default_threads(size_t n)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = storan_cpus();
 
 	if (n < 4 || cpus < 2)
 		return 1;	/* not worth a thread */

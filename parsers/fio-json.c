@@ -40,6 +40,7 @@
  * the next one) are claimed and only the last one is a result.
  */
 #include "fio-common.h"
+#include "../core/cpus.h"
 #include "../core/json-scan.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
@@ -78,10 +79,11 @@ struct json_state {
 	struct job_result *result;	/* per job */
 };
 
-/* Documents of at least as many jobs and tokens are emitted on two
- * threads (a 128-job JSON+ file: 14,000 measurements). */
+/* Documents of at least as many jobs and lines are emitted on two
+ * threads (a 128-job JSON+ file: 14,000 measurements, 170,000 lines;
+ * lines, not tokens: bins, most of the work, are one token an object). */
 #define PARALLEL_JOBS 4
-#define PARALLEL_TOKENS 20000
+#define PARALLEL_LINES 10000
 
 static int fio_json_detect(const struct input *in)
 {
@@ -757,8 +759,9 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 	clone_indexes(st, clone);
 	st->clone = clone;
 	st->result = xcalloc(st->njobs + 1, sizeof(*st->result));
-	if (st->njobs >= PARALLEL_JOBS && js->ntok >= PARALLEL_TOKENS &&
-	    sysconf(_SC_NPROCESSORS_ONLN) > 1)
+	if (st->njobs >= PARALLEL_JOBS &&
+	    doc->last - doc->first >= PARALLEL_LINES &&
+	    storan_cpus() > 1)
 		emit_jobs_parallel(st);
 	else
 		emit_jobs(st, 0, st->njobs);
