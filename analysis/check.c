@@ -697,10 +697,7 @@ static void test_key(const struct measurement *m, struct strbuf *sb)
 	strbuf_add_keypart(sb, m->op);
 	strbuf_add_keypart(sb, m->metric);
 	strbuf_add_keypart(sb, m->unit);
-	for (size_t i = 0; i < m->labels.n; i++) {
-		strbuf_add_keypart(sb, m->labels.v[i].key);
-		strbuf_add_keypart(sb, m->labels.v[i].value);
-	}
+	labels_add_keyparts(&m->labels, sb);
 }
 
 /*

@@ -200,6 +200,14 @@ int labels_equal(const struct labels *a, const struct labels *b)
 	return 1;
 }
 
+void labels_add_keyparts(const struct labels *l, struct strbuf *sb)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		strbuf_add_keypart(sb, l->v[i].key);
+		strbuf_add_keypart(sb, l->v[i].value);
+	}
+}
+
 const char *labels_joined(const struct labels *l)
 {
 	struct label_block *b;

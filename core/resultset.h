@@ -95,6 +95,9 @@ void labels_setf(struct labels *l, const char *key, const char *fmt, ...)
 const char *labels_get(const struct labels *l, const char *key);
 void labels_remove(struct labels *l, const char *key);
 int labels_equal(const struct labels *a, const struct labels *b);
+/* Appends every key and value as strbuf_add_keypart()s: a hash-map key
+ * that two sets share only when they are equal. */
+void labels_add_keyparts(const struct labels *l, struct strbuf *sb);
 /* "k=v;k=v" sorted by key, as the CSV export writes it. */
 char *labels_to_string(const struct labels *l);
 /* The same, cached in the set: valid until the set changes or is freed. */

@@ -70,10 +70,7 @@ static void share_labels(struct parse_ctx *ctx, size_t i)
 		keymap_init(ctx->label_sets);
 	}
 	strbuf_reset(key);	/* one buffer for all: no malloc a measurement */
-	for (size_t k = 0; k < m->labels.n; k++) {
-		strbuf_add_keypart(key, m->labels.v[k].key);
-		strbuf_add_keypart(key, m->labels.v[k].value);
-	}
+	labels_add_keyparts(&m->labels, key);
 	slot = keymap_put(ctx->label_sets, key->buf, i, &created);
 	if (!created && *slot != i) {
 		if (*slot < ctx->rs->n &&
