@@ -316,6 +316,49 @@ static void test_json_writer_matches_jansson(void **state)
 	result_set_release(&rs);
 }
 
+/*
+ * Histogram values are printed once a thread and copied after (a memo of
+ * 2,048 slots): 6,000 distinct values, each printed three times in three
+ * orders, overwrite slots again and again and must still print as
+ * jansson does.
+ */
+static void test_histogram_values_memo(void **state)
+{
+	enum { DISTINCT = 6000, N = 3 * DISTINCT };
+	struct result_set rs;
+	struct strbuf got = STRBUF_INIT;
+	struct measurement *m;
+	json_t *ref;
+	char *want;
+	size_t count = 0;
+
+	(void)state;
+	result_set_init(&rs);
+	m = result_set_add(&rs, "fio", "read", "clat.mean", "s");
+	measurement_add_value(m, 1e-3);
+	m->hist.n = N;
+	m->hist.value = calloc(N, sizeof(double));
+	m->hist.count = calloc(N, sizeof(uint64_t));
+	for (size_t k = 0; k < N; k++) {
+		size_t i = k < DISTINCT ? k : k < 2 * DISTINCT ?
+			   DISTINCT - 1 - (k - DISTINCT) :
+			   (k * 7919) % DISTINCT;
+
+		/* fio-like bucket values in seconds, and some odd ones */
+		m->hist.value[k] = i % 5 ? (double)(i * 512 + 3) / 1e9 :
+				   -(double)i * 1e17 - 0.5;
+		m->hist.count[k] = k;
+	}
+	rs_json_add_measurements(&rs, 0, &count, &got);
+	ref = ref_measurement(&rs.m[0]);
+	want = json_dumps(ref, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	assert_string_equal(got.buf + 3, want);
+	free(want);
+	json_decref(ref);
+	strbuf_release(&got);
+	result_set_release(&rs);
+}
+
 static void assert_values(const struct measurement *m, const double *v,
 			  size_t n)
 {
@@ -371,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_json_writer_matches_jansson),
+		cmocka_unit_test(test_histogram_values_memo),
 		cmocka_unit_test(test_measurement_block),
 	};
 
