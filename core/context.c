@@ -98,20 +98,11 @@ static int is_tool_word(const char *w, size_t len)
 	return 0;
 }
 
-/* Does a line look like a command?  See context.h. */
-static int looks_like_command(const char *text, const char *t, size_t len)
+/* Whether t's words name a benchmark tool, and hold an option ("-t",
+ * "bs=1M"). */
+static void scan_words(const char *t, size_t len, int *tool, int *option)
 {
-	int tool = 0, option = 0;
-
-	/* After a shell prompt: a program name.  Programs are lowercase
-	 * (or paths); "# Resultado:" is a script comment, not a root shell. */
-	if (t != text)
-		return ((*t >= 'a' && *t <= 'z') || *t == '.' || *t == '/' ||
-			*t == '_') && text[strlen(text) - 1] != ':';
-	/* A process list row ("1585 be/0 vagrant ... dd if=...") is not a
-	 * command line: no command starts with a digit. */
-	if (*t >= '0' && *t <= '9')
-		return 0;
+	*tool = *option = 0;
 	for (size_t i = 0; i < len;) {
 		size_t s;
 
@@ -123,10 +114,36 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 		if (i == s)
 			break;
 		if ((t[s] == '-' && i - s > 1) || memchr(t + s, '=', i - s))
-			option = 1;
+			*option = 1;
 		if (is_tool_word(t + s, i - s))
-			tool = 1;
+			*tool = 1;
 	}
+}
+
+/* Does a line look like a command?  See context.h. */
+static int looks_like_command(const char *text, const char *t, size_t len)
+{
+	int tool, option;
+
+	/* After a shell prompt: a program name.  Programs are lowercase
+	 * (or paths); "# Resultado:" is a script comment, not a root shell. */
+	if (t != text) {
+		if (!((*t >= 'a' && *t <= 'z') || *t == '.' || *t == '/' ||
+		      *t == '_') || text[strlen(text) - 1] == ':')
+			return 0;
+		if (text[0] != '#')
+			return 1;
+		/* "# " alone is a root prompt or a comment, and a comment
+		 * is prose ("# similar results"): a command names a tool,
+		 * a path or an option */
+		scan_words(t, len, &tool, &option);
+		return tool || option || *t == '.' || *t == '/';
+	}
+	/* A process list row ("1585 be/0 vagrant ... dd if=...") is not a
+	 * command line: no command starts with a digit. */
+	if (*t >= '0' && *t <= '9')
+		return 0;
+	scan_words(t, len, &tool, &option);
 	return option && (tool || text[strlen(text) - 1] == ':');
 }
 

@@ -370,42 +370,64 @@ out:
 	free(h.count);
 }
 
+/* The min/max/mean/stddev of bandwidth or IOPS samples. */
+struct sample_stats {
+	const char *metric;		/* "bw" */
+	const char *samples;		/* "bw_samples" (fio 3.x) */
+	const char *keys[4];		/* min, max, mean, stddev */
+	const char *unit;
+	double scale;			/* to the unit */
+};
+
+static const struct sample_stats bw_stats = {
+	"bw", "bw_samples", { "bw_min", "bw_max", "bw_mean", "bw_dev" },
+	UNIT_BW, 1024,		/* KiB/s */
+};
+
+static const struct sample_stats iops_stats = {
+	"iops", "iops_samples",
+	{ "iops_min", "iops_max", "iops_mean", "iops_stddev" },
+	UNIT_IOPS, 1,
+};
+
+/*
+ * One of them, unless there were no samples: fio 3.x says so in
+ * bw_samples, fio 2.x only by writing four zeros (its calc_lat() found
+ * nothing; the normal report then has no "bw (KB/s)" line).
+ */
+static void emit_sample_stats(struct json_state *st, size_t li,
+			      const char *op, size_t dir,
+			      const struct labels *l,
+			      const struct sample_stats *ss)
+{
+	static const char *const names[] = { "min", "max", "mean", "stddev" };
+	double v[4], samples;
+	int have_samples, found, n, nonzero = 0;
+
+	samples = num(st->js, dir, ss->samples, &have_samples);
+	if (have_samples && !(samples > 0))
+		return;
+	for (n = 0; n < 4; n++) {	/* the ones there, up to a missing one */
+		v[n] = num(st->js, dir, ss->keys[n], &found);
+		if (!found)
+			break;
+		nonzero |= fabs(v[n]) > 0;
+	}
+	if (!have_samples && !nonzero)
+		return;
+	for (int k = 0; k < n; k++) {
+		strbuf_reset(&st->metric);
+		strbuf_addf(&st->metric, "%s.%s", ss->metric, names[k]);
+		emit(st, li, op, st->metric.buf, ss->unit, v[k] * ss->scale, l);
+	}
+}
+
 /* bw_min.. (KiB/s) and iops_min.. of the sample lines. */
 static void emit_samples(struct json_state *st, size_t li, const char *op,
 			 size_t dir, const struct labels *l)
 {
-	static const char *const bw_keys[] = {
-		"bw_min", "bw_max", "bw_mean", "bw_dev"
-	};
-	static const char *const iops_keys[] = {
-		"iops_min", "iops_max", "iops_mean", "iops_stddev"
-	};
-	static const char *const names[] = { "min", "max", "mean", "stddev" };
-	int have_samples, found;
-	double samples, v;
-
-	samples = num(st->js, dir, "bw_samples", &have_samples);
-	if (!have_samples || samples > 0)
-		for (int k = 0; k < 4; k++) {
-			v = num(st->js, dir, bw_keys[k], &found);
-			if (!found)
-				break;
-			strbuf_reset(&st->metric);
-			strbuf_adds(&st->metric, "bw.");
-			strbuf_adds(&st->metric, names[k]);
-			emit(st, li, op, st->metric.buf, UNIT_BW, v * 1024, l);
-		}
-	samples = num(st->js, dir, "iops_samples", &have_samples);
-	if (!have_samples || samples > 0)
-		for (int k = 0; k < 4; k++) {
-			v = num(st->js, dir, iops_keys[k], &found);
-			if (!found)
-				break;
-			strbuf_reset(&st->metric);
-			strbuf_adds(&st->metric, "iops.");
-			strbuf_adds(&st->metric, names[k]);
-			emit(st, li, op, st->metric.buf, UNIT_IOPS, v, l);
-		}
+	emit_sample_stats(st, li, op, dir, l, &bw_stats);
+	emit_sample_stats(st, li, op, dir, l, &iops_stats);
 }
 
 /* One direction of a job; returns 1 when it did any I/O. */
