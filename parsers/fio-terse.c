@@ -70,31 +70,57 @@ static const char *terse_start(const char *t)
 	return NULL;
 }
 
+/* A record that names fio's version ("3;fio-2.0.15;") is a terse line
+ * even when cut short; a v2 one shows itself by its percentiles. */
+static int names_fio(const char *s)
+{
+	return s[1] == ';' && !strncmp(s + 2, "fio-", 4) && s[6] >= '0' &&
+	       s[6] <= '9';
+}
+
 static int fio_terse_detect(const struct input *in)
 {
 	for (size_t i = 0; i < in->nlines; i++) {
 		const char *s = terse_start(in->lines[i].text);
 
-		if (s && strchr(s, '%'))
+		if (s && (strchr(s, '%') || names_fio(s)))
 			return 60;
 	}
 	return 0;
 }
 
-static void split(struct terse *tr, const char *s)
+/* The fields of [s, end). */
+static void split(struct terse *tr, const char *s, const char *end)
 {
 	tr->n = 0;
 	for (;;) {
-		size_t len = strcspn(s, ";");
+		const char *semi = memchr(s, ';', (size_t)(end - s));
+		size_t len = semi ? (size_t)(semi - s) : (size_t)(end - s);
 
 		ALLOC_GROW(tr->f, tr->n + 1, tr->alloc);
 		tr->f[tr->n].s = s;
 		tr->f[tr->n++].len = len;
-		if (!s[len])
+		if (!semi)
 			break;
-		s += len + 1;
+		s = semi + 1;
 	}
 }
+
+/*
+ * Where the record starting at s in line t ends: at the line's end, or,
+ * when a quote opens it (a terse line kept in a program's string
+ * literal: "3;fio-3.36;...;0.00%";), at the last such quote.
+ */
+static const char *terse_end(const char *t, const char *s)
+{
+	const char *end = s + strlen(s), *q;
+
+	if (s > t && (s[-1] == '"' || s[-1] == '\'') &&
+	    (q = strrchr(s, s[-1])) != NULL)
+		return q;
+	return end;
+}
+
 
 /* Field k as a number (a trailing '%' allowed); -1 when it is none. */
 static int fnum(const struct terse *tr, size_t k, double *v)
@@ -382,14 +408,15 @@ static int fio_terse_parse(struct parse_ctx *ctx)
 	strbuf_init(&tr.metric);
 	fio_lines_find(ctx->in, &tr.lines);
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
-		const char *s = terse_start(ctx->in->lines[i].text);
+		const char *t = ctx->in->lines[i].text;
+		const char *s = terse_start(t);
 
-		if (!s || !strchr(s, '%'))
+		if (!s || !(strchr(s, '%') || names_fio(s)))
 			continue;
 		tr.li = i;
 		tr.version = (unsigned)(s[0] - '0');
-		split(&tr, s);
-		if (tr.n < 40)
+		split(&tr, s, terse_end(t, s));
+		if (tr.n < 40 && !names_fio(s))
 			continue;
 		parse_claim(ctx, i);
 		if (terse_record(&tr))
