@@ -20,6 +20,10 @@
  *   A line wrapped by a mail client (the rest is joined back):
  *   	Timing buffer-cache reads:   128 MB in  0.96 seconds =133.33
  *   MB/sec
+ *   A full stop ending the poster's sentence (hdparm prints none; it is
+ *   taken only as the line's last character, so it cannot be part of a
+ *   figure):
+ *   Timing buffered disk reads: 64 MB in 1.09 seconds = 58.57 MB/sec.
  *
  * and warnings printed around them ("HDIO_DRIVE_CMD(identify) failed: ...",
  * "SG_IO: bad/missing sense data, ...", "read() hit EOF - device too
@@ -202,6 +206,8 @@ static enum timing_status read_figures(const char *p, struct timing *t,
 		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_CUT;
 	if (!read_rate_unit(&p, t))
 		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_BAD;
+	if (*p == '.' && !*skip_spaces(p + 1))
+		p++;	/* "58.57 MB/sec." ending a sentence in a post */
 	if (*skip_spaces(p))
 		return *why = "unexpected text after the rate", TIMING_BAD;
 	return TIMING_OK;
