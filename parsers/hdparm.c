@@ -24,6 +24,9 @@
  *   taken only as the line's last character, so it cannot be part of a
  *   figure):
  *   Timing buffered disk reads: 64 MB in 1.09 seconds = 58.57 MB/sec.
+ *   The output written as comments under the command, in a README:
+ *   $ hdparm -Tt --direct /dev/nvme0n1
+ *   # Timing O_DIRECT cached reads:   6324 MB in  2.00 seconds = 3163.52 MB/sec
  *
  * and warnings printed around them ("HDIO_DRIVE_CMD(identify) failed: ...",
  * "SG_IO: bad/missing sense data, ...", "read() hit EOF - device too
@@ -64,12 +67,24 @@ static int is_timing_line(const char *text)
 	       (strstr(text, "reads:") || strstr(text, "reads (offset "));
 }
 
+/*
+ * The "Timing ..." text of a timing line, or NULL.  After a '#' too: a
+ * README shows "$ hdparm ..." and the output as "# Timing ..." comments,
+ * and hdparm's wording cannot be a comment about anything else.
+ */
+static const char *timing_text(const char *text)
+{
+	if (text[0] == '#' && (text[1] == ' ' || text[1] == '\t'))
+		text = skip_spaces(text + 1);
+	return is_timing_line(text) ? text : NULL;
+}
+
 static int hdparm_detect(const struct input *in)
 {
 	if (!input_contains(in, "Timing ") || !input_contains(in, "reads"))
 		return 0;
 	for (size_t i = 0; i < in->nlines; i++)
-		if (is_timing_line(in->lines[i].text))
+		if (timing_text(in->lines[i].text))
 			return 80;
 	return 0;
 }
@@ -229,10 +244,10 @@ static enum timing_status read_timing(const char *text, struct timing *t,
 
 /*
  * A timing whose line ends after the rate, as in mail wrapped at 72
- * columns: reads it again with the next line joined.  Returns the number
- * of lines used (1 or 2).
+ * columns: reads it again (text, line li's timing) with the next line
+ * joined.  Returns the number of lines used (1 or 2).
  */
-static size_t read_wrapped(struct parse_ctx *ctx, size_t li,
+static size_t read_wrapped(struct parse_ctx *ctx, size_t li, const char *text,
 			   struct timing *t, enum timing_status *status)
 {
 	const char *next, *why;
@@ -243,7 +258,7 @@ static size_t read_wrapped(struct parse_ctx *ctx, size_t li,
 	next = ctx->in->lines[li + 1].text;
 	if (starts_with(next, "Timing "))
 		return 1;
-	joined = xstrfmt("%s %s", ctx->in->lines[li].text, next);
+	joined = xstrfmt("%s %s", text, next);
 	if (read_timing(joined, t, &why) != TIMING_OK) {
 		free(joined);
 		return 1;
@@ -294,7 +309,7 @@ static int hdparm_parse(struct parse_ctx *ctx)
 	int emitted = 0;
 
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
-		const char *text = ctx->in->lines[i].text;
+		const char *text = ctx->in->lines[i].text, *timing;
 		struct timing t;
 		enum timing_status status;
 		const char *why;
@@ -305,11 +320,12 @@ static int hdparm_parse(struct parse_ctx *ctx)
 			parse_claim(ctx, i);
 			continue;
 		}
-		if (!is_timing_line(text))
+		timing = timing_text(text);
+		if (!timing)
 			continue;
 		parse_claim(ctx, i);
-		status = read_timing(text, &t, &why);
-		used = read_wrapped(ctx, i, &t, &status);
+		status = read_timing(timing, &t, &why);
+		used = read_wrapped(ctx, i, timing, &t, &status);
 		if (status == TIMING_FAILED) {
 			parse_note(ctx, i, "hdparm failed (%s): no result",
 				   why);
