@@ -46,18 +46,27 @@
  * Labels: device (header, else the only device of the command line),
  * direct=1 for O_DIRECT (else 0), command, offset (bytes; --offset counts
  * GiB) when -t read away from the start.
+ *
+ * A command line labels only the output it printed.  hdparm heads each
+ * device's output with the name as given ("\n%s:\n"), so a header that no
+ * word of the command names (nor matches as a glob) is another run's; and
+ * another command after a prompt ("pi@host:~ $ curl ... | sudo bash")
+ * means what follows is its output: command and device are forgotten
+ * until the next header or hdparm command.
  */
 #include "parser.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct hdparm_state {
 	char *device;		/* from the last header or command line */
-	char *command;
+	char *command;		/* the hdparm command printing this output */
+	size_t args;		/* where its arguments start in command */
 };
 
 /* "Timing ... reads: ..." or "Timing ... reads (offset N GB): ..." */
@@ -116,9 +125,46 @@ static int read_command(struct hdparm_state *st, const char *text)
 	}
 	free(st->command);
 	st->command = shell_cmd_text(&cmd);
+	st->args = (size_t)(cmd.args - cmd.prog);
 	set_str(&st->device, devices == 1 ? device : NULL);
 	free(device);
 	return 1;
+}
+
+static void forget_command(struct hdparm_state *st)
+{
+	set_str(&st->command, NULL);
+	set_str(&st->device, NULL);
+}
+
+/*
+ * Can "device:" head the output of st's command?  It can when a word of
+ * the command is the device, or a glob the shell expanded to it; a word
+ * the shell substitutes ("$DISK", "`ls /dev/sd?`") could be any device.
+ */
+static int command_names(const struct hdparm_state *st, const char *device)
+{
+	const char *p = st->command + st->args, *end = p + strlen(p);
+	char *w;
+	int named = 0;
+
+	while (!named && (w = shell_next_word(&p, end))) {
+		named = strpbrk(w, "$`") || !fnmatch(w, device, FNM_PATHNAME);
+		free(w);
+	}
+	return named;
+}
+
+/*
+ * A command after a shell prompt that is not hdparm: what follows is
+ * its output.  A line after a bare '#' is left out: in a README that is
+ * a comment as often as a root prompt.
+ */
+static int is_other_command(const char *text)
+{
+	const char *after = line_after_prompt(text);
+
+	return after != text && *after && text[0] != '#';
 }
 
 /* "/dev/sda:" alone on a line. */
@@ -131,6 +177,8 @@ static int read_header(struct hdparm_state *st, const char *text)
 		return 0;
 	free(st->device);
 	st->device = xstrndup(text, n - 1);
+	if (st->command && !command_names(st, st->device))
+		set_str(&st->command, NULL);	/* another run's output */
 	return 1;
 }
 
@@ -305,7 +353,7 @@ static int emit_timing(struct parse_ctx *ctx, size_t li,
 
 static int hdparm_parse(struct parse_ctx *ctx)
 {
-	struct hdparm_state st = { NULL, NULL };
+	struct hdparm_state st = { NULL, NULL, 0 };
 	int emitted = 0;
 
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
@@ -321,8 +369,11 @@ static int hdparm_parse(struct parse_ctx *ctx)
 			continue;
 		}
 		timing = timing_text(text);
-		if (!timing)
+		if (!timing) {
+			if (is_other_command(text))
+				forget_command(&st);
 			continue;
+		}
 		parse_claim(ctx, i);
 		status = read_timing(timing, &t, &why);
 		used = read_wrapped(ctx, i, timing, &t, &status);
