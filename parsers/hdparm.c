@@ -53,6 +53,13 @@
  * another command after a prompt ("pi@host:~ $ curl ... | sudo bash")
  * means what follows is its output: command and device are forgotten
  * until the next header or hdparm command.
+ *
+ * A timing with the same command, device and figures as one before it,
+ * with prose in between (a forum reply quoting the first post), is a copy:
+ * noted, not counted.  Runs one after another, with only blank lines,
+ * prompts, commands and hdparm's own lines between them, stay runs even
+ * when they print the same figures: with two decimals they often do
+ * (fixture 0021: "134 MB in  3.01 seconds =  44.46 MB/sec" twice).
  */
 #include "parser.h"
 #include "../core/numscan.h"
@@ -67,6 +74,7 @@ struct hdparm_state {
 	char *device;		/* from the last header or command line */
 	char *command;		/* the hdparm command printing this output */
 	size_t args;		/* where its arguments start in command */
+	size_t series;		/* first line after the last prose line */
 };
 
 /* "Timing ... reads: ..." or "Timing ... reads (offset N GB): ..." */
@@ -165,6 +173,18 @@ static int is_other_command(const char *text)
 	const char *after = line_after_prompt(text);
 
 	return after != text && *after && text[0] != '#';
+}
+
+/*
+ * A line that is none of hdparm's: another command ends the output of
+ * the one before; prose ends a series of runs.
+ */
+static void other_line(struct hdparm_state *st, size_t li, const char *text)
+{
+	if (is_other_command(text))
+		forget_command(st);
+	else if (*text && line_after_prompt(text) == text)
+		st->series = li + 1;
 }
 
 /* "/dev/sda:" alone on a line. */
@@ -351,9 +371,36 @@ static int emit_timing(struct parse_ctx *ctx, size_t li,
 	return 3;
 }
 
+/*
+ * Is the timing at li one seen before this series of runs began, under
+ * the same command and device?  Then it is that output quoted or pasted
+ * again (see the top comment).
+ */
+static int is_copy(struct parse_ctx *ctx, const struct hdparm_state *st,
+		   size_t li, const struct timing *t)
+{
+	char *key = xstrfmt("hdparm\037%s\037%s\037%s %d %d %llu %llu "
+			    "%.17g %.17g %.17g",
+			    st->command ? st->command : "",
+			    st->device ? st->device : "", t->op, t->direct,
+			    t->has_offset, (unsigned long long)t->offset_gib,
+			    (unsigned long long)t->mb, t->seconds, t->rate,
+			    t->rate_unit);
+	size_t orig;
+	int seen = parse_seen(ctx, key, li, &orig);
+
+	free(key);
+	if (!seen || orig >= st->series)
+		return 0;
+	parse_note(ctx, li, "the same hdparm output as line %u (quoted or "
+		   "pasted again): not counted twice",
+		   ctx->in->lines[orig].lineno);
+	return 1;
+}
+
 static int hdparm_parse(struct parse_ctx *ctx)
 {
-	struct hdparm_state st = { NULL, NULL, 0 };
+	struct hdparm_state st = { NULL, NULL, 0, 0 };
 	int emitted = 0;
 
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
@@ -370,8 +417,7 @@ static int hdparm_parse(struct parse_ctx *ctx)
 		}
 		timing = timing_text(text);
 		if (!timing) {
-			if (is_other_command(text))
-				forget_command(&st);
+			other_line(&st, i, text);
 			continue;
 		}
 		parse_claim(ctx, i);
@@ -387,7 +433,8 @@ static int hdparm_parse(struct parse_ctx *ctx)
 				    why);
 			continue;
 		}
-		emitted += emit_timing(ctx, i, &st, &t);
+		if (!is_copy(ctx, &st, i, &t))
+			emitted += emit_timing(ctx, i, &st, &t);
 		i += used - 1;
 	}
 	free(st.device);
