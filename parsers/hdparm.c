@@ -20,6 +20,13 @@
  *   A line wrapped by a mail client (the rest is joined back):
  *   	Timing buffer-cache reads:   128 MB in  0.96 seconds =133.33
  *   MB/sec
+ *   A full stop ending the poster's sentence (hdparm prints none; it is
+ *   taken only as the line's last character, so it cannot be part of a
+ *   figure):
+ *   Timing buffered disk reads: 64 MB in 1.09 seconds = 58.57 MB/sec.
+ *   The output written as comments under the command, in a README:
+ *   $ hdparm -Tt --direct /dev/nvme0n1
+ *   # Timing O_DIRECT cached reads:   6324 MB in  2.00 seconds = 3163.52 MB/sec
  *
  * and warnings printed around them ("HDIO_DRIVE_CMD(identify) failed: ...",
  * "SG_IO: bad/missing sense data, ...", "read() hit EOF - device too
@@ -39,18 +46,35 @@
  * Labels: device (header, else the only device of the command line),
  * direct=1 for O_DIRECT (else 0), command, offset (bytes; --offset counts
  * GiB) when -t read away from the start.
+ *
+ * A command line labels only the output it printed.  hdparm heads each
+ * device's output with the name as given ("\n%s:\n"), so a header that no
+ * word of the command names (nor matches as a glob) is another run's; and
+ * another command after a prompt ("pi@host:~ $ curl ... | sudo bash")
+ * means what follows is its output: command and device are forgotten
+ * until the next header or hdparm command.
+ *
+ * A timing with the same command, device and figures as one before it,
+ * with prose in between (a forum reply quoting the first post), is a copy:
+ * noted, not counted.  Runs one after another, with only blank lines,
+ * prompts, commands and hdparm's own lines between them, stay runs even
+ * when they print the same figures: with two decimals they often do
+ * (fixture 0021: "134 MB in  3.01 seconds =  44.46 MB/sec" twice).
  */
 #include "parser.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct hdparm_state {
 	char *device;		/* from the last header or command line */
-	char *command;
+	char *command;		/* the hdparm command printing this output */
+	size_t args;		/* where its arguments start in command */
+	size_t series;		/* first line after the last prose line */
 };
 
 /* "Timing ... reads: ..." or "Timing ... reads (offset N GB): ..." */
@@ -60,12 +84,24 @@ static int is_timing_line(const char *text)
 	       (strstr(text, "reads:") || strstr(text, "reads (offset "));
 }
 
+/*
+ * The "Timing ..." text of a timing line, or NULL.  After a '#' too: a
+ * README shows "$ hdparm ..." and the output as "# Timing ..." comments,
+ * and hdparm's wording cannot be a comment about anything else.
+ */
+static const char *timing_text(const char *text)
+{
+	if (text[0] == '#' && (text[1] == ' ' || text[1] == '\t'))
+		text = skip_spaces(text + 1);
+	return is_timing_line(text) ? text : NULL;
+}
+
 static int hdparm_detect(const struct input *in)
 {
 	if (!input_contains(in, "Timing ") || !input_contains(in, "reads"))
 		return 0;
 	for (size_t i = 0; i < in->nlines; i++)
-		if (is_timing_line(in->lines[i].text))
+		if (timing_text(in->lines[i].text))
 			return 80;
 	return 0;
 }
@@ -97,9 +133,58 @@ static int read_command(struct hdparm_state *st, const char *text)
 	}
 	free(st->command);
 	st->command = shell_cmd_text(&cmd);
+	st->args = (size_t)(cmd.args - cmd.prog);
 	set_str(&st->device, devices == 1 ? device : NULL);
 	free(device);
 	return 1;
+}
+
+static void forget_command(struct hdparm_state *st)
+{
+	set_str(&st->command, NULL);
+	set_str(&st->device, NULL);
+}
+
+/*
+ * Can "device:" head the output of st's command?  It can when a word of
+ * the command is the device, or a glob the shell expanded to it; a word
+ * the shell substitutes ("$DISK", "`ls /dev/sd?`") could be any device.
+ */
+static int command_names(const struct hdparm_state *st, const char *device)
+{
+	const char *p = st->command + st->args, *end = p + strlen(p);
+	char *w;
+	int named = 0;
+
+	while (!named && (w = shell_next_word(&p, end))) {
+		named = strpbrk(w, "$`") || !fnmatch(w, device, FNM_PATHNAME);
+		free(w);
+	}
+	return named;
+}
+
+/*
+ * A command after a shell prompt that is not hdparm: what follows is
+ * its output.  A line after a bare '#' is left out: in a README that is
+ * a comment as often as a root prompt.
+ */
+static int is_other_command(const char *text)
+{
+	const char *after = line_after_prompt(text);
+
+	return after != text && *after && text[0] != '#';
+}
+
+/*
+ * A line that is none of hdparm's: another command ends the output of
+ * the one before; prose ends a series of runs.
+ */
+static void other_line(struct hdparm_state *st, size_t li, const char *text)
+{
+	if (is_other_command(text))
+		forget_command(st);
+	else if (*text && line_after_prompt(text) == text)
+		st->series = li + 1;
 }
 
 /* "/dev/sda:" alone on a line. */
@@ -112,6 +197,8 @@ static int read_header(struct hdparm_state *st, const char *text)
 		return 0;
 	free(st->device);
 	st->device = xstrndup(text, n - 1);
+	if (st->command && !command_names(st, st->device))
+		set_str(&st->command, NULL);	/* another run's output */
 	return 1;
 }
 
@@ -202,6 +289,8 @@ static enum timing_status read_figures(const char *p, struct timing *t,
 		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_CUT;
 	if (!read_rate_unit(&p, t))
 		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_BAD;
+	if (*p == '.' && !*skip_spaces(p + 1))
+		p++;	/* "58.57 MB/sec." ending a sentence in a post */
 	if (*skip_spaces(p))
 		return *why = "unexpected text after the rate", TIMING_BAD;
 	return TIMING_OK;
@@ -223,10 +312,10 @@ static enum timing_status read_timing(const char *text, struct timing *t,
 
 /*
  * A timing whose line ends after the rate, as in mail wrapped at 72
- * columns: reads it again with the next line joined.  Returns the number
- * of lines used (1 or 2).
+ * columns: reads it again (text, line li's timing) with the next line
+ * joined.  Returns the number of lines used (1 or 2).
  */
-static size_t read_wrapped(struct parse_ctx *ctx, size_t li,
+static size_t read_wrapped(struct parse_ctx *ctx, size_t li, const char *text,
 			   struct timing *t, enum timing_status *status)
 {
 	const char *next, *why;
@@ -237,7 +326,7 @@ static size_t read_wrapped(struct parse_ctx *ctx, size_t li,
 	next = ctx->in->lines[li + 1].text;
 	if (starts_with(next, "Timing "))
 		return 1;
-	joined = xstrfmt("%s %s", ctx->in->lines[li].text, next);
+	joined = xstrfmt("%s %s", text, next);
 	if (read_timing(joined, t, &why) != TIMING_OK) {
 		free(joined);
 		return 1;
@@ -282,13 +371,40 @@ static int emit_timing(struct parse_ctx *ctx, size_t li,
 	return 3;
 }
 
+/*
+ * Is the timing at li one seen before this series of runs began, under
+ * the same command and device?  Then it is that output quoted or pasted
+ * again (see the top comment).
+ */
+static int is_copy(struct parse_ctx *ctx, const struct hdparm_state *st,
+		   size_t li, const struct timing *t)
+{
+	char *key = xstrfmt("hdparm\037%s\037%s\037%s %d %d %llu %llu "
+			    "%.17g %.17g %.17g",
+			    st->command ? st->command : "",
+			    st->device ? st->device : "", t->op, t->direct,
+			    t->has_offset, (unsigned long long)t->offset_gib,
+			    (unsigned long long)t->mb, t->seconds, t->rate,
+			    t->rate_unit);
+	size_t orig;
+	int seen = parse_seen(ctx, key, li, &orig);
+
+	free(key);
+	if (!seen || orig >= st->series)
+		return 0;
+	parse_note(ctx, li, "the same hdparm output as line %u (quoted or "
+		   "pasted again): not counted twice",
+		   ctx->in->lines[orig].lineno);
+	return 1;
+}
+
 static int hdparm_parse(struct parse_ctx *ctx)
 {
-	struct hdparm_state st = { NULL, NULL };
+	struct hdparm_state st = { NULL, NULL, 0, 0 };
 	int emitted = 0;
 
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
-		const char *text = ctx->in->lines[i].text;
+		const char *text = ctx->in->lines[i].text, *timing;
 		struct timing t;
 		enum timing_status status;
 		const char *why;
@@ -299,11 +415,14 @@ static int hdparm_parse(struct parse_ctx *ctx)
 			parse_claim(ctx, i);
 			continue;
 		}
-		if (!is_timing_line(text))
+		timing = timing_text(text);
+		if (!timing) {
+			other_line(&st, i, text);
 			continue;
+		}
 		parse_claim(ctx, i);
-		status = read_timing(text, &t, &why);
-		used = read_wrapped(ctx, i, &t, &status);
+		status = read_timing(timing, &t, &why);
+		used = read_wrapped(ctx, i, timing, &t, &status);
 		if (status == TIMING_FAILED) {
 			parse_note(ctx, i, "hdparm failed (%s): no result",
 				   why);
@@ -314,7 +433,8 @@ static int hdparm_parse(struct parse_ctx *ctx)
 				    why);
 			continue;
 		}
-		emitted += emit_timing(ctx, i, &st, &t);
+		if (!is_copy(ctx, &st, i, &t))
+			emitted += emit_timing(ctx, i, &st, &t);
 		i += used - 1;
 	}
 	free(st.device);
