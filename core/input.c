@@ -591,14 +591,44 @@ static int prompt_token(const char *w, const char *e)
 }
 
 /*
- * Length of a shell prompt at s, 0 if none.  Recognised: "$ ", "# ",
- * "$dd", "[user@host dir]$ ", "user@host:~$ ", "dieter:> ", "/data # ",
- * "pi@host:~/dir $ ", "PS C:\> ", "C:\dir>", and "+ " of shell traces.
+ * cmd.exe's prompt, "C:\dir>" or "G:\FIOTEST>fio ...": the command
+ * follows the '>' with no blank, so the prompt is not a word of its own.
+ * A Windows path holds no '<', '>', '|', '"', '*' nor '?', but may hold
+ * blanks ("C:\Program Files>").
  */
-static size_t prompt_len(const char *s)
+static size_t windows_prompt_len(const char *s)
+{
+	size_t n = 3;
+
+	if (!is_alpha(s[0]) || s[1] != ':' || s[2] != '\\')
+		return 0;
+	while (s[n] && !strchr("<>|\"*?", s[n]))
+		n++;
+	return s[n] == '>' ? (size_t)(skip_blanks_const(s + n + 1) - s) : 0;
+}
+
+/*
+ * The "(base) " or "(venv) " a conda or Python virtual environment puts
+ * before the shell's own prompt: one word in parentheses, counted only
+ * when a prompt follows it (a line may start with a "(subshell)").
+ */
+static size_t env_prefix_len(const char *s)
+{
+	const char *e = word_end(s);
+
+	if (*s != '(' || e - s < 3 || e[-1] != ')' ||
+	    memchr(s + 1, '(', (size_t)(e - s - 1)))
+		return 0;
+	return (size_t)(skip_blanks_const(e) - s);
+}
+
+static size_t bare_prompt_len(const char *s)
 {
 	const char *orig = s, *e, *p;
+	size_t win = windows_prompt_len(s);
 
+	if (win)
+		return win;
 	if (*s == '[') {
 		const char *close = strchr(s, ']');
 
@@ -638,6 +668,21 @@ static size_t prompt_len(const char *s)
 		e = word_end(s);
 	}
 	return 0;
+}
+
+/*
+ * Length of a shell prompt at s, 0 if none.  Recognised: "$ ", "# ",
+ * "$dd", "[user@host dir]$ ", "user@host:~$ ", "dieter:> ", "/data # ",
+ * "pi@host:~/dir $ ", "PS C:\> ", "C:\dir>", and "+ " of shell traces;
+ * any of them after "(env) ".
+ */
+static size_t prompt_len(const char *s)
+{
+	size_t env = env_prefix_len(s), n;
+
+	if (env && (n = bare_prompt_len(s + env)))
+		return env + n;
+	return bare_prompt_len(s);
 }
 
 const char *line_after_prompt(const char *text)
