@@ -837,10 +837,49 @@ static int match_simple(const char *start, const char *end, const char *prog,
 	return found;
 }
 
-size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
-		  size_t max)
+/* Does a word in [p, end) look like an option ("-t", "if=/dev/zero")? */
+static int has_option_word(const char *p, const char *end)
 {
-	const char *s = line_after_prompt(line), *start = s;
+	char *w;
+	int found = 0;
+
+	while (!found && (w = shell_next_word(&p, end))) {
+		found = (w[0] == '-' && w[1]) || strchr(w, '=');
+		free(w);
+	}
+	return found;
+}
+
+/*
+ * Where a command follows prose and a colon on one line ("Teste de
+ * vitesse partition : sudo dd if=/dev/zero ..."): the text after the
+ * first ": " whose next word runs prog (or a wrapper) with an option.
+ * Prose that only names the program ("Note: dd is slow") has none, and
+ * a message's colon ("dd: error writing") is followed by prose.
+ */
+static const char *after_prose_colon(const char *s, const char *prog)
+{
+	for (const char *c = strchr(s, ':'); c; c = strchr(c + 1, ':')) {
+		const char *p = skip_blanks_const(c + 1), *q = p;
+		char *w;
+		int runs;
+
+		if (p == c + 1 || !*p)
+			continue;
+		w = shell_next_word(&q, q + strlen(q));
+		runs = is_wrapper(w) || !strcmp(base_of(w), prog);
+		free(w);
+		if (runs && has_option_word(q, q + strlen(q)))
+			return p;
+	}
+	return NULL;
+}
+
+/* shell_find() on a line whose prompt is gone. */
+static size_t find_simple_commands(const char *s, const char *prog,
+				   struct shell_cmd *cmds, size_t max)
+{
+	const char *start = s;
 	size_t n = 0;
 	char quote = 0;
 
@@ -868,6 +907,17 @@ size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 			break;
 		start = p + 1;
 	}
+	return n;
+}
+
+size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
+		  size_t max)
+{
+	const char *s = line_after_prompt(line), *after_prose;
+	size_t n = find_simple_commands(s, prog, cmds, max);
+
+	if (!n && (after_prose = after_prose_colon(s, prog)))
+		n = find_simple_commands(after_prose, prog, cmds, max);
 	return n;
 }
 

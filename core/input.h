@@ -136,8 +136,10 @@ struct shell_cmd {
 /*
  * Finds the simple commands of a shell line that run prog (compared on the
  * program's base name, after sudo/time/nice/env wrappers and VAR=x
- * assignments).  The line may start with a prompt.  Returns how many were
- * found, at most max.
+ * assignments).  The line may start with a prompt, or with prose and a
+ * colon when none runs prog from the start ("Test partition : sudo dd
+ * if=/dev/zero ...": the word after ": " runs prog, with an option).
+ * Returns how many were found, at most max.
  */
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max);

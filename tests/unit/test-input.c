@@ -177,6 +177,16 @@ static void test_shell_find(void **state)
 	assert_string_equal(t, "dd if=a of=b");
 	free(t);
 	assert_int_equal(shell_find("dd: error writing", "dd", c, 4), 0);
+	assert_int_equal(shell_find("Teste de vitesse partition : sudo dd "
+				    "if=/dev/zero of=/mnt/r bs=1G", "dd", c, 4),
+			 1);
+	t = shell_cmd_text(&c[0]);
+	assert_string_equal(t, "dd if=/dev/zero of=/mnt/r bs=1G");
+	free(t);
+	assert_int_equal(shell_find("Result: time dd if=a of=b", "dd", c, 4), 1);
+	assert_int_equal(shell_find("Note: dd is slow here", "dd", c, 4), 0);
+	assert_int_equal(shell_find("Note: use fio, dd if=a is old", "dd", c,
+				    4), 0);
 	assert_int_equal(shell_find("dd bs=$((1024*1024)) count=10", "dd", c, 4), 1);
 	t = shell_cmd_text(&c[0]);
 	assert_string_equal(t, "dd bs=$((1024*1024)) count=10");
