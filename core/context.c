@@ -184,23 +184,39 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 	return option && (tool || text[strlen(text) - 1] == ':');
 }
 
-/* The command on line c (the first line above an output), or NULL. */
+/*
+ * The first line of the command that ends on line c: transcripts continue
+ * a long command with " \" onto the lines below ("fio --name=w \" over
+ * "--size=4g --runtime=60").
+ */
+static size_t command_start(const struct parse_ctx *ctx, size_t c)
+{
+	while (c && !ctx->claimed[c - 1] &&
+	       line_continues(&ctx->in->lines[c - 1]))
+		c--;
+	return c;
+}
+
+/* The command ending on line c (the first line above an output), or NULL. */
 static char *command_at(const struct parse_ctx *ctx,
 			const unsigned char *fenced, size_t c)
 {
-	const struct input_line *l = &ctx->in->lines[c];
 	const char *t;
-	size_t len, hl;
+	char *text, *cmd = NULL;
+	size_t len, hl, last;
 
-	if (heading_title(ctx, fenced, c, &hl) || is_rule(l->text))
+	if (heading_title(ctx, fenced, c, &hl) || is_rule(ctx->in->lines[c].text))
 		return NULL;
-	t = line_after_prompt(l->text);
+	text = input_joined_command(ctx->in, command_start(ctx, c), &last);
+	t = line_after_prompt(text);
 	len = strlen(t);
 	while (len && (is_space(t[len - 1]) || t[len - 1] == ':'))
 		len--;
-	if (!len || len > COMMAND_MAX || !looks_like_command(l->text, t, len))
-		return NULL;
-	return xstrndup(t, len);
+	if (last == c && len && len <= COMMAND_MAX &&
+	    looks_like_command(text, t, len))
+		cmd = xstrndup(t, len);
+	free(text);
+	return cmd;
 }
 
 void context_apply(struct parse_ctx *ctx)
@@ -216,15 +232,18 @@ void context_apply(struct parse_ctx *ctx)
 	fenced = find_fenced(ctx->in);
 
 	/* heading[i]: the heading in force; above[i]: the nearest line
-	 * above i that is neither blank nor claimed output. */
-	for (size_t i = 0; i < n; i++) {
+	 * above i that is neither blank nor output: claimed, or the rest
+	 * of a claimed line its poster continued with " \". */
+	for (size_t i = 0, output = 0; i < n; i++) {
 		size_t len;
 
 		if (heading_title(ctx, fenced, i, &len))
 			current = i;
 		heading[i] = current;
 		above[i] = last;
-		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]))
+		output = ctx->claimed[i] ||
+			 (output && line_continues(&ctx->in->lines[i - 1]));
+		if (!output && !line_is_empty(&ctx->in->lines[i]))
 			last = i;
 	}
 	for (size_t k = ctx->base; k < ctx->rs->n; k++) {

@@ -13,7 +13,9 @@
  *             the output's own claimed lines skipped) when it looks like a
  *             command: a program name after a shell prompt, a benchmark tool
  *             name with an option ("xfs iozone -I -a"), or ends in ':' and has
- *             an option ("make -j16 of linux 6.1:")
+ *             an option ("make -j16 of linux 6.1:"); a command continued
+ *             with " \" over several lines is joined into one, and an
+ *             output line its poster continued so is output too
  *
  * A label a parser (or a CSV row) already set is never replaced.
  */

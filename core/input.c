@@ -690,6 +690,34 @@ const char *line_after_prompt(const char *text)
 	return text + prompt_len(text);
 }
 
+int line_continues(const struct input_line *l)
+{
+	const char *t = l->text;
+
+	return l->len && t[l->len - 1] == '\\' &&
+	       (l->len == 1 || t[l->len - 2] == ' ' || t[l->len - 2] == '\t');
+}
+
+/* Lines one command may span: a guard against a file of backslashes. */
+#define COMMAND_LINES_MAX 32
+
+char *input_joined_command(const struct input *in, size_t first,
+			   size_t *last)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i = first;
+
+	/* Each continued line without its backslash: its blank stays. */
+	while (line_continues(&in->lines[i]) && i + 1 < in->nlines &&
+	       i - first < COMMAND_LINES_MAX) {
+		strbuf_add(&sb, in->lines[i].text, in->lines[i].len - 1);
+		i++;
+	}
+	strbuf_adds(&sb, in->lines[i].text);
+	*last = i;
+	return strbuf_detach(&sb);
+}
+
 int input_contains(const struct input *in, const char *needle)
 {
 	/* Text inputs hold no NUL (those are binary), and glibc's strstr

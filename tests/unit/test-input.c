@@ -151,6 +151,33 @@ static void test_prompts(void **state)
 				    prompts[i].after);
 }
 
+static void test_joined_command(void **state)
+{
+	struct input in;
+	size_t last;
+	char *t;
+
+	(void)state;
+	load(&in, "$ fio --name=w \\\n    --size=4g \\\n--rw=write\n"
+		  "out\ncd C:\\fio\\\nnext \\");
+	assert_true(line_continues(&in.lines[0]));
+	assert_false(line_continues(&in.lines[2]));
+	assert_false(line_continues(&in.lines[4]));
+	t = input_joined_command(&in, 0, &last);
+	assert_string_equal(t, "$ fio --name=w --size=4g --rw=write");
+	assert_int_equal(last, 2);
+	free(t);
+	t = input_joined_command(&in, 3, &last);
+	assert_string_equal(t, "out");
+	assert_int_equal(last, 3);
+	free(t);
+	t = input_joined_command(&in, 5, &last);	/* continues past the end */
+	assert_string_equal(t, "next \\");
+	assert_int_equal(last, 5);
+	free(t);
+	input_release(&in);
+}
+
 static void test_shell_find(void **state)
 {
 	struct shell_cmd c[4];
@@ -474,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_grep_prefix),
 		cmocka_unit_test(test_binary_and_sha),
 		cmocka_unit_test(test_prompts),
+		cmocka_unit_test(test_joined_command),
 		cmocka_unit_test(test_shell_find),
 		cmocka_unit_test(test_name_pattern),
 		cmocka_unit_test(test_runs_share_labels),
