@@ -48,15 +48,52 @@ static int is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* The title of a heading line, or NULL; *len is its length. */
-static const char *heading_title(const struct parse_ctx *ctx, size_t i,
+/* '`' or '~' when t opens or closes a Markdown fence ("```bash"), else 0. */
+static char fence_mark(const char *t)
+{
+	return (*t == '`' || *t == '~') && t[1] == *t && t[2] == *t ? *t : 0;
+}
+
+/* Per line, whether it lies inside a Markdown fence (the fences not). */
+static unsigned char *find_fenced(const struct input *in)
+{
+	unsigned char *fenced = xcalloc(in->nlines + 1, 1);
+	char open = 0;
+
+	for (size_t i = 0; i < in->nlines; i++) {
+		char mark = fence_mark(in->lines[i].text);
+
+		if (!open)
+			open = mark;
+		else if (mark == open)
+			open = 0;
+		else
+			fenced[i] = 1;
+	}
+	return fenced;
+}
+
+static int is_rule_line(const struct parse_ctx *ctx, size_t i)
+{
+	return i < ctx->in->nlines && !ctx->claimed[i] &&
+	       is_rule(ctx->in->lines[i].text);
+}
+
+/*
+ * The title of a heading line, or NULL; *len is its length.  Inside a
+ * fence the text is a program's output, not Markdown: a line over a rule
+ * there is as often a table's last row ("Softlayer, HongKong, CN ...
+ * 7.40MB/s" over "-----") as a title, so only a framed title counts.
+ */
+static const char *heading_title(const struct parse_ctx *ctx,
+				 const unsigned char *fenced, size_t i,
 				 size_t *len)
 {
 	const struct input_line *l = &ctx->in->lines[i];
 	const char *t = l->text, *e;
 	size_t lead, n = l->len;
 
-	if (ctx->claimed[i] || !n || is_rule(t))
+	if (ctx->claimed[i] || !n || is_rule(t) || fence_mark(t))
 		return NULL;
 	lead = rule_run(t);
 	if (lead) {		/* "=== title ===" */
@@ -67,8 +104,8 @@ static const char *heading_title(const struct parse_ctx *ctx, size_t i,
 			return NULL;
 		t += lead;
 	} else {
-		if (i + 1 >= ctx->in->nlines || ctx->claimed[i + 1] ||
-		    !is_rule(ctx->in->lines[i + 1].text))
+		if (!is_rule_line(ctx, i + 1) ||
+		    (fenced[i] && (!i || !is_rule_line(ctx, i - 1))))
 			return NULL;
 		e = t + n;
 	}
@@ -147,44 +184,66 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 	return option && (tool || text[strlen(text) - 1] == ':');
 }
 
-/* The command on line c (the first line above an output), or NULL. */
-static char *command_at(const struct parse_ctx *ctx, size_t c)
+/*
+ * The first line of the command that ends on line c: transcripts continue
+ * a long command with " \" onto the lines below ("fio --name=w \" over
+ * "--size=4g --runtime=60").
+ */
+static size_t command_start(const struct parse_ctx *ctx, size_t c)
 {
-	const struct input_line *l = &ctx->in->lines[c];
-	const char *t;
-	size_t len, hl;
+	while (c && !ctx->claimed[c - 1] &&
+	       line_continues(&ctx->in->lines[c - 1]))
+		c--;
+	return c;
+}
 
-	if (heading_title(ctx, c, &hl) || is_rule(l->text))
+/* The command ending on line c (the first line above an output), or NULL. */
+static char *command_at(const struct parse_ctx *ctx,
+			const unsigned char *fenced, size_t c)
+{
+	const char *t;
+	char *text, *cmd = NULL;
+	size_t len, hl, last;
+
+	if (heading_title(ctx, fenced, c, &hl) || is_rule(ctx->in->lines[c].text))
 		return NULL;
-	t = line_after_prompt(l->text);
+	text = input_joined_command(ctx->in, command_start(ctx, c), &last);
+	t = line_after_prompt(text);
 	len = strlen(t);
 	while (len && (is_space(t[len - 1]) || t[len - 1] == ':'))
 		len--;
-	if (!len || len > COMMAND_MAX || !looks_like_command(l->text, t, len))
-		return NULL;
-	return xstrndup(t, len);
+	if (last == c && len && len <= COMMAND_MAX &&
+	    looks_like_command(text, t, len))
+		cmd = xstrndup(t, len);
+	free(text);
+	return cmd;
 }
 
 void context_apply(struct parse_ctx *ctx)
 {
 	size_t n = ctx->in->nlines, current = SIZE_MAX, last = SIZE_MAX;
 	size_t *heading, *above;
+	unsigned char *fenced;
 
 	if (!ctx->unclaimed)
 		return;		/* all output: no heading, no command */
 	heading = xcalloc(n + 1, sizeof(*heading));
 	above = xcalloc(n + 1, sizeof(*above));
+	fenced = find_fenced(ctx->in);
 
 	/* heading[i]: the heading in force; above[i]: the nearest line
-	 * above i that is neither blank nor claimed output. */
-	for (size_t i = 0; i < n; i++) {
+	 * above i that is neither blank nor output: claimed, or the rest
+	 * of a claimed line its poster continued with " \". */
+	for (size_t i = 0, output = 0; i < n; i++) {
 		size_t len;
 
-		if (heading_title(ctx, i, &len))
+		if (heading_title(ctx, fenced, i, &len))
 			current = i;
 		heading[i] = current;
 		above[i] = last;
-		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]))
+		output = ctx->claimed[i] ||
+			 (output && line_continues(&ctx->in->lines[i - 1]));
+		if (!output && !line_is_empty(&ctx->in->lines[i]))
 			last = i;
 	}
 	for (size_t k = ctx->base; k < ctx->rs->n; k++) {
@@ -196,7 +255,7 @@ void context_apply(struct parse_ctx *ctx)
 			continue;
 		if (heading[li] != SIZE_MAX && heading[li] != li &&
 		    !labels_get(&m->labels, "section") &&
-		    (title = heading_title(ctx, heading[li], &len))) {
+		    (title = heading_title(ctx, fenced, heading[li], &len))) {
 			char *v = xstrndup(title, len);
 
 			labels_set(&m->labels, "section", v);
@@ -204,7 +263,7 @@ void context_apply(struct parse_ctx *ctx)
 		}
 		if (above[li] != SIZE_MAX &&
 		    !labels_get(&m->labels, "command")) {
-			char *cmd = command_at(ctx, above[li]);
+			char *cmd = command_at(ctx, fenced, above[li]);
 
 			if (cmd)
 				labels_set(&m->labels, "command", cmd);
@@ -213,4 +272,5 @@ void context_apply(struct parse_ctx *ctx)
 	}
 	free(heading);
 	free(above);
+	free(fenced);
 }

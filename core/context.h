@@ -6,12 +6,16 @@
  *   section   the nearest heading above the output: a line over a rule of
  *             dashes, equals signs or asterisks ("laptop NVMe, plain ext4"
  *             over "-----------"), a line between two such rules, or a
- *             line framed by them ("=== laptop NVMe ===")
+ *             line framed by them ("=== laptop NVMe ==="); inside a Markdown
+ *             fence (``` or ~~~) only the last two, as a line over a rule
+ *             there is as often the last row of a program's table
  *   command   the line right above the output (blank lines, prompts and
  *             the output's own claimed lines skipped) when it looks like a
  *             command: a program name after a shell prompt, a benchmark tool
  *             name with an option ("xfs iozone -I -a"), or ends in ':' and has
- *             an option ("make -j16 of linux 6.1:")
+ *             an option ("make -j16 of linux 6.1:"); a command continued
+ *             with " \" over several lines is joined into one, and an
+ *             output line its poster continued so is output too
  *
  * A label a parser (or a CSV row) already set is never replaced.
  */

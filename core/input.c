@@ -591,14 +591,44 @@ static int prompt_token(const char *w, const char *e)
 }
 
 /*
- * Length of a shell prompt at s, 0 if none.  Recognised: "$ ", "# ",
- * "$dd", "[user@host dir]$ ", "user@host:~$ ", "dieter:> ", "/data # ",
- * "pi@host:~/dir $ ", "PS C:\> ", "C:\dir>", and "+ " of shell traces.
+ * cmd.exe's prompt, "C:\dir>" or "G:\FIOTEST>fio ...": the command
+ * follows the '>' with no blank, so the prompt is not a word of its own.
+ * A Windows path holds no '<', '>', '|', '"', '*' nor '?', but may hold
+ * blanks ("C:\Program Files>").
  */
-static size_t prompt_len(const char *s)
+static size_t windows_prompt_len(const char *s)
+{
+	size_t n = 3;
+
+	if (!is_alpha(s[0]) || s[1] != ':' || s[2] != '\\')
+		return 0;
+	while (s[n] && !strchr("<>|\"*?", s[n]))
+		n++;
+	return s[n] == '>' ? (size_t)(skip_blanks_const(s + n + 1) - s) : 0;
+}
+
+/*
+ * The "(base) " or "(venv) " a conda or Python virtual environment puts
+ * before the shell's own prompt: one word in parentheses, counted only
+ * when a prompt follows it (a line may start with a "(subshell)").
+ */
+static size_t env_prefix_len(const char *s)
+{
+	const char *e = word_end(s);
+
+	if (*s != '(' || e - s < 3 || e[-1] != ')' ||
+	    memchr(s + 1, '(', (size_t)(e - s - 1)))
+		return 0;
+	return (size_t)(skip_blanks_const(e) - s);
+}
+
+static size_t bare_prompt_len(const char *s)
 {
 	const char *orig = s, *e, *p;
+	size_t win = windows_prompt_len(s);
 
+	if (win)
+		return win;
 	if (*s == '[') {
 		const char *close = strchr(s, ']');
 
@@ -640,9 +670,52 @@ static size_t prompt_len(const char *s)
 	return 0;
 }
 
+/*
+ * Length of a shell prompt at s, 0 if none.  Recognised: "$ ", "# ",
+ * "$dd", "[user@host dir]$ ", "user@host:~$ ", "dieter:> ", "/data # ",
+ * "pi@host:~/dir $ ", "PS C:\> ", "C:\dir>", and "+ " of shell traces;
+ * any of them after "(env) ".
+ */
+static size_t prompt_len(const char *s)
+{
+	size_t env = env_prefix_len(s), n;
+
+	if (env && (n = bare_prompt_len(s + env)))
+		return env + n;
+	return bare_prompt_len(s);
+}
+
 const char *line_after_prompt(const char *text)
 {
 	return text + prompt_len(text);
+}
+
+int line_continues(const struct input_line *l)
+{
+	const char *t = l->text;
+
+	return l->len && t[l->len - 1] == '\\' &&
+	       (l->len == 1 || t[l->len - 2] == ' ' || t[l->len - 2] == '\t');
+}
+
+/* Lines one command may span: a guard against a file of backslashes. */
+#define COMMAND_LINES_MAX 32
+
+char *input_joined_command(const struct input *in, size_t first,
+			   size_t *last)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i = first;
+
+	/* Each continued line without its backslash: its blank stays. */
+	while (line_continues(&in->lines[i]) && i + 1 < in->nlines &&
+	       i - first < COMMAND_LINES_MAX) {
+		strbuf_add(&sb, in->lines[i].text, in->lines[i].len - 1);
+		i++;
+	}
+	strbuf_adds(&sb, in->lines[i].text);
+	*last = i;
+	return strbuf_detach(&sb);
 }
 
 int input_contains(const struct input *in, const char *needle)
@@ -792,10 +865,49 @@ static int match_simple(const char *start, const char *end, const char *prog,
 	return found;
 }
 
-size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
-		  size_t max)
+/* Does a word in [p, end) look like an option ("-t", "if=/dev/zero")? */
+static int has_option_word(const char *p, const char *end)
 {
-	const char *s = line_after_prompt(line), *start = s;
+	char *w;
+	int found = 0;
+
+	while (!found && (w = shell_next_word(&p, end))) {
+		found = (w[0] == '-' && w[1]) || strchr(w, '=');
+		free(w);
+	}
+	return found;
+}
+
+/*
+ * Where a command follows prose and a colon on one line ("Teste de
+ * vitesse partition : sudo dd if=/dev/zero ..."): the text after the
+ * first ": " whose next word runs prog (or a wrapper) with an option.
+ * Prose that only names the program ("Note: dd is slow") has none, and
+ * a message's colon ("dd: error writing") is followed by prose.
+ */
+static const char *after_prose_colon(const char *s, const char *prog)
+{
+	for (const char *c = strchr(s, ':'); c; c = strchr(c + 1, ':')) {
+		const char *p = skip_blanks_const(c + 1), *q = p;
+		char *w;
+		int runs;
+
+		if (p == c + 1 || !*p)
+			continue;
+		w = shell_next_word(&q, q + strlen(q));
+		runs = is_wrapper(w) || !strcmp(base_of(w), prog);
+		free(w);
+		if (runs && has_option_word(q, q + strlen(q)))
+			return p;
+	}
+	return NULL;
+}
+
+/* shell_find() on a line whose prompt is gone. */
+static size_t find_simple_commands(const char *s, const char *prog,
+				   struct shell_cmd *cmds, size_t max)
+{
+	const char *start = s;
 	size_t n = 0;
 	char quote = 0;
 
@@ -823,6 +935,17 @@ size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 			break;
 		start = p + 1;
 	}
+	return n;
+}
+
+size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
+		  size_t max)
+{
+	const char *s = line_after_prompt(line), *after_prose;
+	size_t n = find_simple_commands(s, prog, cmds, max);
+
+	if (!n && (after_prose = after_prose_colon(s, prog)))
+		n = find_simple_commands(after_prose, prog, cmds, max);
 	return n;
 }
 

@@ -126,6 +126,23 @@ int line_is_empty(const struct input_line *l);
 /* Text after a shell prompt ("$ ", "root@h:~# ", "[u@h d]$ ", "+ "). */
 const char *line_after_prompt(const char *text);
 
+/*
+ * Does the line end in a backslash after a blank ("fio --name=w "), the
+ * way a transcript continues a long command on the next line?  (A
+ * Windows path's "C:io" does not.)
+ */
+int line_continues(const struct input_line *l);
+
+/*
+ * A shell command from line first on, with the lines that continue it
+ * joined: each " " and line break become one blank ("fio --name=w
+ * --size=4g" from "fio --name=w " over "--size=4g").  *last is set to
+ * its last line.  A line that does not continue is copied alone.  The
+ * caller frees the text.
+ */
+char *input_joined_command(const struct input *in, size_t first,
+			   size_t *last);
+
 /* One simple command of a shell line: the program word and what follows. */
 struct shell_cmd {
 	const char *prog;	/* the program word, e.g. "dd" */
@@ -136,8 +153,10 @@ struct shell_cmd {
 /*
  * Finds the simple commands of a shell line that run prog (compared on the
  * program's base name, after sudo/time/nice/env wrappers and VAR=x
- * assignments).  The line may start with a prompt.  Returns how many were
- * found, at most max.
+ * assignments).  The line may start with a prompt, or with prose and a
+ * colon when none runs prog from the start ("Test partition : sudo dd
+ * if=/dev/zero ...": the word after ": " runs prog, with an option).
+ * Returns how many were found, at most max.
  */
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max);

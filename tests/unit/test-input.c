@@ -130,6 +130,15 @@ static const struct prompt_case prompts[] = {
 	{ "pi@ian:~/Documents/Raspbian $ ls", "ls" },
 	{ "+ dd if=/dev/zero", "dd if=/dev/zero" },
 	{ "PS C:\\> fio job", "fio job" },
+	{ "G:\\FIOTEST>fio --rw=randwrite", "fio --rw=randwrite" },
+	{ "C:\\Program Files\\fio> fio job", "fio job" },
+	{ "c:\\>", "" },
+	{ "C:\\dir\\a.txt", "C:\\dir\\a.txt" },
+	{ "(base) [ec2-user@ip-10 iops]$ fio --rw=read", "fio --rw=read" },
+	{ "(venv) user@host:~$ fio job", "fio job" },
+	{ "(base) $ dd if=x", "dd if=x" },
+	{ "(cd /tmp; dd if=x)", "(cd /tmp; dd if=x)" },
+	{ "(note) fio was run twice", "(note) fio was run twice" },
 	{ "dd if=/dev/zero of=x > log", "dd if=/dev/zero of=x > log" },
 	{ "Timing cached reads:", "Timing cached reads:" },
 };
@@ -140,6 +149,33 @@ static void test_prompts(void **state)
 	for (size_t i = 0; i < sizeof(prompts) / sizeof(prompts[0]); i++)
 		assert_string_equal(line_after_prompt(prompts[i].line),
 				    prompts[i].after);
+}
+
+static void test_joined_command(void **state)
+{
+	struct input in;
+	size_t last;
+	char *t;
+
+	(void)state;
+	load(&in, "$ fio --name=w \\\n    --size=4g \\\n--rw=write\n"
+		  "out\ncd C:\\fio\\\nnext \\");
+	assert_true(line_continues(&in.lines[0]));
+	assert_false(line_continues(&in.lines[2]));
+	assert_false(line_continues(&in.lines[4]));
+	t = input_joined_command(&in, 0, &last);
+	assert_string_equal(t, "$ fio --name=w --size=4g --rw=write");
+	assert_int_equal(last, 2);
+	free(t);
+	t = input_joined_command(&in, 3, &last);
+	assert_string_equal(t, "out");
+	assert_int_equal(last, 3);
+	free(t);
+	t = input_joined_command(&in, 5, &last);	/* continues past the end */
+	assert_string_equal(t, "next \\");
+	assert_int_equal(last, 5);
+	free(t);
+	input_release(&in);
 }
 
 static void test_shell_find(void **state)
@@ -168,6 +204,16 @@ static void test_shell_find(void **state)
 	assert_string_equal(t, "dd if=a of=b");
 	free(t);
 	assert_int_equal(shell_find("dd: error writing", "dd", c, 4), 0);
+	assert_int_equal(shell_find("Teste de vitesse partition : sudo dd "
+				    "if=/dev/zero of=/mnt/r bs=1G", "dd", c, 4),
+			 1);
+	t = shell_cmd_text(&c[0]);
+	assert_string_equal(t, "dd if=/dev/zero of=/mnt/r bs=1G");
+	free(t);
+	assert_int_equal(shell_find("Result: time dd if=a of=b", "dd", c, 4), 1);
+	assert_int_equal(shell_find("Note: dd is slow here", "dd", c, 4), 0);
+	assert_int_equal(shell_find("Note: use fio, dd if=a is old", "dd", c,
+				    4), 0);
 	assert_int_equal(shell_find("dd bs=$((1024*1024)) count=10", "dd", c, 4), 1);
 	t = shell_cmd_text(&c[0]);
 	assert_string_equal(t, "dd bs=$((1024*1024)) count=10");
@@ -455,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_grep_prefix),
 		cmocka_unit_test(test_binary_and_sha),
 		cmocka_unit_test(test_prompts),
+		cmocka_unit_test(test_joined_command),
 		cmocka_unit_test(test_shell_find),
 		cmocka_unit_test(test_name_pattern),
 		cmocka_unit_test(test_runs_share_labels),
