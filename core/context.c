@@ -17,7 +17,8 @@
 #include <string.h>
 
 #define HEADING_MAX 100
-#define COMMAND_MAX 200
+#define COMMAND_MAX 200		/* a longer line is prose, unless... */
+#define COMMAND_LONG_MAX 4096	/* ...it starts with the tool's name */
 
 /* A rule: three or more of one of '-', '=', '*' and nothing else. */
 static int is_rule(const char *t)
@@ -197,6 +198,23 @@ static size_t command_start(const struct parse_ctx *ctx, size_t c)
 	return c;
 }
 
+/*
+ * Short enough for a command?  Prose that names a tool and an option
+ * ("I ran fio with --direct=1 and ...") runs long; a command line with
+ * many files ("./iozone -t 10 ... -F f1 f2 ... f10", 356 characters)
+ * does too, but starts with the tool itself.
+ */
+static int fits_command(const char *t, size_t len)
+{
+	size_t w = 0;
+
+	if (len <= COMMAND_MAX)
+		return 1;
+	while (w < len && !is_space(t[w]))
+		w++;
+	return len <= COMMAND_LONG_MAX && is_tool_word(t, w);
+}
+
 /* The command ending on line c (the first line above an output), or NULL. */
 static char *command_at(const struct parse_ctx *ctx,
 			const unsigned char *fenced, size_t c)
@@ -212,7 +230,7 @@ static char *command_at(const struct parse_ctx *ctx,
 	len = strlen(t);
 	while (len && (is_space(t[len - 1]) || t[len - 1] == ':'))
 		len--;
-	if (last == c && len && len <= COMMAND_MAX &&
+	if (last == c && len && fits_command(t, len) &&
 	    looks_like_command(text, t, len))
 		cmd = xstrndup(t, len);
 	free(text);
