@@ -113,8 +113,9 @@ static void set_str(char **dst, const char *src)
 }
 
 /* "hdparm -tT --direct /dev/sda": remember it, and its one device. */
-static int read_command(struct hdparm_state *st, const char *text)
+static int read_command(void *state, const char *text)
 {
+	struct hdparm_state *st = state;
 	struct shell_cmd cmd;
 	const char *p, *end;
 	char *w, *device = NULL;
@@ -410,8 +411,9 @@ static int hdparm_parse(struct parse_ctx *ctx)
 		const char *why;
 		size_t used;
 
-		if (read_command(&st, text) || read_header(&st, text) ||
-		    is_warning(text)) {
+		if (parse_command_lines(ctx, &i, read_command, &st))
+			continue;
+		if (read_header(&st, text) || is_warning(text)) {
 			parse_claim(ctx, i);
 			continue;
 		}

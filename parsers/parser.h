@@ -66,6 +66,16 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 void parse_claim(struct parse_ctx *ctx, size_t li);
 /* Marks lines [from, to) (a JSON document's 170,000: one call). */
 void parse_claim_range(struct parse_ctx *ctx, size_t from, size_t to);
+/*
+ * Reads the command on line *li with read(state, text): the line's text,
+ * or, when it is continued with " \" (a long command in a transcript),
+ * the line and the lines continuing it joined.  When read returns
+ * non-zero, the lines are claimed and *li moves to the last of them.
+ * Returns what read returned.
+ */
+int parse_command_lines(struct parse_ctx *ctx, size_t *li,
+			int (*read)(void *state, const char *text),
+			void *state);
 void parse_error(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)

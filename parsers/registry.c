@@ -124,6 +124,30 @@ void parse_claim_range(struct parse_ctx *ctx, size_t from, size_t to)
 	ctx->unclaimed -= taken;
 }
 
+int parse_command_lines(struct parse_ctx *ctx, size_t *li,
+			int (*read)(void *state, const char *text),
+			void *state)
+{
+	size_t last = *li;
+	char *text;
+	int found;
+
+	if (!line_continues(&ctx->in->lines[*li])) {
+		found = read(state, ctx->in->lines[*li].text);
+		if (found)
+			parse_claim(ctx, *li);
+		return found;
+	}
+	text = input_joined_command(ctx->in, *li, &last);
+	found = read(state, text);
+	free(text);
+	if (found) {
+		parse_claim_range(ctx, *li, last + 1);
+		*li = last;
+	}
+	return found;
+}
+
 static void vdiag(struct parse_ctx *ctx, enum diag_level level, size_t li,
 		  const char *fmt, va_list ap)
 {
