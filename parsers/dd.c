@@ -11,6 +11,7 @@
  *   GNU ru_RU     4294967296 байт (4,3 GB, 4,0 GiB) скопирован, 54,5651 s, 78,7 MB/s
  *                 300490752 байт (300 MB, 286 MiB) скопирован, 14,6916 c, 20,5 MB/c
  *                 512 байт скопировано, 0,0202791 s, 25,2 kB/s
+ *                 3774873600 байтов (3,8 GB, 3,5 GiB) скопировано, 106,197 s, 35,5 MB/s
  *   GNU ru, old   скопировано 2147483648 байт (2,1 GB), 4,17328 c, 515 MB/c
  *   GNU pl        4096 bajtów (4,1 kB, 4,0 KiB), 0,000298769 s, 13,7 MB/s
  *   GNU pl, old   skopiowane 64 bajty, 9,156e-05 s, 699 kB/s
@@ -25,7 +26,8 @@
  *
  * with "N+M records in" / "N+M records out" before them (any language:
  * "962+0 Datensätze ein", "记录了1024+0 的读入", "1+0 record dentro",
- * "500+0 enregistrements lus"), and "dd: error writing '/dev/sdX': No space
+ * "500+0 enregistrements lus"; a pipe gives partial records only,
+ * "0+419299 записей получено"), and "dd: error writing '/dev/sdX': No space
  * left on device" style messages.  Any of these lines may follow a shell
  * prompt (a background dd finishing after the next prompt was printed:
  * "[vagrant@host ~]$ 2048+0 записей получено"), and the records line of an
@@ -103,17 +105,44 @@ struct summary_line {
 	double seconds;		/* NAN when the line has no time */
 };
 
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Is there a "N+M " anywhere: the counts of a records line?  dd prints
+ * them through gettext as "%"PRIuMAX"+%"PRIuMAX" records in", so the
+ * words are any language's, but the counts always read "N+M " (a partial
+ * copy from a pipe: "0+419299 Datensätze ein").
+ */
+static int has_record_counts(const struct input *in)
+{
+	const char *p = in->data, *end = in->data + in->size;
+
+	while ((p = memchr(p, '+', (size_t)(end - p)))) {
+		const char *q = ++p;
+
+		if (q - 2 < in->data || !is_digit(q[-2]))
+			continue;
+		while (q < end && is_digit(*q))
+			q++;
+		if (q > p && q < end && *q == ' ')
+			return 1;
+	}
+	return 0;
+}
+
 static int dd_detect(const struct input *in)
 {
 	static const char *const marks[] = {
-		"records in", " copied", "bytes transferred", "+0 ", "+1 ",
-		"dd: ", NULL
+		"records in", " copied", "bytes transferred", "dd: ", NULL
 	};
 
 	for (size_t i = 0; marks[i]; i++)
 		if (input_contains(in, marks[i]))
 			return 60;
-	return 0;
+	return has_record_counts(in) ? 60 : 0;
 }
 
 /* GNU dd's size suffixes: c w b, kB=1000 K=KiB=1024, MB M MiB ... */
@@ -263,7 +292,7 @@ static int read_records(const char *text, uint64_t *total)
 	    *p != ' ')
 		return 0;
 	for (p++; *p; p++)	/* the words: no digits, short */
-		if ((*p >= '0' && *p <= '9') || p - text > 80)
+		if (is_digit(*p) || p - text > 80)
 			return 0;
 	*total = full + partial;
 	return 1;
@@ -273,7 +302,8 @@ static int is_byte_word(const char *w, size_t n)
 {
 	static const char *const words[] = {
 		"bytes", "byte", "Bytes", "Byte", "octets", "octet", "байт",
-		"байта", "bajtów", "bajty", "byte(s)", "bytů", "バイト", NULL
+		"байта", "байтов", "bajtów", "bajty", "byte(s)", "bytů",
+		"バイト", NULL
 	};
 
 	for (size_t i = 0; words[i]; i++)
@@ -591,7 +621,7 @@ static int is_time_line(const char *t)
 	    !skip_prefix(&p, "sys"))
 		return 0;
 	p = skip_spaces(p);
-	return *p >= '0' && *p <= '9';
+	return is_digit(*p);
 }
 
 /*
