@@ -28,10 +28,12 @@
  * "962+0 Datensätze ein", "记录了1024+0 的读入", "1+0 record dentro",
  * "500+0 enregistrements lus"; a pipe gives partial records only,
  * "0+419299 записей получено"), and "dd: error writing '/dev/sdX': No space
- * left on device" style messages.  Any of these lines may follow a shell
- * prompt (a background dd finishing after the next prompt was printed:
- * "[vagrant@host ~]$ 2048+0 записей получено"), and the records line of an
- * interrupted dd may carry the terminal's echo: "^C11771330744+0 records in".
+ * left on device" style messages (dd names itself as invoked:
+ * "/usr/bin/dd: error reading '/dev/xvdi': Input/output error").  Any of
+ * these lines may follow a shell prompt (a background dd finishing after
+ * the next prompt was printed: "[vagrant@host ~]$ 2048+0 записей
+ * получено"), and the records line of an interrupted dd may carry the
+ * terminal's echo: "^C11771330744+0 records in".
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
  * or three digits and its unit differs between versions.  A figure is a
@@ -438,6 +440,24 @@ static const char *ascii_punctuation(const char *text, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * A dd diagnostic: "dd: error writing '/dev/sdb': No space left on
+ * device".  GNU dd names itself as it was invoked (argv[0]), so
+ * "/usr/bin/dd: error reading '/dev/xvdi': Input/output error" is one
+ * too.  Returns the message after "dd: ", or NULL.
+ */
+static const char *dd_message(const char *text)
+{
+	const char *name = strstr(text, "dd: ");
+
+	if (!name || (name > text && name[-1] != '/'))
+		return NULL;
+	for (const char *p = text; p < name; p++)
+		if (*p == ' ' || *p == '\t')
+			return NULL;	/* prose, not a path */
+	return name + 4;
+}
+
 static const char *classify(const char *raw, struct summary_line *s,
 			    uint64_t *records)
 {
@@ -451,7 +471,7 @@ static const char *classify(const char *raw, struct summary_line *s,
 		return "summary";
 	if (starts_like_summary(text))
 		return "bad-summary";
-	if (starts_with(text, "dd: "))
+	if (dd_message(text))
 		return "error";
 	return NULL;
 }
@@ -478,7 +498,7 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 	if (n >= ctx->in->nlines)
 		return 0;
 	next = line_after_prompt(ctx->in->lines[n].text);
-	return read_records(next, &r) || starts_with(next, "dd: ");
+	return read_records(next, &r) || dd_message(next);
 }
 
 static const struct dd_command *take_command(struct dd_state *st)
@@ -596,13 +616,18 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 	emit_one(ctx, li, c, "bw", UNIT_BW, (double)s->bytes / s->seconds);
 }
 
+/* Keeps the reason of "dd: error reading 'x': Input/output error". */
 static void handle_error(struct dd_state *st, const char *text, size_t li)
 {
-	const char *colon = strrchr(text, ':');
+	const char *message = dd_message(text), *colon;
+
+	if (!message)
+		message = text;
+	colon = strrchr(message, ':');
 
 	free(st->error);
 	st->error = xstrdup(colon && colon[1] ? skip_spaces(colon + 1) :
-			    text + 4);
+			    message);
 	st->error_li = li;
 }
 
@@ -723,7 +748,7 @@ static int dd_parse(struct parse_ctx *ctx)
 			handle_summary(ctx, &st, i, &s);
 			st.last_kind = LINE_SUMMARY;
 		} else {
-			handle_error(&st, text, i);
+			handle_error(&st, line_after_prompt(text), i);
 			st.last_kind = LINE_ERROR;
 		}
 		st.last_li = i;
