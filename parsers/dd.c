@@ -47,7 +47,10 @@
  *   - the same summary twice in a row is one output printed twice;
  *   - a summary line and dd command line both seen before (a forum reply
  *     or an e-mail quoting the first post) are a copy: noted, not counted;
- *   - a dd error before the summary makes the output not a result.
+ *   - a dd error before the summary makes the output not a result,
+ *     but for "dd: fsync failed for '/dev/null': Invalid argument" (or
+ *     fdatasync): conv=fsync syncs after the copy, so the copy was whole;
+ *     kept, with a note that a write's figure lacks the flush.
  *
  * After ^C the counts in and out may differ by the block in flight; that
  * summary is still final.  On BSD and macOS, Ctrl-T prints a snapshot
@@ -91,6 +94,8 @@ struct dd_state {
 	int siginfo;		/* BSD "load: ... cmd: dd" before the counts */
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
 	char *error;
+	size_t sync_li;		/* the failed sync after the copy, if any */
+	char *sync_error;
 	size_t last_li;		/* previous non-empty line index */
 	int last_kind;		/* LINE_* of that line */
 	int have_prev;		/* last accepted summary, if still near */
@@ -514,12 +519,17 @@ static const struct dd_command *take_command(struct dd_state *st)
 	return c;
 }
 
+static const char *op_of(const struct dd_command *c)
+{
+	return c ? c->op : "copy";
+}
+
 static void emit_one(struct parse_ctx *ctx, size_t li,
 		     const struct dd_command *c, const char *metric,
 		     const char *unit, double v)
 {
-	struct measurement *m = parse_emit(ctx, li, "dd", c ? c->op : "copy",
-					   metric, unit, v);
+	struct measurement *m = parse_emit(ctx, li, "dd", op_of(c), metric,
+					   unit, v);
 
 	if (c)
 		labels_copy(&m->labels, &c->labels);
@@ -531,6 +541,8 @@ static void reset_output(struct dd_state *st)
 	st->error_li = (size_t)-1;
 	free(st->error);
 	st->error = NULL;
+	free(st->sync_error);
+	st->sync_error = NULL;
 }
 
 /* Exactly the same printed time (both absent counts as the same). */
@@ -563,11 +575,50 @@ static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 	return seen ? orig : (size_t)-1;
 }
 
+/*
+ * Emits a final summary for the next command (*c).  Returns 0 when it
+ * is the one before printed twice, or a copy of one taken before.
+ */
+static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
+			size_t li, const struct summary_line *s,
+			const struct dd_command **c)
+{
+	size_t orig;
+
+	*c = NULL;
+	if (st->have_prev && s->bytes == st->prev_bytes &&
+	    same_seconds(s->seconds, st->prev_seconds))
+		return 0;	/* the same summary printed twice */
+	st->have_prev = 1;
+	st->prev_bytes = s->bytes;
+	st->prev_seconds = s->seconds;
+	*c = take_command(st);
+	orig = copy_of(ctx, li, command_text(*c));
+	if (!isnan(s->seconds) && orig != (size_t)-1) {
+		parse_note(ctx, li, "the same dd command and summary as line "
+			   "%u (quoted or pasted again): not counted twice",
+			   ctx->in->lines[orig].lineno);
+		return 0;
+	}
+	emit_one(ctx, li, *c, "bytes", UNIT_BYTES, (double)s->bytes);
+	if (isnan(s->seconds))
+		return 1;
+	if (s->seconds <= 0) {
+		parse_note(ctx, li, "dd reports no elapsed time; "
+			   "no bandwidth computed");
+		return 1;
+	}
+	emit_one(ctx, li, *c, "runtime", UNIT_SECONDS, s->seconds);
+	emit_one(ctx, li, *c, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+	return 1;
+}
+
 static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   size_t li, const struct summary_line *s)
 {
-	size_t orig;
+	size_t sync_li = st->sync_li;
 	const struct dd_command *c;
+	char *sync_error;
 
 	if (is_progress(ctx, st, li))
 		return;
@@ -589,46 +640,52 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;	/* a SIGUSR1 snapshot while a block was in flight */
 	}
+	sync_error = st->sync_error;	/* kept past reset_output() */
+	st->sync_error = NULL;
 	reset_output(st);
-	if (st->have_prev && s->bytes == st->prev_bytes &&
-	    same_seconds(s->seconds, st->prev_seconds))
-		return;	/* the same summary printed twice */
-	st->have_prev = 1;
-	st->prev_bytes = s->bytes;
-	st->prev_seconds = s->seconds;
-	c = take_command(st);
-	orig = copy_of(ctx, li, command_text(c));
-	if (!isnan(s->seconds) && orig != (size_t)-1) {
-		parse_note(ctx, li, "the same dd command and summary as line "
-			   "%u (quoted or pasted again): not counted twice",
-			   ctx->in->lines[orig].lineno);
-		return;
-	}
-	emit_one(ctx, li, c, "bytes", UNIT_BYTES, (double)s->bytes);
-	if (isnan(s->seconds))
-		return;
-	if (s->seconds <= 0) {
-		parse_note(ctx, li, "dd reports no elapsed time; "
-			   "no bandwidth computed");
-		return;
-	}
-	emit_one(ctx, li, c, "runtime", UNIT_SECONDS, s->seconds);
-	emit_one(ctx, li, c, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+	/* The sync concerns the output: a read into /dev/null or a pipe
+	 * has nothing to flush, and its figure stands as it is. */
+	if (take_summary(ctx, st, li, s, &c) && sync_error &&
+	    strcmp(op_of(c), "read"))
+		parse_note(ctx, li, "the sync dd ran after the copy failed "
+			   "(line %u: %s): this figure is the copy without "
+			   "its flush to storage",
+			   ctx->in->lines[sync_li].lineno, sync_error);
+	free(sync_error);
+}
+
+/*
+ * coreutils runs the fsync or fdatasync of conv=fsync|fdatasync after the
+ * copy loop (synchronize_output()), before it prints the counts: when it
+ * fails ("Invalid argument" on /dev/null or a pipe), the copy was whole
+ * and the summary that follows is real, only not synced.
+ */
+static int is_sync_failure(const char *message)
+{
+	return starts_with(message, "fsync failed for ") ||
+	       starts_with(message, "fdatasync failed for ");
 }
 
 /* Keeps the reason of "dd: error reading 'x': Input/output error". */
 static void handle_error(struct dd_state *st, const char *text, size_t li)
 {
 	const char *message = dd_message(text), *colon;
+	char *reason;
 
 	if (!message)
 		message = text;
 	colon = strrchr(message, ':');
-
-	free(st->error);
-	st->error = xstrdup(colon && colon[1] ? skip_spaces(colon + 1) :
-			    message);
-	st->error_li = li;
+	reason = xstrdup(colon && colon[1] ? skip_spaces(colon + 1) :
+			 message);
+	if (is_sync_failure(message)) {
+		free(st->sync_error);
+		st->sync_error = reason;
+		st->sync_li = li;
+	} else {
+		free(st->error);
+		st->error = reason;
+		st->error_li = li;
+	}
 }
 
 /* BSD's Ctrl-T line: "load: 1.88  cmd: dd 20526 uninterruptible ..." */
@@ -667,6 +724,9 @@ static void end_output(struct parse_ctx *ctx, struct dd_state *st,
 	else if (st->error && !at_records)
 		parse_note(ctx, st->error_li, "dd failed (%s): no result",
 			   st->error);
+	else if (st->sync_error && !at_records)
+		parse_note(ctx, st->sync_li, "dd failed (%s): no result",
+			   st->sync_error);
 	else
 		return;
 	reset_output(st);
