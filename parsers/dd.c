@@ -11,6 +11,7 @@
  *   GNU ru_RU     4294967296 байт (4,3 GB, 4,0 GiB) скопирован, 54,5651 s, 78,7 MB/s
  *                 300490752 байт (300 MB, 286 MiB) скопирован, 14,6916 c, 20,5 MB/c
  *                 512 байт скопировано, 0,0202791 s, 25,2 kB/s
+ *                 3774873600 байтов (3,8 GB, 3,5 GiB) скопировано, 106,197 s, 35,5 MB/s
  *   GNU ru, old   скопировано 2147483648 байт (2,1 GB), 4,17328 c, 515 MB/c
  *   GNU pl        4096 bajtów (4,1 kB, 4,0 KiB), 0,000298769 s, 13,7 MB/s
  *   GNU pl, old   skopiowane 64 bajty, 9,156e-05 s, 699 kB/s
@@ -25,11 +26,14 @@
  *
  * with "N+M records in" / "N+M records out" before them (any language:
  * "962+0 Datensätze ein", "记录了1024+0 的读入", "1+0 record dentro",
- * "500+0 enregistrements lus"), and "dd: error writing '/dev/sdX': No space
- * left on device" style messages.  Any of these lines may follow a shell
- * prompt (a background dd finishing after the next prompt was printed:
- * "[vagrant@host ~]$ 2048+0 записей получено"), and the records line of an
- * interrupted dd may carry the terminal's echo: "^C11771330744+0 records in".
+ * "500+0 enregistrements lus"; a pipe gives partial records only,
+ * "0+419299 записей получено"), and "dd: error writing '/dev/sdX': No space
+ * left on device" style messages (dd names itself as invoked:
+ * "/usr/bin/dd: error reading '/dev/xvdi': Input/output error").  Any of
+ * these lines may follow a shell prompt (a background dd finishing after
+ * the next prompt was printed: "[vagrant@host ~]$ 2048+0 записей
+ * получено"), and the records line of an interrupted dd may carry the
+ * terminal's echo: "^C11771330744+0 records in".
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
  * or three digits and its unit differs between versions.  A figure is a
@@ -43,7 +47,10 @@
  *   - the same summary twice in a row is one output printed twice;
  *   - a summary line and dd command line both seen before (a forum reply
  *     or an e-mail quoting the first post) are a copy: noted, not counted;
- *   - a dd error before the summary makes the output not a result.
+ *   - a dd error before the summary makes the output not a result,
+ *     but for "dd: fsync failed for '/dev/null': Invalid argument" (or
+ *     fdatasync): conv=fsync syncs after the copy, so the copy was whole;
+ *     kept, with a note that a write's figure lacks the flush.
  *
  * After ^C the counts in and out may differ by the block in flight; that
  * summary is still final.  On BSD and macOS, Ctrl-T prints a snapshot
@@ -54,7 +61,9 @@
  * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
  * without of= (into a pipe) -> copy; else of= -> write, if= alone ->
  * read); without a command line, op "copy".  A shell
- * line with several dd commands gives its outputs to them in order.
+ * line with several dd commands gives its outputs to them in order; a
+ * command may follow prose and a colon on its line ("Teste de vitesse
+ * partition : sudo dd if=/dev/zero of=/mnt/raid_storage ...").
  * Labels: bs (bytes), count, iflag, oflag, conv, if, of, command, direct=1
  * when the flag of the side that touches storage says direct.
  */
@@ -87,6 +96,8 @@ struct dd_state {
 	int siginfo;		/* BSD "load: ... cmd: dd" before the counts */
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
 	char *error;
+	size_t sync_li;		/* the failed sync after the copy, if any */
+	char *sync_error;
 	size_t last_li;		/* previous non-empty line index */
 	int last_kind;		/* LINE_* of that line */
 	int have_prev;		/* last accepted summary, if still near */
@@ -103,17 +114,44 @@ struct summary_line {
 	double seconds;		/* NAN when the line has no time */
 };
 
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Is there a "N+M " anywhere: the counts of a records line?  dd prints
+ * them through gettext as "%"PRIuMAX"+%"PRIuMAX" records in", so the
+ * words are any language's, but the counts always read "N+M " (a partial
+ * copy from a pipe: "0+419299 Datensätze ein").
+ */
+static int has_record_counts(const struct input *in)
+{
+	const char *p = in->data, *end = in->data + in->size;
+
+	while ((p = memchr(p, '+', (size_t)(end - p)))) {
+		const char *q = ++p;
+
+		if (q - 2 < in->data || !is_digit(q[-2]))
+			continue;
+		while (q < end && is_digit(*q))
+			q++;
+		if (q > p && q < end && *q == ' ')
+			return 1;
+	}
+	return 0;
+}
+
 static int dd_detect(const struct input *in)
 {
 	static const char *const marks[] = {
-		"records in", " copied", "bytes transferred", "+0 ", "+1 ",
-		"dd: ", NULL
+		"records in", " copied", "bytes transferred", "dd: ", NULL
 	};
 
 	for (size_t i = 0; marks[i]; i++)
 		if (input_contains(in, marks[i]))
 			return 60;
-	return 0;
+	return has_record_counts(in) ? 60 : 0;
 }
 
 /* GNU dd's size suffixes: c w b, kB=1000 K=KiB=1024, MB M MiB ... */
@@ -235,11 +273,34 @@ static void forget_commands(struct dd_state *st)
 	st->used = 0;
 }
 
+/*
+ * The dd commands of a line.  Notes put prose before them on the same
+ * line, with a colon: "Teste de vitesse partition : sudo dd if=/dev/zero
+ * of=/mnt/raid_storage bs=1G count=1 oflag=direct".  After a colon, a
+ * command counts only with an operand ("x=y"), or BSD's Ctrl-T line,
+ * "load: 1.88  cmd: dd 20526 uninterruptible", would be one.
+ */
+static size_t find_commands(const char *text, struct shell_cmd *sc)
+{
+	size_t n = shell_find(text, "dd", sc, MAX_DD_PER_LINE);
+
+	if (n || !strstr(text, "dd"))
+		return n;	/* most lines: no dd after a colon either */
+	for (const char *colon = strstr(text, ": "); !n && colon;
+	     colon = strstr(colon + 1, ": ")) {
+		n = shell_find(colon + 2, "dd", sc, MAX_DD_PER_LINE);
+		if (n && !memchr(sc[0].args, '=',
+				 (size_t)(sc[0].prog + sc[0].len - sc[0].args)))
+			n = 0;
+	}
+	return n;
+}
+
 /* A dd command line: "$ sync; dd if=/dev/zero of=x bs=1M count=1; sync". */
 static int read_commands(struct dd_state *st, const char *text, size_t li)
 {
 	struct shell_cmd sc[MAX_DD_PER_LINE];
-	size_t n = shell_find(text, "dd", sc, MAX_DD_PER_LINE);
+	size_t n = find_commands(text, sc);
 
 	if (!n)
 		return 0;
@@ -263,7 +324,7 @@ static int read_records(const char *text, uint64_t *total)
 	    *p != ' ')
 		return 0;
 	for (p++; *p; p++)	/* the words: no digits, short */
-		if ((*p >= '0' && *p <= '9') || p - text > 80)
+		if (is_digit(*p) || p - text > 80)
 			return 0;
 	*total = full + partial;
 	return 1;
@@ -273,7 +334,8 @@ static int is_byte_word(const char *w, size_t n)
 {
 	static const char *const words[] = {
 		"bytes", "byte", "Bytes", "Byte", "octets", "octet", "байт",
-		"байта", "bajtów", "bajty", "byte(s)", "bytů", "バイト", NULL
+		"байта", "байтов", "bajtów", "bajty", "byte(s)", "bytů",
+		"バイト", NULL
 	};
 
 	for (size_t i = 0; words[i]; i++)
@@ -408,6 +470,24 @@ static const char *ascii_punctuation(const char *text, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * A dd diagnostic: "dd: error writing '/dev/sdb': No space left on
+ * device".  GNU dd names itself as it was invoked (argv[0]), so
+ * "/usr/bin/dd: error reading '/dev/xvdi': Input/output error" is one
+ * too.  Returns the message after "dd: ", or NULL.
+ */
+static const char *dd_message(const char *text)
+{
+	const char *name = strstr(text, "dd: ");
+
+	if (!name || (name > text && name[-1] != '/'))
+		return NULL;
+	for (const char *p = text; p < name; p++)
+		if (*p == ' ' || *p == '\t')
+			return NULL;	/* prose, not a path */
+	return name + 4;
+}
+
 static const char *classify(const char *raw, struct summary_line *s,
 			    uint64_t *records)
 {
@@ -421,7 +501,7 @@ static const char *classify(const char *raw, struct summary_line *s,
 		return "summary";
 	if (starts_like_summary(text))
 		return "bad-summary";
-	if (starts_with(text, "dd: "))
+	if (dd_message(text))
 		return "error";
 	return NULL;
 }
@@ -448,7 +528,7 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 	if (n >= ctx->in->nlines)
 		return 0;
 	next = line_after_prompt(ctx->in->lines[n].text);
-	return read_records(next, &r) || starts_with(next, "dd: ");
+	return read_records(next, &r) || dd_message(next);
 }
 
 static const struct dd_command *take_command(struct dd_state *st)
@@ -464,12 +544,17 @@ static const struct dd_command *take_command(struct dd_state *st)
 	return c;
 }
 
+static const char *op_of(const struct dd_command *c)
+{
+	return c ? c->op : "copy";
+}
+
 static void emit_one(struct parse_ctx *ctx, size_t li,
 		     const struct dd_command *c, const char *metric,
 		     const char *unit, double v)
 {
-	struct measurement *m = parse_emit(ctx, li, "dd", c ? c->op : "copy",
-					   metric, unit, v);
+	struct measurement *m = parse_emit(ctx, li, "dd", op_of(c), metric,
+					   unit, v);
 
 	if (c)
 		labels_copy(&m->labels, &c->labels);
@@ -481,6 +566,8 @@ static void reset_output(struct dd_state *st)
 	st->error_li = (size_t)-1;
 	free(st->error);
 	st->error = NULL;
+	free(st->sync_error);
+	st->sync_error = NULL;
 }
 
 /* Exactly the same printed time (both absent counts as the same). */
@@ -513,11 +600,50 @@ static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 	return seen ? orig : (size_t)-1;
 }
 
+/*
+ * Emits a final summary for the next command (*c).  Returns 0 when it
+ * is the one before printed twice, or a copy of one taken before.
+ */
+static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
+			size_t li, const struct summary_line *s,
+			const struct dd_command **c)
+{
+	size_t orig;
+
+	*c = NULL;
+	if (st->have_prev && s->bytes == st->prev_bytes &&
+	    same_seconds(s->seconds, st->prev_seconds))
+		return 0;	/* the same summary printed twice */
+	st->have_prev = 1;
+	st->prev_bytes = s->bytes;
+	st->prev_seconds = s->seconds;
+	*c = take_command(st);
+	orig = copy_of(ctx, li, command_text(*c));
+	if (!isnan(s->seconds) && orig != (size_t)-1) {
+		parse_note(ctx, li, "the same dd command and summary as line "
+			   "%u (quoted or pasted again): not counted twice",
+			   ctx->in->lines[orig].lineno);
+		return 0;
+	}
+	emit_one(ctx, li, *c, "bytes", UNIT_BYTES, (double)s->bytes);
+	if (isnan(s->seconds))
+		return 1;
+	if (s->seconds <= 0) {
+		parse_note(ctx, li, "dd reports no elapsed time; "
+			   "no bandwidth computed");
+		return 1;
+	}
+	emit_one(ctx, li, *c, "runtime", UNIT_SECONDS, s->seconds);
+	emit_one(ctx, li, *c, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+	return 1;
+}
+
 static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   size_t li, const struct summary_line *s)
 {
-	size_t orig;
+	size_t sync_li = st->sync_li;
 	const struct dd_command *c;
+	char *sync_error;
 
 	if (is_progress(ctx, st, li))
 		return;
@@ -539,41 +665,52 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;	/* a SIGUSR1 snapshot while a block was in flight */
 	}
+	sync_error = st->sync_error;	/* kept past reset_output() */
+	st->sync_error = NULL;
 	reset_output(st);
-	if (st->have_prev && s->bytes == st->prev_bytes &&
-	    same_seconds(s->seconds, st->prev_seconds))
-		return;	/* the same summary printed twice */
-	st->have_prev = 1;
-	st->prev_bytes = s->bytes;
-	st->prev_seconds = s->seconds;
-	c = take_command(st);
-	orig = copy_of(ctx, li, command_text(c));
-	if (!isnan(s->seconds) && orig != (size_t)-1) {
-		parse_note(ctx, li, "the same dd command and summary as line "
-			   "%u (quoted or pasted again): not counted twice",
-			   ctx->in->lines[orig].lineno);
-		return;
-	}
-	emit_one(ctx, li, c, "bytes", UNIT_BYTES, (double)s->bytes);
-	if (isnan(s->seconds))
-		return;
-	if (s->seconds <= 0) {
-		parse_note(ctx, li, "dd reports no elapsed time; "
-			   "no bandwidth computed");
-		return;
-	}
-	emit_one(ctx, li, c, "runtime", UNIT_SECONDS, s->seconds);
-	emit_one(ctx, li, c, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+	/* The sync concerns the output: a read into /dev/null or a pipe
+	 * has nothing to flush, and its figure stands as it is. */
+	if (take_summary(ctx, st, li, s, &c) && sync_error &&
+	    strcmp(op_of(c), "read"))
+		parse_note(ctx, li, "the sync dd ran after the copy failed "
+			   "(line %u: %s): this figure is the copy without "
+			   "its flush to storage",
+			   ctx->in->lines[sync_li].lineno, sync_error);
+	free(sync_error);
 }
 
+/*
+ * coreutils runs the fsync or fdatasync of conv=fsync|fdatasync after the
+ * copy loop (synchronize_output()), before it prints the counts: when it
+ * fails ("Invalid argument" on /dev/null or a pipe), the copy was whole
+ * and the summary that follows is real, only not synced.
+ */
+static int is_sync_failure(const char *message)
+{
+	return starts_with(message, "fsync failed for ") ||
+	       starts_with(message, "fdatasync failed for ");
+}
+
+/* Keeps the reason of "dd: error reading 'x': Input/output error". */
 static void handle_error(struct dd_state *st, const char *text, size_t li)
 {
-	const char *colon = strrchr(text, ':');
+	const char *message = dd_message(text), *colon;
+	char *reason;
 
-	free(st->error);
-	st->error = xstrdup(colon && colon[1] ? skip_spaces(colon + 1) :
-			    text + 4);
-	st->error_li = li;
+	if (!message)
+		message = text;
+	colon = strrchr(message, ':');
+	reason = xstrdup(colon && colon[1] ? skip_spaces(colon + 1) :
+			 message);
+	if (is_sync_failure(message)) {
+		free(st->sync_error);
+		st->sync_error = reason;
+		st->sync_li = li;
+	} else {
+		free(st->error);
+		st->error = reason;
+		st->error_li = li;
+	}
 }
 
 /* BSD's Ctrl-T line: "load: 1.88  cmd: dd 20526 uninterruptible ..." */
@@ -591,7 +728,7 @@ static int is_time_line(const char *t)
 	    !skip_prefix(&p, "sys"))
 		return 0;
 	p = skip_spaces(p);
-	return *p >= '0' && *p <= '9';
+	return is_digit(*p);
 }
 
 /*
@@ -612,6 +749,9 @@ static void end_output(struct parse_ctx *ctx, struct dd_state *st,
 	else if (st->error && !at_records)
 		parse_note(ctx, st->error_li, "dd failed (%s): no result",
 			   st->error);
+	else if (st->sync_error && !at_records)
+		parse_note(ctx, st->sync_li, "dd failed (%s): no result",
+			   st->sync_error);
 	else
 		return;
 	reset_output(st);
@@ -693,7 +833,7 @@ static int dd_parse(struct parse_ctx *ctx)
 			handle_summary(ctx, &st, i, &s);
 			st.last_kind = LINE_SUMMARY;
 		} else {
-			handle_error(&st, text, i);
+			handle_error(&st, line_after_prompt(text), i);
 			st.last_kind = LINE_ERROR;
 		}
 		st.last_li = i;

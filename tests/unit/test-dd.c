@@ -1,0 +1,127 @@
+/*
+ * The dd parser where a golden fixture cannot say it all: a result kept
+ * together with the note that qualifies it (run-golden checks either the
+ * CSV or the messages of an input, not both).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "core/input.h"
+#include "core/strbuf.h"
+#include "parsers/parser.h"
+
+/*
+ * Ingests text: its measurements as "line op metric value" rows into
+ * rows, its messages into msgs; returns ingest_input()'s status.
+ */
+static int ingest_text(const char *text, struct strbuf *rows,
+		       struct strbuf *msgs)
+{
+	struct ingest_options opt;
+	struct diag_list diags;
+	struct result_set rs;
+	struct input in;
+	int rc;
+
+	memset(&opt, 0, sizeof(opt));
+	diag_list_init(&diags);
+	result_set_init(&rs);
+	input_from_buffer(&in, "dd.txt", text, strlen(text));
+	rc = ingest_input(&in, &opt, &rs, &diags);
+	strbuf_reset(rows);
+	strbuf_reset(msgs);
+	for (size_t i = 0; i < rs.n; i++)
+		strbuf_addf(rows, "%u %s %s %.15g\n", rs.m[i].line,
+			    rs.m[i].op, rs.m[i].metric, rs.m[i].values[0]);
+	for (size_t i = 0; i < diags.n; i++)
+		strbuf_addf(msgs, "%u: %s\n", diags.v[i].line,
+			    diags.v[i].msg);
+	input_release(&in);
+	result_set_release(&rs);
+	diag_list_release(&diags);
+	return rc;
+}
+
+/* conv=fsync failed on storage: the copy is kept, said to be unsynced. */
+static void test_sync_failure_on_write(void **state)
+{
+	struct strbuf rows = STRBUF_INIT, msgs = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(ingest_text(
+		"$ dd if=/dev/zero of=/mnt/usb/t bs=1M count=256 conv=fsync\n"
+		"dd: fsync failed for '/mnt/usb/t': Input/output error\n"
+		"256+0 records in\n"
+		"256+0 records out\n"
+		"268435456 bytes (268 MB, 256 MiB) copied, 0.5 s, 537 MB/s\n",
+		&rows, &msgs), 0);
+	assert_string_equal(strbuf_str(&rows),
+			    "5 write bytes 268435456\n"
+			    "5 write runtime 0.5\n"
+			    "5 write bw 536870912\n");
+	assert_string_equal(strbuf_str(&msgs),
+			    "5: the sync dd ran after the copy failed (line 2: "
+			    "Input/output error): this figure is the copy "
+			    "without its flush to storage\n");
+	strbuf_release(&rows);
+	strbuf_release(&msgs);
+}
+
+/* Into /dev/null there is nothing to flush: the read stands, unremarked. */
+static void test_sync_failure_on_read(void **state)
+{
+	struct strbuf rows = STRBUF_INIT, msgs = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(ingest_text(
+		"$ dd if=/dev/sdb of=/dev/null bs=1M count=2 conv=fdatasync\n"
+		"dd: fsync failed for '/dev/null': Invalid argument\n"
+		"2+0 records in\n"
+		"2+0 records out\n"
+		"2097152 bytes (2.1 MB, 2.0 MiB) copied, 0.25 s, 8.4 MB/s\n",
+		&rows, &msgs), 0);
+	assert_string_equal(strbuf_str(&rows),
+			    "5 read bytes 2097152\n"
+			    "5 read runtime 0.25\n"
+			    "5 read bw 8388608\n");
+	assert_string_equal(strbuf_str(&msgs), "");
+	strbuf_release(&rows);
+	strbuf_release(&msgs);
+}
+
+/* A copy that failed stays failed when the sync after it fails too. */
+static void test_sync_failure_after_copy_error(void **state)
+{
+	struct strbuf rows = STRBUF_INIT, msgs = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(ingest_text(
+		"$ dd if=/dev/zero of=/dev/sdb bs=1M conv=fsync\n"
+		"dd: error writing '/dev/sdb': No space left on device\n"
+		"dd: fsync failed for '/dev/sdb': Input/output error\n"
+		"1908+0 records in\n"
+		"1907+0 records out\n"
+		"2000683008 bytes (2.0 GB, 1.9 GiB) copied, 9.3 s, 215 MB/s\n",
+		&rows, &msgs), 1);
+	assert_string_equal(strbuf_str(&rows), "");
+	assert_non_null(strstr(strbuf_str(&msgs), "6: dd stopped with an "
+			       "error (No space left on device)"));
+	strbuf_release(&rows);
+	strbuf_release(&msgs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sync_failure_on_write),
+		cmocka_unit_test(test_sync_failure_on_read),
+		cmocka_unit_test(test_sync_failure_after_copy_error),
+	};
+
+	return cmocka_run_group_tests_name("dd", tests, NULL, NULL);
+}
