@@ -273,34 +273,11 @@ static void forget_commands(struct dd_state *st)
 	st->used = 0;
 }
 
-/*
- * The dd commands of a line.  Notes put prose before them on the same
- * line, with a colon: "Teste de vitesse partition : sudo dd if=/dev/zero
- * of=/mnt/raid_storage bs=1G count=1 oflag=direct".  After a colon, a
- * command counts only with an operand ("x=y"), or BSD's Ctrl-T line,
- * "load: 1.88  cmd: dd 20526 uninterruptible", would be one.
- */
-static size_t find_commands(const char *text, struct shell_cmd *sc)
-{
-	size_t n = shell_find(text, "dd", sc, MAX_DD_PER_LINE);
-
-	if (n || !strstr(text, "dd"))
-		return n;	/* most lines: no dd after a colon either */
-	for (const char *colon = strstr(text, ": "); !n && colon;
-	     colon = strstr(colon + 1, ": ")) {
-		n = shell_find(colon + 2, "dd", sc, MAX_DD_PER_LINE);
-		if (n && !memchr(sc[0].args, '=',
-				 (size_t)(sc[0].prog + sc[0].len - sc[0].args)))
-			n = 0;
-	}
-	return n;
-}
-
 /* A dd command line: "$ sync; dd if=/dev/zero of=x bs=1M count=1; sync". */
 static int read_commands(struct dd_state *st, const char *text, size_t li)
 {
 	struct shell_cmd sc[MAX_DD_PER_LINE];
-	size_t n = find_commands(text, sc);
+	size_t n = shell_find(text, "dd", sc, MAX_DD_PER_LINE);
 
 	if (!n)
 		return 0;
