@@ -274,8 +274,9 @@ static void forget_commands(struct dd_state *st)
 }
 
 /* A dd command line: "$ sync; dd if=/dev/zero of=x bs=1M count=1; sync". */
-static int read_commands(struct dd_state *st, const char *text, size_t li)
+static int read_commands(void *state, const char *text, size_t li)
 {
+	struct dd_state *st = state;
 	struct shell_cmd sc[MAX_DD_PER_LINE];
 	size_t n = shell_find(text, "dd", sc, MAX_DD_PER_LINE);
 
@@ -751,10 +752,9 @@ static int dd_parse(struct parse_ctx *ctx)
 
 		if (line_is_empty(&ctx->in->lines[i]))
 			continue;
-		if (read_commands(&st, text, i)) {
+		if (parse_command_lines(ctx, &i, read_commands, &st)) {
 			end_output(ctx, &st, 0);
 			reset_output(&st);
-			parse_claim(ctx, i);
 			st.have_prev = 0;
 			st.last_kind = LINE_COMMAND;
 			st.last_li = i;

@@ -113,7 +113,7 @@ static void set_str(char **dst, const char *src)
 }
 
 /* "hdparm -tT --direct /dev/sda": remember it, and its one device. */
-static int read_command(void *state, const char *text)
+static int read_command(void *state, const char *text, size_t li)
 {
 	struct hdparm_state *st = state;
 	struct shell_cmd cmd;
@@ -121,6 +121,7 @@ static int read_command(void *state, const char *text)
 	char *w, *device = NULL;
 	int devices = 0;
 
+	(void)li;
 	if (!shell_find(text, "hdparm", &cmd, 1))
 		return 0;
 	p = cmd.args;

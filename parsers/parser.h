@@ -74,7 +74,8 @@ void parse_claim_range(struct parse_ctx *ctx, size_t from, size_t to);
  * Returns what read returned.
  */
 int parse_command_lines(struct parse_ctx *ctx, size_t *li,
-			int (*read)(void *state, const char *text),
+			int (*read)(void *state, const char *text,
+				    size_t li),
 			void *state);
 void parse_error(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

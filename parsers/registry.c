@@ -125,7 +125,8 @@ void parse_claim_range(struct parse_ctx *ctx, size_t from, size_t to)
 }
 
 int parse_command_lines(struct parse_ctx *ctx, size_t *li,
-			int (*read)(void *state, const char *text),
+			int (*read)(void *state, const char *text,
+				    size_t li),
 			void *state)
 {
 	size_t last = *li;
@@ -133,13 +134,13 @@ int parse_command_lines(struct parse_ctx *ctx, size_t *li,
 	int found;
 
 	if (!line_continues(&ctx->in->lines[*li])) {
-		found = read(state, ctx->in->lines[*li].text);
+		found = read(state, ctx->in->lines[*li].text, *li);
 		if (found)
 			parse_claim(ctx, *li);
 		return found;
 	}
 	text = input_joined_command(ctx->in, *li, &last);
-	found = read(state, text);
+	found = read(state, text, *li);
 	free(text);
 	if (found) {
 		parse_claim_range(ctx, *li, last + 1);

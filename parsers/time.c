@@ -156,12 +156,20 @@ static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
 	*at = li;
 	for (size_t i = li; i-- > stop && li - i <= COMMAND_LOOKBACK;) {
 		char *cmd = timed_command(ctx->in->lines[i].text);
+		size_t last = i;
 
-		if (cmd) {
-			parse_claim(ctx, i);
-			*at = i;
-			return cmd;
+		if (!cmd)
+			continue;
+		if (line_continues(&ctx->in->lines[i])) {	/* " \" */
+			char *joined = input_joined_command(ctx->in, i, &last);
+
+			free(cmd);
+			cmd = timed_command(joined);
+			free(joined);
 		}
+		parse_claim_range(ctx, i, last + 1);
+		*at = i;
+		return cmd;
 	}
 	return NULL;
 }
