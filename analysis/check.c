@@ -1034,22 +1034,13 @@ void check_options_release(struct check_options *opt)
 	opt->ndrops = opt->drops_alloc = 0;
 }
 
-static int drops_cache(const char *text)
-{
-	const char *cmd = line_after_prompt(text);
-
-	return strstr(text, "drop_caches") || strstr(text, "--drop-caches") ||
-	       strstr(text, "blockdev --flushbufs") ||
-	       starts_with(cmd, "umount ") || starts_with(cmd, "sudo umount ");
-}
-
 void check_scan_cache_drops(const struct input *in, struct check_options *opt)
 {
 	for (size_t i = 0; i < in->nlines; i++) {
 		const struct input_line *l = &in->lines[i];
 		struct check_cache_drop *d;
 
-		if (!drops_cache(l->text))
+		if (!line_drops_cache(l->text))
 			continue;
 		ALLOC_GROW(opt->drops, opt->ndrops + 1, opt->drops_alloc);
 		d = &opt->drops[opt->ndrops++];

@@ -9,6 +9,7 @@
 #include "input.h"
 #include "cpus.h"
 #include "filemap.h"
+#include "numscan.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -716,6 +717,32 @@ char *input_joined_command(const struct input *in, size_t first,
 	strbuf_adds(&sb, in->lines[i].text);
 	*last = i;
 	return strbuf_detach(&sb);
+}
+
+/* Does a command start cmd: a word a cache drop starts with? */
+static int starts_drop_command(const char *cmd)
+{
+	static const char *const words[] = {
+		"echo ", "sync", "sysctl ", "sudo ", "free ", "umount ",
+		"blockdev ", "storan ", "sh ", "bash ", NULL
+	};
+
+	for (size_t i = 0; words[i]; i++)
+		if (starts_with(cmd, words[i]))
+			return 1;
+	return 0;
+}
+
+int line_drops_cache(const char *text)
+{
+	const char *cmd = line_after_prompt(text);
+
+	/* a command, not prose about one ("no drop_caches, I know") */
+	if (cmd == text && !starts_drop_command(cmd))
+		return 0;
+	return strstr(cmd, "drop_caches") || strstr(cmd, "--drop-caches") ||
+	       strstr(cmd, "blockdev --flushbufs") ||
+	       starts_with(cmd, "umount ") || starts_with(cmd, "sudo umount ");
 }
 
 int input_contains(const struct input *in, const char *needle)

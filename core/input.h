@@ -123,6 +123,15 @@ static inline unsigned input_line_indent(const struct input *in,
 /* Is the line blank, or only a shell prompt ("$", "pi@host:~ $")? */
 int line_is_empty(const struct input_line *l);
 
+/*
+ * Does the line drop the page cache ("echo 3 > /proc/sys/vm/drop_caches",
+ * "sysctl vm.drop_caches=3", "umount", "blockdev --flushbufs",
+ * "storan run --drop-caches")?  A read after it comes from the device.
+ * Only a command does: after a prompt, or starting with such a command's
+ * word (echo, sync, sysctl, sudo...); prose that names one does not.
+ */
+int line_drops_cache(const char *text);
+
 /* Text after a shell prompt ("$ ", "root@h:~# ", "[u@h d]$ ", "+ "). */
 const char *line_after_prompt(const char *text);
 
