@@ -31,6 +31,7 @@
  *                                          prefix, learnt and stripped)
  *   read: **IOPS=4737k**, ...   write: ..., *iops=463*, ...   (Markdown)
  *   write: io=5118.7M B, ..., runt=262833 msec   (reflowed by a web page)
+ *   write: io=103145MB, bw=586,774 KB/s, ...   (grouped by a poster)
  *
  * Units, as fio meant them: a 3.x rate is 1024-based when its prefix has
  * an 'i' (KiB, MiB) and 1000-based otherwise (kB, MB: the figure in
@@ -287,16 +288,87 @@ static void begin_dir(struct text_state *st, enum fio_dir d)
 }
 
 /*
+ * A ',' right after a digit and before another is not fio's: fio
+ * separates its fields with ", " and never groups digits.  A poster may
+ * ("bw=586,774 KB/s"): read up to the comma, that figure would be 586.
+ */
+static int glued_comma(const char *s)
+{
+	return s[0] == ',' && isdigit((unsigned char)s[1]);
+}
+
+/*
+ * The number at *p, taking a poster's digit grouping ("586,774") only
+ * where it cannot be anything else: 1 to 3 leading digits, groups of
+ * exactly three, and a unit right after (grouping_ok says whether one
+ * follows; NULL: grouping is refused).  A ',' glued to digits otherwise
+ * is an error, not the figure before it.
+ */
+static int scan_figure(const char **p, int (*grouping_ok)(const char *),
+		       double *out)
+{
+	const char *s = *p, *start = *p;
+	double v;
+
+	if (scan_double(&s, SCAN_NO_EXPONENT, &v))
+		return -1;
+	if (glued_comma(s)) {
+		if (!grouping_ok || s - start > 3 ||
+		    memchr(start, '.', (size_t)(s - start)))
+			return -1;
+		for (; glued_comma(s); s += 4) {
+			if (!isdigit((unsigned char)s[2]) ||
+			    !isdigit((unsigned char)s[3]) ||
+			    isdigit((unsigned char)s[4]))
+				return -1;
+			v = v * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 +
+			    (s[3] - '0');
+		}
+		if (!grouping_ok(s))
+			return -1;
+	}
+	*out = v;
+	*p = s;
+	return 0;
+}
+
+/* A count with fio's k/M suffix ("61.2k"), never digit-grouped. */
+static int scan_count(const char **p, double *out)
+{
+	const char *s = *p;
+
+	if (fio_scan_count(&s, out) || glued_comma(s))
+		return -1;
+	*p = s;
+	return 0;
+}
+
+/* A plain decimal ("60086" msec, "0.27" %), never digit-grouped. */
+static int scan_plain(const char **p, double *out)
+{
+	return scan_figure(p, NULL, out);
+}
+
+/* Does a unit of scan_bytes() start at s ("KB/s", " KB/s", "MiB")? */
+static int bytes_unit_follows(const char *s)
+{
+	if (*s == ' ')
+		s++;
+	return *s && strchr("kKMGTPB", *s);
+}
+
+/*
  * A rate or size with fio's unit: "52.3MiB/s", "54.9MB/s", "1471Mi",
- * "497275 B/s", "32708KB".  binary: a prefix without 'i' is still 1024
- * (fio 2.x).  Advances *p past an optional "/s".
+ * "497275 B/s", "32708KB", "586,774 KB/s" (grouped by a poster).
+ * binary: a prefix without 'i' is still 1024 (fio 2.x).  Advances *p
+ * past an optional "/s".
  */
 static int scan_bytes(const char **p, int binary, double *out)
 {
 	const char *s = *p;
 	double v, f = 1;
 
-	if (scan_double(&s, SCAN_NO_EXPONENT, &v))
+	if (scan_figure(&s, bytes_unit_follows, &v))
 		return -1;
 	if (*s == ' ' && (s[1] == 'B' || s[1] == 'K'))
 		s++;
@@ -335,7 +407,7 @@ static int main_line_3x(struct text_state *st, size_t li, const char *p)
 {
 	double iops, bw, bw10, bytes, ms;
 
-	if (!skip_prefix(&p, "IOPS=") || fio_scan_count(&p, &iops) ||
+	if (!skip_prefix(&p, "IOPS=") || scan_count(&p, &iops) ||
 	    !skip_prefix(&p, ", BW=") || scan_bytes(&p, 0, &bw))
 		return -1;
 	p = skip_spaces(p);
@@ -343,7 +415,7 @@ static int main_line_3x(struct text_state *st, size_t li, const char *p)
 				     !skip_prefix(&p, ")")))
 		return -1;
 	if (!skip_prefix(&p, "(") || scan_bytes(&p, 0, &bytes) ||
-	    !skip_prefix(&p, "/") || scan_double(&p, SCAN_NO_EXPONENT, &ms) ||
+	    !skip_prefix(&p, "/") || scan_plain(&p, &ms) ||
 	    !skip_prefix(&p, "msec)"))
 		return -1;
 	emit_main(st, li, bw, iops, bytes, ms);
@@ -369,9 +441,8 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
 
 	if (find_value(p, "io=", &v) || scan_bytes(&v, 1, &bytes) ||
 	    find_value(p, "bw=", &v) || scan_bytes(&v, 1, &bw) ||
-	    find_value(p, "iops=", &v) || fio_scan_count(&v, &iops) ||
-	    find_value(p, "runt=", &v) ||
-	    scan_double(&v, SCAN_NO_EXPONENT, &ms) ||
+	    find_value(p, "iops=", &v) || scan_count(&v, &iops) ||
+	    find_value(p, "runt=", &v) || scan_plain(&v, &ms) ||
 	    !starts_with(skip_spaces(v), "msec"))
 		return -1;
 	emit_main(st, li, bw, iops, bytes, ms);
@@ -464,7 +535,7 @@ static int emit_stats(struct text_state *st, size_t li, const char *p,
 	for (int k = 0; k < 4; k++) {
 		const char *at;
 
-		if (find_value(p, keys[k], &at) || fio_scan_count(&at, &v[k]))
+		if (find_value(p, keys[k], &at) || scan_count(&at, &v[k]))
 			return -1;
 	}
 	for (int k = 0; k < 4; k++) {
@@ -540,7 +611,7 @@ static void percentile_line(struct text_state *st, size_t li, const char *p)
 			return;
 		}
 		p = skip_spaces(th + 4);
-		if (fio_scan_count(&p, &v) || !skip_prefix(&p, "]")) {
+		if (scan_count(&p, &v) || !skip_prefix(&p, "]")) {
 			parse_error(st->ctx, li, "unreadable fio percentile");
 			return;
 		}
@@ -623,10 +694,8 @@ static void cpu_line(struct text_state *st, size_t li, const char *p)
 
 	if (st->skip || !st->rep)
 		return;
-	if (find_value(p, "usr=", &u) ||
-	    scan_double(&u, SCAN_NO_EXPONENT, &usr) ||
-	    find_value(p, "sys=", &s) ||
-	    scan_double(&s, SCAN_NO_EXPONENT, &sys)) {
+	if (find_value(p, "usr=", &u) || scan_plain(&u, &usr) ||
+	    find_value(p, "sys=", &s) || scan_plain(&s, &sys)) {
 		parse_error(st->ctx, li, "unreadable fio cpu line");
 		return;
 	}
@@ -713,7 +782,7 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 		return 0;
 	parse_claim(st->ctx, li);
 	if (find_value(colon, ", util=", &v) ||
-	    scan_double(&v, SCAN_NO_EXPONENT, &util) || *v != '%') {
+	    scan_plain(&v, &util) || *v != '%') {
 		parse_error(st->ctx, li, "unreadable fio disk stats line");
 		return 1;
 	}
