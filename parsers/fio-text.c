@@ -32,6 +32,10 @@
  *   read: **IOPS=4737k**, ...   write: ..., *iops=463*, ...   (Markdown)
  *   write: io=5118.7M B, ..., runt=262833 msec   (reflowed by a web page)
  *   write: io=103145MB, bw=586,774 KB/s, ...   (grouped by a poster)
+ *   >    READ: io=7133.2GB, aggrb=12174MB/s, ..., maxb=12174MB/s,
+ *   > mint=600001msec, maxt=600001msec     (wrapped by a mail client, a
+ *   bw (  KiB/s): ..., avg=41176.64, \ (+ "stdev=...")   blog or a
+ *   terminal: read as one line, see wrapped_rest())
  *
  * Units, as fio meant them: a 3.x rate is 1024-based when its prefix has
  * an 'i' (KiB, MiB) and 1000-based otherwise (kB, MB: the figure in
@@ -94,6 +98,7 @@ struct text_state {
 	long status_group;
 	struct strbuf metric;
 	struct strbuf unstarred;	/* a line without Markdown's '*' */
+	struct strbuf joined;	/* a line with its wrapped rest */
 	const char *log_prefix;	/* "20:22:23 DEBUG| [stdout]" or NULL */
 	size_t log_prefix_len;
 };
@@ -1040,6 +1045,117 @@ static const char *strip_emphasis(struct text_state *st, const char *t)
 	return strbuf_str(&st->unstarred);	/* "" for a line of stars */
 }
 
+/* Does t start a fio line of its own (a header, report, result line)? */
+static int starts_record(const char *t)
+{
+	const char *p = t;
+	int d;
+
+	if (strstr(t, ": (g=") || strstr(t, ": (groupid=") ||
+	    strstr(t, ": ios=") || skip_direction(&p, 1) >= 0)
+		return 1;
+	p = t;
+	d = skip_direction(&p, 0);
+	return d >= 0 && *skip_spaces(p) == ':';
+}
+
+/*
+ * fio lines whose end is known -- a job header ends with its iodepth, a
+ * disk line with a '%', a group status line with "msec" -- and what the
+ * rest of one cut by a wrap must hold; NULL when t is complete or none
+ * of them.
+ */
+static const char *missing_end(const char *t)
+{
+	const char *p = t;
+
+	if (strstr(t, ": (g=") && strstr(t, "): rw="))
+		return strstr(t, ", iodepth=") ? NULL : "iodepth=";
+	if (strstr(t, ": ios="))
+		return ends_with(t, "%") ? NULL : "%";
+	if (skip_direction(&p, 1) >= 0)
+		return ends_with(t, "msec") ? NULL : "msec";
+	return NULL;
+}
+
+/* Does next start with a fio field "key=" ("mint=", "aggrios=", "64=")? */
+static int starts_with_field(const char *next)
+{
+	size_t n = 0;
+
+	while (isalnum((unsigned char)next[n]) || next[n] == '_')
+		n++;
+	return n && next[n] == '=';
+}
+
+/*
+ * Is next the rest of t, wrapped?  fio prints every result on one line;
+ * a mail client breaks one after a ", " (">    READ: io=..., maxb=...,"
+ * then "> mint=..."), a blog ends it with " \" as a shell line, a
+ * terminal cuts it anywhere ("aggrutil=93.8" then "2%").  A line that
+ * starts a fio record of its own is never the rest of another.
+ *   1: join with a blank (the wrap replaced one), 2: join as is.
+ */
+static int wrapped_rest(const char *t, const char *next)
+{
+	const char *need = missing_end(t);
+	size_t len = strlen(t);
+
+	if (!*next || starts_record(next))
+		return 0;
+	if (len > 1 && t[len - 1] == '\\' && strchr(" ,", t[len - 2]) &&
+	    strchr(t, '='))
+		return 1;
+	if (len && t[len - 1] == ',' && starts_with_field(next))
+		return 1;
+	if (!need || !(strcmp(need, "iodepth=") ? ends_with(next, need) :
+		       strstr(next, need) != NULL))
+		return 0;
+	/* cut inside a figure ("93.8" / "2%"), not at a blank */
+	return len && (isdigit((unsigned char)t[len - 1]) || t[len - 1] == '.') &&
+	       (isdigit((unsigned char)*next) || *next == '%') ? 2 : 1;
+}
+
+/* The text of line i as the fio parser reads it (prefixes stripped). */
+static const char *clean_text(struct text_state *st, size_t i)
+{
+	const char *t = strip_log_prefix(st, st->ctx->in->lines[i].text);
+
+	return strip_emphasis(st, strip_host(t));
+}
+
+/*
+ * Line i and the lines that are its wrapped rest, as one line in
+ * st->joined; *last is set to the last line taken.
+ */
+static const char *join_wrapped(struct text_state *st, size_t i,
+				size_t *last)
+{
+	const struct input *in = st->ctx->in;
+
+	strbuf_reset(&st->joined);
+	strbuf_adds(&st->joined, clean_text(st, i));
+	for (*last = i; *last + 1 < in->nlines; ++*last) {
+		const struct input_line *l = &in->lines[*last + 1];
+		const char *next;
+		int how;
+
+		if (st->ctx->claimed[*last + 1] ||
+		    !same_origin(input_line_origin(in, l), st->origin))
+			break;
+		next = clean_text(st, *last + 1);
+		how = wrapped_rest(st->joined.buf, next);
+		if (!how)
+			break;
+		while (st->joined.len && strchr(" \\", st->joined.buf[st->joined.len - 1]))
+			st->joined.buf[--st->joined.len] = '\0';
+		if (how == 1)
+			strbuf_addch(&st->joined, ' ');
+		strbuf_adds(&st->joined, next);
+	}
+	return st->joined.buf;
+}
+
 static int fio_text_parse(struct parse_ctx *ctx)
 {
 	struct text_state st;
@@ -1051,6 +1167,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_init(&st.cmd_job);
 	strbuf_init(&st.metric);
 	strbuf_init(&st.unstarred);
+	strbuf_init(&st.joined);
 	learn_log_prefix(&st, ctx->in);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
@@ -1060,6 +1177,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		const struct input_line *l = &ctx->in->lines[i];
 		const char *t;
+		size_t last;
 
 		if (!same_origin(input_line_origin(ctx->in, l), st.origin)) {
 			end_output(&st);
@@ -1067,10 +1185,12 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		}
 		if (ctx->claimed[i])
 			continue;	/* another fio parser's (JSON) */
-		t = strip_host(strip_log_prefix(&st, l->text));
-		t = strip_emphasis(&st, t);
+		t = join_wrapped(&st, i, &last);
 		if (*t)
 			text_line(&st, i, t);
+		for (; i < last; i++)
+			if (ctx->claimed[i])
+				parse_claim(ctx, i + 1);
 	}
 	end_output(&st);
 	for (size_t i = 0; i < st.nhdrs; i++)
@@ -1082,6 +1202,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_release(&st.cmd_job);
 	strbuf_release(&st.metric);
 	strbuf_release(&st.unstarred);
+	strbuf_release(&st.joined);
 	return (int)(ctx->rs->n - before);
 }
 
