@@ -112,6 +112,7 @@ static int fio_text_detect(const struct input *in)
 			continue;	/* JSON keys; no fio line lacks ':' */
 		if (strstr(t, ": (groupid=") || strstr(t, ": (g=") ||
 		    strstr(t, "read: IOPS=") || strstr(t, "write: IOPS=") ||
+		    strstr(t, "trim: IOPS=") ||
 		    strstr(t, "Run status group ") ||
 		    (strstr(t, "iops=") && strstr(t, ", runt=")) ||
 		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9'))
@@ -995,8 +996,8 @@ static const char *strip_host(const char *t)
 static void learn_log_prefix(struct text_state *st, const struct input *in)
 {
 	static const char *const anchors[] = {
-		"read: IOPS=", "write: IOPS=", "read : io=", "write: io=",
-		"Run status group ", NULL
+		"read: IOPS=", "write: IOPS=", "trim: IOPS=", "read : io=",
+		"write: io=", "trim : io=", "Run status group ", NULL
 	};
 
 	for (size_t i = 0; i < in->nlines; i++) {
