@@ -52,9 +52,12 @@
  * all-clients aggregate, clone=K (client=K in client/server mode) when one
  * output has several reports of the same job (numjobs without
  * group_reporting).  A report with err != 0 gives no result and an error.
- * A report quoted without its "(g=0): rw=" header takes rw bs ioengine
- * iodepth from the fio command line above it; direction lines alone (grep
- * output) pair up in fio's order, read before write before trim.
+ * A report quoted without its "(g=0): rw=" header or its report line
+ * takes rw bs ioengine iodepth from the output's sole job header, else
+ * from the fio command line above it (never across prose after an
+ * output's status or disk lines: see prose_line()); direction lines
+ * alone (grep output) pair up in fio's order, read before write before
+ * trim.  A group status line may be quoted alone too.
  */
 #include "fio-common.h"
 #include "../core/numscan.h"
@@ -83,6 +86,7 @@ struct text_state {
 	size_t nreps, reps_alloc;
 	struct labels cmd;	/* options of the last fio command line */
 	struct labels cmd_job;	/* its rw bs ioengine iodepth: no header */
+	int cmd_used;		/* fio's output after it began */
 	const char *origin;	/* grep prefix of the previous line */
 	int partial, client_mode;
 	/* the report being read */
@@ -95,6 +99,9 @@ struct text_state {
 	double pct_unit;
 	enum fio_dir pct_dir;
 	int in_status, in_disk;
+	int summary_seen;	/* the output's status or disk lines began */
+	int prose_after_bare;	/* prose since direction lines alone */
+	size_t out_hdr_first;	/* hdrs[] of the current output begin here */
 	long status_group;
 	struct strbuf metric;
 	struct strbuf unstarred;	/* a line without Markdown's '*' */
@@ -103,10 +110,12 @@ struct text_state {
 	size_t log_prefix_len;
 };
 
+static int skip_direction(const char **p, int upper);
+
 static int fio_text_detect(const struct input *in)
 {
 	for (size_t i = 0; i < in->nlines; i++) {
-		const char *t = in->lines[i].text;
+		const char *t = in->lines[i].text, *p = t;
 
 		if (*t == '"' || (!strchr(t, ':') && !starts_with(t, "fio-")))
 			continue;	/* JSON keys; no fio line lacks ':' */
@@ -115,7 +124,9 @@ static int fio_text_detect(const struct input *in)
 		    strstr(t, "trim: IOPS=") ||
 		    strstr(t, "Run status group ") ||
 		    (strstr(t, "iops=") && strstr(t, ", runt=")) ||
-		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9'))
+		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9') ||
+		    (skip_direction(&p, 1) >= 0 &&	/* a status line alone */
+		     (starts_with(p, " bw=") || starts_with(p, " io="))))
 			return 70;
 	}
 	return 0;
@@ -177,6 +188,10 @@ static void end_output(struct text_state *st)
 	st->partial = 0;
 	st->skip = 0;
 	st->have_dir = 0;
+	if (st->nreps || st->summary_seen)
+		st->out_hdr_first = st->nhdrs;
+	st->summary_seen = 0;
+	st->prose_after_bare = 0;
 }
 
 static const struct fio_header *find_header(const struct text_state *st,
@@ -266,6 +281,27 @@ static int report_line(struct text_state *st, size_t li, const char *t)
 	return 1;
 }
 
+/*
+ * The job header of the current output when it has exactly one: an
+ * excerpt without its report line ("write: IOPS=..." alone, a status
+ * line alone) is that job's.
+ */
+static const struct fio_header *sole_header(const struct text_state *st)
+{
+	const struct fio_header *h = NULL;
+
+	for (size_t i = st->out_hdr_first; i < st->nhdrs; i++) {
+		if (!same_origin(st->hdr_origin[i], st->origin))
+			continue;
+		if (h && (h->group != st->hdrs[i].group ||
+			  h->name_len != st->hdrs[i].name_len ||
+			  strncmp(h->name, st->hdrs[i].name, h->name_len)))
+			return NULL;
+		h = &st->hdrs[i];
+	}
+	return h;
+}
+
 /* Starts direction d of the current report (or of an anonymous one). */
 static void begin_dir(struct text_state *st, enum fio_dir d)
 {
@@ -281,7 +317,7 @@ static void begin_dir(struct text_state *st, enum fio_dir d)
 			labels_copy(&r->dl[k], &base);
 		labels_release(&base);
 	}
-	h = r->name ? find_header(st, r->name, r->group) : NULL;
+	h = r->name ? find_header(st, r->name, r->group) : sole_header(st);
 	if (h && !r->op[d])
 		fio_header_labels(h, d, &r->dl[d]);
 	else if (!h && !r->op[d])
@@ -506,6 +542,8 @@ static int dir_line(struct text_state *st, size_t li, const char *t)
 			(st->have_dir && st->dir < FIO_SYNC &&
 			 (enum fio_dir)d < st->dir)))
 		st->rep = NULL;
+	if (!st->rep && st->prose_after_bare)
+		end_output(st);	/* another excerpt, not a clone */
 	begin_dir(st, (enum fio_dir)d);
 	if ((starts_with(p, "IOPS=") ? main_line_3x(st, li, p) :
 	     main_line_2x(st, li, p)))
@@ -659,8 +697,8 @@ static int sample_line(struct text_state *st, size_t li, const char *t)
 		return 0;
 	}
 	p = skip_spaces(p);
-	if (!skip_prefix(&p, ":"))
-		return 0;
+	if (!skip_prefix(&p, ":") || !starts_with(skip_spaces(p), "min="))
+		return 0;	/* "iops : samples ..." explained in prose */
 	parse_claim(st->ctx, li);
 	if (st->skip || !st->rep || !st->have_dir)
 		return 1;
@@ -750,6 +788,7 @@ static const char *common_labels(struct text_state *st, long g, int dir,
 static int status_line(struct text_state *st, size_t li, const char *t)
 {
 	const char *p = t, *v, *op;
+	const struct fio_header *h;
 	double bw, bytes;
 	struct labels l;
 	int d = skip_direction(&p, 1), v2;
@@ -765,15 +804,41 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 		return 1;
 	}
 	op = common_labels(st, st->status_group, d, &l);
+	if (!op && !l.n && (h = sole_header(st))) {	/* no job report */
+		fio_header_labels(h, (enum fio_dir)d, &l);
+		op = fio_op(h->rw, (enum fio_dir)d);
+	}
 	if (!op)
 		op = fio_dir_name((enum fio_dir)d);
-	labels_setf(&l, "group", "%ld", st->status_group);
+	if (st->status_group >= 0)
+		labels_setf(&l, "group", "%ld", st->status_group);
 	labels_set(&l, "job", "all");
 	labels_remove(&l, "numjobs");
 	fio_emit(st->ctx, li, op, "bw", UNIT_BW, bw, &l);
 	fio_emit(st->ctx, li, op, "bytes", UNIT_BYTES, bytes, &l);
 	labels_release(&l);
 	return 1;
+}
+
+/*
+ * A group status line quoted without its "Run status group N" line
+ * ("WRITE: io=28584MB, aggrb=487812KB/s, ..." or "WRITE: bw=39.3MiB/s
+ * ..., io=..., run=..."): the aggregate of a group storan cannot name.
+ * Only fio's fields make it one, not a word "WRITE:" in prose.
+ */
+static int lone_status_line(struct text_state *st, size_t li, const char *t)
+{
+	const char *p = t;
+
+	if (skip_direction(&p, 1) < 0)
+		return 0;
+	p = skip_spaces(p);
+	if (!(starts_with(p, "bw=") && strstr(p, ", run=")) &&
+	    !(starts_with(p, "io=") && strstr(p, ", aggrb=")))
+		return 0;
+	st->status_group = -2;	/* any report of the output */
+	st->in_status = st->summary_seen = 1;
+	return status_line(st, li, t);
 }
 
 /* "sda: ios=16398/16511, merge=..., util=100.00%" */
@@ -808,9 +873,23 @@ static const char *const job_keys[] = {
 	"rw", "bs", "ioengine", "iodepth", NULL
 };
 
+static void forget_command(struct text_state *st)
+{
+	labels_release(&st->cmd);
+	labels_release(&st->cmd_job);
+	labels_init(&st->cmd);
+	labels_init(&st->cmd_job);
+	st->cmd_used = 0;
+}
+
 /* Options of an echoed "fio --direct=1 --rw=randrw ..." command. */
 static int command_line(struct text_state *st, const char *t)
 {
+	/*
+	 * Commands listed one after another, none with fio's output below
+	 * it: the text does not say which one ran the output that follows.
+	 */
+	int listed = st->cmd.n || st->cmd_job.n;
 	struct labels l;
 
 	labels_init(&l);
@@ -834,7 +913,30 @@ static int command_line(struct text_state *st, const char *t)
 	labels_remove(&l, "numjobs");
 	labels_release(&st->cmd);
 	st->cmd = l;
+	if (listed && !st->cmd_used)
+		forget_command(st);
+	st->cmd_used = 0;
 	return 1;
+}
+
+/*
+ * A line of prose (neither fio's nor a command).  After an output's
+ * status or disk lines fio's output is over: what follows is another
+ * run (or the same one quoted again), not a clone of it, and the echoed
+ * command is not that run's.  Between direction lines quoted alone it
+ * may still be one report split by comments (bw and cpu lines follow):
+ * only a new direction line after it starts another output.
+ */
+static void prose_line(struct text_state *st, const char *t)
+{
+	if (t[0] >= '2' && t[0] <= '5' && t[1] == ';')
+		return;		/* a terse line: fio's, fio-terse reads it */
+	if (st->summary_seen) {
+		end_output(st);
+		forget_command(st);
+	} else if (st->nreps && !st->reps[st->nreps - 1].name) {
+		st->prose_after_bare = 1;	/* see dir_line() */
+	}
 }
 
 static int is_version_line(const char *t)
@@ -924,7 +1026,7 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 	if (st->in_disk && disk_line(st, li, t))
 		return;
 	st->in_disk = 0;
-	if (status_noise(st, li, t))
+	if (status_noise(st, li, t) || lone_status_line(st, li, t))
 		return;
 	if (is_version_line(t)) {
 		parse_claim(st->ctx, li);
@@ -955,7 +1057,7 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 
 		if (!scan_u64(&p, &g)) {
 			parse_claim(st->ctx, li);
-			st->in_status = 1;
+			st->in_status = st->summary_seen = 1;
 			st->status_group = (long)g;
 			st->rep = NULL;
 			return;
@@ -963,7 +1065,7 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 	}
 	if (starts_with(t, "Disk stats (read/write):")) {
 		parse_claim(st->ctx, li);
-		st->in_disk = 1;
+		st->in_disk = st->summary_seen = 1;
 		st->rep = NULL;
 		return;
 	}
@@ -971,7 +1073,9 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 		parse_claim(st->ctx, li);
 		return;
 	}
-	if (command_line(st, t) && st->nreps)
+	if (!command_line(st, t))
+		prose_line(st, t);
+	else if (st->nreps)
 		end_output(st);
 }
 
@@ -1189,6 +1293,8 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		t = join_wrapped(&st, i, &last);
 		if (*t)
 			text_line(&st, i, t);
+		if (ctx->claimed[i] && (st.cmd.n || st.cmd_job.n))
+			st.cmd_used = 1;
 		for (; i < last; i++)
 			if (ctx->claimed[i])
 				parse_claim(ctx, i + 1);
