@@ -432,35 +432,65 @@ static int scan_bytes(const char **p, int binary, double *out)
 	return 0;
 }
 
+/* The figures of a direction line; bytes and runtime only with_io. */
 static void emit_main(struct text_state *st, size_t li, double bw,
-		      double iops, double bytes, double runtime_ms)
+		      double iops, int with_io, double bytes,
+		      double runtime_ms)
 {
 	const struct labels *l = &st->rep->dl[st->dir];
 	const char *op = st->rep->op[st->dir];
 
 	emit(st, li, op, "bw", UNIT_BW, bw, l);
 	emit(st, li, op, "iops", UNIT_IOPS, iops, l);
+	if (!with_io)
+		return;
 	emit(st, li, op, "bytes", UNIT_BYTES, bytes, l);
 	emit(st, li, op, "runtime", UNIT_SECONDS, runtime_ms / 1000, l);
 }
 
-/* 3.x "IOPS=13.4k, BW=52.3MiB/s (54.9MB/s)(1639MiB/31300msec)". */
+/* " (54.9MB/s)(1639MiB/31300msec)" of a 3.x line: the io and runtime. */
+static int scan_io_3x(const char *p, double *bytes, double *ms)
+{
+	double alt;
+
+	p = skip_spaces(p);
+	if (skip_prefix(&p, "(") && (scan_bytes(&p, 0, &alt) ||
+				     !skip_prefix(&p, ")")))
+		return -1;
+	if (!skip_prefix(&p, "(") || scan_bytes(&p, 0, bytes) ||
+	    !skip_prefix(&p, "/") || scan_plain(&p, ms) ||
+	    !skip_prefix(&p, "msec)"))
+		return -1;
+	return 0;
+}
+
+/*
+ * 3.x "IOPS=13.4k, BW=52.3MiB/s (54.9MB/s)(1639MiB/31300msec)".  A
+ * poster may shorten it after the rate ("read: IOPS=549k, BW=2146MiB/s"):
+ * IOPS and BW are complete there (the count ends at fio's ", ", the
+ * rate at its "/s") and are taken; a line cut inside a figure gives
+ * the complete figures before it and an error.
+ */
 static int main_line_3x(struct text_state *st, size_t li, const char *p)
 {
-	double iops, bw, bw10, bytes, ms;
+	double iops, bw, bytes, ms;
 
 	if (!skip_prefix(&p, "IOPS=") || scan_count(&p, &iops) ||
 	    !skip_prefix(&p, ", BW=") || scan_bytes(&p, 0, &bw))
 		return -1;
-	p = skip_spaces(p);
-	if (skip_prefix(&p, "(") && (scan_bytes(&p, 0, &bw10) ||
-				     !skip_prefix(&p, ")")))
+	if (!*skip_spaces(p) && !strncmp(p - 2, "/s", 2)) {
+		emit_main(st, li, bw, iops, 0, 0, 0);	/* shortened */
+		return 0;
+	}
+	if (scan_io_3x(p, &bytes, &ms)) {
+		if (*skip_spaces(p) == '(')	/* the rate ended: complete */
+			emit_main(st, li, bw, iops, 0, 0, 0);
+		else
+			emit(st, li, st->rep->op[st->dir], "iops", UNIT_IOPS,
+			     iops, &st->rep->dl[st->dir]);
 		return -1;
-	if (!skip_prefix(&p, "(") || scan_bytes(&p, 0, &bytes) ||
-	    !skip_prefix(&p, "/") || scan_plain(&p, &ms) ||
-	    !skip_prefix(&p, "msec)"))
-		return -1;
-	emit_main(st, li, bw, iops, bytes, ms);
+	}
+	emit_main(st, li, bw, iops, 1, bytes, ms);
 	return 0;
 }
 
@@ -487,7 +517,7 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
 	    find_value(p, "runt=", &v) || scan_plain(&v, &ms) ||
 	    !starts_with(skip_spaces(v), "msec"))
 		return -1;
-	emit_main(st, li, bw, iops, bytes, ms);
+	emit_main(st, li, bw, iops, 1, bytes, ms);
 	return 0;
 }
 
