@@ -356,8 +356,8 @@ int fio_header_parse(const char *t, struct fio_header *h)
 	p = at + 5;
 	if (scan_u64(&p, &g) || !skip_prefix(&p, "): rw="))
 		return -1;
-	h->name = t;
 	h->name_len = (size_t)(at - t);
+	h->name = xstrndup(t, h->name_len);
 	h->group = (long)g;
 	h->rw = xstrndup(p, strcspn(p, ","));
 	bs = strstr(p, ", bs=");
@@ -376,6 +376,7 @@ int fio_header_parse(const char *t, struct fio_header *h)
 
 void fio_header_release(struct fio_header *h)
 {
+	free(h->name);
 	free(h->rw);
 	for (int d = 0; d < 3; d++)
 		free(h->bs[d]);

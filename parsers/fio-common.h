@@ -130,7 +130,7 @@ int fio_has_normal_report(const struct input *in, const struct fio_lines *fl,
 
 /* A job header "NAME: (g=G): rw=..., bs=..., ioengine=..., iodepth=N". */
 struct fio_header {
-	const char *name;	/* points into the line */
+	char *name;	/* a copy: the line may be a wrapped one joined */
 	size_t name_len;
 	long group;
 	char *rw;

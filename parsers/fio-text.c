@@ -31,6 +31,11 @@
  *                                          prefix, learnt and stripped)
  *   read: **IOPS=4737k**, ...   write: ..., *iops=463*, ...   (Markdown)
  *   write: io=5118.7M B, ..., runt=262833 msec   (reflowed by a web page)
+ *   write: io=103145MB, bw=586,774 KB/s, ...   (grouped by a poster)
+ *   >    READ: io=7133.2GB, aggrb=12174MB/s, ..., maxb=12174MB/s,
+ *   > mint=600001msec, maxt=600001msec     (wrapped by a mail client, a
+ *   bw (  KiB/s): ..., avg=41176.64, \ (+ "stdev=...")   blog or a
+ *   terminal: read as one line, see wrapped_rest())
  *
  * Units, as fio meant them: a 3.x rate is 1024-based when its prefix has
  * an 'i' (KiB, MiB) and 1000-based otherwise (kB, MB: the figure in
@@ -47,9 +52,12 @@
  * all-clients aggregate, clone=K (client=K in client/server mode) when one
  * output has several reports of the same job (numjobs without
  * group_reporting).  A report with err != 0 gives no result and an error.
- * A report quoted without its "(g=0): rw=" header takes rw bs ioengine
- * iodepth from the fio command line above it; direction lines alone (grep
- * output) pair up in fio's order, read before write before trim.
+ * A report quoted without its "(g=0): rw=" header or its report line
+ * takes rw bs ioengine iodepth from the output's sole job header, else
+ * from the fio command line above it (never across prose after an
+ * output's status or disk lines: see prose_line()); direction lines
+ * alone (grep output) pair up in fio's order, read before write before
+ * trim.  A group status line may be quoted alone too.
  */
 #include "fio-common.h"
 #include "../core/numscan.h"
@@ -78,6 +86,7 @@ struct text_state {
 	size_t nreps, reps_alloc;
 	struct labels cmd;	/* options of the last fio command line */
 	struct labels cmd_job;	/* its rw bs ioengine iodepth: no header */
+	int cmd_used;		/* fio's output after it began */
 	const char *origin;	/* grep prefix of the previous line */
 	int partial, client_mode;
 	/* the report being read */
@@ -90,25 +99,34 @@ struct text_state {
 	double pct_unit;
 	enum fio_dir pct_dir;
 	int in_status, in_disk;
+	int summary_seen;	/* the output's status or disk lines began */
+	int prose_after_bare;	/* prose since direction lines alone */
+	size_t out_hdr_first;	/* hdrs[] of the current output begin here */
 	long status_group;
 	struct strbuf metric;
 	struct strbuf unstarred;	/* a line without Markdown's '*' */
+	struct strbuf joined;	/* a line with its wrapped rest */
 	const char *log_prefix;	/* "20:22:23 DEBUG| [stdout]" or NULL */
 	size_t log_prefix_len;
 };
 
+static int skip_direction(const char **p, int upper);
+
 static int fio_text_detect(const struct input *in)
 {
 	for (size_t i = 0; i < in->nlines; i++) {
-		const char *t = in->lines[i].text;
+		const char *t = in->lines[i].text, *p = t;
 
 		if (*t == '"' || (!strchr(t, ':') && !starts_with(t, "fio-")))
 			continue;	/* JSON keys; no fio line lacks ':' */
 		if (strstr(t, ": (groupid=") || strstr(t, ": (g=") ||
 		    strstr(t, "read: IOPS=") || strstr(t, "write: IOPS=") ||
+		    strstr(t, "trim: IOPS=") ||
 		    strstr(t, "Run status group ") ||
 		    (strstr(t, "iops=") && strstr(t, ", runt=")) ||
-		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9'))
+		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9') ||
+		    (skip_direction(&p, 1) >= 0 &&	/* a status line alone */
+		     (starts_with(p, " bw=") || starts_with(p, " io="))))
 			return 70;
 	}
 	return 0;
@@ -170,6 +188,10 @@ static void end_output(struct text_state *st)
 	st->partial = 0;
 	st->skip = 0;
 	st->have_dir = 0;
+	if (st->nreps || st->summary_seen)
+		st->out_hdr_first = st->nhdrs;
+	st->summary_seen = 0;
+	st->prose_after_bare = 0;
 }
 
 static const struct fio_header *find_header(const struct text_state *st,
@@ -259,6 +281,27 @@ static int report_line(struct text_state *st, size_t li, const char *t)
 	return 1;
 }
 
+/*
+ * The job header of the current output when it has exactly one: an
+ * excerpt without its report line ("write: IOPS=..." alone, a status
+ * line alone) is that job's.
+ */
+static const struct fio_header *sole_header(const struct text_state *st)
+{
+	const struct fio_header *h = NULL;
+
+	for (size_t i = st->out_hdr_first; i < st->nhdrs; i++) {
+		if (!same_origin(st->hdr_origin[i], st->origin))
+			continue;
+		if (h && (h->group != st->hdrs[i].group ||
+			  h->name_len != st->hdrs[i].name_len ||
+			  strncmp(h->name, st->hdrs[i].name, h->name_len)))
+			return NULL;
+		h = &st->hdrs[i];
+	}
+	return h;
+}
+
 /* Starts direction d of the current report (or of an anonymous one). */
 static void begin_dir(struct text_state *st, enum fio_dir d)
 {
@@ -274,7 +317,7 @@ static void begin_dir(struct text_state *st, enum fio_dir d)
 			labels_copy(&r->dl[k], &base);
 		labels_release(&base);
 	}
-	h = r->name ? find_header(st, r->name, r->group) : NULL;
+	h = r->name ? find_header(st, r->name, r->group) : sole_header(st);
 	if (h && !r->op[d])
 		fio_header_labels(h, d, &r->dl[d]);
 	else if (!h && !r->op[d])
@@ -287,16 +330,87 @@ static void begin_dir(struct text_state *st, enum fio_dir d)
 }
 
 /*
+ * A ',' right after a digit and before another is not fio's: fio
+ * separates its fields with ", " and never groups digits.  A poster may
+ * ("bw=586,774 KB/s"): read up to the comma, that figure would be 586.
+ */
+static int glued_comma(const char *s)
+{
+	return s[0] == ',' && isdigit((unsigned char)s[1]);
+}
+
+/*
+ * The number at *p, taking a poster's digit grouping ("586,774") only
+ * where it cannot be anything else: 1 to 3 leading digits, groups of
+ * exactly three, and a unit right after (grouping_ok says whether one
+ * follows; NULL: grouping is refused).  A ',' glued to digits otherwise
+ * is an error, not the figure before it.
+ */
+static int scan_figure(const char **p, int (*grouping_ok)(const char *),
+		       double *out)
+{
+	const char *s = *p, *start = *p;
+	double v;
+
+	if (scan_double(&s, SCAN_NO_EXPONENT, &v))
+		return -1;
+	if (glued_comma(s)) {
+		if (!grouping_ok || s - start > 3 ||
+		    memchr(start, '.', (size_t)(s - start)))
+			return -1;
+		for (; glued_comma(s); s += 4) {
+			if (!isdigit((unsigned char)s[2]) ||
+			    !isdigit((unsigned char)s[3]) ||
+			    isdigit((unsigned char)s[4]))
+				return -1;
+			v = v * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 +
+			    (s[3] - '0');
+		}
+		if (!grouping_ok(s))
+			return -1;
+	}
+	*out = v;
+	*p = s;
+	return 0;
+}
+
+/* A count with fio's k/M suffix ("61.2k"), never digit-grouped. */
+static int scan_count(const char **p, double *out)
+{
+	const char *s = *p;
+
+	if (fio_scan_count(&s, out) || glued_comma(s))
+		return -1;
+	*p = s;
+	return 0;
+}
+
+/* A plain decimal ("60086" msec, "0.27" %), never digit-grouped. */
+static int scan_plain(const char **p, double *out)
+{
+	return scan_figure(p, NULL, out);
+}
+
+/* Does a unit of scan_bytes() start at s ("KB/s", " KB/s", "MiB")? */
+static int bytes_unit_follows(const char *s)
+{
+	if (*s == ' ')
+		s++;
+	return *s && strchr("kKMGTPB", *s);
+}
+
+/*
  * A rate or size with fio's unit: "52.3MiB/s", "54.9MB/s", "1471Mi",
- * "497275 B/s", "32708KB".  binary: a prefix without 'i' is still 1024
- * (fio 2.x).  Advances *p past an optional "/s".
+ * "497275 B/s", "32708KB", "586,774 KB/s" (grouped by a poster).
+ * binary: a prefix without 'i' is still 1024 (fio 2.x).  Advances *p
+ * past an optional "/s".
  */
 static int scan_bytes(const char **p, int binary, double *out)
 {
 	const char *s = *p;
 	double v, f = 1;
 
-	if (scan_double(&s, SCAN_NO_EXPONENT, &v))
+	if (scan_figure(&s, bytes_unit_follows, &v))
 		return -1;
 	if (*s == ' ' && (s[1] == 'B' || s[1] == 'K'))
 		s++;
@@ -318,35 +432,65 @@ static int scan_bytes(const char **p, int binary, double *out)
 	return 0;
 }
 
+/* The figures of a direction line; bytes and runtime only with_io. */
 static void emit_main(struct text_state *st, size_t li, double bw,
-		      double iops, double bytes, double runtime_ms)
+		      double iops, int with_io, double bytes,
+		      double runtime_ms)
 {
 	const struct labels *l = &st->rep->dl[st->dir];
 	const char *op = st->rep->op[st->dir];
 
 	emit(st, li, op, "bw", UNIT_BW, bw, l);
 	emit(st, li, op, "iops", UNIT_IOPS, iops, l);
+	if (!with_io)
+		return;
 	emit(st, li, op, "bytes", UNIT_BYTES, bytes, l);
 	emit(st, li, op, "runtime", UNIT_SECONDS, runtime_ms / 1000, l);
 }
 
-/* 3.x "IOPS=13.4k, BW=52.3MiB/s (54.9MB/s)(1639MiB/31300msec)". */
-static int main_line_3x(struct text_state *st, size_t li, const char *p)
+/* " (54.9MB/s)(1639MiB/31300msec)" of a 3.x line: the io and runtime. */
+static int scan_io_3x(const char *p, double *bytes, double *ms)
 {
-	double iops, bw, bw10, bytes, ms;
+	double alt;
 
-	if (!skip_prefix(&p, "IOPS=") || fio_scan_count(&p, &iops) ||
-	    !skip_prefix(&p, ", BW=") || scan_bytes(&p, 0, &bw))
-		return -1;
 	p = skip_spaces(p);
-	if (skip_prefix(&p, "(") && (scan_bytes(&p, 0, &bw10) ||
+	if (skip_prefix(&p, "(") && (scan_bytes(&p, 0, &alt) ||
 				     !skip_prefix(&p, ")")))
 		return -1;
-	if (!skip_prefix(&p, "(") || scan_bytes(&p, 0, &bytes) ||
-	    !skip_prefix(&p, "/") || scan_double(&p, SCAN_NO_EXPONENT, &ms) ||
+	if (!skip_prefix(&p, "(") || scan_bytes(&p, 0, bytes) ||
+	    !skip_prefix(&p, "/") || scan_plain(&p, ms) ||
 	    !skip_prefix(&p, "msec)"))
 		return -1;
-	emit_main(st, li, bw, iops, bytes, ms);
+	return 0;
+}
+
+/*
+ * 3.x "IOPS=13.4k, BW=52.3MiB/s (54.9MB/s)(1639MiB/31300msec)".  A
+ * poster may shorten it after the rate ("read: IOPS=549k, BW=2146MiB/s"):
+ * IOPS and BW are complete there (the count ends at fio's ", ", the
+ * rate at its "/s") and are taken; a line cut inside a figure gives
+ * the complete figures before it and an error.
+ */
+static int main_line_3x(struct text_state *st, size_t li, const char *p)
+{
+	double iops, bw, bytes, ms;
+
+	if (!skip_prefix(&p, "IOPS=") || scan_count(&p, &iops) ||
+	    !skip_prefix(&p, ", BW=") || scan_bytes(&p, 0, &bw))
+		return -1;
+	if (!*skip_spaces(p) && !strncmp(p - 2, "/s", 2)) {
+		emit_main(st, li, bw, iops, 0, 0, 0);	/* shortened */
+		return 0;
+	}
+	if (scan_io_3x(p, &bytes, &ms)) {
+		if (*skip_spaces(p) == '(')	/* the rate ended: complete */
+			emit_main(st, li, bw, iops, 0, 0, 0);
+		else
+			emit(st, li, st->rep->op[st->dir], "iops", UNIT_IOPS,
+			     iops, &st->rep->dl[st->dir]);
+		return -1;
+	}
+	emit_main(st, li, bw, iops, 1, bytes, ms);
 	return 0;
 }
 
@@ -369,12 +513,11 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
 
 	if (find_value(p, "io=", &v) || scan_bytes(&v, 1, &bytes) ||
 	    find_value(p, "bw=", &v) || scan_bytes(&v, 1, &bw) ||
-	    find_value(p, "iops=", &v) || fio_scan_count(&v, &iops) ||
-	    find_value(p, "runt=", &v) ||
-	    scan_double(&v, SCAN_NO_EXPONENT, &ms) ||
+	    find_value(p, "iops=", &v) || scan_count(&v, &iops) ||
+	    find_value(p, "runt=", &v) || scan_plain(&v, &ms) ||
 	    !starts_with(skip_spaces(v), "msec"))
 		return -1;
-	emit_main(st, li, bw, iops, bytes, ms);
+	emit_main(st, li, bw, iops, 1, bytes, ms);
 	return 0;
 }
 
@@ -429,6 +572,8 @@ static int dir_line(struct text_state *st, size_t li, const char *t)
 			(st->have_dir && st->dir < FIO_SYNC &&
 			 (enum fio_dir)d < st->dir)))
 		st->rep = NULL;
+	if (!st->rep && st->prose_after_bare)
+		end_output(st);	/* another excerpt, not a clone */
 	begin_dir(st, (enum fio_dir)d);
 	if ((starts_with(p, "IOPS=") ? main_line_3x(st, li, p) :
 	     main_line_2x(st, li, p)))
@@ -464,7 +609,7 @@ static int emit_stats(struct text_state *st, size_t li, const char *p,
 	for (int k = 0; k < 4; k++) {
 		const char *at;
 
-		if (find_value(p, keys[k], &at) || fio_scan_count(&at, &v[k]))
+		if (find_value(p, keys[k], &at) || scan_count(&at, &v[k]))
 			return -1;
 	}
 	for (int k = 0; k < 4; k++) {
@@ -540,7 +685,7 @@ static void percentile_line(struct text_state *st, size_t li, const char *p)
 			return;
 		}
 		p = skip_spaces(th + 4);
-		if (fio_scan_count(&p, &v) || !skip_prefix(&p, "]")) {
+		if (scan_count(&p, &v) || !skip_prefix(&p, "]")) {
 			parse_error(st->ctx, li, "unreadable fio percentile");
 			return;
 		}
@@ -582,8 +727,8 @@ static int sample_line(struct text_state *st, size_t li, const char *t)
 		return 0;
 	}
 	p = skip_spaces(p);
-	if (!skip_prefix(&p, ":"))
-		return 0;
+	if (!skip_prefix(&p, ":") || !starts_with(skip_spaces(p), "min="))
+		return 0;	/* "iops : samples ..." explained in prose */
 	parse_claim(st->ctx, li);
 	if (st->skip || !st->rep || !st->have_dir)
 		return 1;
@@ -623,10 +768,8 @@ static void cpu_line(struct text_state *st, size_t li, const char *p)
 
 	if (st->skip || !st->rep)
 		return;
-	if (find_value(p, "usr=", &u) ||
-	    scan_double(&u, SCAN_NO_EXPONENT, &usr) ||
-	    find_value(p, "sys=", &s) ||
-	    scan_double(&s, SCAN_NO_EXPONENT, &sys)) {
+	if (find_value(p, "usr=", &u) || scan_plain(&u, &usr) ||
+	    find_value(p, "sys=", &s) || scan_plain(&s, &sys)) {
 		parse_error(st->ctx, li, "unreadable fio cpu line");
 		return;
 	}
@@ -675,6 +818,7 @@ static const char *common_labels(struct text_state *st, long g, int dir,
 static int status_line(struct text_state *st, size_t li, const char *t)
 {
 	const char *p = t, *v, *op;
+	const struct fio_header *h;
 	double bw, bytes;
 	struct labels l;
 	int d = skip_direction(&p, 1), v2;
@@ -690,15 +834,41 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 		return 1;
 	}
 	op = common_labels(st, st->status_group, d, &l);
+	if (!op && !l.n && (h = sole_header(st))) {	/* no job report */
+		fio_header_labels(h, (enum fio_dir)d, &l);
+		op = fio_op(h->rw, (enum fio_dir)d);
+	}
 	if (!op)
 		op = fio_dir_name((enum fio_dir)d);
-	labels_setf(&l, "group", "%ld", st->status_group);
+	if (st->status_group >= 0)
+		labels_setf(&l, "group", "%ld", st->status_group);
 	labels_set(&l, "job", "all");
 	labels_remove(&l, "numjobs");
 	fio_emit(st->ctx, li, op, "bw", UNIT_BW, bw, &l);
 	fio_emit(st->ctx, li, op, "bytes", UNIT_BYTES, bytes, &l);
 	labels_release(&l);
 	return 1;
+}
+
+/*
+ * A group status line quoted without its "Run status group N" line
+ * ("WRITE: io=28584MB, aggrb=487812KB/s, ..." or "WRITE: bw=39.3MiB/s
+ * ..., io=..., run=..."): the aggregate of a group storan cannot name.
+ * Only fio's fields make it one, not a word "WRITE:" in prose.
+ */
+static int lone_status_line(struct text_state *st, size_t li, const char *t)
+{
+	const char *p = t;
+
+	if (skip_direction(&p, 1) < 0)
+		return 0;
+	p = skip_spaces(p);
+	if (!(starts_with(p, "bw=") && strstr(p, ", run=")) &&
+	    !(starts_with(p, "io=") && strstr(p, ", aggrb=")))
+		return 0;
+	st->status_group = -2;	/* any report of the output */
+	st->in_status = st->summary_seen = 1;
+	return status_line(st, li, t);
 }
 
 /* "sda: ios=16398/16511, merge=..., util=100.00%" */
@@ -713,7 +883,7 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 		return 0;
 	parse_claim(st->ctx, li);
 	if (find_value(colon, ", util=", &v) ||
-	    scan_double(&v, SCAN_NO_EXPONENT, &util) || *v != '%') {
+	    scan_plain(&v, &util) || *v != '%') {
 		parse_error(st->ctx, li, "unreadable fio disk stats line");
 		return 1;
 	}
@@ -733,9 +903,23 @@ static const char *const job_keys[] = {
 	"rw", "bs", "ioengine", "iodepth", NULL
 };
 
+static void forget_command(struct text_state *st)
+{
+	labels_release(&st->cmd);
+	labels_release(&st->cmd_job);
+	labels_init(&st->cmd);
+	labels_init(&st->cmd_job);
+	st->cmd_used = 0;
+}
+
 /* Options of an echoed "fio --direct=1 --rw=randrw ..." command. */
 static int command_line(struct text_state *st, const char *t)
 {
+	/*
+	 * Commands listed one after another, none with fio's output below
+	 * it: the text does not say which one ran the output that follows.
+	 */
+	int listed = st->cmd.n || st->cmd_job.n;
 	struct labels l;
 
 	labels_init(&l);
@@ -759,7 +943,30 @@ static int command_line(struct text_state *st, const char *t)
 	labels_remove(&l, "numjobs");
 	labels_release(&st->cmd);
 	st->cmd = l;
+	if (listed && !st->cmd_used)
+		forget_command(st);
+	st->cmd_used = 0;
 	return 1;
+}
+
+/*
+ * A line of prose (neither fio's nor a command).  After an output's
+ * status or disk lines fio's output is over: what follows is another
+ * run (or the same one quoted again), not a clone of it, and the echoed
+ * command is not that run's.  Between direction lines quoted alone it
+ * may still be one report split by comments (bw and cpu lines follow):
+ * only a new direction line after it starts another output.
+ */
+static void prose_line(struct text_state *st, const char *t)
+{
+	if (t[0] >= '2' && t[0] <= '5' && t[1] == ';')
+		return;		/* a terse line: fio's, fio-terse reads it */
+	if (st->summary_seen) {
+		end_output(st);
+		forget_command(st);
+	} else if (st->nreps && !st->reps[st->nreps - 1].name) {
+		st->prose_after_bare = 1;	/* see dir_line() */
+	}
 }
 
 static int is_version_line(const char *t)
@@ -849,7 +1056,7 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 	if (st->in_disk && disk_line(st, li, t))
 		return;
 	st->in_disk = 0;
-	if (status_noise(st, li, t))
+	if (status_noise(st, li, t) || lone_status_line(st, li, t))
 		return;
 	if (is_version_line(t)) {
 		parse_claim(st->ctx, li);
@@ -880,7 +1087,7 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 
 		if (!scan_u64(&p, &g)) {
 			parse_claim(st->ctx, li);
-			st->in_status = 1;
+			st->in_status = st->summary_seen = 1;
 			st->status_group = (long)g;
 			st->rep = NULL;
 			return;
@@ -888,7 +1095,7 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 	}
 	if (starts_with(t, "Disk stats (read/write):")) {
 		parse_claim(st->ctx, li);
-		st->in_disk = 1;
+		st->in_disk = st->summary_seen = 1;
 		st->rep = NULL;
 		return;
 	}
@@ -896,7 +1103,9 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 		parse_claim(st->ctx, li);
 		return;
 	}
-	if (command_line(st, t) && st->nreps)
+	if (!command_line(st, t))
+		prose_line(st, t);
+	else if (st->nreps)
 		end_output(st);
 }
 
@@ -921,8 +1130,8 @@ static const char *strip_host(const char *t)
 static void learn_log_prefix(struct text_state *st, const struct input *in)
 {
 	static const char *const anchors[] = {
-		"read: IOPS=", "write: IOPS=", "read : io=", "write: io=",
-		"Run status group ", NULL
+		"read: IOPS=", "write: IOPS=", "trim: IOPS=", "read : io=",
+		"write: io=", "trim : io=", "Run status group ", NULL
 	};
 
 	for (size_t i = 0; i < in->nlines; i++) {
@@ -971,6 +1180,117 @@ static const char *strip_emphasis(struct text_state *st, const char *t)
 	return strbuf_str(&st->unstarred);	/* "" for a line of stars */
 }
 
+/* Does t start a fio line of its own (a header, report, result line)? */
+static int starts_record(const char *t)
+{
+	const char *p = t;
+	int d;
+
+	if (strstr(t, ": (g=") || strstr(t, ": (groupid=") ||
+	    strstr(t, ": ios=") || skip_direction(&p, 1) >= 0)
+		return 1;
+	p = t;
+	d = skip_direction(&p, 0);
+	return d >= 0 && *skip_spaces(p) == ':';
+}
+
+/*
+ * fio lines whose end is known -- a job header ends with its iodepth, a
+ * disk line with a '%', a group status line with "msec" -- and what the
+ * rest of one cut by a wrap must hold; NULL when t is complete or none
+ * of them.
+ */
+static const char *missing_end(const char *t)
+{
+	const char *p = t;
+
+	if (strstr(t, ": (g=") && strstr(t, "): rw="))
+		return strstr(t, ", iodepth=") ? NULL : "iodepth=";
+	if (strstr(t, ": ios="))
+		return ends_with(t, "%") ? NULL : "%";
+	if (skip_direction(&p, 1) >= 0)
+		return ends_with(t, "msec") ? NULL : "msec";
+	return NULL;
+}
+
+/* Does next start with a fio field "key=" ("mint=", "aggrios=", "64=")? */
+static int starts_with_field(const char *next)
+{
+	size_t n = 0;
+
+	while (isalnum((unsigned char)next[n]) || next[n] == '_')
+		n++;
+	return n && next[n] == '=';
+}
+
+/*
+ * Is next the rest of t, wrapped?  fio prints every result on one line;
+ * a mail client breaks one after a ", " (">    READ: io=..., maxb=...,"
+ * then "> mint=..."), a blog ends it with " \" as a shell line, a
+ * terminal cuts it anywhere ("aggrutil=93.8" then "2%").  A line that
+ * starts a fio record of its own is never the rest of another.
+ *   1: join with a blank (the wrap replaced one), 2: join as is.
+ */
+static int wrapped_rest(const char *t, const char *next)
+{
+	const char *need = missing_end(t);
+	size_t len = strlen(t);
+
+	if (!*next || starts_record(next))
+		return 0;
+	if (len > 1 && t[len - 1] == '\\' && strchr(" ,", t[len - 2]) &&
+	    strchr(t, '='))
+		return 1;
+	if (len && t[len - 1] == ',' && starts_with_field(next))
+		return 1;
+	if (!need || !(strcmp(need, "iodepth=") ? ends_with(next, need) :
+		       strstr(next, need) != NULL))
+		return 0;
+	/* cut inside a figure ("93.8" / "2%"), not at a blank */
+	return len && (isdigit((unsigned char)t[len - 1]) || t[len - 1] == '.') &&
+	       (isdigit((unsigned char)*next) || *next == '%') ? 2 : 1;
+}
+
+/* The text of line i as the fio parser reads it (prefixes stripped). */
+static const char *clean_text(struct text_state *st, size_t i)
+{
+	const char *t = strip_log_prefix(st, st->ctx->in->lines[i].text);
+
+	return strip_emphasis(st, strip_host(t));
+}
+
+/*
+ * Line i and the lines that are its wrapped rest, as one line in
+ * st->joined; *last is set to the last line taken.
+ */
+static const char *join_wrapped(struct text_state *st, size_t i,
+				size_t *last)
+{
+	const struct input *in = st->ctx->in;
+
+	strbuf_reset(&st->joined);
+	strbuf_adds(&st->joined, clean_text(st, i));
+	for (*last = i; *last + 1 < in->nlines; ++*last) {
+		const struct input_line *l = &in->lines[*last + 1];
+		const char *next;
+		int how;
+
+		if (st->ctx->claimed[*last + 1] ||
+		    !same_origin(input_line_origin(in, l), st->origin))
+			break;
+		next = clean_text(st, *last + 1);
+		how = wrapped_rest(st->joined.buf, next);
+		if (!how)
+			break;
+		while (st->joined.len && strchr(" \\", st->joined.buf[st->joined.len - 1]))
+			st->joined.buf[--st->joined.len] = '\0';
+		if (how == 1)
+			strbuf_addch(&st->joined, ' ');
+		strbuf_adds(&st->joined, next);
+	}
+	return st->joined.buf;
+}
+
 static int fio_text_parse(struct parse_ctx *ctx)
 {
 	struct text_state st;
@@ -982,6 +1302,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_init(&st.cmd_job);
 	strbuf_init(&st.metric);
 	strbuf_init(&st.unstarred);
+	strbuf_init(&st.joined);
 	learn_log_prefix(&st, ctx->in);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
@@ -991,6 +1312,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		const struct input_line *l = &ctx->in->lines[i];
 		const char *t;
+		size_t last;
 
 		if (!same_origin(input_line_origin(ctx->in, l), st.origin)) {
 			end_output(&st);
@@ -998,10 +1320,14 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		}
 		if (ctx->claimed[i])
 			continue;	/* another fio parser's (JSON) */
-		t = strip_host(strip_log_prefix(&st, l->text));
-		t = strip_emphasis(&st, t);
+		t = join_wrapped(&st, i, &last);
 		if (*t)
 			text_line(&st, i, t);
+		if (ctx->claimed[i] && (st.cmd.n || st.cmd_job.n))
+			st.cmd_used = 1;
+		for (; i < last; i++)
+			if (ctx->claimed[i])
+				parse_claim(ctx, i + 1);
 	}
 	end_output(&st);
 	for (size_t i = 0; i < st.nhdrs; i++)
@@ -1013,6 +1339,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_release(&st.cmd_job);
 	strbuf_release(&st.metric);
 	strbuf_release(&st.unstarred);
+	strbuf_release(&st.joined);
 	return (int)(ctx->rs->n - before);
 }
 
