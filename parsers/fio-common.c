@@ -467,6 +467,48 @@ out:
 	free(k);
 }
 
+/*
+ * Options that take no separate argument: "--time_based 5" makes fio
+ * open a job file "5".  The job options of type FIO_OPT_STR_SET
+ * (`fio --cmdhelp=OPT`: "empty or boolean value", 3.33), their aliases
+ * and the engines' ones, and fio's own flags (init.c's no_argument and
+ * optional_argument options).  Every other option takes the next word
+ * as its value ("--rwmixread 95", "--direct 1"), as getopt_long does.
+ */
+static int takes_no_separate_value(const char *opt, size_t len)
+{
+	static const char *const flags[] = {
+		"bs_unaligned", "exitall", "exitall_on_error",
+		"group_reporting", "new_group", "norandommap",
+		"refill_buffers", "stonewall", "wait_for_previous", "thread",
+		"time_based", "verify_only", "zero_buffers",
+		"hipri", "fixedbufs", "registerfiles", "sqthread_poll",
+		"userspace_reap", "no_completion_thread", "listen", "pingpong",
+		"minimal", "append-terse", "bandwidth-log", "readonly",
+		"showcmd", "parse-only", "warnings-fatal", "version", "help",
+		"cmdhelp", "enghelp", "server", "crctest",
+		"merge-blktrace-only", NULL
+	};
+
+	for (size_t i = 0; flags[i]; i++)
+		if (strlen(flags[i]) == len && !strncmp(flags[i], opt, len))
+			return 1;
+	return 0;
+}
+
+/* Does the word after "--opt" look like its value, not the next option
+ * or a job file? */
+static int is_value_word(const char *p, const char *end)
+{
+	const char *q = p;
+	char *w = shell_next_word(&q, end);
+	int value = w && w[0] != '-' && !ends_with(w, ".fio") &&
+		    !ends_with(w, ".job") && !ends_with(w, ".ini");
+
+	free(w);
+	return value;
+}
+
 int fio_command_labels(const char *line, struct labels *l)
 {
 	struct shell_cmd cmd;
@@ -486,18 +528,29 @@ int fio_command_labels(const char *line, struct labels *l)
 	end = cmd.prog + cmd.len;
 	while ((w = shell_next_word(&p, end))) {
 		const char *k = w, *eq;
+		char *value = NULL;
 
 		if (k[0] == '-' && k[1] == '-')
 			k += 2;
-		else if (k[0] == '-' && strchr(k, '='))
-			k += 1;	/* "-bs=4k", as Windows users type it */
+		else if (k[0] == '-' && (strchr(k, '=') ||
+					 takes_no_separate_value(k + 1,
+								 strlen(k + 1))))
+			k += 1;	/* "-bs=4k", "-thread": getopt_long_only */
 		else {
 			free(w);	/* a job file, "-f FILE", a value */
 			continue;
 		}
 		eq = strchr(k, '=');
+		if (!*k) {		/* a bare "--" */
+			free(w);
+			continue;
+		}
+		if (!eq && !takes_no_separate_value(k, strlen(k)) &&
+		    is_value_word(p, end))
+			value = shell_next_word(&p, end);
 		fio_option_label(l, k, eq ? (size_t)(eq - k) : strlen(k),
-				 eq ? eq + 1 : NULL);
+				 eq ? eq + 1 : value);
+		free(value);
 		free(w);
 	}
 	return 0;
