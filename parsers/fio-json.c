@@ -449,11 +449,8 @@ static int emit_dir(struct json_state *st, size_t li, const char *op,
 		     num(js, dir, "bw", NULL) * 1024, l);
 		emit(st, li, op, "iops", UNIT_IOPS, num(js, dir, "iops", NULL),
 		     l);
-	} else {	/* fio divides by the runtime only when it is not 0 */
-		parse_note(st->ctx, li, "fio measured no runtime for the %s "
-			   "of job '%s' (under 1 ms): it wrote 0 for bandwidth "
-			   "and IOPS, which are not results", op,
-			   labels_get(l, "job") ? labels_get(l, "job") : "?");
+	} else {
+		fio_note_no_runtime(st->ctx, li, op, l);
 	}
 	emit(st, li, op, "bytes", UNIT_BYTES, have_kb ? bytes : bytes * 1024,
 	     l);

@@ -248,11 +248,8 @@ static int emit_block(struct terse *tr, size_t k, enum fio_dir d,
 	if (runtime > 0) {
 		emit(tr, op, "bw", UNIT_BW, bw * 1024);
 		emit(tr, op, "iops", UNIT_IOPS, iops);
-	} else {	/* fio divides by the runtime only when it is not 0 */
-		parse_note(tr->ctx, tr->li, "fio measured no runtime for the "
-			   "%s of job '%s' (under 1 ms): it wrote 0 for "
-			   "bandwidth and IOPS, which are not results", op,
-			   labels_get(&tr->labels, "job"));
+	} else {
+		fio_note_no_runtime(tr->ctx, tr->li, op, &tr->labels);
 	}
 	emit(tr, op, "bytes", UNIT_BYTES, io * 1024);
 	emit(tr, op, "runtime", UNIT_SECONDS, runtime / 1000);
