@@ -312,13 +312,36 @@ static int qp_append(struct strbuf *sb, const char *s, const char *end)
 }
 
 /*
+ * strstr(text, needle), quicker where the needle's first byte is rare:
+ * strchr leaps from one candidate to the next at memchr's speed, several
+ * times glibc's strstr (a 7 MB JSON+ file has no 'T' and 512 '=', and
+ * searching it for "Timing " and "=3D" took 1.8 ms).  Where that byte
+ * turns out common (more than one in 256 bytes so far: '=' in a fio text
+ * report), strstr takes the rest.
+ */
+static const char *find_text(const char *text, const char *needle)
+{
+	size_t n = strlen(needle), tries = 0;
+	const char *p = text;
+
+	for (;;) {
+		p = strchr(p, needle[0]);
+		if (!p || !strncmp(p, needle, n))
+			return p;
+		if (++tries >= 16 && (size_t)(p - text) < tries * 256)
+			return strstr(p + 1, needle);
+		p++;
+	}
+}
+
+/*
  * Mail archives keep messages as they were sent, often quoted-printable:
  * "seconds =3D 58.91 MB/sec", long lines wrapped with a trailing "=".
  * Any '=' of such a text is written "=3D", so that is the sign.
  */
 static int looks_quoted_printable(const char *data)
 {
-	return strstr(data, "=3D") != NULL;
+	return find_text(data, "=3D") != NULL;
 }
 
 static inline void add_piece(struct input *in, char **arena, const char *s,
@@ -751,7 +774,7 @@ int input_contains(const struct input *in, const char *needle)
 	 * is several times faster than its memmem. */
 	if (in->binary)
 		return memmem(in->data, in->size, needle, strlen(needle)) != NULL;
-	return strstr(in->data, needle) != NULL;
+	return find_text(in->data, needle) != NULL;
 }
 
 int line_is_empty(const struct input_line *l)

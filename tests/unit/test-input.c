@@ -96,6 +96,39 @@ static void test_grep_prefix(void **state)
 	input_release(&in);
 }
 
+/*
+ * input_contains() leaps between candidates of the needle's first byte
+ * and hands over to strstr where they are dense: both ways, at the
+ * start, past the hand-over, at the end, and absent.
+ */
+static void test_contains(void **state)
+{
+	struct strbuf sparse = STRBUF_INIT, dense = STRBUF_INIT;
+	struct input in;
+
+	(void)state;
+	for (int i = 0; i < 200; i++) {	/* one '=' in 300 bytes */
+		strbuf_addf(&sparse, "%0299d=", i);
+		strbuf_adds(&dense, "a=1 b=2 c=3 ");	/* three in 12 */
+	}
+	strbuf_adds(&sparse, "x =3D y\n");
+	strbuf_adds(&dense, "x =3D y\n");
+	input_from_buffer(&in, "s.txt", sparse.buf, sparse.len);
+	assert_true(input_contains(&in, "=3D"));
+	assert_true(input_contains(&in, "0000000001="));
+	assert_false(input_contains(&in, "=3E"));
+	assert_true(input_contains(&in, ""));
+	input_release(&in);
+	input_from_buffer(&in, "d.txt", dense.buf, dense.len);
+	assert_true(input_contains(&in, "=3D"));
+	assert_true(input_contains(&in, "a=1"));
+	assert_true(input_contains(&in, "y"));
+	assert_false(input_contains(&in, "=4"));
+	input_release(&in);
+	strbuf_release(&sparse);
+	strbuf_release(&dense);
+}
+
 static void test_binary_and_sha(void **state)
 {
 	struct input in;
@@ -500,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_quoted_printable),
 		cmocka_unit_test(test_grep_prefix),
 		cmocka_unit_test(test_binary_and_sha),
+		cmocka_unit_test(test_contains),
 		cmocka_unit_test(test_prompts),
 		cmocka_unit_test(test_joined_command),
 		cmocka_unit_test(test_shell_find),
