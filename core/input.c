@@ -820,7 +820,10 @@ static int is_wrapper(const char *w)
 	static const char *const wrappers[] = {
 		"sudo", "time", "nice", "ionice", "env", "command", "exec",
 		"nohup", "stdbuf", "chrt", "numactl", "taskset", "doas",
-		"/usr/bin/time", "/bin/time", "builtin", "(", "{", NULL
+		"/usr/bin/time", "/bin/time", "builtin", "(", "{",
+		/* shell keywords before a command: "for d in /dev/sd?; do
+		 * hdparm -t $d; done", "if ...; then dd ...; fi" */
+		"do", "then", "else", NULL
 	};
 
 	for (size_t i = 0; wrappers[i]; i++)
