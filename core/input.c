@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -855,6 +856,28 @@ static const char *base_of(const char *w)
 	return slash ? slash + 1 : w;
 }
 
+/*
+ * Does word w, typed as [raw, raw_end), run prog?  "fio", "/usr/bin/fio",
+ * and on Windows "c:\\fio\\fio" or "fio.exe", where a backslash is a
+ * separator, not the escape the shell word w took it for.
+ */
+static int runs_prog(const char *w, const char *raw, const char *raw_end,
+		     const char *prog)
+{
+	size_t n = strlen(prog);
+	const char *b, *e = raw_end;
+
+	if (!strcmp(base_of(w), prog))
+		return 1;
+	while (e > raw && (e[-1] == '"' || e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (e - raw > 4 && !strncasecmp(e - 4, ".exe", 4))
+		e -= 4;
+	for (b = e; b > raw && b[-1] != '\\' && b[-1] != '/' && b[-1] != '"';)
+		b--;
+	return (size_t)(e - b) == n && !strncmp(b, prog, n);
+}
+
 /* Matches one simple command [start, end) against prog. */
 static int match_simple(const char *start, const char *end, const char *prog,
 			struct shell_cmd *out)
@@ -905,7 +928,7 @@ static int match_simple(const char *start, const char *end, const char *prog,
 			free(w);
 			continue;
 		}
-		if (!strcmp(base_of(w), prog)) {
+		if (runs_prog(w, before, p, prog)) {
 			out->prog = before;
 			out->args = p;
 			out->len = (size_t)(end - before);

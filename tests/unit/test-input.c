@@ -237,6 +237,15 @@ static void test_shell_find(void **state)
 	assert_string_equal(t, "dd if=a of=b");
 	free(t);
 	assert_int_equal(shell_find("dd: error writing", "dd", c, 4), 0);
+	/* Windows paths: a backslash separates, it does not escape */
+	assert_int_equal(shell_find("D:\\>c:\\fio\\fio\\fio --name=w", "fio",
+				    c, 4), 1);
+	assert_int_equal(shell_find("C:\\>\"C:\\Program Files\\fio\\fio.exe\" "
+				    "--name=w", "fio", c, 4), 1);
+	assert_int_equal(shell_find("c:\\fio\\fiostat --name=w", "fio", c, 4),
+			 0);
+	assert_int_equal(shell_find("for d in a b; do hdparm -t $d; done",
+				    "hdparm", c, 4), 1);
 	assert_int_equal(shell_find("Teste de vitesse partition : sudo dd "
 				    "if=/dev/zero of=/mnt/r bs=1G", "dd", c, 4),
 			 1);
