@@ -650,6 +650,7 @@ static size_t env_prefix_len(const char *s)
 static size_t bare_prompt_len(const char *s)
 {
 	const char *orig = s, *e, *p;
+	int at_host;
 	size_t win = windows_prompt_len(s);
 
 	if (win)
@@ -679,14 +680,17 @@ static size_t bare_prompt_len(const char *s)
 		return 0;
 	}
 	/* Up to three words, then a lone '$' or '#': "/data # ",
-	 * "marte luis # " (Gentoo: host and directory). */
+	 * "marte luis # " (Gentoo: host and directory); or '%' after
+	 * user@host, zsh's default on macOS ("abc@Mac-mini ~ % "): prose
+	 * has "50 % of" too. */
+	at_host = memchr(s, '@', (size_t)(e - s)) != NULL;
 	for (int words = 0; words < 3; words++) {
 		if (e - s > 64 || memchr(s, '=', (size_t)(e - s)) || *s == '-')
 			return 0;
 		p = skip_blanks_const(e);
 		if (p == e)
 			return 0;
-		if ((*p == '$' || *p == '#') &&
+		if ((*p == '$' || *p == '#' || (*p == '%' && at_host)) &&
 		    (p[1] == ' ' || p[1] == '\t' || !p[1]))
 			return (size_t)(skip_blanks_const(p + 1) - orig);
 		s = p;

@@ -142,18 +142,6 @@ static int has_record_counts(const struct input *in)
 	return 0;
 }
 
-static int dd_detect(const struct input *in)
-{
-	static const char *const marks[] = {
-		"records in", " copied", "bytes transferred", "dd: ", NULL
-	};
-
-	for (size_t i = 0; marks[i]; i++)
-		if (input_contains(in, marks[i]))
-			return 60;
-	return has_record_counts(in) ? 60 : 0;
-}
-
 /* GNU dd's size suffixes: c w b, kB=1000 K=KiB=1024, MB M MiB ... */
 static int dd_size(const char *s, double *out)
 {
@@ -411,6 +399,28 @@ static int starts_like_summary(const char *text)
 	w = ++p;
 	p = word_end(p);
 	return is_byte_word(w, (size_t)(p - w));
+}
+
+/*
+ * dd's English words, or any language's records counts ("0+419299
+ * записей получено") or summary ("4294967296 bytes (4,3 GB, 4,0 GiB)
+ * copiados, 2,28909 s, 1,9 GB/s": a poster may keep only that line).
+ */
+static int dd_detect(const struct input *in)
+{
+	static const char *const marks[] = {
+		"records in", " copied", "bytes transferred", "dd: ", NULL
+	};
+
+	for (size_t i = 0; marks[i]; i++)
+		if (input_contains(in, marks[i]))
+			return 60;
+	if (has_record_counts(in))
+		return 60;
+	for (size_t i = 0; i < in->nlines; i++)
+		if (starts_like_summary(line_after_prompt(in->lines[i].text)))
+			return 60;
+	return 0;
 }
 
 /*

@@ -152,6 +152,8 @@ struct prompt_case {
 static const struct prompt_case prompts[] = {
 	{ "$ dd if=x", "dd if=x" },
 	{ "$dd if=x", "dd if=x" },
+	{ "abc@Mac-mini ~ % sudo dd if=x", "sudo dd if=x" },	/* zsh */
+	{ "It used 50 % of the time", "It used 50 % of the time" },
 	{ "# hdparm -t /dev/sda", "hdparm -t /dev/sda" },
 	{ "root@bpi-r3:~# hdparm -Tt", "hdparm -Tt" },
 	{ "[root@linuxso.com ~]# hdparm -t", "hdparm -t" },
