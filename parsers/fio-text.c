@@ -432,6 +432,23 @@ static int scan_bytes(const char **p, int binary, double *out)
 	return 0;
 }
 
+/*
+ * scan_bytes() of a figure that names its unit ("485KB/s", "0B/s"): fio
+ * 1.x printed "aggrb=558404" in bytes per millisecond, and a bare number
+ * read as B/s would be 1000 times too small.
+ */
+static int scan_bytes_with_unit(const char **p, int binary, double *out)
+{
+	const char *start = *p;
+
+	if (scan_bytes(p, binary, out))
+		return -1;
+	for (const char *c = start; c < *p; c++)
+		if (isalpha((unsigned char)*c))
+			return 0;
+	return -1;
+}
+
 /* The figures of a direction line; bytes and runtime only with_io. */
 static void emit_main(struct text_state *st, size_t li, double bw,
 		      double iops, int with_io, double bytes,
@@ -828,8 +845,8 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 	parse_claim(st->ctx, li);
 	v2 = strstr(p, "aggrb=") != NULL;
 	if (find_value(p, v2 ? "aggrb=" : "bw=", &v) ||
-	    scan_bytes(&v, v2, &bw) || find_value(p, "io=", &v) ||
-	    scan_bytes(&v, v2, &bytes)) {
+	    scan_bytes_with_unit(&v, v2, &bw) || find_value(p, "io=", &v) ||
+	    scan_bytes_with_unit(&v, v2, &bytes)) {
 		parse_error(st->ctx, li, "unreadable fio group status line");
 		return 1;
 	}
