@@ -96,6 +96,7 @@ struct text_state {
 	int have_dir;
 	/* continuation blocks */
 	const char *pct_prefix;
+	int orphan_pct;		/* in percentile rows without their header */
 	double pct_unit;
 	enum fio_dir pct_dir;
 	int in_status, in_disk;
@@ -1066,7 +1067,18 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 			return;
 		}
 		st->pct_prefix = NULL;
+	} else if (*t == '|' && strstr(t, "th=[")) {
+		/* its "clat percentiles (usec):" line is not right above:
+		 * without it neither the latency nor the unit is known */
+		parse_claim(st->ctx, li);
+		if (!st->orphan_pct)
+			parse_error(st->ctx, li, "fio percentiles without "
+				    "their 'percentiles (unit):' line just "
+				    "above: not taken");
+		st->orphan_pct = 1;
+		return;
 	}
+	st->orphan_pct = 0;
 	if (st->in_status && status_line(st, li, t))
 		return;
 	st->in_status = 0;
