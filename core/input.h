@@ -136,16 +136,16 @@ int line_drops_cache(const char *text);
 const char *line_after_prompt(const char *text);
 
 /*
- * Does the line end in a backslash after a blank ("fio --name=w "), the
+ * Does the line end in a backslash after a blank ("fio --name=w \"), the
  * way a transcript continues a long command on the next line?  (A
- * Windows path's "C:io" does not.)
+ * Windows path's "C:\fio\" does not.)
  */
 int line_continues(const struct input_line *l);
 
 /*
  * A shell command from line first on, with the lines that continue it
- * joined: each " " and line break become one blank ("fio --name=w
- * --size=4g" from "fio --name=w " over "--size=4g").  *last is set to
+ * joined: each " \" and line break become one blank ("fio --name=w
+ * --size=4g" from "fio --name=w \" over "--size=4g").  *last is set to
  * its last line.  A line that does not continue is copied alone.  The
  * caller frees the text.
  */

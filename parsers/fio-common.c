@@ -151,20 +151,20 @@ double fio_lat_unit(const char *s, size_t len)
 	return 0;
 }
 
-/*
- * ctx->tool_version must outlive the parser, so the version is stored
- * straight into the source (owned by the result set) instead.
- */
 void fio_note_no_runtime(struct parse_ctx *ctx, size_t li, const char *op,
 			 const struct labels *l)
 {
 	const char *job = labels_get(l, "job");
 
 	parse_note(ctx, li, "fio measured no runtime for the %s of job '%s' "
-		   "(under 1 ms): it wrote 0 for bandwidth and IOPS, which are "
-		   "not results", op, job ? job : "?");
+		   "(under 1 ms): it wrote 0 for runtime, bandwidth and IOPS, "
+		   "which are not results", op, job ? job : "?");
 }
 
+/*
+ * ctx->tool_version must outlive the parser, so the version is stored
+ * straight into the source (owned by the result set) instead.
+ */
 void fio_set_version(struct parse_ctx *ctx, const char *v, size_t len)
 {
 	struct source *src = &ctx->rs->sources[ctx->source];

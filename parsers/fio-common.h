@@ -79,8 +79,8 @@ void fio_set_version(struct parse_ctx *ctx, const char *v, size_t len);
 /*
  * A direction whose runtime fio measured as 0 (under 1 ms): fio computes
  * bandwidth and IOPS only when the runtime is not 0 and writes 0
- * otherwise (stat.c, JSON and terse), so those are no results; says so
- * at line li.
+ * otherwise (stat.c, JSON and terse), so those and the runtime are no
+ * results; says so at line li.
  */
 void fio_note_no_runtime(struct parse_ctx *ctx, size_t li, const char *op,
 			 const struct labels *l);

@@ -454,7 +454,8 @@ static int emit_dir(struct json_state *st, size_t li, const char *op,
 	}
 	emit(st, li, op, "bytes", UNIT_BYTES, have_kb ? bytes : bytes * 1024,
 	     l);
-	emit(st, li, op, "runtime", UNIT_SECONDS, runtime / 1000, l);
+	if (runtime > 0)
+		emit(st, li, op, "runtime", UNIT_SECONDS, runtime / 1000, l);
 	emit_latency(st, li, op, dir, "slat", l);
 	emit_latency(st, li, op, dir, "clat", l);
 	emit_latency(st, li, op, dir, "lat", l);

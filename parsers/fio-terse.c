@@ -70,20 +70,25 @@ static const char *terse_start(const char *t)
 	return NULL;
 }
 
-/* A record that names fio's version ("3;fio-2.0.15;") is a terse line
- * even when cut short; a v2 one shows itself by its percentiles. */
-static int names_fio(const char *s)
+/*
+ * Is the record at s, in line t, a terse line even when cut short?  One
+ * that names fio's version ("3;fio-2.0.15;") and starts the line, or a
+ * string literal: prose quoting one ("like 3;fio-3.28;myjob;0;0;...")
+ * does neither.  A v2 record, or one glued to a status update, shows
+ * itself by its percentiles.
+ */
+static int names_fio(const char *t, const char *s)
 {
-	return s[1] == ';' && !strncmp(s + 2, "fio-", 4) && s[6] >= '0' &&
-	       s[6] <= '9';
+	return (s == t || s[-1] == '"' || s[-1] == '\'') && s[1] == ';' &&
+	       !strncmp(s + 2, "fio-", 4) && s[6] >= '0' && s[6] <= '9';
 }
 
 static int fio_terse_detect(const struct input *in)
 {
 	for (size_t i = 0; i < in->nlines; i++) {
-		const char *s = terse_start(in->lines[i].text);
+		const char *t = in->lines[i].text, *s = terse_start(t);
 
-		if (s && (strchr(s, '%') || names_fio(s)))
+		if (s && (strchr(s, '%') || names_fio(t, s)))
 			return 60;
 	}
 	return 0;
@@ -120,7 +125,6 @@ static const char *terse_end(const char *t, const char *s)
 		return q;
 	return end;
 }
-
 
 /* Field k as a number (a trailing '%' allowed); -1 when it is none. */
 static int fnum(const struct terse *tr, size_t k, double *v)
@@ -252,7 +256,8 @@ static int emit_block(struct terse *tr, size_t k, enum fio_dir d,
 		fio_note_no_runtime(tr->ctx, tr->li, op, &tr->labels);
 	}
 	emit(tr, op, "bytes", UNIT_BYTES, io * 1024);
-	emit(tr, op, "runtime", UNIT_SECONDS, runtime / 1000);
+	if (runtime > 0)
+		emit(tr, op, "runtime", UNIT_SECONDS, runtime / 1000);
 	if (emit_lat(tr, op, k + 4, "slat") || emit_lat(tr, op, k + 8, "clat"))
 		return -1;
 	for (size_t i = 0; i < 20; i++)
@@ -415,12 +420,12 @@ static int fio_terse_parse(struct parse_ctx *ctx)
 		const char *t = ctx->in->lines[i].text;
 		const char *s = terse_start(t);
 
-		if (!s || !(strchr(s, '%') || names_fio(s)))
+		if (!s || !(strchr(s, '%') || names_fio(t, s)))
 			continue;
 		tr.li = i;
 		tr.version = (unsigned)(s[0] - '0');
 		split(&tr, s, terse_end(t, s));
-		if (tr.n < 40 && !names_fio(s))
+		if (tr.n < 40 && !names_fio(t, s))
 			continue;
 		parse_claim(ctx, i);
 		if (terse_record(&tr))
