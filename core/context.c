@@ -237,13 +237,19 @@ static char *command_at(const struct parse_ctx *ctx,
 	return cmd;
 }
 
-/* A buffered read, which a cache drop sends to the device?  (Writes,
- * and O_DIRECT reads, bypass the page cache either way.) */
+/*
+ * A buffered read, which a cache drop sends to the device?  Writes and
+ * O_DIRECT reads bypass the page cache either way, and hdparm -t and fio
+ * (invalidate=1) drop the file's cache themselves before they read: only
+ * dd's and iozone's reads depend on what ran before.
+ */
 static int reads_through_cache(const struct measurement *m)
 {
 	const char *direct = labels_get(&m->labels, "direct");
 
-	return m->op && (!strcmp(m->op, "read") ||
+	return m->tool && (!strcmp(m->tool, "dd") ||
+			   !strcmp(m->tool, "iozone")) &&
+	       m->op && (!strcmp(m->op, "read") ||
 			 !strcmp(m->op, "randread")) &&
 	       !(direct && !strcmp(direct, "1")) &&
 	       !labels_get(&m->labels, "cache");
