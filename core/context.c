@@ -192,7 +192,9 @@ static int looks_like_command(const char *text, const char *t, size_t len)
  */
 static size_t command_start(const struct parse_ctx *ctx, size_t c)
 {
-	while (c && !ctx->claimed[c - 1] &&
+	size_t first = c;
+
+	while (c && first - c < COMMAND_LINES_MAX && !ctx->claimed[c - 1] &&
 	       line_continues(&ctx->in->lines[c - 1]))
 		c--;
 	return c;
@@ -202,17 +204,24 @@ static size_t command_start(const struct parse_ctx *ctx, size_t c)
  * Short enough for a command?  Prose that names a tool and an option
  * ("I ran fio with --direct=1 and ...") runs long; a command line with
  * many files ("./iozone -t 10 ... -F f1 f2 ... f10", 356 characters)
- * does too, but starts with the tool itself.
+ * does too, but starts with the tool itself (after "sudo", "time"...).
  */
 static int fits_command(const char *t, size_t len)
 {
-	size_t w = 0;
+	const char *p = t;
+	char *w;
+	int tool = 0;
 
 	if (len <= COMMAND_MAX)
 		return 1;
-	while (w < len && !is_space(t[w]))
-		w++;
-	return len <= COMMAND_LONG_MAX && is_tool_word(t, w);
+	if (len > COMMAND_LONG_MAX)
+		return 0;
+	/* the first word after the wrappers ("sudo", "time") */
+	while ((w = shell_next_word(&p, t + len)) && shell_is_wrapper(w))
+		free(w);
+	tool = w && is_tool_word(w, strlen(w));
+	free(w);
+	return tool;
 }
 
 /* The command ending on line c (the first line above an output), or NULL. */

@@ -728,7 +728,6 @@ int line_continues(const struct input_line *l)
 }
 
 /* Lines one command may span: a guard against a file of backslashes. */
-#define COMMAND_LINES_MAX 32
 
 char *input_joined_command(const struct input *in, size_t first,
 			   size_t *last)
@@ -820,7 +819,7 @@ char *shell_next_word(const char **pp, const char *end)
 }
 
 /* Words that run the next word as a command. */
-static int is_wrapper(const char *w)
+int shell_is_wrapper(const char *w)
 {
 	static const char *const wrappers[] = {
 		"sudo", "time", "nice", "ionice", "env", "command", "exec",
@@ -922,9 +921,9 @@ static int match_simple(const char *start, const char *end, const char *prog,
 			wrapper = xstrdup("perf");
 			continue;
 		}
-		if (is_wrapper(w) || (strchr(w, '=') && w[0] != '=' &&
+		if (shell_is_wrapper(w) || (strchr(w, '=') && w[0] != '=' &&
 				      !strchr(w, '/') && w[0] != '-')) {
-			if (is_wrapper(w)) {
+			if (shell_is_wrapper(w)) {
 				free(wrapper);
 				wrapper = xstrdup(w);
 				taskset_mask = !strcmp(w, "taskset");
@@ -975,7 +974,7 @@ static const char *after_prose_colon(const char *s, const char *prog)
 		if (p == c + 1 || !*p)
 			continue;
 		w = shell_next_word(&q, q + strlen(q));
-		runs = is_wrapper(w) || !strcmp(base_of(w), prog);
+		runs = shell_is_wrapper(w) || !strcmp(base_of(w), prog);
 		free(w);
 		if (runs && has_option_word(q, q + strlen(q)))
 			return p;

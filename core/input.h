@@ -142,6 +142,9 @@ const char *line_after_prompt(const char *text);
  */
 int line_continues(const struct input_line *l);
 
+/* Lines a continued command is joined over, at most. */
+#define COMMAND_LINES_MAX 32
+
 /*
  * A shell command from line first on, with the lines that continue it
  * joined: each " \" and line break become one blank ("fio --name=w
@@ -177,6 +180,8 @@ char *shell_cmd_text(const struct shell_cmd *c);
  * Walks the words of a simple command: returns the next word (quotes
  * removed) into a fresh string, or NULL at the end.
  */
+/* Does word w run the command after it ("sudo", "time", "nice", "do")? */
+int shell_is_wrapper(const char *w);
 char *shell_next_word(const char **p, const char *end);
 
 #endif
