@@ -1276,7 +1276,8 @@ static int wrapped_rest(const char *t, const char *next)
 		       strstr(next, need) != NULL))
 		return 0;
 	/* cut inside a figure ("93.8" / "2%"), not at a blank */
-	return len && (isdigit((unsigned char)t[len - 1]) || t[len - 1] == '.') &&
+	return len && (isdigit((unsigned char)t[len - 1]) ||
+		       t[len - 1] == '.') &&
 	       (isdigit((unsigned char)*next) || *next == '%') ? 2 : 1;
 }
 
@@ -1290,7 +1291,10 @@ static const char *clean_text(struct text_state *st, size_t i)
 
 /*
  * Line i and the lines that are its wrapped rest, as one line in
- * st->joined; *last is set to the last line taken.
+ * st->joined; *last is set to the last line taken.  No fio line wraps
+ * over more than COMMAND_LINES_MAX: a longer run of " \" lines (160,000
+ * in a crafted file) is not joined on and on, each join reading the
+ * whole text again.
  */
 static const char *join_wrapped(struct text_state *st, size_t i,
 				size_t *last)
@@ -1299,7 +1303,8 @@ static const char *join_wrapped(struct text_state *st, size_t i,
 
 	strbuf_reset(&st->joined);
 	strbuf_adds(&st->joined, clean_text(st, i));
-	for (*last = i; *last + 1 < in->nlines; ++*last) {
+	for (*last = i; *last + 1 < in->nlines &&
+	     *last - i + 1 < COMMAND_LINES_MAX; ++*last) {
 		const struct input_line *l = &in->lines[*last + 1];
 		const char *next;
 		int how;
@@ -1311,7 +1316,8 @@ static const char *join_wrapped(struct text_state *st, size_t i,
 		how = wrapped_rest(st->joined.buf, next);
 		if (!how)
 			break;
-		while (st->joined.len && strchr(" \\", st->joined.buf[st->joined.len - 1]))
+		while (st->joined.len &&
+		       strchr(" \\", st->joined.buf[st->joined.len - 1]))
 			st->joined.buf[--st->joined.len] = '\0';
 		if (how == 1)
 			strbuf_addch(&st->joined, ' ');
