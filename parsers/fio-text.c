@@ -87,6 +87,7 @@ struct text_state {
 	struct labels cmd;	/* options of the last fio command line */
 	struct labels cmd_job;	/* its rw bs ioengine iodepth: no header */
 	int cmd_used;		/* fio's output after it began */
+	int cmds_listed;	/* commands one after another, no output */
 	const char *origin;	/* grep prefix of the previous line */
 	int partial, client_mode;
 	/* the report being read */
@@ -961,8 +962,12 @@ static int command_line(struct text_state *st, const char *t)
 	labels_remove(&l, "numjobs");
 	labels_release(&st->cmd);
 	st->cmd = l;
-	if (listed && !st->cmd_used)
+	/* commands listed one after another: which one printed the
+	 * output after them cannot be told, the last no more than others */
+	if ((listed && !st->cmd_used) || st->cmds_listed) {
 		forget_command(st);
+		st->cmds_listed = 1;
+	}
 	st->cmd_used = 0;
 	return 1;
 }
@@ -1360,6 +1365,8 @@ static int fio_text_parse(struct parse_ctx *ctx)
 			text_line(&st, i, t);
 		if (ctx->claimed[i] && (st.cmd.n || st.cmd_job.n))
 			st.cmd_used = 1;
+		if (ctx->claimed[i])
+			st.cmds_listed = 0;	/* an output ends the list */
 		for (; i < last; i++)
 			if (ctx->claimed[i])
 				parse_claim(ctx, i + 1);
