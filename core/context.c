@@ -118,12 +118,14 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	return *len && *len <= HEADING_MAX ? t : NULL;
 }
 
+/* The benchmark programs a command line may run. */
+static const char *const tools[] = {
+	"iozone", "fio", "dd", "hdparm", "blockdev-perftest", "time",
+	"bonnie++", "sysbench", NULL
+};
+
 static int is_tool_word(const char *w, size_t len)
 {
-	static const char *const tools[] = {
-		"iozone", "fio", "dd", "hdparm", "blockdev-perftest", "time",
-		"bonnie++", "sysbench", NULL
-	};
 	const char *base = w;
 
 	for (size_t i = 0; i < len; i++)
@@ -267,9 +269,6 @@ static int reads_through_cache(const struct measurement *m)
 /* Does line i start a run: a prompt, or a benchmark tool's command? */
 static int starts_run(const char *text)
 {
-	static const char *const tools[] = {
-		"dd", "fio", "hdparm", "iozone", "blockdev-perftest", NULL
-	};
 	struct shell_cmd sc;
 
 	if (line_after_prompt(text) != text)

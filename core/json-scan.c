@@ -202,11 +202,6 @@ static int peek(struct jscan *js, struct lexeme *lx, size_t p)
 	return -2;
 }
 
-static int is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static int is_alpha(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -214,7 +209,7 @@ static int is_alpha(int c)
 
 static int hex_value(int c)
 {
-	if (is_digit(c))
+	if (is_ascii_digit(c))
 		return c - '0';
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
@@ -361,7 +356,7 @@ static int lex_string(struct jscan *js, struct lexeme *lx)
 
 static size_t skip_digits(const char *b, size_t p, size_t n)
 {
-	while (p < n && is_digit((unsigned char)b[p]))
+	while (p < n && is_ascii_digit((unsigned char)b[p]))
 		p++;
 	return p;
 }
@@ -390,7 +385,7 @@ static int lex_real(struct jscan *js, struct lexeme *lx, size_t p)
 
 	if (c == '.') {
 		c = peek(js, lx, ++p);
-		if (!is_digit(c)) {
+		if (!is_ascii_digit(c)) {
 			lx->end = p;
 			return LX_INVALID;
 		}
@@ -402,7 +397,7 @@ static int lex_real(struct jscan *js, struct lexeme *lx, size_t p)
 		c = peek(js, lx, ++p);
 		if (c == '+' || c == '-')
 			c = peek(js, lx, ++p);
-		if (!is_digit(c)) {
+		if (!is_ascii_digit(c)) {
 			lx->end = p;
 			return LX_INVALID;
 		}
@@ -440,11 +435,11 @@ static int lex_number(struct jscan *js, struct lexeme *lx)
 	c = peek(js, lx, p);
 	if (c == '0') {
 		c = peek(js, lx, ++p);
-		if (is_digit(c)) {
+		if (is_ascii_digit(c)) {
 			lx->end = p;
 			return LX_INVALID;
 		}
-	} else if (is_digit(c)) {
+	} else if (is_ascii_digit(c)) {
 		p = skip_digits(b, p, js->len);
 		c = peek(js, lx, p);
 	} else {
@@ -510,16 +505,16 @@ static int lex_fast(const struct jscan *js, size_t p, size_t *end)
 	}
 	if (b[p] == '-')
 		p++;
-	if (p >= n || !is_digit(b[p]) || (b[p] == '0' && p + 1 < n &&
-					   is_digit(b[p + 1])))
+	if (p >= n || !is_ascii_digit(b[p]) || (b[p] == '0' && p + 1 < n &&
+					   is_ascii_digit(b[p + 1])))
 		return 0;
-	while (p < n && is_digit(b[p]))
+	while (p < n && is_ascii_digit(b[p]))
 		p++;
 	digits = p - start;
 	if (p < n && b[p] == '.') {
 		size_t frac = ++p;
 
-		while (p < n && is_digit(b[p]))
+		while (p < n && is_ascii_digit(b[p]))
 			p++;
 		if (p == frac)
 			return 0;
@@ -618,7 +613,7 @@ static inline size_t count_digits(const char *b, size_t p, size_t len)
 #else
 	(void)len;
 #endif
-	while (is_digit(b[q]))
+	while (is_ascii_digit(b[q]))
 		q++;
 	return q - p;
 }
@@ -659,7 +654,7 @@ static size_t scan_int_map(const struct jscan *js, size_t p, size_t *end)
 		}
 		if (b[p] == ' ')
 			p++;
-		if (!is_digit(b[p]))
+		if (!is_ascii_digit(b[p]))
 			p = skip_space(js, p);
 		d = count_digits(b, p, js->len);	/* a value: < 10^18 */
 		if (!d || d > 18 || (b[p] == '0' && d > 1))
@@ -685,7 +680,7 @@ static uint64_t digits_value(const char *b, size_t *p)
 	uint64_t v = 0;
 	size_t q = *p;
 
-	while (is_digit(b[q]))
+	while (is_ascii_digit(b[q]))
 		v = v * 10 + (uint64_t)(b[q++] - '0');
 	*p = q;
 	return v;
@@ -711,7 +706,7 @@ size_t jscan_int_map_read(const struct jscan *js, size_t i, uint64_t *keys,
 		keys[k] = digits_value(b, &p);
 		while (b[p] != ':')
 			p++;
-		while (!is_digit(b[p]))
+		while (!is_ascii_digit(b[p]))
 			p++;
 		values[k] = digits_value(b, &p);
 	}

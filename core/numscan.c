@@ -32,16 +32,11 @@ static locale_t c_locale(void)
 	return c_loc;
 }
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static size_t count_digits(const char *s)
 {
 	size_t n = 0;
 
-	while (is_digit(s[n]))
+	while (is_ascii_digit(s[n]))
 		n++;
 	return n;
 }
@@ -100,13 +95,13 @@ int scan_double(const char **p, unsigned flags, double *out)
 
 	if (*s == '+' || *s == '-') {
 		if (!(flags & SCAN_ALLOW_SIGN))
-			return is_digit(s[1]) || s[1] == '.' ?
+			return is_ascii_digit(s[1]) || s[1] == '.' ?
 			       SCAN_NEGATIVE : SCAN_NO_DIGITS;
 		s++;
 	}
 	intd = count_digits(s);
 	s += intd;
-	if (is_decimal_mark(*s, flags) && is_digit(s[1])) {
+	if (is_decimal_mark(*s, flags) && is_ascii_digit(s[1])) {
 		fracd = count_digits(s + 1);
 		s += 1 + fracd;
 	}
@@ -142,9 +137,9 @@ int scan_u64(const char **p, uint64_t *out)
 	const char *s = *p;
 	uint64_t v = 0;
 
-	if (!is_digit(*s))
+	if (!is_ascii_digit(*s))
 		return *s == '-' ? SCAN_NEGATIVE : SCAN_NO_DIGITS;
-	for (; is_digit(*s); s++) {
+	for (; is_ascii_digit(*s); s++) {
 		unsigned d = (unsigned)(*s - '0');
 
 		if (v > (UINT64_MAX - d) / 10)

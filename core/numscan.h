@@ -42,4 +42,10 @@ int skip_prefix_icase(const char **p, const char *word);
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
 
+/* '0'..'9' only, whatever the locale (isdigit() is not that). */
+static inline int is_ascii_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
 #endif

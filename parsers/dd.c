@@ -114,11 +114,6 @@ struct summary_line {
 	double seconds;		/* NAN when the line has no time */
 };
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /*
  * Is there a "N+M " anywhere: the counts of a records line?  dd prints
  * them through gettext as "%"PRIuMAX"+%"PRIuMAX" records in", so the
@@ -132,9 +127,9 @@ static int has_record_counts(const struct input *in)
 	while ((p = memchr(p, '+', (size_t)(end - p)))) {
 		const char *q = ++p;
 
-		if (q - 2 < in->data || !is_digit(q[-2]))
+		if (q - 2 < in->data || !is_ascii_digit(q[-2]))
 			continue;
-		while (q < end && is_digit(*q))
+		while (q < end && is_ascii_digit(*q))
 			q++;
 		if (q > p && q < end && *q == ' ')
 			return 1;
@@ -290,7 +285,7 @@ static int read_records(const char *text, uint64_t *total)
 	    *p != ' ')
 		return 0;
 	for (p++; *p; p++)	/* the words: no digits, short */
-		if (is_digit(*p) || p - text > 80)
+		if (is_ascii_digit(*p) || p - text > 80)
 			return 0;
 	*total = full + partial;
 	return 1;
@@ -716,7 +711,7 @@ static int is_time_line(const char *t)
 	    !skip_prefix(&p, "sys"))
 		return 0;
 	p = skip_spaces(p);
-	return is_digit(*p);
+	return is_ascii_digit(*p);
 }
 
 /*

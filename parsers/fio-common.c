@@ -151,6 +151,18 @@ double fio_lat_unit(const char *s, size_t len)
 	return 0;
 }
 
+const char *fio_terse_start(const char *t)
+{
+	const char *p;
+
+	if (t[0] >= '2' && t[0] <= '5' && t[1] == ';')
+		return t;
+	p = strstr(t, ";fio-");
+	if (p && p > t && p[-1] >= '3' && p[-1] <= '5')
+		return p - 1;
+	return NULL;
+}
+
 void fio_note_no_runtime(struct parse_ctx *ctx, size_t li, const char *op,
 			 const struct labels *l)
 {

@@ -74,6 +74,10 @@ double fio_lat_unit(const char *s, size_t len);
  * Records fio's version ("fio-3.33", len bytes) for the input's source
  * when none is known yet.
  */
+/* Where a terse record ("3;fio-3.33;job;...", also glued to a status
+ * update) starts in line t, or NULL. */
+const char *fio_terse_start(const char *t);
+
 void fio_set_version(struct parse_ctx *ctx, const char *v, size_t len);
 
 /*

@@ -57,19 +57,6 @@ struct terse {
 	struct fio_lines lines;	/* headers and reports of the input */
 };
 
-/* Where the terse record starts in t, or NULL. */
-static const char *terse_start(const char *t)
-{
-	const char *p;
-
-	if (t[0] >= '2' && t[0] <= '5' && t[1] == ';')
-		return t;
-	p = strstr(t, ";fio-");
-	if (p && p > t && p[-1] >= '3' && p[-1] <= '5')
-		return p - 1;
-	return NULL;
-}
-
 /*
  * Is the record at s, in line t, a terse line even when cut short?  One
  * that names fio's version ("3;fio-2.0.15;") and starts the line, or a
@@ -86,7 +73,7 @@ static int names_fio(const char *t, const char *s)
 static int fio_terse_detect(const struct input *in)
 {
 	for (size_t i = 0; i < in->nlines; i++) {
-		const char *t = in->lines[i].text, *s = terse_start(t);
+		const char *t = in->lines[i].text, *s = fio_terse_start(t);
 
 		if (s && (strchr(s, '%') || names_fio(t, s)))
 			return 60;
@@ -316,7 +303,7 @@ static void command_labels(struct terse *tr)
 	for (size_t i = tr->li; i-- > 0 && i + COMMAND_LOOKBACK > tr->li;) {
 		const char *t = tr->ctx->in->lines[i].text;
 
-		if (terse_start(t))
+		if (fio_terse_start(t))
 			continue;
 		if (!fio_command_labels(t, &tr->labels)) {
 			tr->rw = labels_get(&tr->labels, "rw");
@@ -418,7 +405,7 @@ static int fio_terse_parse(struct parse_ctx *ctx)
 	fio_lines_find(ctx->in, &tr.lines);
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		const char *t = ctx->in->lines[i].text;
-		const char *s = terse_start(t);
+		const char *s = fio_terse_start(t);
 
 		if (!s || !(strchr(s, '%') || names_fio(t, s)))
 			continue;

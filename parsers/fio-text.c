@@ -982,7 +982,7 @@ static int command_line(struct text_state *st, const char *t)
  */
 static void prose_line(struct text_state *st, const char *t)
 {
-	if (t[0] >= '2' && t[0] <= '5' && t[1] == ';')
+	if (fio_terse_start(t))
 		return;		/* a terse line: fio's, fio-terse reads it */
 	if (st->summary_seen) {
 		end_output(st);
