@@ -670,8 +670,22 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
  */
 static int is_sync_failure(const char *message)
 {
-	return starts_with(message, "fsync failed for ") ||
-	       starts_with(message, "fdatasync failed for ");
+	/* "fsync failed for 'x'", "fsync für 'x' fehlgeschlagen", "échec
+	 * de fsync pour 'x'": catalogs translate all but the call's name */
+	static const char *const calls[] = { "fsync", "fdatasync", NULL };
+	const char *quote = strpbrk(message, "'\"`\xe2");	/* the file */
+	size_t upto = quote ? (size_t)(quote - message) : strlen(message);
+
+	for (size_t i = 0; calls[i]; i++) {
+		size_t n = strlen(calls[i]);
+
+		for (const char *p = message; (p = strstr(p, calls[i])) &&
+		     (size_t)(p - message) < upto; p++)
+			if ((p == message || p[-1] == ' ') &&
+			    (p[n] == ' ' || p[n] == ':'))
+				return 1;
+	}
+	return 0;
 }
 
 /* Keeps the reason of "dd: error reading 'x': Input/output error". */

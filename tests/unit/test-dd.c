@@ -115,12 +115,47 @@ static void test_sync_failure_after_copy_error(void **state)
 	strbuf_release(&msgs);
 }
 
+/*
+ * A translated catalog keeps only the call's name: German "fsync für
+ * %s fehlgeschlagen" is the same failed sync.  A file named like the
+ * call is no sync failure.
+ */
+static void test_sync_failure_translated(void **state)
+{
+	struct strbuf rows = STRBUF_INIT, msgs = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(ingest_text(
+		"$ dd if=/dev/sdb of=/dev/null bs=1M count=2 conv=fdatasync\n"
+		"dd: fdatasync für '/dev/null' fehlgeschlagen: Das Argument "
+		"ist ungültig\n"
+		"2+0 Datensätze ein\n"
+		"2+0 Datensätze aus\n"
+		"2097152 Bytes (2,1 MB, 2,0 MiB) kopiert, 0,25 s, 8,4 MB/s\n",
+		&rows, &msgs), 0);
+	assert_string_equal(strbuf_str(&rows),
+			    "5 read bytes 2097152\n"
+			    "5 read runtime 0.25\n"
+			    "5 read bw 8388608\n");
+	assert_int_equal(ingest_text(
+		"$ dd if=/dev/zero of=/mnt/fsync bs=1M count=2\n"
+		"dd: error writing '/mnt/fsync ': No space left on device\n"
+		"2+0 records in\n"
+		"1+0 records out\n"
+		"1048576 bytes (1.0 MB, 1.0 MiB) copied, 0.25 s, 4.2 MB/s\n",
+		&rows, &msgs), 1);
+	assert_string_equal(strbuf_str(&rows), "");
+	strbuf_release(&rows);
+	strbuf_release(&msgs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sync_failure_on_write),
 		cmocka_unit_test(test_sync_failure_on_read),
 		cmocka_unit_test(test_sync_failure_after_copy_error),
+		cmocka_unit_test(test_sync_failure_translated),
 	};
 
 	return cmocka_run_group_tests_name("dd", tests, NULL, NULL);
