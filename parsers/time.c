@@ -297,33 +297,48 @@ static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
 	return 1;
 }
 
-/* GNU -v: the block from "Command being timed" on. */
+/* Which time a GNU -v line gives ("user", "sys", "real"), or NULL. */
+static const char *gnu_verbose_time(const char *t)
+{
+	if (starts_with(t, "User time (seconds):"))
+		return "user";
+	if (starts_with(t, "System time (seconds):"))
+		return "sys";
+	if (starts_with(t, "Elapsed (wall clock) time"))
+		return "real";
+	return NULL;
+}
+
+/*
+ * GNU -v: the block from "Command being timed" on, or from its first
+ * time line when a poster kept only the figures ("User time (seconds):
+ * 0.01" ... or a lone "Elapsed (wall clock) time (h:mm:ss or m:ss):
+ * 1:23:23.00").
+ */
 static int read_gnu_verbose(struct parse_ctx *ctx, size_t li)
 {
 	const char *p = ctx->in->lines[li].text;
 	char *command = NULL;
-	size_t i;
+	size_t i = li;
 	int found = 0;
 
-	if (!skip_prefix(&p, "Command being timed: "))
+	if (skip_prefix(&p, "Command being timed: ")) {
+		p = skip_spaces(p);
+		command = *p == '"' ? xstrndup(p + 1, strlen(p) - 1 -
+					       (p[strlen(p) - 1] == '"')) :
+			  xstrdup(p);
+		parse_claim(ctx, li);
+		i = li + 1;
+	} else if (!gnu_verbose_time(p)) {
 		return 0;
-	p = skip_spaces(p);
-	command = *p == '"' ? xstrndup(p + 1, strlen(p) - 1 -
-				       (p[strlen(p) - 1] == '"')) :
-		  xstrdup(p);
-	parse_claim(ctx, li);
-	for (i = li + 1; i < ctx->in->nlines && i < li + 40; i++) {
+	}
+	for (; i < ctx->in->nlines && i < li + 40; i++) {
 		const char *t = ctx->in->lines[i].text, *colon;
-		const char *which = NULL;
+		const char *which = gnu_verbose_time(t);
 		double v;
 
-		if (starts_with(t, "User time (seconds):"))
-			which = "user";
-		else if (starts_with(t, "System time (seconds):"))
-			which = "sys";
-		else if (starts_with(t, "Elapsed (wall clock) time"))
-			which = "real";
-		else if (!strstr(t, ": ") || starts_with(t, "Command being"))
+		if (!which && (!strstr(t, ": ") ||
+			       starts_with(t, "Command being")))
 			break;
 		parse_claim(ctx, i);
 		if (!which)
