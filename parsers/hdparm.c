@@ -66,6 +66,7 @@
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,25 @@ static void other_line(struct hdparm_state *st, size_t li, const char *text)
 		forget_command(st);
 	else if (*text && line_after_prompt(text) == text)
 		st->series = li + 1;
+}
+
+/*
+ * A setting hdparm prints before the timings (-v, or -a, -r...):
+ * " readahead     = 256 (on)", " geometry      = 1020/239/62, ...".
+ * hdparm's own output, not prose between runs.
+ */
+static int is_setting_line(const char *text)
+{
+	const char *p = text;
+
+	if (!isalpha((unsigned char)*p))
+		return 0;
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '-')
+		p++;
+	if (*p != ' ' && *p != '\t')
+		return 0;
+	p = skip_spaces(p);
+	return p[0] == '=' && p[1] == ' ';
 }
 
 /* "/dev/sda:" alone on a line. */
@@ -414,7 +434,8 @@ static int hdparm_parse(struct parse_ctx *ctx)
 
 		if (parse_command_lines(ctx, &i, read_command, &st))
 			continue;
-		if (read_header(&st, text) || is_warning(text)) {
+		if (read_header(&st, text) || is_warning(text) ||
+		    (st.device && is_setting_line(text))) {
 			parse_claim(ctx, i);
 			continue;
 		}
