@@ -227,6 +227,21 @@ static int fits_command(const char *t, size_t len)
 }
 
 /* The command ending on line c (the first line above an output), or NULL. */
+/*
+ * Where a tool's command starts in t, past prose and a colon before it
+ * ("Command: fio --name=...", "Test partition : sudo dd ..."), or t.
+ */
+static const char *past_prose(const char *t)
+{
+	struct shell_cmd sc;
+
+	for (size_t i = 0; tools[i]; i++)
+		if (shell_find(t, tools[i], &sc, 1) && sc.prog > t &&
+		    memchr(t, ':', (size_t)(sc.prog - t)))
+			return sc.prog;
+	return t;
+}
+
 static char *command_at(const struct parse_ctx *ctx,
 			const unsigned char *fenced, size_t c)
 {
@@ -234,10 +249,13 @@ static char *command_at(const struct parse_ctx *ctx,
 	char *text, *cmd = NULL;
 	size_t len, hl, last;
 
-	if (heading_title(ctx, fenced, c, &hl) || is_rule(ctx->in->lines[c].text))
+	if (heading_title(ctx, fenced, c, &hl) ||
+	    is_rule(ctx->in->lines[c].text))
 		return NULL;
 	text = input_joined_command(ctx->in, command_start(ctx, c), &last);
 	t = line_after_prompt(text);
+	if (t == text)
+		t = past_prose(t);
 	len = strlen(t);
 	while (len && (is_space(t[len - 1]) || t[len - 1] == ':'))
 		len--;
