@@ -1033,6 +1033,9 @@ static int noise_line(struct text_state *st, size_t li, const char *t)
 	       starts_with(t, "IO depths") || starts_with(t, "submit") ||
 	       starts_with(t, "complete") || starts_with(t, "issued") ||
 	       starts_with(t, "latency") ||
+	       /* steady state (ss=): whether it was reached, not a run's
+		* result (the run's own lines give bw and iops) */
+	       (starts_with(t, "steadystate") && strstr(t, "attained=")) ||
 	       starts_with(t, "fsync/fdatasync/sync_file_range:");
 }
 
