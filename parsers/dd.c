@@ -112,6 +112,7 @@ enum line_kind { LINE_OTHER, LINE_RECORDS_IN, LINE_RECORDS_OUT,
 struct summary_line {
 	uint64_t bytes;
 	double seconds;		/* NAN when the line has no time */
+	int progress_only;	/* FreeBSD's "transferred 0.302s": never final */
 };
 
 /*
@@ -342,6 +343,7 @@ static int read_summary(const char *text, struct summary_line *s)
 	int parens = 0, bytes_word, verb_first = 0;
 
 	s->seconds = NAN;
+	s->progress_only = 0;
 	if (skip_prefix(&p, "скопировано ") || skip_prefix(&p, "skopiowane "))
 		verb_first = 1;	/* old ru and pl catalogs */
 	if (scan_u64(&p, &s->bytes))
@@ -378,6 +380,9 @@ static int read_summary(const char *text, struct summary_line *s)
 	p = word_end(p);
 	if (p == w || (!bytes_word && !parens))
 		return 0;
+	/* FreeBSD prints its progress so, its final summary "bytes
+	 * transferred in S secs" (read above) */
+	s->progress_only = p - w == 11 && !strncmp(w, "transferred", 11);
 	if (!*p)	/* ELKS: no time at all */
 		return bytes_word && parens && !strncmp(w, "copied", 7);
 	return read_time_part(p, s);
@@ -630,6 +635,12 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 
 	if (is_progress(ctx, st, li))
 		return;
+	if (s->progress_only) {
+		parse_note(ctx, li, "a status=progress line (FreeBSD, macOS) "
+			   "without dd's final summary after it: not a result");
+		reset_output(st);
+		return;
+	}
 	if (st->error) {
 		parse_note(ctx, li, "dd stopped with an error (%s): "
 			   "this output is not a result", st->error);
