@@ -388,7 +388,10 @@ static int read_summary(const char *text, struct summary_line *s)
 	return read_time_part(p, s);
 }
 
-/* "NNN bytes ..." that read_summary() could not read: cut short? */
+/*
+ * "NNN bytes (..." or "NNN bytes," that read_summary() could not read:
+ * cut short?  ("512 bytes per sector." is prose, not a summary.)
+ */
 static int starts_like_summary(const char *text)
 {
 	const char *p = text, *w;
@@ -398,7 +401,12 @@ static int starts_like_summary(const char *text)
 		return 0;
 	w = ++p;
 	p = word_end(p);
-	return is_byte_word(w, (size_t)(p - w));
+	if (p > w && p[-1] == ',')
+		p--;	/* "64 bajty, 9,156e-05 s" */
+	if (!is_byte_word(w, (size_t)(p - w)))
+		return 0;
+	p = skip_spaces(p);
+	return !*p || *p == '(' || *p == ',';
 }
 
 /*
