@@ -169,7 +169,7 @@ struct ioz_state {
 	double recs[IOZ_MAX_RECS];
 	size_t nrecs;
 	int in_contrib;
-	int unit_unknown_said;	/* the error of emit_cell(), once */
+	int unit_unknown_said;	/* the error of emit_cell(), once a table */
 	struct ioz_tok toks[IOZ_MAX_TOKS];
 };
 
@@ -787,6 +787,7 @@ static int read_header(struct ioz_state *st, size_t li, size_t n)
 	st->ncols = (size_t)k;
 	st->in_table = st->table_from_header = 1;
 	st->cmd_rows = 0;
+	st->unit_unknown_said = 0;	/* each table unread is said */
 	if (skip + used < n) {
 		read_lost_breaks(st, li, t + skip + used, n - skip - used);
 		st->in_table = 0;
