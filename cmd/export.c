@@ -66,7 +66,12 @@ int cmd_export(int argc, char **argv)
 		rs_csv_write(&rs, &sb);
 	else
 		rs_json_write(&rs, &sb);
-	rc = write_file_atomic(out, sb.buf, sb.len) ? EXIT_TROUBLE : (int)st;
+	if (st == LOAD_TROUBLE && out && strcmp(out, "-"))	/* see ingest */
+		fprintf(stderr, "storan export: %s not written: an input could "
+			"not be read\n", out);
+	else if (write_file_atomic(out ? out : "-", sb.buf, sb.len))
+		st = LOAD_TROUBLE;
+	rc = (int)st;
 	strbuf_release(&sb);
 	result_set_release(&rs);
 	diag_list_release(&diags);

@@ -399,6 +399,13 @@ int cmd_ingest(int argc, char **argv)
 	st = load_inputs_ordered(argv + optind, (size_t)(argc - optind), &opt,
 				 threads, threads > 1 ? render_csv : NULL,
 				 deliver, &sink);
+	/* whole or not at all: a missing input (a typo in a glob) must not
+	 * replace the results already in OUT with fewer */
+	if (st == LOAD_TROUBLE && out && strcmp(out, "-")) {
+		sink.failed = 1;
+		fprintf(stderr, "storan ingest: %s not written: an input could "
+			"not be read\n", out);
+	}
 	rc = sink_close(&sink) ? EXIT_TROUBLE : (int)st;
 	labels_release(&opt.labels);
 	return rc;
