@@ -36,14 +36,25 @@ int compare_direction(const char *metric)
 {
 	const char *unit = metric_unit(metric);
 
+	if (ends_with(metric, ".stddev"))
+		return -1;	/* a spread: less is steadier, for bw too */
 	if (metric_higher_is_better(metric))
 		return 1;
 	return unit && !strcmp(unit, UNIT_SECONDS) ? -1 : 0;
 }
 
+/*
+ * Every metric with a direction but runtime (a test's set duration, or
+ * bw again) and the extremes and spreads of a run's samples (bw.min,
+ * clat.max, iops.stddev: one interval's figure, noisier than the means
+ * and percentiles that say the same; asked for with --metric, they are
+ * compared).
+ */
 int compare_default_metric(const char *metric)
 {
-	return compare_direction(metric) && strcmp(metric, "runtime");
+	return compare_direction(metric) && strcmp(metric, "runtime") &&
+	       !ends_with(metric, ".min") && !ends_with(metric, ".max") &&
+	       !ends_with(metric, ".stddev");
 }
 
 enum verdict compare_verdict(double change_pct, int direction,

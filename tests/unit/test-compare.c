@@ -69,6 +69,18 @@ static void test_directions(void **state)
 	assert_int_equal(compare_direction("bytes"), 0);
 	assert_int_equal(compare_direction("cpu.usr"), 0);
 	assert_int_equal(compare_direction("disk.util"), 0);
+	/* a spread is better smaller, for bandwidth too */
+	assert_int_equal(compare_direction("bw.stddev"), -1);
+	assert_int_equal(compare_direction("iops.stddev"), -1);
+	assert_int_equal(compare_direction("clat.stddev"), -1);
+	assert_int_equal(compare_direction("bw.min"), 1);
+	/* a run's sample extremes and spreads are compared when asked */
+	assert_false(compare_default_metric("bw.stddev"));
+	assert_false(compare_default_metric("clat.min"));
+	assert_false(compare_default_metric("slat.max"));
+	assert_true(compare_default_metric("bw.mean"));
+	assert_true(compare_default_metric("clat.mean"));
+	assert_true(compare_default_metric("clat.p99.99"));
 	assert_true(compare_default_metric("bw"));
 	assert_true(compare_default_metric("lat.p99"));
 	assert_false(compare_default_metric("runtime"));
