@@ -434,6 +434,17 @@ static int select_entries(struct pivot *pv, const struct result_set *rs,
 		strbuf_addf(err, "no '%s' measurement %s", opt->metric,
 			    pv->lacking ? "has every row and column key" :
 			    "matches");
+	/* a ratio with one side empty is a typo, not a table of '-' */
+	for (int side = 0; opt->ratio_key && !err->len && side < 2; side++) {
+		size_t k = 0;
+
+		while (k < n && e[k].side != side)
+			k++;
+		if (k == n)
+			strbuf_addf(err, "no '%s' measurement has %s=%s (--ratio)",
+				    opt->metric, opt->ratio_key,
+				    side ? opt->ratio_den : opt->ratio_num);
+	}
 	if (!err->len && (double)rows->n * (double)cols->n > PIVOT_MAX_CELLS)
 		strbuf_addf(err, "%zu rows by %zu columns is too many cells; "
 			    "narrow the table with --where", rows->n, cols->n);
