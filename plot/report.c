@@ -183,6 +183,8 @@ static int in_op_group(const struct op_group *g, const char *op)
 }
 
 /* One chart of the plan, before it is built. */
+#define MAX_PINNED_SIZES 16	/* inputs with different largest files */
+
 struct plan_item {
 	const struct group_def *g;
 	const char *tool;
@@ -191,6 +193,9 @@ struct plan_item {
 	const char **facets;
 	size_t nfacets;
 	const char *bs;		/* latency: the one block size shown */
+	/* iozone sweeps: the largest file size of each input, shown */
+	const char *filesizes[MAX_PINNED_SIZES];
+	size_t nfilesizes;
 	const struct op_group *ops;	/* only these ops (NULL: all) */
 };
 
@@ -241,6 +246,8 @@ static void add_chart(struct report *r, const struct plan_item *it,
 		strbuf_adds(&name, "-cdf");
 	if (it->bs)
 		filter_add(&f, "bs", it->bs);
+	for (size_t k = 0; k < it->nfilesizes; k++)	/* one of them */
+		filter_add(&f, "filesize", it->filesizes[k]);
 	for (size_t k = 0; it->ops && it->ops->ops[k]; k++)
 		filter_add(&f, "op", it->ops->ops[k]);
 	if (it->ops) {
@@ -634,6 +641,20 @@ static size_t latency_block_size(struct report *r, struct plan_item *it,
 }
 
 /*
+ * Adds size to the file sizes a chart is limited to (a chart takes its
+ * measurements by filter, not by the plan's selection: without them it
+ * pooled every file size of the sweep, with error bars made of them).
+ */
+static void keep_file_size(struct plan_item *it, const char *size)
+{
+	for (size_t k = 0; k < it->nfilesizes; k++)
+		if (!strcmp(it->filesizes[k], size))
+			return;
+	if (it->nfilesizes < MAX_PINNED_SIZES)
+		it->filesizes[it->nfilesizes++] = size;
+}
+
+/*
  * iozone -a sweeps file sizes too: a line per file size makes a tangle.
  * Where there are more than four, a chart shows the largest file of each
  * capture (the one least flattered by the page cache); the workbook's
@@ -669,8 +690,14 @@ static void pin_file_size(struct report *r, struct plan_item *it,
 			pinned++;
 		}
 	}
-	for (size_t i = 0; i < rs->n; i++)
+	for (size_t i = 0; i < rs->n; i++) {
 		sel[i] = sel[i] == 1;
+		if (sel[i])
+			keep_file_size(it, labels_get(&rs->m[i].labels,
+						      "filesize"));
+	}
+	if (it->nfilesizes == MAX_PINNED_SIZES)
+		it->nfilesizes = 0;	/* too many to name: no filter */
 	if (pinned)
 		report_note(r, "%s %s: charts show the largest file size of "
 			    "each input; %zu figure(s) of smaller files are in "
