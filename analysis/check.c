@@ -633,13 +633,18 @@ static void check_short_run(struct check_ctx *c, size_t pos)
 	if (isnan(t) || !(t < CHECK_MIN_RUNTIME))
 		return;
 	f = found_here(c, pos, "short-run");
-	if (!f)
-		f = add(c, CHECK_WARNING, "short-run", mi, t,
-			CHECK_MIN_RUNTIME, "%s ran for %s, under %.0f s: too "
-			"short to get past caches, write-back and the drive's "
-			"own buffers to a steady state", m->op,
+	if (!f) {
+		/* the message quotes the runtime: its row names that
+		 * measurement (unit s), and touches the figure too */
+		f = add(c, CHECK_WARNING, "short-run",
+			(size_t)(rt - c->rs->m), t, CHECK_MIN_RUNTIME,
+			"%s ran for %s, under %.0f s: too short to get past "
+			"caches, write-back and the drive's own buffers to a "
+			"steady state", m->op,
 			figure(t, UNIT_SECONDS, v, sizeof(v)),
 			CHECK_MIN_RUNTIME);
+		also(f, mi);
+	}
 	also_test(c, f, pos);
 }
 
@@ -810,7 +815,7 @@ static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
 		return;
 	f = found_here(c, pos, "few-runs");
 	if (!f) {
-		add(c, CHECK_INFO, "few-runs", mi, 1, NAN,
+		add(c, CHECK_INFO, "few-runs", mi, 1, 3,
 		    "%s at %s is a single run: repeat the test (3 runs or "
 		    "more) to know how much it varies", m->op,
 		    figure(mean(m), m->unit, v, sizeof(v)));
