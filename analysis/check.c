@@ -674,8 +674,10 @@ static void check_buffered_aio(struct check_ctx *c, size_t pos)
 	const char *engine = label(m, "ioengine");
 	double depth;
 
+	/* buffered only when said so (direct=0): fio's normal report
+	 * prints no direct= at all, and most such jobs use direct=1 */
 	if (!is_headline(m) || !engine || strcmp(engine, "libaio") ||
-	    is_direct(m) || !label_size(m, "iodepth", &depth) ||
+	    !label_false(m, "direct") || !label_size(m, "iodepth", &depth) ||
 	    !(depth > 1) || found_here(c, pos, "buffered-aio"))
 		return;
 	add(c, CHECK_INFO, "buffered-aio", mi, depth, NAN,
