@@ -116,6 +116,8 @@ char *human_format(double v, const struct display_unit *u, char *buf,
 
 	if (isnan(x))
 		snprintf(buf, size, "-");
+	else if (a >= 1e15)	/* no figure runs so long: digits, not a cut */
+		snprintf(buf, size, "%.3g", x);
 	else if (a >= 100 || !(a > 0))
 		snprintf(buf, size, "%.0f", x);
 	else if (a >= 10)

@@ -509,6 +509,13 @@ void measurement_basic_stats(const struct measurement *m,
 			st->max = m->values[i];
 	}
 	st->mean = m->n ? sum / (double)m->n : NAN;
+	if (isinf(st->mean) && isfinite(st->min) && isfinite(st->max)) {
+		/* the sum of finite values overflowed (1e308 twice): a
+		 * running mean stays within them */
+		st->mean = 0;
+		for (size_t i = 0; i < m->n; i++)
+			st->mean += (m->values[i] - st->mean) / (double)(i + 1);
+	}
 	for (size_t i = 0; i < m->n; i++)
 		ss += (m->values[i] - st->mean) * (m->values[i] - st->mean);
 	st->stddev = m->n >= 2 ? sqrt(ss / (double)(m->n - 1)) : NAN;

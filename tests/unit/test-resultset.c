@@ -89,6 +89,26 @@ static void test_basic_stats(void **state)
 	result_set_release(&rs);
 }
 
+/* Two finite values whose sum overflows still have a finite mean. */
+static void test_basic_stats_huge(void **state)
+{
+	struct result_set rs;
+	struct measurement_stats st;
+	struct measurement *m;
+
+	(void)state;
+	result_set_init(&rs);
+	m = result_set_add(&rs, "dd", "write", "bw", "B/s");
+	measurement_add_value(m, 1e308);
+	measurement_add_value(m, 1e308);
+	measurement_add_value(m, 1.6e308);
+	measurement_basic_stats(m, &st);
+	assert_true(isfinite(st.mean));
+	assert_true(fabs(st.mean / 1.2e308 - 1) < 1e-12);
+	assert_true(st.max > 1.5e308);
+	result_set_release(&rs);
+}
+
 static void test_json_round_trip(void **state)
 {
 	struct result_set rs, back;
@@ -410,6 +430,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_labels_sorted_unique),
 		cmocka_unit_test(test_basic_stats),
+		cmocka_unit_test(test_basic_stats_huge),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_csv_quoting),

@@ -14,6 +14,7 @@
 
 #include "analysis/format.h"
 #include "analysis/table.h"
+#include "core/human.h"
 #include "core/strbuf.h"
 
 static char k_bs[] = "bs", k_op[] = "op", k_host[] = "host";
@@ -361,10 +362,27 @@ static void test_fmt_escaping(void **state)
 	strbuf_release(&out);
 }
 
+/* Figures in a display unit: digits as the size asks, never a cut one. */
+static void test_human_format(void **state)
+{
+	struct display_unit gb = { "GB/s", 1e9 }, us = { "us", 1e-6 };
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(human_format(1.5e9, &gb, buf, sizeof(buf)), "1.50");
+	assert_string_equal(human_format(523e9, &gb, buf, sizeof(buf)), "523");
+	assert_string_equal(human_format(7.5e-6, &us, buf, sizeof(buf)), "7.50");
+	assert_string_equal(human_format(NAN, &gb, buf, sizeof(buf)), "-");
+	/* 1e308 B/s: once a 32-byte cut of 1e299's 300 digits */
+	assert_string_equal(human_format(1e308, &gb, buf, sizeof(buf)),
+			    "1e+299");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pivot_cells_and_order),
+		cmocka_unit_test(test_human_format),
 		cmocka_unit_test(test_pivot_stats),
 		cmocka_unit_test(test_pivot_mixed_and_lacking),
 		cmocka_unit_test(test_pivot_provenance_pools),
