@@ -332,12 +332,15 @@ static void render_text(const struct fmt_table *t, int color,
 	free(width);
 }
 
-static void md_escaped(struct strbuf *out, const char *s)
+void fmt_md_escape(struct strbuf *out, const char *s)
 {
 	for (; *s; s++) {
-		if (strchr("|\\*_`", *s))
-			strbuf_addch(out, '\\');
-		strbuf_addch(out, *s);
+		if (*s == '<')
+			strbuf_adds(out, "&lt;");
+		else if (strchr("|\\*_`[]", *s))
+			strbuf_addf(out, "\\%c", *s);
+		else
+			strbuf_addch(out, *s == '\n' ? ' ' : *s);
 	}
 }
 
@@ -350,7 +353,7 @@ static void footnotes_md(const struct fmt_table *t, struct strbuf *out)
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s%u ", FMT_NOTE_MARK, t->footnotes[i].n);
 		fmt_footnote_text(&t->footnotes[i], &sb);
-		md_escaped(out, sb.buf);
+		fmt_md_escape(out, sb.buf);
 		strbuf_adds(out, i + 1 < t->nfootnotes ? "  \n" : "\n");
 	}
 	strbuf_release(&sb);
@@ -365,7 +368,7 @@ static void render_md(const struct fmt_table *t, struct strbuf *out)
 	strbuf_addch(out, '|');
 	for (size_t c = 0; c < t->ncols; c++) {
 		strbuf_addch(out, ' ');
-		md_escaped(out, t->cols[c].heading);
+		fmt_md_escape(out, t->cols[c].heading);
 		strbuf_adds(out, " |");
 	}
 	strbuf_adds(out, "\n|");
@@ -376,14 +379,14 @@ static void render_md(const struct fmt_table *t, struct strbuf *out)
 		strbuf_addch(out, '|');
 		for (size_t c = 0; c < t->ncols; c++) {
 			strbuf_addch(out, ' ');
-			md_escaped(out, shown(cell_at(t, r, c), &sc));
+			fmt_md_escape(out, shown(cell_at(t, r, c), &sc));
 			strbuf_adds(out, " |");
 		}
 		strbuf_addch(out, '\n');
 	}
 	for (size_t i = 0; i < t->nnotes; i++) {
 		strbuf_adds(out, i ? "  \n" : "\n");
-		md_escaped(out, t->notes[i]);
+		fmt_md_escape(out, t->notes[i]);
 	}
 	if (t->nnotes && t->nfootnotes)
 		strbuf_adds(out, "  ");

@@ -160,4 +160,12 @@ void fmt_render_footnotes(const struct fmt_table *t, enum fmt_kind kind,
  */
 int fmt_color_wanted(const char *when, int fd);
 
+/*
+ * Text as Markdown shows it: its markup characters escaped (a '|' cannot
+ * break a table), '<' as an entity, since Markdown passes tags through
+ * to HTML (a label "host=<b>x</b>" must not become bold, nor a script, in
+ * a blog post), a line break as a blank.
+ */
+void fmt_md_escape(struct strbuf *out, const char *s);
+
 #endif

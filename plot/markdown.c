@@ -2,8 +2,8 @@
  * report.md: the report as Markdown, ready to paste into a blog post --
  * a heading per chart (with the footnote marks of storan check's findings
  * about its figures), its PNG as an image link (charts/NN-name.png), and
- * its table as `storan table --format md` prints it, footnotes under it.  Pipes in names are
- * escaped so that a label value cannot break a table.
+ * its table as `storan table --format md` prints it, footnotes under it.
+ * Names and messages go through fmt_md_escape() (analysis/format.h).
  */
 #include "report.h"
 #include "../core/version.h"
@@ -11,16 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static void md_text(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '*' || *s == '_' || *s == '[' ||
-		    *s == ']' || *s == '\\' || *s == '`')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *s == '\n' ? ' ' : *s);
-	}
-}
 
 /* The chart's table (analysis/format.h) with its notes and footnotes. */
 static void md_table(struct strbuf *sb, const struct report_chart *rc)
@@ -42,7 +32,7 @@ static void md_sources(struct strbuf *sb, const struct report *r)
 		    "|---|---|---|\n");
 	for (int i = 0; i < r->ninputs; i++) {
 		strbuf_adds(sb, "| ");
-		md_text(sb, r->inputs[i].name);
+		fmt_md_escape(sb, r->inputs[i].name);
 		strbuf_addf(sb, " | (as given) | `%s` |\n",
 			    r->inputs[i].sha256);
 	}
@@ -50,9 +40,9 @@ static void md_sources(struct strbuf *sb, const struct report *r)
 		const struct source *s = &rs->sources[i];
 
 		strbuf_adds(sb, "| ");
-		md_text(sb, s->name);
+		fmt_md_escape(sb, s->name);
 		strbuf_adds(sb, " | ");
-		md_text(sb, s->format ? s->format : "");
+		fmt_md_escape(sb, s->format ? s->format : "");
 		strbuf_addf(sb, " | `%s` |\n", s->sha256);
 	}
 	strbuf_addch(sb, '\n');
@@ -62,9 +52,9 @@ static void md_finding(struct strbuf *sb, const struct check_finding *f)
 {
 	strbuf_addf(sb, "- **%s** `%s` ", check_severity_name(f->severity),
 		    f->code);
-	md_text(sb, f->source);
+	fmt_md_escape(sb, f->source);
 	strbuf_addf(sb, ":%u: ", f->line);
-	md_text(sb, f->message);
+	fmt_md_escape(sb, f->message);
 	strbuf_addch(sb, '\n');
 }
 
@@ -83,7 +73,7 @@ static void md_findings(struct strbuf *sb, const struct report *r)
 void report_write_markdown(const struct report *r, struct strbuf *sb)
 {
 	strbuf_adds(sb, "# ");
-	md_text(sb, r->title);
+	fmt_md_escape(sb, r->title);
 	strbuf_addf(sb, "\n\n%zu measurements from %zu input(s); made by "
 		    "storan %s.\n\n", r->rs->n, r->rs->nsources,
 		    STORAN_VERSION);
@@ -91,19 +81,19 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 		const struct chart *c = &r->charts[i].chart;
 
 		strbuf_addf(sb, "## %zu. ", i + 1);
-		md_text(sb, c->title);
+		fmt_md_escape(sb, c->title);
 		if (r->charts[i].nmarks)
 			strbuf_addch(sb, ' ');
 		footnotes_marker(r->charts[i].marks, r->charts[i].nmarks, sb);
 		strbuf_adds(sb, "\n\n");
 		if (*c->subtitle) {
-			md_text(sb, c->subtitle);
+			fmt_md_escape(sb, c->subtitle);
 			strbuf_adds(sb, "\n\n");
 		}
 		strbuf_adds(sb, "![");
-		md_text(sb, c->title);
+		fmt_md_escape(sb, c->title);
 		strbuf_addf(sb, "](charts/%s.png)\n\n", r->charts[i].name);
-		md_text(sb, c->footer);
+		fmt_md_escape(sb, c->footer);
 		strbuf_adds(sb, ".\n\n");
 		md_table(sb, &r->charts[i]);
 	}
@@ -112,7 +102,7 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 		strbuf_adds(sb, "## Notes\n\n");
 		for (size_t i = 0; i < r->nnotes; i++) {
 			strbuf_adds(sb, "- ");
-			md_text(sb, r->notes[i]);
+			fmt_md_escape(sb, r->notes[i]);
 			strbuf_addch(sb, '\n');
 		}
 		strbuf_addch(sb, '\n');

@@ -350,7 +350,7 @@ static void test_fmt_escaping(void **state)
 	assert_string_equal(out.buf, "labels,x\n\"a|b \"\"<c>\"\"\",0.1\n");
 	strbuf_reset(&out);
 	fmt_render(&t, FMT_MD, 0, &out);
-	assert_non_null(strstr(out.buf, "| a\\|b \"<c>\" | 0.10 |"));
+	assert_non_null(strstr(out.buf, "| a\\|b \"&lt;c>\" | 0.10 |"));
 	strbuf_reset(&out);
 	fmt_render(&t, FMT_HTML, 0, &out);
 	assert_non_null(strstr(out.buf, "<td>a|b &quot;&lt;c&gt;&quot;</td>"));
