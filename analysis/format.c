@@ -1,9 +1,10 @@
 /*
  * The display table and its renderers; see format.h.
  *
- * Text aligns columns by their visible width (UTF-8 code points, colour
- * codes not counted).  JSON goes through jansson so that escaping is right;
- * numbers keep 15 significant digits, integers print as integers.
+ * Text aligns columns by their visible width (UTF-8 code points, two
+ * columns for East Asian wide ones, colour codes not counted).  JSON goes
+ * through jansson so that escaping is right; numbers keep 15 significant
+ * digits, integers print as integers.
  */
 #include "format.h"
 #include "../core/json-out.h"
@@ -230,14 +231,38 @@ static const char *shown(const struct fmt_cell *c, struct strbuf *scratch)
 	return strbuf_str(scratch);
 }
 
-/* Visible width: UTF-8 continuation bytes take no column. */
+/*
+ * Is code point c shown two columns wide?  The East Asian wide and
+ * full-width blocks (Unicode's EastAsianWidth W and F: Hangul Jamo, CJK,
+ * Hiragana and Katakana, Hangul syllables, full-width forms, the
+ * supplementary ideographs).  A terminal's wcwidth() would need a UTF-8
+ * locale, which storan does not assume.
+ */
+static int is_wide(unsigned c)
+{
+	return (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf &&
+						c != 0x303f) ||
+	       (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	       (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	       (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x20000 && c <= 0x3fffd);
+}
+
+/* Visible width: one column a code point, two for a wide one. */
 static size_t width_of(const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	size_t w = 0;
 
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
+	while (*p) {
+		unsigned c = *p;
+		int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+
+		if (more)
+			c &= 0x3f >> more;
+		for (p++; more && (*p & 0xc0) == 0x80; more--, p++)
+			c = c << 6 | (*p & 0x3f);
+		w += is_wide(c) ? 2 : 1;
+	}
 	return w;
 }
 

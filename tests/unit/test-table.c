@@ -362,6 +362,29 @@ static void test_fmt_escaping(void **state)
 	strbuf_release(&out);
 }
 
+/* Text columns line up under wide (CJK) labels: two columns each. */
+static void test_text_width_of_wide_labels(void **state)
+{
+	struct fmt_table t;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	fmt_table_init(&t, NULL);
+	fmt_table_add_column(&t, "host", "host", 0);
+	fmt_table_add_column(&t, "x", "x", 1);
+	fmt_table_add_row(&t);
+	fmt_table_set_cell(&t, 0, 0, "abcdef", NULL);
+	fmt_table_set_number(&t, 0, 1, 1, "1.00");
+	fmt_table_add_row(&t);
+	fmt_table_set_cell(&t, 1, 0, "\u65e5\u672c\u8a9e", NULL);	/* 6 wide */
+	fmt_table_set_number(&t, 1, 1, 2, "2.00");
+	fmt_render(&t, FMT_TEXT, 0, &out);
+	assert_non_null(strstr(out.buf, "abcdef  1.00\n"));
+	assert_non_null(strstr(out.buf, "\u65e5\u672c\u8a9e  2.00\n"));
+	fmt_table_release(&t);
+	strbuf_release(&out);
+}
+
 /* Figures in a display unit: digits as the size asks, never a cut one. */
 static void test_human_format(void **state)
 {
@@ -383,6 +406,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pivot_cells_and_order),
 		cmocka_unit_test(test_human_format),
+		cmocka_unit_test(test_text_width_of_wide_labels),
 		cmocka_unit_test(test_pivot_stats),
 		cmocka_unit_test(test_pivot_mixed_and_lacking),
 		cmocka_unit_test(test_pivot_provenance_pools),
