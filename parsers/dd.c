@@ -257,6 +257,63 @@ static void forget_commands(struct dd_state *st)
 	st->used = 0;
 }
 
+/* Is word w an operand of dd ("bs=4096")? */
+static int is_dd_operand(const char *w)
+{
+	static const char *const keys[] = {
+		"if", "of", "bs", "ibs", "obs", "cbs", "count", "skip", "seek",
+		"iseek", "oseek", "conv", "iflag", "oflag", "status", NULL
+	};
+	const char *eq = strchr(w, '=');
+
+	for (size_t k = 0; eq && keys[k]; k++)
+		if ((size_t)(eq - w) == strlen(keys[k]) &&
+		    !strncmp(w, keys[k], (size_t)(eq - w)))
+			return 1;
+	return 0;
+}
+
+/* Does a line hold dd operands only ("bs=4096", "count=1024 conv=fsync")? */
+static int only_dd_operands(const char *text)
+{
+	const char *p = text, *end = text + strlen(text);
+	char *w;
+	int n = 0, all = 1;
+
+	while (all && (w = shell_next_word(&p, end))) {
+		all = is_dd_operand(w);
+		n++;
+		free(w);
+	}
+	return all && n;
+}
+
+/*
+ * A mail client wraps a long dd command without a backslash: "dd
+ * if=/dev/zero of=1.txt" then "bs=4096" and "count=1024" on lines of
+ * their own.  Lines after li that hold dd operands only are joined to
+ * it; returns the text (to free), NULL when none follows.
+ */
+static char *wrapped_dd_command(struct parse_ctx *ctx, size_t li,
+				size_t *last)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t j;
+
+	for (j = li + 1; j < ctx->in->nlines &&
+	     only_dd_operands(ctx->in->lines[j].text); j++)
+		;
+	if (j == li + 1)
+		return NULL;
+	strbuf_adds(&sb, ctx->in->lines[li].text);
+	for (size_t k = li + 1; k < j; k++) {
+		strbuf_addch(&sb, ' ');
+		strbuf_adds(&sb, ctx->in->lines[k].text);
+	}
+	*last = j - 1;
+	return strbuf_detach(&sb);
+}
+
 /* A dd command line: "$ sync; dd if=/dev/zero of=x bs=1M count=1; sync". */
 static int read_commands(void *state, const char *text, size_t li)
 {
@@ -787,10 +844,21 @@ static int dd_parse(struct parse_ctx *ctx)
 		struct summary_line s;
 		uint64_t records;
 		const char *kind;
+		size_t first = i;
 
 		if (line_is_empty(&ctx->in->lines[i]))
 			continue;
 		if (parse_command_lines(ctx, &i, read_commands, &st)) {
+			size_t last;
+			char *joined = i == first ?	/* not joined already */
+				wrapped_dd_command(ctx, i, &last) : NULL;
+
+			if (joined) {	/* the operands a mail wrapped */
+				read_commands(&st, joined, i);
+				parse_claim_range(ctx, i + 1, last + 1);
+				i = last;
+				free(joined);
+			}
 			end_output(ctx, &st, 0);
 			reset_output(&st);
 			st.have_prev = 0;
