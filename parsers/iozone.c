@@ -518,6 +518,9 @@ static int read_banner(struct ioz_state *st, size_t li)
 		if (direct == 1)
 			run->direct = 1;
 		st->cmd_rows = 0;
+		/* not claimed: the context pass makes it the command label
+		 * of the run's figures (runs differ by it) */
+		return 1;
 	} else if (banner_line(t)) {
 		if (starts_with(t, "Output is in") && !strstr(t, "ops/sec") &&
 		    strstr(t, "ytes/sec") && !run->mode_known)

@@ -39,13 +39,13 @@ check iozone-throughput-summary-lines-only-grep.txt 0 8
 check iozone-throughput-t2-verify-errors-interrupted-FRAGMENT.txt 1 12
 # 2008: 6 values under 13 header columns, -i 0 -i 1 -i 2 decides
 cell iozone-2008-auto-i0i1i2-s128G-headerless.txt \
-	',13,iozone,randwrite,bw,B/s,1,38039552,.*bs=4096;direct=0;filesize=137438953472'
+	',13,iozone,randwrite,bw,B/s,1,38039552,.*bs=4096;command=[^;]*;direct=0;filesize=137438953472'
 # 3.465 -I: last cell of the table, freread at 512 MiB / 16 MiB
 cell iozone-3.465-auto-I-odirect-srp-target.txt \
-	',153,iozone,freread,bw,B/s,1,2302508032,.*bs=16777216;direct=1;filesize=536870912'
+	',153,iozone,freread,bw,B/s,1,2302508032,.*bs=16777216;command=[^;]*;direct=1;filesize=536870912'
 # -O: Min xfer in ops times the 4 kB record
 cell iozone-3.507-throughput-t4-ops-O-I-excel-beegfs.txt \
-	',42,iozone,write,bytes,B,1,266207232,.*aggregate=process-min;bs=4096;direct=1'
+	',42,iozone,write,bytes,B,1,266207232,.*aggregate=process-min;bs=4096;command=[^;]*;direct=1'
 # ... and the error names the file and the first row's line
 if ! "$STORAN" ingest --format csv \
 	"$dir/iozone-excel-report-section-only-trailing-spaces.txt" 2>&1 \
