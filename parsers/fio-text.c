@@ -1063,10 +1063,35 @@ static int status_noise(struct text_state *st, size_t li, const char *t)
 	return 1;
 }
 
+/*
+ * A whole report on one line: its job line, a direction line and its
+ * latencies run together (a Windows console copy that lost its line
+ * breaks).  Which figure belongs to what cannot be told: an error, not
+ * the first figures picked out of its middle.
+ */
+static int flattened_report(struct text_state *st, size_t li)
+{
+	/* the raw line: the reader's prefix stripping may start t at its
+	 * direction line */
+	const char *t = st->ctx->in->lines[li].text;
+	const char *job = strstr(t, ": (groupid="), *dir;
+
+	if (!job || !((dir = strstr(job, "read: IOPS=")) ||
+		      (dir = strstr(job, "write: IOPS="))) ||
+	    !strstr(dir, "lat ("))
+		return 0;
+	parse_claim(st->ctx, li);
+	parse_error(st->ctx, li, "a whole fio report on one line (its line "
+		    "breaks lost?): not read");
+	return 1;
+}
+
 static void text_line(struct text_state *st, size_t li, const char *t)
 {
 	const char *p = t;
 
+	if (flattened_report(st, li))
+		return;
 	if (st->pct_prefix) {
 		if (*t == '|') {
 			parse_claim(st->ctx, li);
