@@ -972,6 +972,16 @@ static int command_line(struct text_state *st, const char *t)
 	return 1;
 }
 
+/* Is the output's last report the "All clients" sum, its lines read? */
+static int last_is_all_clients(const struct text_state *st)
+{
+	const struct fio_report *r = st->nreps ? &st->reps[st->nreps - 1] :
+					       NULL;
+
+	return r && r->name && !strcmp(r->name, "All clients") &&
+	       r->m_end > r->m_first;
+}
+
 /*
  * A line of prose (neither fio's nor a command).  After an output's
  * status or disk lines fio's output is over: what follows is another
@@ -984,7 +994,9 @@ static void prose_line(struct text_state *st, const char *t)
 {
 	if (fio_terse_start(t))
 		return;		/* a terse line: fio's, fio-terse reads it */
-	if (st->summary_seen) {
+	if (st->summary_seen || last_is_all_clients(st)) {
+		/* fio prints one "All clients" sum per group and run: prose
+		 * after it starts another run, not another client */
 		end_output(st);
 		forget_command(st);
 	} else if (st->nreps && !st->reps[st->nreps - 1].name) {
