@@ -75,6 +75,7 @@ struct fio_report {
 	struct labels dl[FIO_NDIRS];	/* labels of each direction */
 	const char *op[FIO_NDIRS];	/* NULL: direction not reported */
 	size_t m_first, m_end;	/* its measurements in rs */
+	int failed;		/* err != 0: no result taken */
 };
 
 struct text_state {
@@ -279,6 +280,7 @@ static int report_line(struct text_state *st, size_t li, const char *t)
 			    "taken from its report", r->name,
 			    (unsigned long long)err);
 		st->skip = 1;
+		r->failed = 1;
 	}
 	return 1;
 }
@@ -890,6 +892,15 @@ static int lone_status_line(struct text_state *st, size_t li, const char *t)
 	return status_line(st, li, t);
 }
 
+/* Did every job report of the output fail (err != 0)? */
+static int all_reports_failed(const struct text_state *st)
+{
+	for (size_t i = 0; i < st->nreps; i++)
+		if (!st->reps[i].failed)
+			return 0;
+	return st->nreps > 0;
+}
+
 /* "sda: ios=16398/16511, merge=..., util=100.00%" */
 static int disk_line(struct text_state *st, size_t li, const char *t)
 {
@@ -904,6 +915,11 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 	if (find_value(colon, ", util=", &v) ||
 	    scan_plain(&v, &util) || *v != '%') {
 		parse_error(st->ctx, li, "unreadable fio disk stats line");
+		return 1;
+	}
+	if (all_reports_failed(st)) {
+		parse_note(st->ctx, li, "disk stats of a run whose jobs all "
+			   "failed: not a result");
 		return 1;
 	}
 	op = common_labels(st, -2, -1, &l);
