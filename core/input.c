@@ -639,9 +639,12 @@ static size_t windows_prompt_len(const char *s)
  */
 static size_t env_prefix_len(const char *s)
 {
-	const char *e = word_end(s);
+	const char *e;
 
-	if (*s != '(' || e - s < 3 || e[-1] != ')' ||
+	if (*s != '(')
+		return 0;	/* most lines: no word to measure */
+	e = word_end(s);
+	if (e - s < 3 || e[-1] != ')' ||
 	    memchr(s + 1, '(', (size_t)(e - s - 1)))
 		return 0;
 	return (size_t)(skip_blanks_const(e) - s);
@@ -762,7 +765,13 @@ static int starts_drop_command(const char *cmd)
 
 int line_drops_cache(const char *text)
 {
-	const char *cmd = line_after_prompt(text);
+	const char *cmd;
+
+	/* most lines name none of it: no prompt to work out for them */
+	if (!strstr(text, "drop") && !strstr(text, "flushbufs") &&
+	    !strstr(text, "umount"))
+		return 0;
+	cmd = line_after_prompt(text);
 
 	/* a command, not prose about one ("no drop_caches, I know") */
 	if (cmd == text && !starts_drop_command(cmd))
@@ -872,6 +881,9 @@ static int runs_prog(const char *w, const char *raw, const char *raw_end,
 
 	if (!strcmp(base_of(w), prog))
 		return 1;
+	if (!memchr(raw, '\\', (size_t)(raw_end - raw)) &&
+	    !memchr(raw, '.', (size_t)(raw_end - raw)))
+		return 0;	/* no Windows path, no "fio.exe" */
 	while (e > raw && (e[-1] == '"' || e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	if (e - raw > 4 && !strncasecmp(e - 4, ".exe", 4))
