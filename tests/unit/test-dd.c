@@ -47,72 +47,73 @@ static int ingest_text(const char *text, struct strbuf *rows,
 	return rc;
 }
 
+/*
+ * Ingests text and checks its exit status, its rows and its messages
+ * (msgs: the whole text, or NULL for any; want_in: a part of them).
+ */
+static void expect_ingest(const char *text, int rc, const char *rows,
+			  const char *msgs, const char *want_in)
+{
+	struct strbuf got = STRBUF_INIT, said = STRBUF_INIT;
+
+	assert_int_equal(ingest_text(text, &got, &said), rc);
+	assert_string_equal(strbuf_str(&got), rows);
+	if (msgs)
+		assert_string_equal(strbuf_str(&said), msgs);
+	if (want_in)
+		assert_non_null(strstr(strbuf_str(&said), want_in));
+	strbuf_release(&got);
+	strbuf_release(&said);
+}
+
 /* conv=fsync failed on storage: the copy is kept, said to be unsynced. */
 static void test_sync_failure_on_write(void **state)
 {
-	struct strbuf rows = STRBUF_INIT, msgs = STRBUF_INIT;
-
 	(void)state;
-	assert_int_equal(ingest_text(
+	expect_ingest(
 		"$ dd if=/dev/zero of=/mnt/usb/t bs=1M count=256 conv=fsync\n"
 		"dd: fsync failed for '/mnt/usb/t': Input/output error\n"
 		"256+0 records in\n"
 		"256+0 records out\n"
 		"268435456 bytes (268 MB, 256 MiB) copied, 0.5 s, 537 MB/s\n",
-		&rows, &msgs), 0);
-	assert_string_equal(strbuf_str(&rows),
-			    "5 write bytes 268435456\n"
-			    "5 write runtime 0.5\n"
-			    "5 write bw 536870912\n");
-	assert_string_equal(strbuf_str(&msgs),
-			    "5: the sync dd ran after the copy failed (line 2: "
-			    "Input/output error): this figure is the copy "
-			    "without its flush to storage\n");
-	strbuf_release(&rows);
-	strbuf_release(&msgs);
+		0,
+		"5 write bytes 268435456\n"
+		"5 write runtime 0.5\n"
+		"5 write bw 536870912\n",
+		"5: the sync dd ran after the copy failed (line 2: "
+		"Input/output error): this figure is the copy "
+		"without its flush to storage\n", NULL);
 }
 
 /* Into /dev/null there is nothing to flush: the read stands, unremarked. */
 static void test_sync_failure_on_read(void **state)
 {
-	struct strbuf rows = STRBUF_INIT, msgs = STRBUF_INIT;
-
 	(void)state;
-	assert_int_equal(ingest_text(
+	expect_ingest(
 		"$ dd if=/dev/sdb of=/dev/null bs=1M count=2 conv=fdatasync\n"
 		"dd: fsync failed for '/dev/null': Invalid argument\n"
 		"2+0 records in\n"
 		"2+0 records out\n"
 		"2097152 bytes (2.1 MB, 2.0 MiB) copied, 0.25 s, 8.4 MB/s\n",
-		&rows, &msgs), 0);
-	assert_string_equal(strbuf_str(&rows),
-			    "5 read bytes 2097152\n"
-			    "5 read runtime 0.25\n"
-			    "5 read bw 8388608\n");
-	assert_string_equal(strbuf_str(&msgs), "");
-	strbuf_release(&rows);
-	strbuf_release(&msgs);
+		0,
+		"5 read bytes 2097152\n"
+		"5 read runtime 0.25\n"
+		"5 read bw 8388608\n", "", NULL);
 }
 
 /* A copy that failed stays failed when the sync after it fails too. */
 static void test_sync_failure_after_copy_error(void **state)
 {
-	struct strbuf rows = STRBUF_INIT, msgs = STRBUF_INIT;
-
 	(void)state;
-	assert_int_equal(ingest_text(
+	expect_ingest(
 		"$ dd if=/dev/zero of=/dev/sdb bs=1M conv=fsync\n"
 		"dd: error writing '/dev/sdb': No space left on device\n"
 		"dd: fsync failed for '/dev/sdb': Input/output error\n"
 		"1908+0 records in\n"
 		"1907+0 records out\n"
 		"2000683008 bytes (2.0 GB, 1.9 GiB) copied, 9.3 s, 215 MB/s\n",
-		&rows, &msgs), 1);
-	assert_string_equal(strbuf_str(&rows), "");
-	assert_non_null(strstr(strbuf_str(&msgs), "6: dd stopped with an "
-			       "error (No space left on device)"));
-	strbuf_release(&rows);
-	strbuf_release(&msgs);
+		1, "", NULL,
+		"6: dd stopped with an error (No space left on device)");
 }
 
 /*
@@ -122,31 +123,25 @@ static void test_sync_failure_after_copy_error(void **state)
  */
 static void test_sync_failure_translated(void **state)
 {
-	struct strbuf rows = STRBUF_INIT, msgs = STRBUF_INIT;
-
 	(void)state;
-	assert_int_equal(ingest_text(
+	expect_ingest(
 		"$ dd if=/dev/sdb of=/dev/null bs=1M count=2 conv=fdatasync\n"
 		"dd: fdatasync für '/dev/null' fehlgeschlagen: Das Argument "
 		"ist ungültig\n"
 		"2+0 Datensätze ein\n"
 		"2+0 Datensätze aus\n"
 		"2097152 Bytes (2,1 MB, 2,0 MiB) kopiert, 0,25 s, 8,4 MB/s\n",
-		&rows, &msgs), 0);
-	assert_string_equal(strbuf_str(&rows),
-			    "5 read bytes 2097152\n"
-			    "5 read runtime 0.25\n"
-			    "5 read bw 8388608\n");
-	assert_int_equal(ingest_text(
+		0,
+		"5 read bytes 2097152\n"
+		"5 read runtime 0.25\n"
+		"5 read bw 8388608\n", NULL, NULL);
+	expect_ingest(
 		"$ dd if=/dev/zero of=/mnt/fsync bs=1M count=2\n"
 		"dd: error writing '/mnt/fsync ': No space left on device\n"
 		"2+0 records in\n"
 		"1+0 records out\n"
 		"1048576 bytes (1.0 MB, 1.0 MiB) copied, 0.25 s, 4.2 MB/s\n",
-		&rows, &msgs), 1);
-	assert_string_equal(strbuf_str(&rows), "");
-	strbuf_release(&rows);
-	strbuf_release(&msgs);
+		1, "", NULL, "dd stopped with an error");
 }
 
 int main(void)
