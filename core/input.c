@@ -60,22 +60,51 @@ static void sha256_hex(const char *data, size_t size, char out[65])
 	out[2 * sizeof(digest)] = '\0';
 }
 
+/* Control characters but \t \n \f \r and ESC (and NUL, tested apart). */
+static const unsigned char is_control[256] = {
+	[1 ... 8] = 1, [11] = 1, [14 ... 26] = 1, [28 ... 31] = 1,
+};
+
+typedef unsigned char bytes16 __attribute__((vector_size(16)));
+
+/*
+ * The control bytes of p[0..n), sixteen at a time with GCC's vector
+ * extension (SSE2 on x86-64): the table, a load a byte, took 6-8 ms of
+ * a 7 MB fio JSON+ file, longer than hashing it, and the lines could
+ * not be used before it was done.  A lane counts up to 255: the lanes
+ * are added up every 255 blocks.
+ */
+static size_t count_control(const unsigned char *p, size_t n)
+{
+	size_t ctl = 0, i = 0;
+
+	while (n - i >= 16) {
+		bytes16 lanes = { 0 };
+
+		for (int k = 0; k < 255 && n - i >= 16; k++, i += 16) {
+			bytes16 v, hit;
+
+			memcpy(&v, p + i, sizeof(v));
+			hit = (bytes16)((v < 32) & (v != 0) & (v != '\t') &
+					(v != '\n') & (v != '\f') &
+					(v != '\r') & (v != 27));
+			lanes -= hit;	/* a hit is 0xff, i.e. -1 */
+		}
+		for (int k = 0; k < 16; k++)
+			ctl += lanes[k];
+	}
+	for (; i < n; i++)
+		ctl += is_control[p[i]];
+	return ctl;
+}
+
 /* NUL bytes, or more than 5% control characters, mean "not text". */
 static int looks_binary(const char *data, size_t size)
 {
-	/* control characters but \t \n \f \r and ESC: a table, not a
-	 * branch per byte */
-	static const unsigned char is_ctl[256] = {
-		[1 ... 8] = 1, [11] = 1, [14 ... 26] = 1, [28 ... 31] = 1,
-	};
-	const unsigned char *p = (const unsigned char *)data;
-	size_t ctl = 0;
-
 	if (memchr(data, '\0', size))
 		return 1;
-	for (size_t i = 0; i < size; i++)
-		ctl += is_ctl[p[i]];
-	return size && ctl * 20 > size;
+	return size &&
+	       count_control((const unsigned char *)data, size) * 20 > size;
 }
 
 /* Strips "> > " quote markers. */

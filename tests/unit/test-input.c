@@ -145,6 +145,53 @@ static void test_binary_and_sha(void **state)
 	input_release(&in);
 }
 
+/* Text of size bytes ('a', a newline every 40) with control bytes at
+ * every step-th byte from first, count of them. */
+static int binary_verdict(size_t size, size_t first, size_t step,
+			  size_t count, unsigned char control)
+{
+	char *text = malloc(size);
+	struct input in;
+	int binary;
+
+	assert_non_null(text);
+	for (size_t i = 0; i < size; i++)
+		text[i] = i % 40 == 39 ? '\n' : 'a';
+	for (size_t k = 0, i = first; k < count && i < size; k++, i += step)
+		text[i] = (char)control;
+	input_from_buffer(&in, "c", text, size);
+	binary = in.binary;
+	input_release(&in);
+	free(text);
+	return binary;
+}
+
+/* More than 5% control bytes is binary, 5% is not: wherever they sit
+ * (sixteen-byte blocks or the tail), whichever they are, and past 255
+ * in one lane of the block count. */
+static void test_binary_threshold(void **state)
+{
+	(void)state;
+	assert_false(binary_verdict(4000, 0, 20, 200, 1));
+	assert_true(binary_verdict(4000, 0, 19, 201, 1));
+	assert_false(binary_verdict(4000, 3, 19, 200, 31));
+	assert_true(binary_verdict(4000, 3, 19, 201, 31));
+	/* the tail past the last block of sixteen */
+	assert_true(binary_verdict(19, 18, 1, 1, 0x0b));
+	assert_false(binary_verdict(20, 19, 1, 1, 0x0b));
+	/* \t \f \r ESC are text, DEL and bytes >= 128 too */
+	assert_false(binary_verdict(4000, 0, 2, 2000, '\t'));
+	assert_false(binary_verdict(4000, 0, 2, 2000, '\f'));
+	assert_false(binary_verdict(4000, 0, 2, 2000, '\r'));
+	assert_false(binary_verdict(4000, 0, 2, 2000, 27));
+	assert_false(binary_verdict(4000, 0, 2, 2000, 127));
+	assert_false(binary_verdict(4000, 0, 2, 2000, 0xc3));
+	/* one lane: 510 hits, 254 if a lane's count wrapped at 256 */
+	assert_true(binary_verdict(16 * 255 * 2 + 7, 5, 16, 510, 2));
+	assert_false(binary_verdict(16 * 255 * 2 + 7, 5, 16, 408, 2));
+	assert_true(binary_verdict(16 * 255 * 2 + 7, 5, 16, 409, 2));
+}
+
 struct prompt_case {
 	const char *line;
 	const char *after;
@@ -545,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_quoted_printable),
 		cmocka_unit_test(test_grep_prefix),
 		cmocka_unit_test(test_binary_and_sha),
+		cmocka_unit_test(test_binary_threshold),
 		cmocka_unit_test(test_contains),
 		cmocka_unit_test(test_prompts),
 		cmocka_unit_test(test_joined_command),
