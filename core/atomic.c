@@ -1,4 +1,5 @@
 /* Whole-or-nothing output files; see atomic.h. */
+#define _GNU_SOURCE	/* sync_file_range */
 #include "atomic.h"
 #include "xalloc.h"
 
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define FLUSH_STEP (2LL << 20)	/* bytes; 1 and 4 MiB were no better */
 
 static int write_all(int fd, const char *data, size_t len)
 {
@@ -32,18 +35,19 @@ static int write_all(int fd, const char *data, size_t len)
  * /dev/null or a FIFO would replace the device node with a file.  A
  * symbolic link is followed, so that the link stays a link.
  */
-static char *rename_target(const char *path, int *in_place)
+static char *rename_target(const char *path, int *in_place, int *replacing)
 {
 	struct stat st;
 	char *real;
 
-	*in_place = 0;
+	*in_place = *replacing = 0;
 	if (stat(path, &st))
 		return xstrdup(path);	/* new file (or no such dir) */
 	if (!S_ISREG(st.st_mode)) {
 		*in_place = 1;
 		return xstrdup(path);
 	}
+	*replacing = 1;
 	real = realpath(path, NULL);
 	return real ? real : xstrdup(path);
 }
@@ -53,13 +57,14 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 	int saved, in_place;
 
 	af->path = af->tmp = NULL;
-	af->failed = 0;
+	af->failed = af->replacing = 0;
+	af->written = af->flushed = 0;
 	if (!strcmp(path, "-")) {
 		fflush(stdout);	/* keep order with what stdio printed */
 		af->fd = STDOUT_FILENO;
 		return 0;
 	}
-	af->path = rename_target(path, &in_place);
+	af->path = rename_target(path, &in_place, &af->replacing);
 	if (in_place) {
 		af->fd = open(path, O_WRONLY | O_TRUNC);
 		if (af->fd >= 0)
@@ -77,12 +82,27 @@ int atomic_file_open(struct atomic_file *af, const char *path)
 	return error("cannot create '%s': %s", path, strerror(saved));
 }
 
+/* Starts the write-out of what was written since the last time (see
+ * atomic.h); a hint, so a failure is no error: the rename still does it. */
+static void flush_in_steps(struct atomic_file *af, size_t len)
+{
+	af->written += (long long)len;
+	if (!af->replacing || !af->tmp ||
+	    af->written - af->flushed < FLUSH_STEP)
+		return;
+	(void)sync_file_range(af->fd, af->flushed, af->written - af->flushed,
+			      SYNC_FILE_RANGE_WRITE);
+	af->flushed = af->written;
+}
+
 int atomic_file_write(struct atomic_file *af, const char *data, size_t len)
 {
 	if (af->failed)
 		return -1;
-	if (!write_all(af->fd, data, len))
+	if (!write_all(af->fd, data, len)) {
+		flush_in_steps(af, len);
 		return 0;
+	}
 	af->failed = 1;
 	return error("cannot write '%s': %s",
 		     af->path ? af->path : "standard output", strerror(errno));

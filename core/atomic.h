@@ -10,6 +10,12 @@
  * 55 a 4 MB fio JSON+ ingest takes, for a result one can write again.
  * After a power cut it may be the old file (ext4 flushes a file renamed
  * over another) or, for a new one, empty.
+ *
+ * Replacing a file, the write-out of the new one is started every
+ * FLUSH_STEP bytes (sync_file_range, no wait): ext4 and btrfs start it
+ * anyway when the rename replaces a file, all at once and in the rename
+ * call (7 of its 11 ms for the 11 MB result set of a fio JSON+ file;
+ * in steps, the whole ingest took 4-6 ms less).
  */
 #ifndef STORAN_ATOMIC_H
 #define STORAN_ATOMIC_H
@@ -29,6 +35,8 @@ struct atomic_file {
 	char *tmp;
 	int fd;
 	int failed;	/* a write failed: commit will refuse */
+	int replacing;	/* tmp will be renamed over an existing file */
+	long long written, flushed;	/* bytes: all, write-out started */
 };
 
 int atomic_file_open(struct atomic_file *af, const char *path);
