@@ -485,6 +485,145 @@ static void hash_and_split(struct input *in)
 		drop_lines(in);
 }
 
+#define NL_BLOCK 4096	/* bytes a newline count stands for */
+
+/* '\n' bytes in p[0..n), sixteen at a time (see count_control). */
+static size_t count_newlines(const unsigned char *p, size_t n)
+{
+	size_t count = 0, i = 0;
+
+	while (n - i >= 16) {
+		bytes16 lanes = { 0 };
+
+		for (int k = 0; k < 255 && n - i >= 16; k++, i += 16) {
+			bytes16 v;
+
+			memcpy(&v, p + i, sizeof(v));
+			lanes -= (bytes16)(v == '\n');
+		}
+		for (int k = 0; k < 16; k++)
+			count += lanes[k];
+	}
+	for (; i < n; i++)
+		count += p[i] == '\n';
+	return count;
+}
+
+/* nl_before[] and nlines, as split_lines() would count the lines: one
+ * a '\n', and one for a last line without it. */
+static void count_lines(struct input *in)
+{
+	size_t blocks = in->size / NL_BLOCK + 1, total = 0;
+	const unsigned char *p = (const unsigned char *)in->data;
+
+	in->nl_before = xmalloc(blocks * sizeof(*in->nl_before));
+	for (size_t b = 0; b < blocks; b++) {
+		size_t from = b * NL_BLOCK, n = in->size - from;
+
+		in->nl_before[b] = (unsigned)total;
+		total += count_newlines(p + from, n < NL_BLOCK ? n : NL_BLOCK);
+	}
+	in->nlines = total + (in->size && in->data[in->size - 1] != '\n');
+}
+
+/* The hash of an uncut input in the making (a separate object: readers
+ * that hold the input const wait for it too). */
+struct input_hasher {
+	pthread_t thread;
+	int running;
+};
+
+void input_finish_uncut(struct input *in)
+{
+	if (in->size > UINT_MAX || looks_quoted_printable(in->data)) {
+		input_finish(in);	/* its lines need decoding */
+		return;
+	}
+	in->uncut = 1;
+	if (in->size >= HASH_THREAD_MIN && storan_cpus() > 1) {
+		in->hasher = xcalloc(1, sizeof(*in->hasher));
+		in->hasher->running = !pthread_create(&in->hasher->thread,
+						       NULL, hash_and_test, in);
+	}
+	if (!in->hasher || !in->hasher->running)
+		hash_and_test(in);
+	count_lines(in);
+}
+
+void input_wait_hash(const struct input *in)
+{
+	if (in->hasher && in->hasher->running) {
+		pthread_join(in->hasher->thread, NULL);
+		in->hasher->running = 0;
+	}
+}
+
+static void wait_for_hash(struct input *in)
+{
+	input_wait_hash(in);
+	free(in->hasher);
+	in->hasher = NULL;
+}
+
+void input_cut_lines(struct input *in)
+{
+	if (!in->uncut)
+		return;
+	wait_for_hash(in);
+	free(in->nl_before);
+	in->nl_before = NULL;
+	in->nlines = 0;
+	in->uncut = 0;
+	if (!in->binary)
+		split_lines(in);
+}
+
+const char *input_sha256(struct input *in)
+{
+	wait_for_hash(in);
+	return in->sha256;
+}
+
+
+
+char *input_text(const struct input *in, size_t *len)
+{
+	*len = in->uncut ? in->size : in->arena_len;
+	return in->uncut ? in->data : in->arena;
+}
+
+size_t input_line_at(const struct input *in, size_t pos)
+{
+	size_t lo = 0, hi = in->nlines;	/* last line starting <= pos */
+
+	if (in->uncut) {
+		size_t b = pos / NL_BLOCK;
+
+		return in->nl_before[b] +
+		       count_newlines((const unsigned char *)in->data +
+				      b * NL_BLOCK, pos - b * NL_BLOCK);
+	}
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if ((size_t)(in->lines[mid].text - in->arena) <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+unsigned input_lineno(const struct input *in, size_t li)
+{
+	return in->uncut ? (unsigned)li + 1 : in->lines[li].lineno;
+}
+
+const char *input_origin_at(const struct input *in, size_t li)
+{
+	return in->uncut ? NULL : input_line_origin(in, &in->lines[li]);
+}
+
 void input_init_bare(struct input *in, const char *path, char *data,
 		     size_t size)
 {
@@ -615,6 +754,8 @@ int input_changed(const struct input *in)
 
 void input_release(struct input *in)
 {
+	wait_for_hash(in);	/* it reads data */
+	free(in->nl_before);
 	free(in->path);
 	free(in->name);
 	if (!filemap_close(in->data))

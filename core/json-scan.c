@@ -61,8 +61,42 @@ void jscan_init(struct jscan *js, char *buf, size_t len)
 	drop_indexes(js);
 }
 
+/* A block of the string store (copy_strings). */
+struct jscan_chunk {
+	struct jscan_chunk *next;
+	size_t used, size;
+	char text[];
+};
+
+#define CHUNK_SIZE 16384
+
+static char *store_alloc(struct jscan *js, size_t n)
+{
+	struct jscan_chunk *c = js->chunks;
+	char *p;
+
+	if (!c || c->size - c->used < n) {
+		size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+
+		c = xmalloc(sizeof(*c) + size);
+		c->size = size;
+		c->used = 0;
+		c->next = js->chunks;
+		js->chunks = c;
+	}
+	p = c->text + c->used;
+	c->used += n;
+	return p;
+}
+
 void jscan_release(struct jscan *js)
 {
+	while (js->chunks) {
+		struct jscan_chunk *next = js->chunks->next;
+
+		free(js->chunks);
+		js->chunks = next;
+	}
 	free(js->tok);
 	free(js->members);
 	free(js->slots);
@@ -76,6 +110,7 @@ void jscan_view(struct jscan *view, const struct jscan *js)
 {
 	jscan_init(view, js->buf, js->len);
 	view->nul_is_newline = js->nul_is_newline;
+	view->copy_strings = js->copy_strings;	/* its own store */
 	view->tok = js->tok;
 	view->ntok = js->ntok;
 	view->end = js->end;
@@ -1019,6 +1054,14 @@ const char *jscan_str(struct jscan *js, size_t i)
 		return NULL;
 	t = &js->tok[i];
 	s = js->buf + t->start;
+	if (js->copy_strings && !(t->flags & (JSCAN_ESCAPED |
+					      JSCAN_TERMINATED))) {
+		char *copy = store_alloc(js, (size_t)t->len + 1);
+
+		memcpy(copy, s, t->len);
+		copy[t->len] = '\0';
+		return copy;
+	}
 	if (!(t->flags & JSCAN_TERMINATED)) {
 		if (t->flags & JSCAN_ESCAPED)
 			t->len = (uint32_t)decode(s, t->len, s);
@@ -1164,7 +1207,10 @@ size_t jscan_members(struct jscan *js, size_t obj,
 	mask--;
 	for (size_t k = jscan_first(js, obj); k != JSCAN_NONE;
 	     k = jscan_next(js, obj, k)) {
-		const char *key = jscan_str(js, k);
+		/* where it is, when it needs no decoding (copy_strings) */
+		const char *key = js->copy_strings &&
+				  !(js->tok[k].flags & JSCAN_ESCAPED) ?
+				  js->buf + js->tok[k].start : jscan_str(js, k);
 		size_t len = js->tok[k].len;
 		size_t s = hash_key(key, len) & mask;
 

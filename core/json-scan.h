@@ -32,7 +32,8 @@
  * Ownership: struct jscan points into the caller's buffer, which must
  * stay alive, be NUL-terminated at buf[len], and be writable:
  * jscan_str() decodes and terminates a string in place (so a region
- * whose strings were read must not be scanned again).  Tokens of several
+ * whose strings were read must not be scanned again), but see
+ * copy_strings.  A copy lives until jscan_release().  Tokens of several
  * documents accumulate in one growing array until jscan_reset().
  */
 #ifndef STORAN_JSON_SCAN_H
@@ -90,6 +91,13 @@ struct jscan {
 	/* Set after jscan_init() to pack the integer maps that are values
 	 * of members with this key (see above); NULL packs none. */
 	const char *pack_key;
+	/* Set after jscan_init() when writes to buf are dear (a file mapped
+	 * privately: the first write to a page copies it): jscan_str() then
+	 * returns a string without escapes (nearly all) as a copy in the
+	 * reader's own store, and jscan_members() reads such keys where
+	 * they are.  Strings with escapes are still decoded in place. */
+	int copy_strings;
+	struct jscan_chunk *chunks;	/* that store */
 	struct jscan_tok *tok;
 	size_t ntok, alloc;
 	size_t end;		/* after jscan_parse(): offset past the value */

@@ -57,7 +57,11 @@ enum load_status load_input_hooked(const char *path,
 		}
 		result_set_release(&one);
 	} else {
-		input_finish(&in);
+		/* (a hook looks at the lines: cut them) */
+		if (!text_hook && ingest_may_read_whole(&in))
+			input_finish_uncut(&in);
+		else
+			input_finish(&in);
 		/* a file that shrank under its mapping has NULs for text */
 		if (!input_changed(&in)) {
 			if (text_hook)

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE	/* memmem */
 /*
  * fio's JSON and JSON+ output (--output-format=json / json+), fio 2.x and
  * 3.x, local ("jobs") and client/server ("client_stats").
@@ -569,7 +570,6 @@ static void emit_job(struct json_state *st, size_t li, size_t job,
 	res->op = op;
 }
 
-static size_t line_at(const struct input *in, size_t pos);
 static size_t key_line(const struct json_state *st, size_t obj,
 		       const char *key);
 
@@ -693,7 +693,7 @@ static size_t key_line(const struct json_state *st, size_t obj,
 	size_t v = jscan_get(st->js, obj, key);
 	size_t t = v != JSCAN_NONE ? v - 1 : obj;
 
-	return line_at(st->ctx->in, st->js->tok[t].start);
+	return input_line_at(st->ctx->in, st->js->tok[t].start);
 }
 
 static void emit_disks(struct json_state *st, size_t disks)
@@ -843,22 +843,6 @@ static size_t line_start(const struct input *in, size_t i)
 	return (size_t)(in->lines[i].text - in->arena);
 }
 
-/* The line whose text holds arena offset pos. */
-static size_t line_at(const struct input *in, size_t pos)
-{
-	size_t lo = 0, hi = in->nlines;	/* last line starting <= pos */
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (line_start(in, mid) <= pos)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Does a fio document seem to start at line i (for error messages)? */
 static int looks_like_fio(const struct input *in, size_t i)
 {
@@ -902,7 +886,7 @@ static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
 					   js->err.pos - at, js->len - at);
 			continue;
 		}
-		end = line_at(in, js->end - 1);
+		end = input_line_at(in, js->end - 1);
 		if (!is_fio_doc(js, root)) {
 			jscan_truncate(js, root);
 			continue;
@@ -923,20 +907,14 @@ static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
 	return n;
 }
 
-static int fio_json_parse(struct parse_ctx *ctx)
+/* Emits the documents found (all but --status-interval snapshots);
+ * frees docs and js.  Returns the number of measurements emitted. */
+static int emit_docs(struct parse_ctx *ctx, struct jscan *js,
+		     struct json_doc *docs, size_t n)
 {
-	const struct input *in = ctx->in;
-	struct jscan *js = xmalloc(sizeof(*js));	/* 8 KiB: not on the stack */
 	struct json_state st;
-	struct json_doc *docs;
-	size_t before = ctx->rs->n, n;
+	size_t before = ctx->rs->n;
 
-	/* read in place: the texts are "line\0line\0..." (input.h), and
-	 * every string a document holds is on one line */
-	jscan_init(js, in->arena, in->arena_len);
-	js->nul_is_newline = 1;
-	js->pack_key = "bins";	/* most of a JSON+ document, read once */
-	n = find_docs(ctx, js, &docs);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.js = js;
@@ -955,8 +933,120 @@ static int fio_json_parse(struct parse_ctx *ctx)
 	return (int)(ctx->rs->n - before);
 }
 
+static struct jscan *new_reader(const struct input *in)
+{
+	struct jscan *js = xmalloc(sizeof(*js));	/* 8 KiB: not on the stack */
+	size_t len;
+	char *text = input_text(in, &len);
+
+	jscan_init(js, text, len);
+	js->nul_is_newline = !in->uncut;
+	/* an uncut input's text is the file, mapped: writing a page of it
+	 * copies the page (nearly every page, decoding in place) */
+	js->copy_strings = in->uncut;
+	js->pack_key = "bins";	/* most of a JSON+ document, read once */
+	return js;
+}
+
+static int fio_json_parse(struct parse_ctx *ctx)
+{
+	/* read in place: the texts are "line\0line\0..." (input.h), and
+	 * every string a document holds is on one line */
+	struct jscan *js = new_reader(ctx->in);
+	struct json_doc *docs;
+	size_t n = find_docs(ctx, js, &docs);
+
+	return emit_docs(ctx, js, docs, n);
+}
+
+static int is_json_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Does the raw text start with a fio JSON document? */
+static int fio_json_whole_start(const struct input *in)
+{
+	const char *p = in->data, *end = in->data + in->size;
+
+	while (p < end && is_json_blank(*p))
+		p++;
+	if (p == end || *p != '{')
+		return 0;
+	/* fio writes "fio version" first: {\n  "fio version" : "fio-3.33", */
+	return memmem(p, (size_t)(end - p) < 256 ? (size_t)(end - p) : 256,
+		      "\"fio version\"", 13) != NULL;
+}
+
+/* Only blanks from at to the end of its line (or of the text)? */
+static int rest_of_line_blank(const char *text, size_t at, size_t len)
+{
+	while (at < len && text[at] != '\n' && is_json_blank(text[at]))
+		at++;
+	return at == len || text[at] == '\n';
+}
+
+/*
+ * The documents of an uncut input that holds nothing else (blanks
+ * around them, each on lines of its own): what find_docs() finds once
+ * the lines are cut, without cutting them.  SIZE_MAX for anything else.
+ */
+static size_t find_whole_docs(const struct input *in, struct jscan *js,
+			      struct json_doc **docs)
+{
+	size_t n = 0, alloc = 0, at = 0, root;
+
+	*docs = NULL;
+	for (;;) {
+		/* only blanks before: the '{' starts its line, since the
+		 * rest of the last document's line was blank */
+		while (at < js->len && is_json_blank(js->buf[at]))
+			at++;
+		if (at == js->len)
+			break;
+		if (js->buf[at] != '{' || jscan_parse(js, at, &root) ||
+		    !is_fio_doc(js, root) ||
+		    !rest_of_line_blank(js->buf, js->end, js->len)) {
+			free(*docs);
+			return SIZE_MAX;
+		}
+		ALLOC_GROW(*docs, n + 1, alloc);
+		(*docs)[n].root = root;
+		(*docs)[n].first = input_line_at(in, at);
+		(*docs)[n].last = input_line_at(in, js->end - 1);
+		(*docs)[n].partial = 0;
+		n++;
+		at = js->end;
+	}
+	if (!n)
+		free(*docs);
+	return n ? n : SIZE_MAX;
+}
+
+/*
+ * A big fio JSON file read as it is, its lines never cut (input.h says
+ * why): the same documents, measurements and messages as line by line,
+ * or -1 when the input is anything but fio JSON documents.
+ */
+static int fio_json_parse_whole(struct parse_ctx *ctx)
+{
+	struct jscan *js = new_reader(ctx->in);
+	struct json_doc *docs;
+	size_t n = find_whole_docs(ctx->in, js, &docs);
+
+	if (n == SIZE_MAX) {	/* nothing decoded yet: the text is intact */
+		jscan_release(js);
+		free(js);
+		return -1;
+	}
+	input_wait_hash(ctx->in);	/* emitting decodes strings in place */
+	return emit_docs(ctx, js, docs, n);
+}
+
 const struct parser parser_fio_json = {
 	.name = "fio-json",
 	.detect = fio_json_detect,
 	.parse = fio_json_parse,
+	.whole_start = fio_json_whole_start,
+	.parse_whole = fio_json_parse_whole,
 };

@@ -48,6 +48,16 @@ struct parser {
 	int (*detect)(const struct input *in);
 	/* Returns the number of measurements emitted. */
 	int (*parse)(struct parse_ctx *ctx);
+	/*
+	 * Optional, for a format that can fill a big file alone (fio's
+	 * JSON): does the raw text start like one output of the tool that
+	 * is the whole input (a cheap look)?  And reading an uncut input
+	 * (see input.h) whole: the number of measurements emitted, or -1,
+	 * having emitted and said nothing, when the input is not wholly
+	 * such output (its lines are then cut and every parser asked).
+	 */
+	int (*whole_start)(const struct input *in);
+	int (*parse_whole)(struct parse_ctx *ctx);
 };
 
 /* NULL-terminated, in the order they run. */
@@ -108,8 +118,14 @@ struct ingest_options {
  * Returns 0 when the input gave results and no errors, 1 when it failed
  * (diagnostics say why).
  */
-int ingest_input(const struct input *in, const struct ingest_options *opt,
+int ingest_input(struct input *in, const struct ingest_options *opt,
 		 struct result_set *rs, struct diag_list *diags);
+/*
+ * May a parser read the input whole (struct parser's whole_start)?  Then
+ * it is finished uncut (input_finish_uncut), and ingest_input() cuts its
+ * lines only if no parser did.
+ */
+int ingest_may_read_whole(const struct input *in);
 
 /*
  * Applies --name-pattern to a source name: "{host}.{test}.txt" against

@@ -42,7 +42,7 @@ const struct parser *const parsers[] = {
 
 static const char *line_source_name(const struct parse_ctx *ctx, size_t li)
 {
-	const char *origin = input_line_origin(ctx->in, &ctx->in->lines[li]);
+	const char *origin = input_origin_at(ctx->in, li);
 
 	return origin ? origin : ctx->in->name;
 }
@@ -97,7 +97,7 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 		share_labels(ctx, ctx->rs->n - 1);
 	m = result_set_add_from(ctx->rs, tool, op, metric, unit, ctx->source,
 				line_source_name(ctx, li),
-				ctx->in->lines[li].lineno);
+				input_lineno(ctx->in, li));
 	measurement_add_value(m, value);
 	k = ctx->rs->n - 1 - ctx->base;
 	ALLOC_GROW(ctx->first_index, k + 1, ctx->first_alloc);
@@ -118,7 +118,7 @@ void parse_claim_range(struct parse_ctx *ctx, size_t from, size_t to)
 	if (to > ctx->in->nlines)
 		to = ctx->in->nlines;
 	for (size_t i = from; i < to; i++) {
-		taken += !ctx->claimed[i] && l[i].len;
+		taken += !ctx->claimed[i] && (ctx->in->uncut || l[i].len);
 		ctx->claimed[i] = 1;
 	}
 	ctx->unclaimed -= taken;
@@ -153,7 +153,7 @@ static void vdiag(struct parse_ctx *ctx, enum diag_level level, size_t li,
 		  const char *fmt, va_list ap)
 {
 	char *msg = xstrvfmt(fmt, ap);
-	unsigned line = li < ctx->in->nlines ? ctx->in->lines[li].lineno : 0;
+	unsigned line = li < ctx->in->nlines ? input_lineno(ctx->in, li) : 0;
 	const char *file = li < ctx->in->nlines ? line_source_name(ctx, li) :
 			   ctx->in->name;
 
@@ -386,14 +386,68 @@ static void list_parser_names(struct strbuf *sb)
 	}
 }
 
-int ingest_input(const struct input *in, const struct ingest_options *opt,
+/* Every parser in turn, on the input's lines. */
+static void run_parsers(struct parse_ctx *ctx, struct strbuf *formats)
+{
+	const struct input *in = ctx->in;
+	struct result_set *rs = ctx->rs;
+
+	for (size_t i = 0; i < in->nlines; i++)
+		ctx->unclaimed += in->lines[i].len != 0;
+	for (size_t i = 0; parsers[i]; i++) {
+		size_t before_m = rs->n, before_d = ctx->diags->n;
+
+		/* Once every line is some parser's output, no other parser
+		 * can find anything: a 4 MB fio JSON+ file skips the rest. */
+		if (!ctx->unclaimed)
+			break;
+		if (!parsers[i]->detect(in))
+			continue;
+		parsers[i]->parse(ctx);
+		if (rs->n > before_m || ctx->diags->n > before_d)
+			strbuf_addf(formats, "%s%s", formats->len ? "," : "",
+				    parsers[i]->name);
+	}
+}
+
+int ingest_may_read_whole(const struct input *in)
+{
+	for (size_t i = 0; parsers[i]; i++)
+		if (parsers[i]->whole_start && parsers[i]->whole_start(in))
+			return 1;
+	return 0;
+}
+
+/*
+ * An uncut input that one parser reads whole (see input.h): all of its
+ * lines are that output, no other parser is asked.  0 when none did.
+ */
+static int read_whole(struct parse_ctx *ctx, struct strbuf *formats)
+{
+	struct result_set *rs = ctx->rs;
+
+	for (size_t i = 0; parsers[i]; i++) {
+		size_t before_m = rs->n, before_d = ctx->diags->n;
+
+		if (!parsers[i]->parse_whole || parsers[i]->parse_whole(ctx) < 0)
+			continue;
+		memset(ctx->claimed, 1, ctx->in->nlines);
+		ctx->unclaimed = 0;
+		if (rs->n > before_m || ctx->diags->n > before_d)
+			strbuf_adds(formats, parsers[i]->name);
+		return 1;
+	}
+	return 0;
+}
+
+int ingest_input(struct input *in, const struct ingest_options *opt,
 		 struct result_set *rs, struct diag_list *diags)
 {
 	struct parse_ctx ctx;
 	struct strbuf formats = STRBUF_INIT, names = STRBUF_INIT;
 	size_t errors_before = diag_count(diags, DIAG_ERROR);
 	size_t notes_before = diag_count(diags, DIAG_NOTE);
-	int failed = 0;
+	int failed = 0, whole;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.in = in;
@@ -401,34 +455,33 @@ int ingest_input(const struct input *in, const struct ingest_options *opt,
 	ctx.diags = diags;
 	ctx.base = rs->n;
 	ctx.drop_histograms = opt && opt->drop_histograms;
-	ctx.source = result_set_add_source(rs, in->path, in->sha256);
+	ctx.source = result_set_add_source(rs, in->path, NULL);
+	ctx.claimed = xcalloc(in->nlines + 1, 1);
+	whole = in->uncut && read_whole(&ctx, &formats);
+	if (!whole && in->uncut) {
+		input_cut_lines(in);
+		free(ctx.claimed);
+		ctx.claimed = xcalloc(in->nlines + 1, 1);
+	}
+	/* after the parse: an uncut input's hash is made meanwhile */
+	memcpy(rs->sources[ctx.source].sha256, input_sha256(in),
+	       sizeof(rs->sources[ctx.source].sha256));
 	if (in->binary) {
 		diag_add(diags, DIAG_ERROR, in->name, 1,
 			 "binary data, not text output of a benchmark");
+		free(ctx.claimed);
+		strbuf_release(&formats);
 		return 1;
 	}
 	if (!in->size) {
 		diag_add(diags, DIAG_ERROR, in->name, 1,
 			 "empty file, no benchmark output found");
+		free(ctx.claimed);
+		strbuf_release(&formats);
 		return 1;
 	}
-	ctx.claimed = xcalloc(in->nlines + 1, 1);
-	for (size_t i = 0; i < in->nlines; i++)
-		ctx.unclaimed += in->lines[i].len != 0;
-	for (size_t i = 0; parsers[i]; i++) {
-		size_t before_m = rs->n, before_d = diags->n;
-
-		/* Once every line is some parser's output, no other parser
-		 * can find anything: a 4 MB fio JSON+ file skips the rest. */
-		if (!ctx.unclaimed)
-			break;
-		if (!parsers[i]->detect(in))
-			continue;
-		parsers[i]->parse(&ctx);
-		if (rs->n > before_m || diags->n > before_d)
-			strbuf_addf(&formats, "%s%s", formats.len ? "," : "",
-				    parsers[i]->name);
-	}
+	if (!whole)
+		run_parsers(&ctx, &formats);
 	if (rs->n > ctx.base)	/* the last one had no successor to do it */
 		share_labels(&ctx, rs->n - 1);
 	context_apply(&ctx);

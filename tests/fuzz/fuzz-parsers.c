@@ -99,9 +99,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		strbuf_release(&err);
 	} else {
 		struct input in;
+		char *copy = xmalloc(size);
 
-		input_from_buffer(&in, "fuzz.txt", (const char *)data + 1,
-				  size - 1);
+		/* as load_input() reads a file: uncut when a parser may
+		 * read it whole (a lone fio JSON document) */
+		memcpy(copy, data + 1, size - 1);
+		copy[size - 1] = '\0';
+		input_init_bare(&in, "fuzz.txt", copy, size - 1);
+		if (ingest_may_read_whole(&in))
+			input_finish_uncut(&in);
+		else
+			input_finish(&in);
 		ingest_input(&in, NULL, &rs, &diags);
 		input_release(&in);
 	}

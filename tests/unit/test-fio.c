@@ -15,6 +15,8 @@
 #include "core/diag.h"
 #include "core/input.h"
 #include "core/numscan.h"
+#include "core/resultset.h"
+#include "core/rs-json.h"
 #include "core/strbuf.h"
 #include "parsers/fio-common.h"
 #include "parsers/parser.h"
@@ -457,6 +459,168 @@ static void test_bins_unreadable(void **state)
 	strbuf_release(&msgs);
 }
 
+/* Reads a file into sb (the test's inputs). */
+static void slurp(const char *path, struct strbuf *sb)
+{
+	char *data;
+	size_t size;
+	struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(input_read_bytes(path, &data, &size, &err), 0);
+	strbuf_add(sb, data, size);
+	free(data);
+	strbuf_release(&err);
+}
+
+/*
+ * Ingests text with its lines cut first (input_init), or uncut, the way
+ * load_input() takes a file that may be one fio JSON output; returns the
+ * result set as JSON and the messages, with their lines, in out, and
+ * whether the input was read whole (still uncut after).
+ */
+static int ingest_way(const struct strbuf *text, int uncut,
+		      struct strbuf *out)
+{
+	struct diag_list diags;
+	struct result_set rs;
+	struct input in;
+	char *copy = malloc(text->len + 1);
+	int whole;
+
+	assert_non_null(copy);
+	memcpy(copy, text->buf, text->len + 1);
+	diag_list_init(&diags);
+	result_set_init(&rs);
+	input_init_bare(&in, "w.json", copy, text->len);
+	if (uncut && ingest_may_read_whole(&in))
+		input_finish_uncut(&in);
+	else
+		input_finish(&in);
+	strbuf_addf(out, "rc %d\n", ingest_input(&in, NULL, &rs, &diags));
+	whole = in.uncut;
+	rs_json_write(&rs, out);
+	for (size_t i = 0; i < diags.n; i++)
+		strbuf_addf(out, "%s:%u: %s\n", diags.v[i].file ?
+			    diags.v[i].file : "", diags.v[i].line,
+			    diags.v[i].msg);
+	input_release(&in);
+	result_set_release(&rs);
+	diag_list_release(&diags);
+	return whole;
+}
+
+/* The same text read both ways: the same result set and messages. */
+static void expect_same_both_ways(const struct strbuf *text, int whole)
+{
+	struct strbuf cut = STRBUF_INIT, uncut = STRBUF_INIT;
+
+	assert_false(ingest_way(text, 0, &cut));
+	assert_int_equal(ingest_way(text, 1, &uncut), whole);
+	if (strcmp(cut.buf, uncut.buf))
+		fail_msg("read whole, the input gives another result:\n"
+			 "cut:\n%.3000s\nuncut:\n%.3000s", cut.buf, uncut.buf);
+	assert_non_null(strstr(cut.buf, "\"measurements\""));
+	strbuf_release(&cut);
+	strbuf_release(&uncut);
+}
+
+/* Replaces the first from in sb by to. */
+static void replace_in(struct strbuf *sb, const char *from, const char *to)
+{
+	char *at = strstr(sb->buf, from);
+	struct strbuf out = STRBUF_INIT;
+
+	assert_non_null(at);
+	strbuf_add(&out, sb->buf, (size_t)(at - sb->buf));
+	strbuf_adds(&out, to);
+	strbuf_adds(&out, at + strlen(from));
+	strbuf_release(sb);
+	*sb = out;
+}
+
+/*
+ * A file of fio JSON documents and nothing else is read whole, from its
+ * raw text (lines never cut, strings copied out, not decoded in the
+ * mapped file): it must give what the line-by-line reader gives, line
+ * numbers, hashes and messages included.  Anything else around or in
+ * the documents falls back to that reader.
+ */
+static void test_whole_json_same_as_lines(void **state)
+{
+	static const char *const files[] = {
+		"tests/parsers/fio/0103-3_33-randrw-libaio-jsonplus.json",
+		"sample-data/fio/captures/randrw-libaio.status-interval.json",
+		"sample-data/fio/captures/stonewall.json",
+	};
+	struct strbuf text = STRBUF_INIT, big = STRBUF_INIT;
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		strbuf_reset(&text);
+		slurp(files[f], &text);
+		expect_same_both_ways(&text, 1);
+	}
+	/* a failed job's message, at its line; with fio's warning above
+	 * the document, the file is not JSON alone */
+	strbuf_reset(&text);
+	slurp("sample-data/fio/captures/error.json", &text);
+	expect_same_both_ways(&text, 0);
+	assert_non_null(strchr(text.buf, '\n'));
+	strbuf_reset(&big);
+	strbuf_adds(&big, strchr(text.buf, '\n') + 1);
+	expect_same_both_ways(&big, 1);
+	strbuf_reset(&text);
+	ingest_way(&big, 1, &text);
+	assert_non_null(strstr(text.buf, "w.json:8: fio job 'bad' failed with "
+				"error 21"));
+	strbuf_reset(&text);
+	slurp(files[0], &text);
+	/* escapes in strings are decoded either way */
+	replace_in(&text, "\"jobname\" : \"", "\"jobname\" : \"q\\\"\\u00e9\\t");
+	expect_same_both_ways(&text, 1);
+	/* CRLF, no newline at the end, blank lines around */
+	for (size_t i = 0; i < text.len; i++)
+		if (text.buf[i] == '\n') {
+			strbuf_add(&big, "\r\n", 2);
+		} else {
+			strbuf_addch(&big, text.buf[i]);
+		}
+	while (big.len && (big.buf[big.len - 1] == '\n' ||
+			   big.buf[big.len - 1] == '\r'))
+		big.buf[--big.len] = '\0';
+	expect_same_both_ways(&big, 1);
+	strbuf_reset(&big);
+	strbuf_adds(&big, "\n  \n");
+	strbuf_add(&big, text.buf, text.len);
+	strbuf_adds(&big, "\n\n");
+	expect_same_both_ways(&big, 1);
+	/* anything else: read line by line */
+	strbuf_reset(&big);
+	strbuf_add(&big, text.buf, text.len);
+	strbuf_adds(&big, "fio: terminating on signal 2\n");
+	expect_same_both_ways(&big, 0);
+	strbuf_reset(&big);
+	strbuf_add(&big, text.buf, text.len - 1);
+	strbuf_adds(&big, " {\"a\" : 1}\n");
+	expect_same_both_ways(&big, 0);
+	strbuf_reset(&big);
+	strbuf_add(&big, text.buf, text.len / 2);	/* cut short */
+	expect_same_both_ways(&big, 0);
+	strbuf_reset(&big);
+	strbuf_adds(&big, "{\"fio version\" : \"x\", \"other\" : 1}\n");
+	strbuf_add(&big, text.buf, text.len);
+	expect_same_both_ways(&big, 0);
+	/* big enough to be hashed on another thread while it is read */
+	strbuf_reset(&big);
+	slurp("sample-data/fio/captures/randrw-libaio.status-interval.json",
+	      &big);
+	while (big.len < (2u << 20))
+		strbuf_add(&big, text.buf, text.len);
+	expect_same_both_ways(&big, 1);
+	strbuf_release(&text);
+	strbuf_release(&big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_bins_order),
 		cmocka_unit_test(test_bins_unreadable),
 		cmocka_unit_test(test_dropped_histograms_fold_alike),
+		cmocka_unit_test(test_whole_json_same_as_lines),
 	};
 
 	return cmocka_run_group_tests_name("fio", tests, NULL, NULL);
