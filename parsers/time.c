@@ -141,7 +141,11 @@ static int read_bash_line(const char *text, const char **which, double *v,
 	return -1;
 }
 
-/* "time CMD" (after a prompt): returns CMD, or NULL. */
+/*
+ * "time CMD" (after a prompt): returns CMD, or NULL.  "\time CMD" and
+ * "command time CMD" are how one asks bash for /usr/bin/time instead of
+ * its keyword (a GitHub issue shows both, each over a GNU default line).
+ */
 static char *timed_command(const char *text)
 {
 	const char *p = line_after_prompt(text), *end;
@@ -150,7 +154,7 @@ static char *timed_command(const char *text)
 	if (skip_prefix(&p, "sudo "))
 		p = skip_spaces(p);
 	if (!skip_prefix(&p, "time ") && !skip_prefix(&p, "/usr/bin/time ") &&
-	    !skip_prefix(&p, "command time "))
+	    !skip_prefix(&p, "command time ") && !skip_prefix(&p, "\\time "))
 		return NULL;
 	end = p + strlen(p);
 	for (;;) {	/* time's own options */
