@@ -60,7 +60,8 @@
  * Direction: from the dd command line seen before the output (of=/dev/null
  * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
  * without of= (into a pipe) -> copy; else of= -> write, if= alone ->
- * read); without a command line, op "copy".  A shell
+ * read; of=/dev/stdout and if=/dev/stdin count as no of= and no if=);
+ * without a command line, op "copy".  A shell
  * line with several dd commands gives its outputs to them in order; a
  * command may follow prose and a colon on its line ("Teste de vitesse
  * partition : sudo dd if=/dev/zero of=/mnt/raid_storage ...").
@@ -190,9 +191,26 @@ static int is_generator(const char *path)
 	       !strcmp(path, "/dev/random");
 }
 
+/*
+ * "of=/dev/stdout" is the pipe dd writes to without of= ("dd if=/dev/urandom
+ * of=/dev/stdout bs=1K count=10 | base64"), and "if=/dev/stdin" the pipe
+ * it reads without if=: neither is storage.
+ */
+static int is_std_stream(const char *path)
+{
+	return path && (!strcmp(path, "/dev/stdout") ||
+			!strcmp(path, "/dev/stdin") ||
+			!strcmp(path, "/dev/fd/0") || !strcmp(path, "/dev/fd/1"));
+}
+
 static const char *dd_direction(const struct labels *l)
 {
 	const char *in = labels_get(l, "if"), *out = labels_get(l, "of");
+
+	if (is_std_stream(in))
+		in = NULL;
+	if (is_std_stream(out))
+		out = NULL;
 
 	if (out && is_sink(out))
 		return "read";
