@@ -66,13 +66,15 @@
  * command may follow prose and a colon on its line ("Teste de vitesse
  * partition : sudo dd if=/dev/zero of=/mnt/raid_storage ...").
  * Labels: bs (bytes), count, iflag, oflag, conv, if, of, command, direct=1
- * when the flag of the side that touches storage says direct.
+ * when the flag of the side that touches storage says direct; an output
+ * with no dd command before it has size (its byte count) instead.
  */
 #include "parser.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -620,15 +622,24 @@ static const char *op_of(const struct dd_command *c)
 	return c ? c->op : "copy";
 }
 
+/*
+ * One figure of the summary s, labelled by its command.  Without one the
+ * byte count is the only condition the output states, and it is a label
+ * (size, in bytes): a build log's three commandless dd runs of 5120000,
+ * 512 and 74816 bytes are three tests, not one test run three times,
+ * while a loop's runs of one size still fold.
+ */
 static void emit_one(struct parse_ctx *ctx, size_t li,
-		     const struct dd_command *c, const char *metric,
-		     const char *unit, double v)
+		     const struct dd_command *c, const struct summary_line *s,
+		     const char *metric, const char *unit, double v)
 {
 	struct measurement *m = parse_emit(ctx, li, "dd", op_of(c), metric,
 					   unit, v);
 
 	if (c)
 		labels_copy(&m->labels, &c->labels);
+	else
+		labels_setf(&m->labels, "size", "%" PRIu64, s->bytes);
 }
 
 static void reset_output(struct dd_state *st)
@@ -696,7 +707,7 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   ctx->in->lines[orig].lineno);
 		return 0;
 	}
-	emit_one(ctx, li, *c, "bytes", UNIT_BYTES, (double)s->bytes);
+	emit_one(ctx, li, *c, s, "bytes", UNIT_BYTES, (double)s->bytes);
 	if (isnan(s->seconds))
 		return 1;
 	if (s->seconds <= 0) {
@@ -704,8 +715,8 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   "no bandwidth computed");
 		return 1;
 	}
-	emit_one(ctx, li, *c, "runtime", UNIT_SECONDS, s->seconds);
-	emit_one(ctx, li, *c, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+	emit_one(ctx, li, *c, s, "runtime", UNIT_SECONDS, s->seconds);
+	emit_one(ctx, li, *c, s, "bw", UNIT_BW, (double)s->bytes / s->seconds);
 	return 1;
 }
 
