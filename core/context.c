@@ -226,7 +226,6 @@ static int fits_command(const char *t, size_t len)
 	return tool;
 }
 
-/* The command ending on line c (the first line above an output), or NULL. */
 /*
  * Where a tool's command starts in t, past prose and a colon before it
  * ("Command: fio --name=...", "Test partition : sudo dd ..."), or t.
@@ -242,16 +241,13 @@ static const char *past_prose(const char *t)
 	return t;
 }
 
-static char *command_at(const struct parse_ctx *ctx,
-			const unsigned char *fenced, size_t c)
+/* The command ending on line c as the command label gives it, or NULL. */
+char *context_command_text(const struct parse_ctx *ctx, size_t c)
 {
 	const char *t;
 	char *text, *cmd = NULL;
-	size_t len, hl, last;
+	size_t len, last;
 
-	if (heading_title(ctx, fenced, c, &hl) ||
-	    is_rule(ctx->in->lines[c].text))
-		return NULL;
 	text = input_joined_command(ctx->in, command_start(ctx, c), &last);
 	t = line_after_prompt(text);
 	if (t == text)
@@ -264,6 +260,17 @@ static char *command_at(const struct parse_ctx *ctx,
 		cmd = xstrndup(t, len);
 	free(text);
 	return cmd;
+}
+
+static char *command_at(const struct parse_ctx *ctx,
+			const unsigned char *fenced, size_t c)
+{
+	size_t hl;
+
+	if (heading_title(ctx, fenced, c, &hl) ||
+	    is_rule(ctx->in->lines[c].text))
+		return NULL;
+	return context_command_text(ctx, c);
 }
 
 /*
