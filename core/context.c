@@ -49,6 +49,20 @@ static int is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
+/*
+ * A run of three rule characters in [s, e)?  Then a line framed by rules
+ * is a table's ruled header ("------ drive0 --------- drive1 ------" in
+ * /proc/ide/piix), not a title.
+ */
+static int has_rule_run(const char *s, const char *e)
+{
+	for (; s + 3 <= e; s++)
+		if ((*s == '-' || *s == '=' || *s == '*') && s[1] == *s &&
+		    s[2] == *s)
+			return 1;
+	return 0;
+}
+
 /* '`' or '~' when t opens or closes a Markdown fence ("```bash"), else 0. */
 static char fence_mark(const char *t)
 {
@@ -101,7 +115,7 @@ static const char *heading_title(const struct parse_ctx *ctx,
 		e = t + n;
 		while (e > t + lead && e[-1] == t[0])
 			e--;
-		if ((size_t)(t + n - e) < 3)
+		if ((size_t)(t + n - e) < 3 || has_rule_run(t + lead, e))
 			return NULL;
 		t += lead;
 	} else {
