@@ -20,6 +20,8 @@
  *   zsh          dd if=/dev/zero of=x  0.01s user 0.50s system 99% cpu 0.512 total
  *   BSD, macOS   /usr/bin/time (and time in sh there):
  *                        0.95 real         1.86 user         0.19 sys
+ *                247.99s real 1.92s user 48.64s system   (a much copied
+ *                dd benchmark post; its shell is not named)
  *   tcsh, csh    4.176u 0.001s 0:05.09 81.9%	0+0k 0+0io 0pf+0w
  *                29.7u 0.0s 0:29 99% 0+0k 0+0io 0pf+0w
  *   fish         ________________________________________________________
@@ -436,20 +438,40 @@ static int read_zsh(struct parse_ctx *ctx, size_t li)
 	return 1;
 }
 
-/* BSD: "0.95 real         1.86 user         0.19 sys" */
+/*
+ * "<seconds> <word>" of a BSD line: "0.95 real", or with the seconds
+ * marked, "247.99s real"; 0 on success.
+ */
+static int read_bsd_field(const char **p, const char *word, double *v)
+{
+	const char *q = *p;
+
+	if (scan_double(&q, 0, v))
+		return -1;
+	skip_prefix(&q, "s");
+	if (*q != ' ' && *q != '\t')
+		return -1;
+	q = skip_spaces(q);
+	if (!skip_prefix(&q, word))
+		return -1;
+	*p = skip_spaces(q);
+	return 0;
+}
+
+/*
+ * BSD: "0.95 real         1.86 user         0.19 sys"; the form a much
+ * copied dd benchmark post shows (seconds marked, "system"):
+ * "247.99s real 1.92s user 48.64s system".
+ */
 static int read_bsd(struct parse_ctx *ctx, size_t li, size_t stop)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
 
-	if (read_tagged(&p, " ", &real) || !skip_prefix(&p, "real"))
-		return 0;
-	p = skip_spaces(p);
-	if (read_tagged(&p, " ", &user) || !skip_prefix(&p, "user"))
-		return 0;
-	p = skip_spaces(p);
-	if (read_tagged(&p, " ", &sys) || !skip_prefix(&p, "sys") ||
-	    *skip_spaces(p))
+	if (read_bsd_field(&p, "real", &real) ||
+	    read_bsd_field(&p, "user", &user) ||
+	    (read_bsd_field(&p, "system", &sys) &&
+	     read_bsd_field(&p, "sys", &sys)) || *p)
 		return 0;
 	emit_timing(ctx, li, stop, real, user, sys);
 	return 1;
