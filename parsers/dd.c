@@ -52,6 +52,11 @@
  *     fdatasync): conv=fsync syncs after the copy, so the copy was whole;
  *     kept, with a note that a write's figure lacks the flush.
  *
+ * The counts that follow a line sending dd SIGUSR1 ("kill -USR1 $(pgrep
+ * ^dd)", "pidof dd | sudo xargs kill -USR1") are a snapshot too, even
+ * when in and out agree: noted, not a result (the next output after it
+ * is final again).
+ *
  * After ^C the counts in and out may differ by the block in flight; that
  * summary is still final.  On BSD and macOS, Ctrl-T prints a snapshot
  * under "load: 1.88  cmd: dd 20526 uninterruptible 0.00u 4.53s": noted,
@@ -97,6 +102,9 @@ struct dd_state {
 	int have_in, have_out;
 	int interrupted;	/* "^C" before the counts: in may exceed out */
 	int siginfo;		/* BSD "load: ... cmd: dd" before the counts */
+	int signalled;		/* a "kill -USR1" line since the last dd
+				   command, not answered by an output yet */
+	size_t signal_li;
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
 	char *error;
 	size_t sync_li;		/* the failed sync after the copy, if any */
@@ -747,6 +755,14 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
+	if (st->signalled) {
+		parse_note(ctx, li, "the counts dd printed when line %u sent "
+			   "it a signal (a snapshot while it ran): not a "
+			   "result", ctx->in->lines[st->signal_li].lineno);
+		st->signalled = 0;
+		reset_output(st);
+		return;
+	}
 	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
 	    !st->interrupted &&
 	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
@@ -821,6 +837,46 @@ static int is_siginfo(const char *text)
 	return starts_with(text, "load: ") && strstr(text, "  cmd: dd ");
 }
 
+/* Is w a USR1 (GNU) or INFO (BSD) signal option of kill? */
+static int is_progress_signal(const char *w)
+{
+	static const char *const sigs[] = {
+		"-USR1", "-SIGUSR1", "-usr1", "-10", "-INFO", "-SIGINFO",
+		"-29", "USR1", "SIGUSR1", "INFO", "SIGINFO", NULL
+	};
+
+	for (size_t i = 0; sigs[i]; i++)
+		if (!strcmp(w, sigs[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A line that asks a running dd for its counts: "kill -USR1 $(pgrep ^dd)",
+ * "pidof dd| sudo xargs kill -USR1", "pkill -usr1 dd", "kill -s INFO
+ * 1234".  The counts dd prints then are a snapshot of the copy, even when
+ * in and out agree (a tutorial shows one in its own block under "$ pidof
+ * dd| sudo xargs kill -USR1").
+ */
+static int asks_for_progress(const char *text)
+{
+	const char *p = line_after_prompt(text), *end = p + strlen(p);
+	int kill = 0, signal = 0;
+	char *w;
+
+	while ((w = shell_next_word(&p, end))) {
+		const char *b = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+
+		if (!strcmp(b, "kill") || !strcmp(b, "pkill") ||
+		    !strcmp(b, "killall"))
+			kill = 1;
+		else if (kill && is_progress_signal(w))
+			signal = 1;
+		free(w);
+	}
+	return kill && signal;
+}
+
 /* Output of the time builtin: neutral between dd outputs. */
 static int is_time_line(const char *t)
 {
@@ -891,6 +947,7 @@ static int dd_parse(struct parse_ctx *ctx)
 			end_output(ctx, &st, 0);
 			reset_output(&st);
 			st.have_prev = 0;
+			st.signalled = 0;
 			st.last_kind = LINE_COMMAND;
 			st.last_li = i;
 			continue;
@@ -905,6 +962,10 @@ static int dd_parse(struct parse_ctx *ctx)
 			continue;
 		}
 		kind = classify(text, &s, &records);
+		if (!kind && asks_for_progress(text)) {
+			st.signalled = 1;
+			st.signal_li = i;
+		}
 		if (!kind) {
 			if (st.used && !is_time_line(text) &&
 			    !ctx->claimed[i])
