@@ -233,6 +233,20 @@ static const char *dd_direction(const struct labels *l)
 	return "copy";
 }
 
+/*
+ * Does v close every parenthesis it opens?  The words of a command are cut
+ * at blanks, so "count=$((0x580920 - 0x580880))" comes as
+ * "count=$((0x580920": not a value to label with.
+ */
+static int parens_balanced(const char *v)
+{
+	int depth = 0;
+
+	for (; *v; v++)
+		depth += (*v == '(') - (*v == ')');
+	return depth == 0;
+}
+
 static void read_operand(struct dd_command *c, const char *w)
 {
 	static const char *const keys[] = {
@@ -241,7 +255,7 @@ static void read_operand(struct dd_command *c, const char *w)
 	const char *eq = strchr(w, '=');
 	double bytes;
 
-	if (!eq)
+	if (!eq || !parens_balanced(eq + 1))
 		return;
 	for (size_t k = 0; keys[k]; k++)
 		if ((size_t)(eq - w) == strlen(keys[k]) &&
