@@ -584,7 +584,10 @@ static void check_cached_read(struct check_ctx *c, size_t pos)
 	if (k < 0)
 		return;
 	w = M(c, c->order[k]);
-	if (cache_dropped(c, source_of(c, mi), w->line, m->line))
+	/* A drop seen in the text, or, in a result set, the label the
+	 * ingest gave a read that came right after one (the text is gone) */
+	if (cache_dropped(c, source_of(c, mi), w->line, m->line) ||
+	    ((label(m, "cache") && !strcmp(label(m, "cache"), "dropped"))))
 		return;
 	wb = sibling(c, (size_t)k, "bytes");
 	if (wb && ram > 0 && !(mean(wb) < ram))

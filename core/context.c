@@ -49,19 +49,75 @@ static int is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
+/*
+ * A run of three rule characters in [s, e)?  Then a line framed by rules
+ * is a table's ruled header ("------ drive0 --------- drive1 ------" in
+ * /proc/ide/piix), not a title.
+ */
+static int has_rule_run(const char *s, const char *e)
+{
+	for (; s + 3 <= e; s++)
+		if ((*s == '-' || *s == '=' || *s == '*') && s[1] == *s &&
+		    s[2] == *s)
+			return 1;
+	return 0;
+}
+
 /* '`' or '~' when t opens or closes a Markdown fence ("```bash"), else 0. */
 static char fence_mark(const char *t)
 {
 	return (*t == '`' || *t == '~') && t[1] == *t && t[2] == *t ? *t : 0;
 }
 
-/* Per line, whether it lies inside a Markdown fence (the fences not). */
+enum { IN_FENCE = 1, IN_FRONT_MATTER = 2 };
+
+/* "key: value", "key:" or a "- item" of a list: a YAML metadata line. */
+static int is_yaml_line(const char *t)
+{
+	const char *p = t;
+
+	if (t[0] == '-' && t[1] == ' ')
+		return 1;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	       (*p >= '0' && *p <= '9') || *p == '_' || *p == '-')
+		p++;
+	return p > t && *p == ':' && (!p[1] || p[1] == ' ');
+}
+
+/*
+ * Marks the YAML front matter of a Markdown file: "---" on the first line
+ * down to the next "---".  Forum threads and blog posts archived as
+ * Markdown open with one ("title: ...", "date: ...", "forum: Hardware &amp;
+ * Laptops" over the closing "---"): its last line is metadata, not a
+ * heading over the rule.  Returns the line after it (0 without one).
+ */
+static size_t mark_front_matter(const struct input *in, unsigned char *mark)
+{
+	if (!in->nlines || strcmp(in->lines[0].text, "---"))
+		return 0;
+	for (size_t i = 1; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (!strcmp(t, "---")) {
+			memset(mark, IN_FRONT_MATTER, i + 1);
+			return i + 1;
+		}
+		if (*t && !is_yaml_line(t))
+			return 0;	/* a rule, then the document */
+	}
+	return 0;
+}
+
+/*
+ * Per line, whether it lies inside a Markdown fence (the fences not):
+ * IN_FENCE, or IN_FRONT_MATTER for the front matter's lines.
+ */
 static unsigned char *find_fenced(const struct input *in)
 {
 	unsigned char *fenced = xcalloc(in->nlines + 1, 1);
 	char open = 0;
 
-	for (size_t i = 0; i < in->nlines; i++) {
+	for (size_t i = mark_front_matter(in, fenced); i < in->nlines; i++) {
 		char mark = fence_mark(in->lines[i].text);
 
 		if (!open)
@@ -69,7 +125,7 @@ static unsigned char *find_fenced(const struct input *in)
 		else if (mark == open)
 			open = 0;
 		else
-			fenced[i] = 1;
+			fenced[i] = IN_FENCE;
 	}
 	return fenced;
 }
@@ -94,14 +150,15 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	const char *t = l->text, *e;
 	size_t lead, n = l->len;
 
-	if (ctx->claimed[i] || !n || is_rule(t) || fence_mark(t))
+	if (ctx->claimed[i] || !n || is_rule(t) || fence_mark(t) ||
+	    fenced[i] == IN_FRONT_MATTER)
 		return NULL;
 	lead = rule_run(t);
 	if (lead) {		/* "=== title ===" */
 		e = t + n;
 		while (e > t + lead && e[-1] == t[0])
 			e--;
-		if ((size_t)(t + n - e) < 3)
+		if ((size_t)(t + n - e) < 3 || has_rule_run(t + lead, e))
 			return NULL;
 		t += lead;
 	} else {
@@ -226,7 +283,6 @@ static int fits_command(const char *t, size_t len)
 	return tool;
 }
 
-/* The command ending on line c (the first line above an output), or NULL. */
 /*
  * Where a tool's command starts in t, past prose and a colon before it
  * ("Command: fio --name=...", "Test partition : sudo dd ..."), or t.
@@ -242,16 +298,13 @@ static const char *past_prose(const char *t)
 	return t;
 }
 
-static char *command_at(const struct parse_ctx *ctx,
-			const unsigned char *fenced, size_t c)
+/* The command ending on line c as the command label gives it, or NULL. */
+char *context_command_text(const struct parse_ctx *ctx, size_t c)
 {
 	const char *t;
 	char *text, *cmd = NULL;
-	size_t len, hl, last;
+	size_t len, last;
 
-	if (heading_title(ctx, fenced, c, &hl) ||
-	    is_rule(ctx->in->lines[c].text))
-		return NULL;
 	text = input_joined_command(ctx->in, command_start(ctx, c), &last);
 	t = line_after_prompt(text);
 	if (t == text)
@@ -264,6 +317,17 @@ static char *command_at(const struct parse_ctx *ctx,
 		cmd = xstrndup(t, len);
 	free(text);
 	return cmd;
+}
+
+static char *command_at(const struct parse_ctx *ctx,
+			const unsigned char *fenced, size_t c)
+{
+	size_t hl;
+
+	if (heading_title(ctx, fenced, c, &hl) ||
+	    is_rule(ctx->in->lines[c].text))
+		return NULL;
+	return context_command_text(ctx, c);
 }
 
 /*

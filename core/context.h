@@ -22,9 +22,19 @@
 #ifndef STORAN_CONTEXT_H
 #define STORAN_CONTEXT_H
 
+#include <stddef.h>
+
 struct parse_ctx;
 
 /* Labels the measurements the parsers emitted for ctx's input. */
 void context_apply(struct parse_ctx *ctx);
+
+/*
+ * The command on line li (joined with the lines continuing it) as the
+ * command label gives it, or NULL when the line does not look like one:
+ * for a parser that knows which line ran its output when prose stands
+ * between them.
+ */
+char *context_command_text(const struct parse_ctx *ctx, size_t li);
 
 #endif

@@ -52,6 +52,11 @@
  *     fdatasync): conv=fsync syncs after the copy, so the copy was whole;
  *     kept, with a note that a write's figure lacks the flush.
  *
+ * The counts that follow a line sending dd SIGUSR1 ("kill -USR1 $(pgrep
+ * ^dd)", "pidof dd | sudo xargs kill -USR1") are a snapshot too, even
+ * when in and out agree: noted, not a result (the next output after it
+ * is final again).
+ *
  * After ^C the counts in and out may differ by the block in flight; that
  * summary is still final.  On BSD and macOS, Ctrl-T prints a snapshot
  * under "load: 1.88  cmd: dd 20526 uninterruptible 0.00u 4.53s": noted,
@@ -60,18 +65,21 @@
  * Direction: from the dd command line seen before the output (of=/dev/null
  * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
  * without of= (into a pipe) -> copy; else of= -> write, if= alone ->
- * read); without a command line, op "copy".  A shell
+ * read; of=/dev/stdout and if=/dev/stdin count as no of= and no if=);
+ * without a command line, op "copy".  A shell
  * line with several dd commands gives its outputs to them in order; a
  * command may follow prose and a colon on its line ("Teste de vitesse
  * partition : sudo dd if=/dev/zero of=/mnt/raid_storage ...").
  * Labels: bs (bytes), count, iflag, oflag, conv, if, of, command, direct=1
- * when the flag of the side that touches storage says direct.
+ * when the flag of the side that touches storage says direct; an output
+ * with no dd command before it has size (its byte count) instead.
  */
 #include "parser.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +102,9 @@ struct dd_state {
 	int have_in, have_out;
 	int interrupted;	/* "^C" before the counts: in may exceed out */
 	int siginfo;		/* BSD "load: ... cmd: dd" before the counts */
+	int signalled;		/* a "kill -USR1" line since the last dd
+				   command, not answered by an output yet */
+	size_t signal_li;
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
 	char *error;
 	size_t sync_li;		/* the failed sync after the copy, if any */
@@ -190,9 +201,26 @@ static int is_generator(const char *path)
 	       !strcmp(path, "/dev/random");
 }
 
+/*
+ * "of=/dev/stdout" is the pipe dd writes to without of= ("dd if=/dev/urandom
+ * of=/dev/stdout bs=1K count=10 | base64"), and "if=/dev/stdin" the pipe
+ * it reads without if=: neither is storage.
+ */
+static int is_std_stream(const char *path)
+{
+	return path && (!strcmp(path, "/dev/stdout") ||
+			!strcmp(path, "/dev/stdin") ||
+			!strcmp(path, "/dev/fd/0") || !strcmp(path, "/dev/fd/1"));
+}
+
 static const char *dd_direction(const struct labels *l)
 {
 	const char *in = labels_get(l, "if"), *out = labels_get(l, "of");
+
+	if (is_std_stream(in))
+		in = NULL;
+	if (is_std_stream(out))
+		out = NULL;
 
 	if (out && is_sink(out))
 		return "read";
@@ -205,6 +233,20 @@ static const char *dd_direction(const struct labels *l)
 	return "copy";
 }
 
+/*
+ * Does v close every parenthesis it opens?  The words of a command are cut
+ * at blanks, so "count=$((0x580920 - 0x580880))" comes as
+ * "count=$((0x580920": not a value to label with.
+ */
+static int parens_balanced(const char *v)
+{
+	int depth = 0;
+
+	for (; *v; v++)
+		depth += (*v == '(') - (*v == ')');
+	return depth == 0;
+}
+
 static void read_operand(struct dd_command *c, const char *w)
 {
 	static const char *const keys[] = {
@@ -213,7 +255,7 @@ static void read_operand(struct dd_command *c, const char *w)
 	const char *eq = strchr(w, '=');
 	double bytes;
 
-	if (!eq)
+	if (!eq || !parens_balanced(eq + 1))
 		return;
 	for (size_t k = 0; keys[k]; k++)
 		if ((size_t)(eq - w) == strlen(keys[k]) &&
@@ -602,15 +644,24 @@ static const char *op_of(const struct dd_command *c)
 	return c ? c->op : "copy";
 }
 
+/*
+ * One figure of the summary s, labelled by its command.  Without one the
+ * byte count is the only condition the output states, and it is a label
+ * (size, in bytes): a build log's three commandless dd runs of 5120000,
+ * 512 and 74816 bytes are three tests, not one test run three times,
+ * while a loop's runs of one size still fold.
+ */
 static void emit_one(struct parse_ctx *ctx, size_t li,
-		     const struct dd_command *c, const char *metric,
-		     const char *unit, double v)
+		     const struct dd_command *c, const struct summary_line *s,
+		     const char *metric, const char *unit, double v)
 {
 	struct measurement *m = parse_emit(ctx, li, "dd", op_of(c), metric,
 					   unit, v);
 
 	if (c)
 		labels_copy(&m->labels, &c->labels);
+	else
+		labels_setf(&m->labels, "size", "%" PRIu64, s->bytes);
 }
 
 static void reset_output(struct dd_state *st)
@@ -678,7 +729,7 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   ctx->in->lines[orig].lineno);
 		return 0;
 	}
-	emit_one(ctx, li, *c, "bytes", UNIT_BYTES, (double)s->bytes);
+	emit_one(ctx, li, *c, s, "bytes", UNIT_BYTES, (double)s->bytes);
 	if (isnan(s->seconds))
 		return 1;
 	if (s->seconds <= 0) {
@@ -686,8 +737,8 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   "no bandwidth computed");
 		return 1;
 	}
-	emit_one(ctx, li, *c, "runtime", UNIT_SECONDS, s->seconds);
-	emit_one(ctx, li, *c, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+	emit_one(ctx, li, *c, s, "runtime", UNIT_SECONDS, s->seconds);
+	emit_one(ctx, li, *c, s, "bw", UNIT_BW, (double)s->bytes / s->seconds);
 	return 1;
 }
 
@@ -715,6 +766,14 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 	if (st->siginfo) {
 		parse_note(ctx, li, "a progress report asked for with Ctrl-T "
 			   "(SIGINFO) while dd ran: not a result");
+		reset_output(st);
+		return;
+	}
+	if (st->signalled) {
+		parse_note(ctx, li, "the counts dd printed when line %u sent "
+			   "it a signal (a snapshot while it ran): not a "
+			   "result", ctx->in->lines[st->signal_li].lineno);
+		st->signalled = 0;
 		reset_output(st);
 		return;
 	}
@@ -792,6 +851,46 @@ static int is_siginfo(const char *text)
 	return starts_with(text, "load: ") && strstr(text, "  cmd: dd ");
 }
 
+/* Is w a USR1 (GNU) or INFO (BSD) signal option of kill? */
+static int is_progress_signal(const char *w)
+{
+	static const char *const sigs[] = {
+		"-USR1", "-SIGUSR1", "-usr1", "-10", "-INFO", "-SIGINFO",
+		"-29", "USR1", "SIGUSR1", "INFO", "SIGINFO", NULL
+	};
+
+	for (size_t i = 0; sigs[i]; i++)
+		if (!strcmp(w, sigs[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A line that asks a running dd for its counts: "kill -USR1 $(pgrep ^dd)",
+ * "pidof dd| sudo xargs kill -USR1", "pkill -usr1 dd", "kill -s INFO
+ * 1234".  The counts dd prints then are a snapshot of the copy, even when
+ * in and out agree (a tutorial shows one in its own block under "$ pidof
+ * dd| sudo xargs kill -USR1").
+ */
+static int asks_for_progress(const char *text)
+{
+	const char *p = line_after_prompt(text), *end = p + strlen(p);
+	int kill = 0, signal = 0;
+	char *w;
+
+	while ((w = shell_next_word(&p, end))) {
+		const char *b = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+
+		if (!strcmp(b, "kill") || !strcmp(b, "pkill") ||
+		    !strcmp(b, "killall"))
+			kill = 1;
+		else if (kill && is_progress_signal(w))
+			signal = 1;
+		free(w);
+	}
+	return kill && signal;
+}
+
 /* Output of the time builtin: neutral between dd outputs. */
 static int is_time_line(const char *t)
 {
@@ -862,6 +961,7 @@ static int dd_parse(struct parse_ctx *ctx)
 			end_output(ctx, &st, 0);
 			reset_output(&st);
 			st.have_prev = 0;
+			st.signalled = 0;
 			st.last_kind = LINE_COMMAND;
 			st.last_li = i;
 			continue;
@@ -876,6 +976,10 @@ static int dd_parse(struct parse_ctx *ctx)
 			continue;
 		}
 		kind = classify(text, &s, &records);
+		if (!kind && asks_for_progress(text)) {
+			st.signalled = 1;
+			st.signal_li = i;
+		}
 		if (!kind) {
 			if (st.used && !is_time_line(text) &&
 			    !ctx->claimed[i])

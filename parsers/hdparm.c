@@ -20,6 +20,9 @@
  *   A line wrapped by a mail client (the rest is joined back):
  *   	Timing buffer-cache reads:   128 MB in  0.96 seconds =133.33
  *   MB/sec
+ *   The blanks around '=' lost when a book was typeset (a translated
+ *   Linux hardware guide):
+ *   Timing cached reads:   11810 MB in 2.00 seconds=5916.78 MB/sec
  *   A full stop ending the poster's sentence (hdparm prints none; it is
  *   taken only as the line's last character, so it cannot be part of a
  *   figure):
@@ -298,7 +301,10 @@ static enum timing_status read_figures(const char *p, struct timing *t,
 	if (scan_double(&p, 0, &t->seconds))
 		return *why = "expected the seconds", TIMING_BAD;
 	p = skip_spaces(p);
-	if (!skip_prefix(&p, "seconds ="))
+	if (!skip_prefix(&p, "seconds"))
+		return *why = "expected 'seconds ='", TIMING_BAD;
+	p = skip_spaces(p);	/* "seconds=5916.78": blanks lost in print */
+	if (!skip_prefix(&p, "="))
 		return *why = "expected 'seconds ='", TIMING_BAD;
 	if (p[0] == '3' && p[1] == 'D' &&
 	    (p[2] == ' ' || (p[2] >= '0' && p[2] <= '9')))

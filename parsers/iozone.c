@@ -56,9 +56,13 @@
  * size.  The throughput report likewise repeats the "Children see" lines.
  *
  * Command lines are not claimed: the context pass (core/context.c) turns
- * the line right above an output into the "command" label.
+ * the line right above an output into the "command" label.  The command
+ * line (or "Command line used:") whose options a run's figures were read
+ * with labels them itself, in the context pass's words, when prose stands
+ * between.
  */
 #include "parser.h"
+#include "../core/context.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
@@ -136,13 +140,15 @@ struct ioz_run {
 	int direct;		/* -1: nothing says */
 	unsigned tests;		/* bit per -i test 0..7 */
 	int have_tests;		/* a command line listed -i tests */
-	int odd_tests;		/* -i 8 and up: no known table column */
+	int odd_tests;		/* -i 9 and up: no known table column */
 	int auto_mode;		/* -a / -A / -z */
 	double filesize, bs;	/* bytes per process; 0 unknown */
 	int threads;		/* -t N; 0 unknown */
 	int read_table;		/* table values read: -R repeats them */
 	int read_tput;		/* "Children see" read: report repeats */
 	int banner;		/* inside the banner */
+	int have_cmd;		/* cmd_li: the command line read */
+	size_t cmd_li;
 };
 
 struct ioz_tok {
@@ -170,6 +176,9 @@ struct ioz_state {
 	size_t nrecs;
 	int in_contrib;
 	int unit_unknown_said;	/* the error of emit_cell(), once a table */
+	char *cmd_text;		/* the command label of line cmd_text_li */
+	size_t cmd_text_li;
+	int have_cmd_text;
 	struct ioz_tok toks[IOZ_MAX_TOKS];
 };
 
@@ -326,7 +335,7 @@ static void option(struct ioz_run *run, char c, const char *arg, int *ns,
 		run->have_tests = 1;
 		if (v <= 7)
 			run->tests |= 1u << v;
-		else
+		else if (v != 8)	/* 8, the mix test, prints no column */
 			run->odd_tests = 1;
 		break;
 	case 's':
@@ -437,6 +446,8 @@ static int read_command(struct ioz_state *st, size_t li)
 		end = args + strlen(args);
 	run_reset(&st->run);
 	read_options(&st->run, args, end);
+	st->run.have_cmd = 1;
+	st->run.cmd_li = li;
 	st->in_table = st->in_report = 0;
 	st->tp_op = NULL;
 	st->cmd_rows = 1;
@@ -517,6 +528,8 @@ static int read_banner(struct ioz_state *st, size_t li)
 		read_options(run, t, t + strlen(t));
 		if (direct == 1)
 			run->direct = 1;
+		run->have_cmd = 1;
+		run->cmd_li = li;
 		st->cmd_rows = 0;
 		/* not claimed: the context pass makes it the command label
 		 * of the run's figures (runs differ by it) */
@@ -579,6 +592,30 @@ static int match_header(struct ioz_state *st, const struct ioz_tok *t,
 	return (int)k;
 }
 
+/*
+ * The command label of the run's figures: the command line whose options
+ * the reader took.  The context pass labels an output with the line right
+ * above it only, and a post often puts prose between ("Reference numbers
+ * (on Latitude c3.large.x86):", "before 7e55c60acfbb:"): two runs with
+ * different options (-B, mmap files) then had the same labels.  Computed
+ * once per command line.
+ */
+static void label_command(struct ioz_state *st, struct measurement *m)
+{
+	const struct ioz_run *run = &st->run;
+
+	if (!run->have_cmd)
+		return;
+	if (!st->have_cmd_text || st->cmd_text_li != run->cmd_li) {
+		free(st->cmd_text);
+		st->cmd_text = context_command_text(st->ctx, run->cmd_li);
+		st->cmd_text_li = run->cmd_li;
+		st->have_cmd_text = 1;
+	}
+	if (st->cmd_text)
+		labels_set(&m->labels, "command", st->cmd_text);
+}
+
 static void label_sizes(struct measurement *m, double filesize, double bs,
 			const struct ioz_run *run)
 {
@@ -609,6 +646,7 @@ static void emit_cell(struct ioz_state *st, size_t li, const char *op,
 	m = parse_emit(st->ctx, li, "iozone", op, metric, unit,
 		       value * factor);
 	label_sizes(m, kb * KIB, reclen * KIB, &st->run);
+	label_command(st, m);
 }
 
 /* Columns of the tests a command line ran (all of 0-7 without -i). */
@@ -841,6 +879,7 @@ static void emit_tput(struct ioz_state *st, size_t li, const char *aggr,
 	m = parse_emit(st->ctx, li, "iozone", st->tp_op, metric, u, v * f);
 	labels_setf(&m->labels, "threads", "%d", st->tp_threads);
 	labels_set(&m->labels, "aggregate", aggr);
+	label_command(st, m);
 	if (st->run.filesize > 0)
 		labels_setf(&m->labels, "filesize", "%.0f", st->run.filesize);
 	if (st->run.bs > 0)
@@ -1160,6 +1199,7 @@ static int iozone_parse(struct parse_ctx *ctx)
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		read_line(st, i);
 	emitted = (int)(ctx->rs->n - before);
+	free(st->cmd_text);
 	free(st);
 	return emitted;
 }

@@ -6,6 +6,9 @@
  *   bash/ksh     real	0m35.516s      (also 17m54.712s, 1m2,667s)
  *                user	0m0.050s
  *                sys	0m11.860s
+ *   as comments  #real	3m31,415s       (a script keeping its timings as
+ *                #user	0m0,678s         "#" comments: the whole triple only)
+ *                #sys	0m3,180s
  *   BusyBox      real    1m 52.31s
  *   ELKS         Real 1m6.820s
  *   POSIX -p     real 35.51
@@ -17,6 +20,8 @@
  *   zsh          dd if=/dev/zero of=x  0.01s user 0.50s system 99% cpu 0.512 total
  *   BSD, macOS   /usr/bin/time (and time in sh there):
  *                        0.95 real         1.86 user         0.19 sys
+ *                247.99s real 1.92s user 48.64s system   (a much copied
+ *                dd benchmark post; its shell is not named)
  *   tcsh, csh    4.176u 0.001s 0:05.09 81.9%	0+0k 0+0io 0pf+0w
  *                29.7u 0.0s 0:29 99% 0+0k 0+0io 0pf+0w
  *   fish         ________________________________________________________
@@ -60,6 +65,8 @@ static int time_detect(const struct input *in)
 	for (size_t i = 0; i < in->nlines; i++) {
 		const char *t = in->lines[i].text;
 
+		if (t[0] == '#')
+			t = skip_spaces(t + 1);
 		if (starts_with(t, "real") || starts_with(t, "Real") ||
 		    strstr(t, "elapsed") || strstr(t, "Elapsed (wall") ||
 		    strstr(t, " total") || strstr(t, " real ") ||
@@ -103,12 +110,29 @@ static int read_duration(const char *p, double *out)
 	return parts ? (*out = total, 0) : -1;
 }
 
-/* "real 0m1.5s" -> which = "real"; -1 when the line is not one. */
-static int read_bash_line(const char *text, const char **which, double *v)
+/*
+ * The text after a shell comment's '#' ("#real\t3m31,415s" in a script
+ * that keeps its timings as comments), or NULL when text is no comment.
+ */
+static const char *comment_body(const char *text)
+{
+	return text[0] == '#' ? skip_spaces(text + 1) : NULL;
+}
+
+/*
+ * "real 0m1.5s" -> which = "real"; -1 when the line is not one.  *commented
+ * says whether the line was a "#" comment ("# real 0m1.5s"), which
+ * read_bash_block() takes only as a whole real/user/sys triple.
+ */
+static int read_bash_line(const char *text, const char **which, double *v,
+			  int *commented)
 {
 	static const char *const keys[] = { "real", "user", "sys" };
-	const char *p = text;
+	const char *p, *body = comment_body(text);
 
+	*commented = body != NULL;
+	if (body)
+		text = body;
 	for (size_t k = 0; k < 3; k++) {
 		p = text;
 		if (skip_prefix_icase(&p, keys[k]) && (*p == ' ' || *p == '\t')) {
@@ -119,7 +143,11 @@ static int read_bash_line(const char *text, const char **which, double *v)
 	return -1;
 }
 
-/* "time CMD" (after a prompt): returns CMD, or NULL. */
+/*
+ * "time CMD" (after a prompt): returns CMD, or NULL.  "\time CMD" and
+ * "command time CMD" are how one asks bash for /usr/bin/time instead of
+ * its keyword (a GitHub issue shows both, each over a GNU default line).
+ */
 static char *timed_command(const char *text)
 {
 	const char *p = line_after_prompt(text), *end;
@@ -128,7 +156,7 @@ static char *timed_command(const char *text)
 	if (skip_prefix(&p, "sudo "))
 		p = skip_spaces(p);
 	if (!skip_prefix(&p, "time ") && !skip_prefix(&p, "/usr/bin/time ") &&
-	    !skip_prefix(&p, "command time "))
+	    !skip_prefix(&p, "command time ") && !skip_prefix(&p, "\\time "))
 		return NULL;
 	end = p + strlen(p);
 	for (;;) {	/* time's own options */
@@ -234,29 +262,51 @@ static void emit_timing(struct parse_ctx *ctx, size_t li, size_t stop,
 	free(command);
 }
 
+/*
+ * Lines of the bash block at li: "real" then up to "user" and "sys".  A
+ * block kept as "#" comments counts only whole ("#real", "#user", "#sys"
+ * in a row): a lone "# real 2" is as likely a note as a timing.
+ */
+static size_t bash_block_lines(const struct parse_ctx *ctx, size_t li)
+{
+	const char *which;
+	double v;
+	size_t n = 0;
+	int commented, first_commented = 0;
+
+	for (size_t i = li; i < ctx->in->nlines && n < 3; i++) {
+		if (read_bash_line(ctx->in->lines[i].text, &which, &v,
+				   &commented))
+			break;
+		if (i == li)
+			first_commented = commented;
+		if ((n && !strcmp(which, "real")) ||
+		    (!n && strcmp(which, "real")) ||
+		    commented != first_commented)
+			break;
+		n = i - li + 1;
+	}
+	return first_commented && n < 3 ? 0 : n;
+}
+
 /* A bash/POSIX/BusyBox block starting at li; returns lines used. */
 static size_t read_bash_block(struct parse_ctx *ctx, size_t li, size_t stop)
 {
 	const char *which;
 	double v;
 	char *command;
-	size_t n = 0, at;
+	size_t n = bash_block_lines(ctx, li), at;
+	int commented;
 
-	if (read_bash_line(ctx->in->lines[li].text, &which, &v) ||
-	    strcmp(which, "real"))
+	if (!n)
 		return 0;
 	command = find_command(ctx, li, stop, &at);
-	for (size_t i = li; i < ctx->in->nlines && n < 3; i++) {
-		if (read_bash_line(ctx->in->lines[i].text, &which, &v))
-			break;
-		if (n && !strcmp(which, "real"))
-			break;
+	for (size_t i = li; i < li + n; i++)
 		parse_claim(ctx, i);
-		n = i - li + 1;
-	}
 	if (!command || !is_copy(ctx, at, li + n - 1))
 		for (size_t i = li; i < li + n; i++) {
-			read_bash_line(ctx->in->lines[i].text, &which, &v);
+			read_bash_line(ctx->in->lines[i].text, &which, &v,
+				       &commented);
 			emit(ctx, i, which, v, command);
 		}
 	free(command);
@@ -388,20 +438,40 @@ static int read_zsh(struct parse_ctx *ctx, size_t li)
 	return 1;
 }
 
-/* BSD: "0.95 real         1.86 user         0.19 sys" */
+/*
+ * "<seconds> <word>" of a BSD line: "0.95 real", or with the seconds
+ * marked, "247.99s real"; 0 on success.
+ */
+static int read_bsd_field(const char **p, const char *word, double *v)
+{
+	const char *q = *p;
+
+	if (scan_double(&q, 0, v))
+		return -1;
+	skip_prefix(&q, "s");
+	if (*q != ' ' && *q != '\t')
+		return -1;
+	q = skip_spaces(q);
+	if (!skip_prefix(&q, word))
+		return -1;
+	*p = skip_spaces(q);
+	return 0;
+}
+
+/*
+ * BSD: "0.95 real         1.86 user         0.19 sys"; the form a much
+ * copied dd benchmark post shows (seconds marked, "system"):
+ * "247.99s real 1.92s user 48.64s system".
+ */
 static int read_bsd(struct parse_ctx *ctx, size_t li, size_t stop)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
 
-	if (read_tagged(&p, " ", &real) || !skip_prefix(&p, "real"))
-		return 0;
-	p = skip_spaces(p);
-	if (read_tagged(&p, " ", &user) || !skip_prefix(&p, "user"))
-		return 0;
-	p = skip_spaces(p);
-	if (read_tagged(&p, " ", &sys) || !skip_prefix(&p, "sys") ||
-	    *skip_spaces(p))
+	if (read_bsd_field(&p, "real", &real) ||
+	    read_bsd_field(&p, "user", &user) ||
+	    (read_bsd_field(&p, "system", &sys) &&
+	     read_bsd_field(&p, "sys", &sys)) || *p)
 		return 0;
 	emit_timing(ctx, li, stop, real, user, sys);
 	return 1;
