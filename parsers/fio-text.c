@@ -1242,16 +1242,30 @@ static void learn_log_prefix(struct text_state *st, const struct input *in)
 	}
 }
 
+/*
+ * t without the learnt prefix, or t when it does not start with one of
+ * that shape.  A run of digits matches a run of any length: a page that
+ * numbers the lines of a code block ("9. clat percentiles (usec):" then
+ * "10. | 1.00th=[...]") or a log whose counter grows a digit keeps its
+ * shape, not its width.
+ */
 static const char *strip_log_prefix(const struct text_state *st,
 				    const char *t)
 {
-	for (size_t i = 0; i < st->log_prefix_len; i++) {
-		char a = st->log_prefix[i], b = t[i];
+	const char *a = st->log_prefix, *end = a + st->log_prefix_len;
+	const char *s = t;
 
-		if (a != b && !(a >= '0' && a <= '9' && b >= '0' && b <= '9'))
+	while (a < end) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*s)) {
+			while (a < end && isdigit((unsigned char)*a))
+				a++;
+			while (isdigit((unsigned char)*s))
+				s++;
+		} else if (*a++ != *s++) {
 			return t;
+		}
 	}
-	return skip_spaces(t + st->log_prefix_len);
+	return skip_spaces(s);
 }
 
 /*
