@@ -1211,6 +1211,24 @@ static const char *strip_host(const char *t)
 }
 
 /*
+ * t past its indentation, no-break spaces (U+00A0) included: a web page
+ * or a quoted-printable mail ("=C2=A0=C2=A0 slat (nsec): ...") indents
+ * fio's lines with them, and they are no part of a line's text.
+ */
+static const char *skip_indent(const char *t)
+{
+	for (;;) {
+		if (*t == ' ' || *t == '\t')
+			t++;
+		else if ((unsigned char)t[0] == 0xc2 &&
+			 (unsigned char)t[1] == 0xa0)
+			t += 2;
+		else
+			return t;
+	}
+}
+
+/*
  * A test harness's log prefix before every line of fio's output
  * ("20:22:23 DEBUG| [stdout]   write: IOPS=19, ..."): learnt from the
  * first direction or status line with other text before it (not a status
@@ -1225,7 +1243,8 @@ static void learn_log_prefix(struct text_state *st, const struct input *in)
 	};
 
 	for (size_t i = 0; i < in->nlines; i++) {
-		const char *t = in->lines[i].text, *at = NULL, *end;
+		const char *t = skip_indent(in->lines[i].text), *at = NULL;
+		const char *end;
 
 		for (size_t k = 0; anchors[k] && !at; k++)
 			at = strstr(t, anchors[k]);
@@ -1265,7 +1284,7 @@ static const char *strip_log_prefix(const struct text_state *st,
 			return t;
 		}
 	}
-	return skip_spaces(s);
+	return skip_indent(s);
 }
 
 /*
@@ -1359,7 +1378,8 @@ static int wrapped_rest(const char *t, const char *next)
 /* The text of line i as the fio parser reads it (prefixes stripped). */
 static const char *clean_text(struct text_state *st, size_t i)
 {
-	const char *t = strip_log_prefix(st, st->ctx->in->lines[i].text);
+	const char *t = strip_log_prefix(st,
+					 skip_indent(st->ctx->in->lines[i].text));
 
 	return strip_emphasis(st, strip_host(t));
 }
