@@ -68,6 +68,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Pieces a wrap may cut one fio result line into (a status line cut at
+ * 72 columns makes three) */
+#define WRAP_PIECES_MAX 4
+
 struct fio_report {
 	char *name;		/* NULL: no report header (an excerpt) */
 	long group;
@@ -1346,19 +1350,72 @@ static int starts_with_field(const char *next)
 	return n && next[n] == '=';
 }
 
+/* Does t end a line whose missing end is need (see missing_end())? */
+static int holds_end(const char *t, const char *need)
+{
+	return strcmp(need, "iodepth=") ? ends_with(t, need) :
+					  strstr(t, need) != NULL;
+}
+
 /*
- * Is next the rest of t, wrapped?  fio prints every result on one line;
- * a mail client breaks one after a ", " (">    READ: io=..., maxb=...,"
- * then "> mint=..."), a blog ends it with " \" as a shell line, a
- * terminal cuts it anywhere ("aggrutil=93.8" then "2%").  A line that
- * starts a fio record of its own is never the rest of another.
+ * A wrap inside a word or figure ("ioeng" then "ine=sync", "aggrutil=93.8"
+ * then "2%"), not at a blank: a job header, a status or a disk line has
+ * blanks only after a ',' or before a '(', never between two letters or
+ * digits, so the wrap took no blank away.
+ */
+static int cut_inside_word(const char *t, size_t len, const char *next)
+{
+	return len && (isalnum((unsigned char)t[len - 1]) ||
+		       t[len - 1] == '.') &&
+	       (isalnum((unsigned char)*next) || *next == '%');
+}
+
+static const char *clean_text(struct text_state *st, size_t i);
+
+/*
+ * Does one of the lines from j on end the fio line whose end need is
+ * missing, every line up to it a piece of it (not empty, no record of
+ * its own)?  A mail client that cuts at a fixed width may cut a long
+ * status line twice ("...83.3MiB/s", "(87.4MB/s-87.4MB/s), io=...,
+ * run=49154-", "49154msec").
+ */
+static int ends_below(struct text_state *st, size_t j, const char *need)
+{
+	const struct input *in = st->ctx->in;
+
+	for (size_t k = j; k < in->nlines && k < j + WRAP_PIECES_MAX; k++) {
+		const char *t;
+
+		if (st->ctx->claimed[k] ||
+		    !same_origin(input_line_origin(in, &in->lines[k]),
+				 st->origin))
+			return 0;
+		t = clean_text(st, k);
+		if (!*t || starts_record(t))
+			return 0;
+		if (holds_end(t, need))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is line j the rest of t, wrapped?  fio prints every result on one
+ * line; a mail client breaks one after a ", " (">    READ: io=...,
+ * maxb=...," then "> mint=...") or at a fixed width, a blog ends it with
+ * " \" as a shell line, a terminal cuts it anywhere ("aggrutil=93.8"
+ * then "2%").  A line that starts a fio record of its own is never the
+ * rest of another.
  *   1: join with a blank (the wrap replaced one), 2: join as is.
  */
-static int wrapped_rest(const char *t, const char *next)
+static int wrapped_rest(struct text_state *st, const char *t, size_t j)
 {
 	const char *need = missing_end(t);
+	const char *next;
 	size_t len = strlen(t);
+	int later = need && ends_below(st, j, need);
 
+	next = clean_text(st, j);	/* after ends_below(): one buffer */
 	if (!*next || starts_record(next))
 		return 0;
 	if (len > 1 && t[len - 1] == '\\' && strchr(" ,", t[len - 2]) &&
@@ -1366,13 +1423,9 @@ static int wrapped_rest(const char *t, const char *next)
 		return 1;
 	if (len && t[len - 1] == ',' && starts_with_field(next))
 		return 1;
-	if (!need || !(strcmp(need, "iodepth=") ? ends_with(next, need) :
-		       strstr(next, need) != NULL))
+	if (!later)
 		return 0;
-	/* cut inside a figure ("93.8" / "2%"), not at a blank */
-	return len && (isdigit((unsigned char)t[len - 1]) ||
-		       t[len - 1] == '.') &&
-	       (isdigit((unsigned char)*next) || *next == '%') ? 2 : 1;
+	return cut_inside_word(t, len, next) ? 2 : 1;
 }
 
 /* The text of line i as the fio parser reads it (prefixes stripped). */
@@ -1407,10 +1460,10 @@ static const char *join_wrapped(struct text_state *st, size_t i,
 		if (st->ctx->claimed[*last + 1] ||
 		    !same_origin(input_line_origin(in, l), st->origin))
 			break;
-		next = clean_text(st, *last + 1);
-		how = wrapped_rest(st->joined.buf, next);
+		how = wrapped_rest(st, st->joined.buf, *last + 1);
 		if (!how)
 			break;
+		next = clean_text(st, *last + 1);
 		while (st->joined.len &&
 		       strchr(" \\", st->joined.buf[st->joined.len - 1]))
 			st->joined.buf[--st->joined.len] = '\0';
