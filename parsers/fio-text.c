@@ -201,17 +201,40 @@ static void end_output(struct text_state *st)
 	st->prose_after_bare = 0;
 }
 
+/*
+ * Is the header's name the job's, maybe with something glued before it
+ * ("1 1=====test: (g=0): rw=..." under a script's separator)?  Only
+ * after a character no job name is made of there: "rand-seq" is not
+ * "seq" glued.
+ */
+static int header_names(const struct fio_header *h, const char *name,
+			int glued)
+{
+	size_t len = strlen(name);
+	const char *at;
+	unsigned char before;
+
+	if (h->name_len == len)
+		return !strncmp(h->name, name, len);
+	if (!glued || h->name_len < len)
+		return 0;
+	at = h->name + h->name_len - len;
+	before = (unsigned char)at[-1];
+	return !strncmp(at, name, len) && !isalnum(before) &&
+	       !strchr("-_./ ", before);
+}
+
 static const struct fio_header *find_header(const struct text_state *st,
 					    const char *name, long group)
 {
-	for (size_t i = st->nhdrs; i-- > 0;) {
-		const struct fio_header *h = &st->hdrs[i];
+	for (int glued = 0; glued < 2; glued++)
+		for (size_t i = st->nhdrs; i-- > 0;) {
+			const struct fio_header *h = &st->hdrs[i];
 
-		if (h->group == group && strlen(name) == h->name_len &&
-		    !strncmp(h->name, name, h->name_len) &&
-		    same_origin(st->hdr_origin[i], st->origin))
-			return h;
-	}
+			if (h->group == group && header_names(h, name, glued) &&
+			    same_origin(st->hdr_origin[i], st->origin))
+				return h;
+		}
 	return NULL;
 }
 
