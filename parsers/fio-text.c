@@ -862,11 +862,35 @@ static const char *common_labels(struct text_state *st, long g, int dir,
 	return first ? NULL : op;
 }
 
+/*
+ * The labels of a status line with no job report above it (an excerpt
+ * of status lines, a run with its report cut): the options of the fio
+ * command that ran it, with rw bs ioengine iodepth from the output's
+ * sole job header or else that command, as a report's would be (see
+ * begin_dir()).  Its op, or NULL.
+ */
+static const char *lone_status_labels(struct text_state *st, enum fio_dir d,
+				      struct labels *l)
+{
+	const struct fio_header *h = sole_header(st);
+	const char *rw;
+
+	labels_release(l);
+	labels_copy(l, &st->cmd);
+	if (h) {
+		fio_header_labels(h, d, l);
+		return fio_op(h->rw, d);
+	}
+	for (size_t i = 0; i < st->cmd_job.n; i++)
+		labels_set(l, st->cmd_job.v[i].key, st->cmd_job.v[i].value);
+	rw = labels_get(&st->cmd_job, "rw");
+	return rw ? fio_op(rw, d) : NULL;
+}
+
 /* "READ: bw=20.9MiB/s (21.9MB/s), ..., io=64.0MiB (67.1MB), run=..." */
 static int status_line(struct text_state *st, size_t li, const char *t)
 {
 	const char *p = t, *v, *op;
-	const struct fio_header *h;
 	double bw, bytes;
 	struct labels l;
 	int d = skip_direction(&p, 1), v2;
@@ -882,10 +906,8 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 		return 1;
 	}
 	op = common_labels(st, st->status_group, d, &l);
-	if (!op && !l.n && (h = sole_header(st))) {	/* no job report */
-		fio_header_labels(h, (enum fio_dir)d, &l);
-		op = fio_op(h->rw, (enum fio_dir)d);
-	}
+	if (!op && !l.n)	/* no job report */
+		op = lone_status_labels(st, (enum fio_dir)d, &l);
 	if (!op)
 		op = fio_dir_name((enum fio_dir)d);
 	if (st->status_group >= 0)
