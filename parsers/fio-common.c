@@ -8,6 +8,7 @@
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,10 +603,9 @@ int fio_command_labels(const char *line, struct labels *l)
 
 		if (k[0] == '-' && k[1] == '-')
 			k += 2;
-		else if (k[0] == '-' && (strchr(k, '=') ||
-					 takes_no_separate_value(k + 1,
-								 strlen(k + 1))))
-			k += 1;	/* "-bs=4k", "-thread": getopt_long_only */
+		else if (k[0] == '-' && isalpha((unsigned char)k[1]) && k[2])
+			k += 1;	/* "-bs=4k", "-iodepth 32", "-thread": fio
+				 * reads them with getopt_long_only() */
 		else {
 			free(w);	/* a job file, "-f FILE", a value */
 			continue;
