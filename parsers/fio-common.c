@@ -611,14 +611,16 @@ int fio_command_labels(const char *line, struct labels *l)
 			continue;
 		}
 		eq = strchr(k, '=');
-		if (!*k) {		/* a bare "--" */
+		keylen = eq ? (size_t)(eq - k) : strlen(k);
+		if (!keylen || k[keylen - 1] == '-') {
+			/* a bare "--", or "--eta-" cut by a wrap: no fio
+			 * option ends with '-' */
 			free(w);
 			continue;
 		}
 		if (!eq && !takes_no_separate_value(k, strlen(k)) &&
 		    is_value_word(p, end))
 			value = shell_next_word(&p, end);
-		keylen = eq ? (size_t)(eq - k) : strlen(k);
 		if (keylen == 4 && !strncmp(k, "name", 4))
 			cur = start_section(sec, &nsec, eq ? eq + 1 : value);
 		fio_option_label(&sec[cur], k, keylen, eq ? eq + 1 : value);

@@ -1417,6 +1417,33 @@ static int cut_inside_word(const char *t, size_t len, const char *next)
 
 static const char *clean_text(struct text_state *st, size_t i);
 
+/* Does next start with a command-line option ("--size=4G", "-iodepth=8")? */
+static int starts_option(const char *next)
+{
+	const char *p = next + (next[0] == '-' && next[1] == '-');
+
+	return p[0] == '-' && isalpha((unsigned char)p[1]);
+}
+
+/*
+ * Is next more options of the fio command t, which a mail client wrapped
+ * ("# fio --filename=/dev/mmcblk0 --direct=1 --rw=randread --bs=1M" then
+ * "--ioengine=sync --iodepth=256 --size=4G ...")?  No fio output line
+ * starts with a '-'.
+ */
+static int continues_command(const char *t, const char *next)
+{
+	struct labels l;
+	int is_cmd;
+
+	if (!starts_option(next) || !strstr(t, "fio"))
+		return 0;
+	labels_init(&l);
+	is_cmd = !fio_command_labels(t, &l);
+	labels_release(&l);
+	return is_cmd;
+}
+
 /*
  * Does one of the lines from j on end the fio line whose end need is
  * missing, every line up to it a piece of it (not empty, no record of
@@ -1467,6 +1494,8 @@ static int wrapped_rest(struct text_state *st, const char *t, size_t j)
 	    strchr(t, '='))
 		return 1;
 	if (len && t[len - 1] == ',' && starts_with_field(next))
+		return 1;
+	if (continues_command(t, next))
 		return 1;
 	if (!later)
 		return 0;
