@@ -670,6 +670,44 @@ static int emit_stats(struct text_state *st, size_t li, const char *p,
 	return 0;
 }
 
+/*
+ * Where another fio stats line starts inside t, after other text, or
+ * NULL.  A mail client that reflowed a report runs fio's lines together
+ * ("...; 0 zone" / "resets slat (usec): min=6, ...", "stdev=4975.82,
+ * samples=450 iops        : min=   39, ..."): what follows such a start
+ * belongs to another line and is not read as this one's.
+ */
+static const char *stats_inside(const char *t)
+{
+	static const char *const starts[] = {
+		"slat (", "clat (", "lat (", "bw (", "iops ", NULL
+	};
+
+	for (size_t i = 0; starts[i]; i++) {
+		size_t n = strlen(starts[i]);
+
+		for (const char *at = strstr(t + 1, starts[i]); at;
+		     at = strstr(at + 1, starts[i])) {
+			const char *p = at + n;
+
+			if (at[-1] != ' ' ||
+			    (starts[i][n - 1] == '(' && !(p = strchr(p, ')'))))
+				continue;
+			p = skip_spaces(p + (starts[i][n - 1] == '('));
+			if (*p == ':' && starts_with(skip_spaces(p + 1), "min="))
+				return at;
+		}
+	}
+	return NULL;
+}
+
+/* An error for the stats line run into line li (see stats_inside()). */
+static void run_together(struct text_state *st, size_t li, const char *at)
+{
+	parse_error(st->ctx, li, "fio lines run together (reflowed?): its "
+		    "%.*s line not read", (int)strcspn(at, " ("), at);
+}
+
 /* slat/clat/lat/sync "(unit): min=..." or the "lat (usec)   : 250=" map. */
 static int latency_line(struct text_state *st, size_t li, const char *t)
 {
@@ -713,6 +751,8 @@ static int latency_line(struct text_state *st, size_t li, const char *t)
 		return 1;	/* the latency distribution: not a result */
 	if (emit_stats(st, li, p, prefix, unit, UNIT_SECONDS, st->dir))
 		parse_error(st->ctx, li, "unreadable fio %s line", prefix);
+	else if ((p = stats_inside(t)))
+		run_together(st, li, p);
 	return 1;
 }
 
@@ -782,6 +822,8 @@ static int sample_line(struct text_state *st, size_t li, const char *t)
 		return 1;
 	if (emit_stats(st, li, p, prefix, f, unit, st->dir))
 		parse_error(st->ctx, li, "unreadable fio %s line", prefix);
+	else if ((p = stats_inside(t)))
+		run_together(st, li, p);
 	return 1;
 }
 
@@ -1242,10 +1284,14 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 		parse_claim(st->ctx, li);
 		return;
 	}
-	if (!command_line(st, t))
+	if (st->rep && !st->skip && (p = stats_inside(t))) {
+		parse_claim(st->ctx, li);
+		run_together(st, li, p);
+	} else if (!command_line(st, t)) {
 		prose_line(st, t);
-	else if (st->nreps)
+	} else if (st->nreps) {
 		end_output(st);
+	}
 }
 
 /* "<host> rest": the client/server prefix; *host set, rest returned. */
