@@ -603,9 +603,13 @@ int fio_command_labels(const char *line, struct labels *l)
 
 		if (k[0] == '-' && k[1] == '-')
 			k += 2;
-		else if (k[0] == '-' && isalpha((unsigned char)k[1]) && k[2])
+		else if (k[0] == '-' && isalpha((unsigned char)k[1]) && k[2] &&
+			 (strchr(k, '=') ||
+			  takes_no_separate_value(k + 1, strlen(k + 1)) ||
+			  is_value_word(p, end)))
 			k += 1;	/* "-bs=4k", "-iodepth 32", "-thread": fio
-				 * reads them with getopt_long_only() */
+				 * reads them with getopt_long_only(); a lone
+				 * "-rwfio" (a paste gone wrong) is no flag */
 		else {
 			free(w);	/* a job file, "-f FILE", a value */
 			continue;
