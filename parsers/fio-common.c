@@ -8,6 +8,7 @@
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,9 +532,55 @@ static int is_value_word(const char *p, const char *end)
 	return value;
 }
 
+/*
+ * The labels of a command defining several jobs ("--name=a --rw=write
+ * --name=b --rw=read"): what every job runs with.  fio puts the options
+ * before the first --name in the global section and each later one in
+ * the job it follows, so a job's options are the global ones with its
+ * own over them; an option that differs between jobs labels none
+ * (the last --rw=randrw is not the first job's).
+ */
+static void common_job_options(struct labels *sec, size_t nsec,
+			       struct labels *l)
+{
+	for (size_t j = 1; j < nsec; j++) {
+		struct labels eff;
+
+		labels_init(&eff);
+		labels_copy(&eff, &sec[0]);
+		for (size_t i = 0; i < sec[j].n; i++)
+			labels_set(&eff, sec[j].v[i].key, sec[j].v[i].value);
+		if (j == 1)
+			labels_copy(l, &eff);
+		else
+			fio_labels_intersect(l, &eff);
+		labels_release(&eff);
+	}
+}
+
+/* Sections of a command line: the global one and one per --name. */
+#define CMD_SECTIONS_MAX 64
+
+/*
+ * The section the options after "--name=NAME" go to: "global" is fio's
+ * global section again, any other name a new job (past the last slot,
+ * the last job).
+ */
+static size_t start_section(struct labels *sec, size_t *nsec,
+			    const char *name)
+{
+	if (name && !strcmp(name, "global"))
+		return 0;
+	if (*nsec < CMD_SECTIONS_MAX)
+		labels_init(&sec[(*nsec)++]);
+	return *nsec - 1;
+}
+
 int fio_command_labels(const char *line, struct labels *l)
 {
 	struct shell_cmd cmd;
+	struct labels sec[CMD_SECTIONS_MAX];
+	size_t nsec = 1, cur = 0;
 	const char *p, *end;
 	char *w;
 
@@ -546,34 +593,59 @@ int fio_command_labels(const char *line, struct labels *l)
 		if (!dash || shell_find(dash + 4, "fio", &cmd, 1) != 1)
 			return -1;
 	}
+	labels_init(&sec[0]);
 	p = cmd.args;
 	end = cmd.prog + cmd.len;
 	while ((w = shell_next_word(&p, end))) {
 		const char *k = w, *eq;
 		char *value = NULL;
+		size_t keylen;
 
 		if (k[0] == '-' && k[1] == '-')
 			k += 2;
-		else if (k[0] == '-' && (strchr(k, '=') ||
-					 takes_no_separate_value(k + 1,
-								 strlen(k + 1))))
-			k += 1;	/* "-bs=4k", "-thread": getopt_long_only */
+		else if (k[0] == '-' && isalpha((unsigned char)k[1]) && k[2] &&
+			 (strchr(k, '=') ||
+			  takes_no_separate_value(k + 1, strlen(k + 1)) ||
+			  is_value_word(p, end)))
+			k += 1;	/* "-bs=4k", "-iodepth 32", "-thread": fio
+				 * reads them with getopt_long_only(); a lone
+				 * "-rwfio" (a paste gone wrong) is no flag */
 		else {
 			free(w);	/* a job file, "-f FILE", a value */
 			continue;
 		}
 		eq = strchr(k, '=');
-		if (!*k) {		/* a bare "--" */
+		keylen = eq ? (size_t)(eq - k) : strlen(k);
+		if (!keylen || k[keylen - 1] == '-') {
+			/* a bare "--", or "--eta-" cut by a wrap: no fio
+			 * option ends with '-' */
 			free(w);
 			continue;
 		}
 		if (!eq && !takes_no_separate_value(k, strlen(k)) &&
 		    is_value_word(p, end))
 			value = shell_next_word(&p, end);
-		fio_option_label(l, k, eq ? (size_t)(eq - k) : strlen(k),
-				 eq ? eq + 1 : value);
+		if (keylen == 4 && !strncmp(k, "name", 4))
+			cur = start_section(sec, &nsec, eq ? eq + 1 : value);
+		fio_option_label(&sec[cur], k, keylen, eq ? eq + 1 : value);
 		free(value);
 		free(w);
 	}
+	if (nsec <= 2) {	/* one job: its options over the global ones */
+		for (size_t j = 0; j < nsec; j++)
+			for (size_t i = 0; i < sec[j].n; i++)
+				labels_set(l, sec[j].v[i].key,
+					   sec[j].v[i].value);
+	} else {
+		struct labels common;
+
+		labels_init(&common);
+		common_job_options(sec, nsec, &common);
+		for (size_t i = 0; i < common.n; i++)
+			labels_set(l, common.v[i].key, common.v[i].value);
+		labels_release(&common);
+	}
+	for (size_t j = 0; j < nsec; j++)
+		labels_release(&sec[j]);
 	return 0;
 }

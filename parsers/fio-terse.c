@@ -66,7 +66,9 @@ struct terse {
  */
 static int names_fio(const char *t, const char *s)
 {
-	return (s == t || s[-1] == '"' || s[-1] == '\'') && s[1] == ';' &&
+	/* "# 3;fio-2.1;..." in a script's comment starts it too */
+	return (s == t || s == line_after_prompt(t) || s[-1] == '"' ||
+		s[-1] == '\'') && s[1] == ';' &&
 	       !strncmp(s + 2, "fio-", 4) && s[6] >= '0' && s[6] <= '9';
 }
 

@@ -68,6 +68,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Pieces a wrap may cut one fio result line into (a status line cut at
+ * 72 columns makes three) */
+#define WRAP_PIECES_MAX 4
+
 struct fio_report {
 	char *name;		/* NULL: no report header (an excerpt) */
 	long group;
@@ -197,17 +201,40 @@ static void end_output(struct text_state *st)
 	st->prose_after_bare = 0;
 }
 
+/*
+ * Is the header's name the job's, maybe with something glued before it
+ * ("1 1=====test: (g=0): rw=..." under a script's separator)?  Only
+ * after a character no job name is made of there: "rand-seq" is not
+ * "seq" glued.
+ */
+static int header_names(const struct fio_header *h, const char *name,
+			int glued)
+{
+	size_t len = strlen(name);
+	const char *at;
+	unsigned char before;
+
+	if (h->name_len == len)
+		return !strncmp(h->name, name, len);
+	if (!glued || h->name_len < len)
+		return 0;
+	at = h->name + h->name_len - len;
+	before = (unsigned char)at[-1];
+	return !strncmp(at, name, len) && !isalnum(before) &&
+	       !strchr("-_./ ", before);
+}
+
 static const struct fio_header *find_header(const struct text_state *st,
 					    const char *name, long group)
 {
-	for (size_t i = st->nhdrs; i-- > 0;) {
-		const struct fio_header *h = &st->hdrs[i];
+	for (int glued = 0; glued < 2; glued++)
+		for (size_t i = st->nhdrs; i-- > 0;) {
+			const struct fio_header *h = &st->hdrs[i];
 
-		if (h->group == group && strlen(name) == h->name_len &&
-		    !strncmp(h->name, name, h->name_len) &&
-		    same_origin(st->hdr_origin[i], st->origin))
-			return h;
-	}
+			if (h->group == group && header_names(h, name, glued) &&
+			    same_origin(st->hdr_origin[i], st->origin))
+				return h;
+		}
 	return NULL;
 }
 
@@ -643,6 +670,44 @@ static int emit_stats(struct text_state *st, size_t li, const char *p,
 	return 0;
 }
 
+/*
+ * Where another fio stats line starts inside t, after other text, or
+ * NULL.  A mail client that reflowed a report runs fio's lines together
+ * ("...; 0 zone" / "resets slat (usec): min=6, ...", "stdev=4975.82,
+ * samples=450 iops        : min=   39, ..."): what follows such a start
+ * belongs to another line and is not read as this one's.
+ */
+static const char *stats_inside(const char *t)
+{
+	static const char *const starts[] = {
+		"slat (", "clat (", "lat (", "bw (", "iops ", NULL
+	};
+
+	for (size_t i = 0; starts[i]; i++) {
+		size_t n = strlen(starts[i]);
+
+		for (const char *at = strstr(t + 1, starts[i]); at;
+		     at = strstr(at + 1, starts[i])) {
+			const char *p = at + n;
+
+			if (at[-1] != ' ' ||
+			    (starts[i][n - 1] == '(' && !(p = strchr(p, ')'))))
+				continue;
+			p = skip_spaces(p + (starts[i][n - 1] == '('));
+			if (*p == ':' && starts_with(skip_spaces(p + 1), "min="))
+				return at;
+		}
+	}
+	return NULL;
+}
+
+/* An error for the stats line run into line li (see stats_inside()). */
+static void run_together(struct text_state *st, size_t li, const char *at)
+{
+	parse_error(st->ctx, li, "fio lines run together (reflowed?): its "
+		    "%.*s line not read", (int)strcspn(at, " ("), at);
+}
+
 /* slat/clat/lat/sync "(unit): min=..." or the "lat (usec)   : 250=" map. */
 static int latency_line(struct text_state *st, size_t li, const char *t)
 {
@@ -686,6 +751,8 @@ static int latency_line(struct text_state *st, size_t li, const char *t)
 		return 1;	/* the latency distribution: not a result */
 	if (emit_stats(st, li, p, prefix, unit, UNIT_SECONDS, st->dir))
 		parse_error(st->ctx, li, "unreadable fio %s line", prefix);
+	else if ((p = stats_inside(t)))
+		run_together(st, li, p);
 	return 1;
 }
 
@@ -755,6 +822,8 @@ static int sample_line(struct text_state *st, size_t li, const char *t)
 		return 1;
 	if (emit_stats(st, li, p, prefix, f, unit, st->dir))
 		parse_error(st->ctx, li, "unreadable fio %s line", prefix);
+	else if ((p = stats_inside(t)))
+		run_together(st, li, p);
 	return 1;
 }
 
@@ -835,11 +904,35 @@ static const char *common_labels(struct text_state *st, long g, int dir,
 	return first ? NULL : op;
 }
 
+/*
+ * The labels of a status line with no job report above it (an excerpt
+ * of status lines, a run with its report cut): the options of the fio
+ * command that ran it, with rw bs ioengine iodepth from the output's
+ * sole job header or else that command, as a report's would be (see
+ * begin_dir()).  Its op, or NULL.
+ */
+static const char *lone_status_labels(struct text_state *st, enum fio_dir d,
+				      struct labels *l)
+{
+	const struct fio_header *h = sole_header(st);
+	const char *rw;
+
+	labels_release(l);
+	labels_copy(l, &st->cmd);
+	if (h) {
+		fio_header_labels(h, d, l);
+		return fio_op(h->rw, d);
+	}
+	for (size_t i = 0; i < st->cmd_job.n; i++)
+		labels_set(l, st->cmd_job.v[i].key, st->cmd_job.v[i].value);
+	rw = labels_get(&st->cmd_job, "rw");
+	return rw ? fio_op(rw, d) : NULL;
+}
+
 /* "READ: bw=20.9MiB/s (21.9MB/s), ..., io=64.0MiB (67.1MB), run=..." */
 static int status_line(struct text_state *st, size_t li, const char *t)
 {
 	const char *p = t, *v, *op;
-	const struct fio_header *h;
 	double bw, bytes;
 	struct labels l;
 	int d = skip_direction(&p, 1), v2;
@@ -855,10 +948,8 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 		return 1;
 	}
 	op = common_labels(st, st->status_group, d, &l);
-	if (!op && !l.n && (h = sole_header(st))) {	/* no job report */
-		fio_header_labels(h, (enum fio_dir)d, &l);
-		op = fio_op(h->rw, (enum fio_dir)d);
-	}
+	if (!op && !l.n)	/* no job report */
+		op = lone_status_labels(st, (enum fio_dir)d, &l);
 	if (!op)
 		op = fio_dir_name((enum fio_dir)d);
 	if (st->status_group >= 0)
@@ -1193,10 +1284,14 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 		parse_claim(st->ctx, li);
 		return;
 	}
-	if (!command_line(st, t))
+	if (st->rep && !st->skip && (p = stats_inside(t))) {
+		parse_claim(st->ctx, li);
+		run_together(st, li, p);
+	} else if (!command_line(st, t)) {
 		prose_line(st, t);
-	else if (st->nreps)
+	} else if (st->nreps) {
 		end_output(st);
+	}
 }
 
 /* "<host> rest": the client/server prefix; *host set, rest returned. */
@@ -1208,6 +1303,24 @@ static const char *strip_host(const char *t)
 	    close)
 		return t;
 	return skip_spaces(close + 2);
+}
+
+/*
+ * t past its indentation, no-break spaces (U+00A0) included: a web page
+ * or a quoted-printable mail ("=C2=A0=C2=A0 slat (nsec): ...") indents
+ * fio's lines with them, and they are no part of a line's text.
+ */
+static const char *skip_indent(const char *t)
+{
+	for (;;) {
+		if (*t == ' ' || *t == '\t')
+			t++;
+		else if ((unsigned char)t[0] == 0xc2 &&
+			 (unsigned char)t[1] == 0xa0)
+			t += 2;
+		else
+			return t;
+	}
 }
 
 /*
@@ -1225,7 +1338,8 @@ static void learn_log_prefix(struct text_state *st, const struct input *in)
 	};
 
 	for (size_t i = 0; i < in->nlines; i++) {
-		const char *t = in->lines[i].text, *at = NULL, *end;
+		const char *t = skip_indent(in->lines[i].text), *at = NULL;
+		const char *end;
 
 		for (size_t k = 0; anchors[k] && !at; k++)
 			at = strstr(t, anchors[k]);
@@ -1242,16 +1356,30 @@ static void learn_log_prefix(struct text_state *st, const struct input *in)
 	}
 }
 
+/*
+ * t without the learnt prefix, or t when it does not start with one of
+ * that shape.  A run of digits matches a run of any length: a page that
+ * numbers the lines of a code block ("9. clat percentiles (usec):" then
+ * "10. | 1.00th=[...]") or a log whose counter grows a digit keeps its
+ * shape, not its width.
+ */
 static const char *strip_log_prefix(const struct text_state *st,
 				    const char *t)
 {
-	for (size_t i = 0; i < st->log_prefix_len; i++) {
-		char a = st->log_prefix[i], b = t[i];
+	const char *a = st->log_prefix, *end = a + st->log_prefix_len;
+	const char *s = t;
 
-		if (a != b && !(a >= '0' && a <= '9' && b >= '0' && b <= '9'))
+	while (a < end) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*s)) {
+			while (a < end && isdigit((unsigned char)*a))
+				a++;
+			while (isdigit((unsigned char)*s))
+				s++;
+		} else if (*a++ != *s++) {
 			return t;
+		}
 	}
-	return skip_spaces(t + st->log_prefix_len);
+	return skip_indent(s);
 }
 
 /*
@@ -1313,19 +1441,99 @@ static int starts_with_field(const char *next)
 	return n && next[n] == '=';
 }
 
+/* Does t end a line whose missing end is need (see missing_end())? */
+static int holds_end(const char *t, const char *need)
+{
+	return strcmp(need, "iodepth=") ? ends_with(t, need) :
+					  strstr(t, need) != NULL;
+}
+
 /*
- * Is next the rest of t, wrapped?  fio prints every result on one line;
- * a mail client breaks one after a ", " (">    READ: io=..., maxb=...,"
- * then "> mint=..."), a blog ends it with " \" as a shell line, a
- * terminal cuts it anywhere ("aggrutil=93.8" then "2%").  A line that
- * starts a fio record of its own is never the rest of another.
+ * A wrap inside a word or figure ("ioeng" then "ine=sync", "aggrutil=93.8"
+ * then "2%"), not at a blank: a job header, a status or a disk line has
+ * blanks only after a ',' or before a '(', never between two letters or
+ * digits, so the wrap took no blank away.
+ */
+static int cut_inside_word(const char *t, size_t len, const char *next)
+{
+	return len && (isalnum((unsigned char)t[len - 1]) ||
+		       t[len - 1] == '.') &&
+	       (isalnum((unsigned char)*next) || *next == '%');
+}
+
+static const char *clean_text(struct text_state *st, size_t i);
+
+/* Does next start with a command-line option ("--size=4G", "-iodepth=8")? */
+static int starts_option(const char *next)
+{
+	const char *p = next + (next[0] == '-' && next[1] == '-');
+
+	return p[0] == '-' && isalpha((unsigned char)p[1]);
+}
+
+/*
+ * Is next more options of the fio command t, which a mail client wrapped
+ * ("# fio --filename=/dev/mmcblk0 --direct=1 --rw=randread --bs=1M" then
+ * "--ioengine=sync --iodepth=256 --size=4G ...")?  No fio output line
+ * starts with a '-'.
+ */
+static int continues_command(const char *t, const char *next)
+{
+	struct labels l;
+	int is_cmd;
+
+	if (!starts_option(next) || !strstr(t, "fio"))
+		return 0;
+	labels_init(&l);
+	is_cmd = !fio_command_labels(t, &l);
+	labels_release(&l);
+	return is_cmd;
+}
+
+/*
+ * Does one of the lines from j on end the fio line whose end need is
+ * missing, every line up to it a piece of it (not empty, no record of
+ * its own)?  A mail client that cuts at a fixed width may cut a long
+ * status line twice ("...83.3MiB/s", "(87.4MB/s-87.4MB/s), io=...,
+ * run=49154-", "49154msec").
+ */
+static int ends_below(struct text_state *st, size_t j, const char *need)
+{
+	const struct input *in = st->ctx->in;
+
+	for (size_t k = j; k < in->nlines && k < j + WRAP_PIECES_MAX; k++) {
+		const char *t;
+
+		if (st->ctx->claimed[k] ||
+		    !same_origin(input_line_origin(in, &in->lines[k]),
+				 st->origin))
+			return 0;
+		t = clean_text(st, k);
+		if (!*t || starts_record(t))
+			return 0;
+		if (holds_end(t, need))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is line j the rest of t, wrapped?  fio prints every result on one
+ * line; a mail client breaks one after a ", " (">    READ: io=...,
+ * maxb=...," then "> mint=...") or at a fixed width, a blog ends it with
+ * " \" as a shell line, a terminal cuts it anywhere ("aggrutil=93.8"
+ * then "2%").  A line that starts a fio record of its own is never the
+ * rest of another.
  *   1: join with a blank (the wrap replaced one), 2: join as is.
  */
-static int wrapped_rest(const char *t, const char *next)
+static int wrapped_rest(struct text_state *st, const char *t, size_t j)
 {
 	const char *need = missing_end(t);
+	const char *next;
 	size_t len = strlen(t);
+	int later = need && ends_below(st, j, need);
 
+	next = clean_text(st, j);	/* after ends_below(): one buffer */
 	if (!*next || starts_record(next))
 		return 0;
 	if (len > 1 && t[len - 1] == '\\' && strchr(" ,", t[len - 2]) &&
@@ -1333,19 +1541,18 @@ static int wrapped_rest(const char *t, const char *next)
 		return 1;
 	if (len && t[len - 1] == ',' && starts_with_field(next))
 		return 1;
-	if (!need || !(strcmp(need, "iodepth=") ? ends_with(next, need) :
-		       strstr(next, need) != NULL))
+	if (continues_command(t, next))
+		return 1;
+	if (!later)
 		return 0;
-	/* cut inside a figure ("93.8" / "2%"), not at a blank */
-	return len && (isdigit((unsigned char)t[len - 1]) ||
-		       t[len - 1] == '.') &&
-	       (isdigit((unsigned char)*next) || *next == '%') ? 2 : 1;
+	return cut_inside_word(t, len, next) ? 2 : 1;
 }
 
 /* The text of line i as the fio parser reads it (prefixes stripped). */
 static const char *clean_text(struct text_state *st, size_t i)
 {
-	const char *t = strip_log_prefix(st, st->ctx->in->lines[i].text);
+	const char *t = strip_log_prefix(st,
+					 skip_indent(st->ctx->in->lines[i].text));
 
 	return strip_emphasis(st, strip_host(t));
 }
@@ -1373,10 +1580,10 @@ static const char *join_wrapped(struct text_state *st, size_t i,
 		if (st->ctx->claimed[*last + 1] ||
 		    !same_origin(input_line_origin(in, l), st->origin))
 			break;
-		next = clean_text(st, *last + 1);
-		how = wrapped_rest(st->joined.buf, next);
+		how = wrapped_rest(st, st->joined.buf, *last + 1);
 		if (!how)
 			break;
+		next = clean_text(st, *last + 1);
 		while (st->joined.len &&
 		       strchr(" \\", st->joined.buf[st->joined.len - 1]))
 			st->joined.buf[--st->joined.len] = '\0';
