@@ -1003,6 +1003,10 @@ int shell_is_wrapper(const char *w)
 	static const char *const wrappers[] = {
 		"sudo", "time", "nice", "ionice", "env", "command", "exec",
 		"nohup", "stdbuf", "chrt", "numactl", "taskset", "doas",
+		/* cgroup and time limits: "cgexec -g blkio:hi dd ...",
+		 * "systemd-run --scope -p IOWeight=10 fio ...",
+		 * "timeout 60 fio ..." */
+		"cgexec", "systemd-run", "timeout",
 		"/usr/bin/time", "/bin/time", "builtin", "(", "{",
 		/* shell keywords before a command: "for d in /dev/sd?; do
 		 * hdparm -t $d; done", "if ...; then dd ...; fi" */
@@ -1020,8 +1024,15 @@ static int wrapper_option_takes_arg(const char *wrapper, const char *opt)
 {
 	if (!strcmp(wrapper, "nice") || !strcmp(wrapper, "ionice"))
 		return !strcmp(opt, "-n") || !strcmp(opt, "-c");
-	if (!strcmp(wrapper, "sudo"))
+	if (!strcmp(wrapper, "sudo") || !strcmp(wrapper, "cgexec"))
 		return !strcmp(opt, "-u") || !strcmp(opt, "-g");
+	if (!strcmp(wrapper, "systemd-run"))
+		return !strcmp(opt, "-p") || !strcmp(opt, "--property") ||
+		       !strcmp(opt, "--unit") || !strcmp(opt, "--slice") ||
+		       !strcmp(opt, "-u");
+	if (!strcmp(wrapper, "timeout"))
+		return !strcmp(opt, "-s") || !strcmp(opt, "-k") ||
+		       !strcmp(opt, "--signal") || !strcmp(opt, "--kill-after");
 	if (strstr(wrapper, "time"))
 		return !strcmp(opt, "-f") || !strcmp(opt, "-o");
 	if (!strcmp(wrapper, "perf"))
@@ -1090,7 +1101,9 @@ static int match_simple(const char *start, const char *end, const char *prog,
 			free(w);
 			continue;
 		}
-		if (taskset_mask || (wrapper && !strcmp(wrapper, "nice") &&
+		/* taskset's mask, nice's level, timeout's duration */
+		if (taskset_mask || (wrapper && (!strcmp(wrapper, "nice") ||
+						 !strcmp(wrapper, "timeout")) &&
 				     w[0] >= '0' && w[0] <= '9')) {
 			taskset_mask = 0;
 			free(w);
