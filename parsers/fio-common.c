@@ -1,3 +1,4 @@
+#define _GNU_SOURCE	/* strptime, timegm */
 /*
  * Helpers shared by the fio parsers; see fio-common.h.  The histogram
  * mapping and the percentile rule follow fio's stat.c (plat_idx_to_val,
@@ -12,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *fio_dir_name(enum fio_dir d)
 {
@@ -647,5 +649,149 @@ int fio_command_labels(const char *line, struct labels *l)
 	}
 	for (size_t j = 0; j < nsec; j++)
 		labels_release(&sec[j]);
+	return 0;
+}
+
+static int claimed_text(const struct parse_ctx *ctx, size_t k)
+{
+	return k < ctx->in->nlines && ctx->claimed[k];
+}
+
+/* Line k is claimed and at the document's level (not indented) and
+ * starts with c? */
+static int doc_edge(const struct parse_ctx *ctx, size_t k, char c)
+{
+	const struct input_line *l = &ctx->in->lines[k];
+
+	return claimed_text(ctx, k) && l->text[0] == c &&
+	       !input_line_indent(ctx->in, l);
+}
+
+/* Line k opens a fio JSON document: "{" alone, then "fio version". */
+static int doc_start(const struct parse_ctx *ctx, size_t k)
+{
+	return doc_edge(ctx, k, '{') && !ctx->in->lines[k].text[1] &&
+	       claimed_text(ctx, k + 1) &&
+	       starts_with(ctx->in->lines[k + 1].text, "\"fio version\"");
+}
+
+/* The document whose closing line is `last`: its first line. */
+static int doc_from_end(const struct parse_ctx *ctx, size_t last,
+			size_t *first, size_t *out_last)
+{
+	if (!doc_edge(ctx, last, '}'))
+		return 0;
+	for (size_t k = last; k-- > 0 && claimed_text(ctx, k);)
+		if (doc_start(ctx, k)) {
+			*first = k;
+			*out_last = last;
+			return 1;
+		}
+	return 0;
+}
+
+/* The document whose first line is `first`: its closing line. */
+static int doc_from_start(const struct parse_ctx *ctx, size_t first,
+			  size_t *out_first, size_t *last)
+{
+	if (!doc_start(ctx, first))
+		return 0;
+	for (size_t k = first + 1; claimed_text(ctx, k); k++)
+		if (doc_edge(ctx, k, '}')) {
+			*out_first = first;
+			*last = k;
+			return 1;
+		}
+	return 0;
+}
+
+int fio_json_block_above(const struct parse_ctx *ctx, size_t li,
+			 size_t *first, size_t *last)
+{
+	while (li > 0 && !ctx->in->lines[li - 1].len)
+		li--;
+	return li > 0 && doc_from_end(ctx, li - 1, first, last);
+}
+
+int fio_json_block_below(const struct parse_ctx *ctx, size_t li,
+			 size_t *first, size_t *last)
+{
+	const struct input *in = ctx->in;
+
+	while (++li < in->nlines && !ctx->claimed[li] &&
+	       (!in->lines[li].len || fio_terse_start(in->lines[li].text)))
+		;
+	return li < in->nlines && doc_from_start(ctx, li, first, last);
+}
+
+/* "Tue Dec  1 03:49:58 2026" (ctime's form, no zone) -> seconds, or -1. */
+static double ctime_seconds(const char *s)
+{
+	struct tm tm;
+
+	memset(&tm, 0, sizeof(tm));
+	s = strptime(s, "%a %b %e %H:%M:%S %Y", &tm);
+	return s ? (double)timegm(&tm) : -1;
+}
+
+/* The value of a line '"key" : "value",' of the block, or NULL. */
+static const char *json_line_value(const char *t, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (t[0] != '"' || strncmp(t + 1, key, n) || t[n + 1] != '"')
+		return NULL;
+	t = skip_spaces(t + n + 2);
+	if (*t != ':')
+		return NULL;
+	return skip_spaces(t + 1);
+}
+
+static int same_time(const struct input *in, size_t first, size_t last,
+		     const char *date)
+{
+	for (size_t k = first; k <= last && k < first + 8; k++) {
+		const char *v = json_line_value(in->lines[k].text, "time");
+		double a, b;
+
+		if (!v || *v != '"')
+			continue;
+		a = ctime_seconds(v + 1);
+		b = ctime_seconds(date);
+		return a < 0 || b < 0 || fabs(a - b) <= 1;
+	}
+	return 1;	/* no "time" (fio 2.x): the place alone says it */
+}
+
+int fio_json_block_has_job(const struct input *in, size_t first,
+			   size_t last, const char *name, size_t len,
+			   long group, const char *date)
+{
+	if (date && !same_time(in, first, last, date))
+		return 0;
+	for (size_t k = first; k < last; k++) {
+		const char *v = json_line_value(in->lines[k].text, "jobname");
+		const char *g;
+		uint64_t id;
+
+		/* fio-json has read the name: decoded in place, a NUL
+		 * took the place of its closing quote */
+		if (!v || *v != '"' || strncmp(v + 1, name, len) ||
+		    (v[len + 1] != '"' && v[len + 1]))
+			continue;
+		g = k + 1 <= last ? json_line_value(in->lines[k + 1].text,
+						     "groupid") : NULL;
+		if (!g || (!scan_u64(&g, &id) && (long)id == group))
+			return 1;
+	}
+	return 0;
+}
+
+int fio_json_block_has_disks(const struct input *in, size_t first,
+			     size_t last)
+{
+	for (size_t k = first; k <= last; k++)
+		if (json_line_value(in->lines[k].text, "disk_util"))
+			return 1;
 	return 0;
 }

@@ -141,6 +141,32 @@ int fio_has_normal_report(const struct input *in, const struct fio_lines *fl,
 
 
 
+/*
+ * fio --output-format=normal,json (json,terse) prints one run twice: its
+ * terse lines, then the JSON document, then the normal reports.  The
+ * JSON says it more exactly (bytes, ns, every option) and fio-json has
+ * read it by then, so the other copies are claimed without results.
+ * A fio JSON document is found as the block of claimed lines from "{"
+ * to "}" right above line li (blank lines between) or right below it
+ * (blank and terse lines between): 1 and its first and last line, or 0.
+ */
+int fio_json_block_above(const struct parse_ctx *ctx, size_t li,
+			 size_t *first, size_t *last);
+int fio_json_block_below(const struct parse_ctx *ctx, size_t li,
+			 size_t *first, size_t *last);
+/*
+ * Does the block hold job NAME of group G?  When date is not NULL (a
+ * normal report's "Tue Dec  1 03:49:58 2026") and the document has a
+ * "time", they must be the same within a second: a run after the JSON
+ * one is a repeated run, not its copy.
+ */
+int fio_json_block_has_job(const struct input *in, size_t first,
+			   size_t last, const char *name, size_t len,
+			   long group, const char *date);
+/* Does the block hold a "disk_util" list? */
+int fio_json_block_has_disks(const struct input *in, size_t first,
+			     size_t last);
+
 /* A job header "NAME: (g=G): rw=..., bs=..., ioengine=..., iodepth=N". */
 struct fio_header {
 	char *name;	/* a copy: the line may be a wrapped one joined */

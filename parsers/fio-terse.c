@@ -335,6 +335,22 @@ static void set_labels(struct terse *tr, size_t h, struct fio_header *hdr)
 	free(job);
 }
 
+/*
+ * Is the record's job in the fio JSON document printed right below it
+ * (--output-format=json,terse: fio writes the terse lines first; see
+ * fio-common.h)?  Then the JSON's results stand.
+ */
+static int in_json_below(const struct terse *tr, size_t h)
+{
+	size_t first, last;
+	double group;
+
+	return !fnum(tr, h - 2, &group) &&
+	       fio_json_block_below(tr->ctx, tr->li, &first, &last) &&
+	       fio_json_block_has_job(tr->ctx->in, first, last, tr->f[h - 3].s,
+				      tr->f[h - 3].len, (long)group, NULL);
+}
+
 static int terse_record(struct terse *tr)
 {
 	size_t h = tr->version == 2 ? 4 : 5, blen = tr->version == 5 ? 47 : 41;
@@ -355,6 +371,8 @@ static int terse_record(struct terse *tr)
 		return -1;
 	if (tr->version >= 3)
 		fio_set_version(tr->ctx, tr->f[1].s, tr->f[1].len);
+	if (in_json_below(tr, h))
+		return 0;	/* the JSON copy says it (and any error) */
 	if (err > 0) {
 		parse_error(tr->ctx, tr->li, "fio job '%.*s' failed with error "
 			    "%.0f: no result taken from its terse line",

@@ -80,6 +80,7 @@ struct fio_report {
 	const char *op[FIO_NDIRS];	/* NULL: direction not reported */
 	size_t m_first, m_end;	/* its measurements in rs */
 	int failed;		/* err != 0: no result taken */
+	int json_copy;		/* the JSON document above said it */
 };
 
 struct text_state {
@@ -110,6 +111,9 @@ struct text_state {
 	int prose_after_bare;	/* prose since direction lines alone */
 	size_t out_hdr_first;	/* hdrs[] of the current output begin here */
 	long status_group;
+	/* the fio JSON document right above the output's first report */
+	int json_block;
+	size_t json_first, json_last;
 	struct strbuf metric;
 	struct strbuf unstarred;	/* a line without Markdown's '*' */
 	struct strbuf joined;	/* a line with its wrapped rest */
@@ -192,6 +196,7 @@ static void end_output(struct text_state *st)
 		report_release(&st->reps[i]);
 	st->nreps = 0;
 	st->rep = NULL;
+	st->json_block = 0;
 	st->partial = 0;
 	st->skip = 0;
 	st->have_dir = 0;
@@ -273,6 +278,36 @@ static void base_labels(struct text_state *st, struct fio_report *r,
 		labels_set(l, "partial", "1");
 }
 
+/* The date after "pid=N: " ("Tue Dec  1 03:49:58 2026"), or NULL. */
+static const char *report_date(const char *p)
+{
+	const char *pid = strstr(p, "pid="), *colon;
+
+	colon = pid ? strstr(pid, ": ") : NULL;
+	return colon ? skip_spaces(colon + 1) : NULL;
+}
+
+/*
+ * Is report r (line li) the normal copy of a job of the fio JSON
+ * document printed right above its output (--output-format=normal,json,
+ * see fio-common.h)?  Then that job's results are the JSON's.
+ */
+static int json_copy(struct text_state *st, size_t li, struct fio_report *r,
+		     const char *date)
+{
+	if (!r->name)
+		return 0;
+	if (st->nreps == 1)	/* the output's first report */
+		st->json_block = fio_json_block_above(st->ctx, li,
+						      &st->json_first,
+						      &st->json_last);
+	r->json_copy = st->json_block &&
+		       fio_json_block_has_job(st->ctx->in, st->json_first,
+					      st->json_last, r->name,
+					      strlen(r->name), r->group, date);
+	return r->json_copy;
+}
+
 /* "NAME: (groupid=G, jobs=J): err= E: pid=..." */
 static int report_line(struct text_state *st, size_t li, const char *t)
 {
@@ -308,6 +343,8 @@ static int report_line(struct text_state *st, size_t li, const char *t)
 			    (unsigned long long)err);
 		st->skip = 1;
 		r->failed = 1;
+	} else if (json_copy(st, li, r, report_date(p))) {
+		st->skip = 1;	/* claimed: the JSON's results stand */
 	}
 	return 1;
 }
@@ -739,6 +776,10 @@ static int latency_line(struct text_state *st, size_t li, const char *t)
 			begin_dir(st, FIO_SYNC);
 		prefix = "lat";
 	}
+	if (pct && st->skip) {	/* its rows are claimed, not read */
+		st->pct_prefix = prefix;
+		return 1;
+	}
 	if (st->skip || !st->rep || !st->have_dir)
 		return 1;
 	if (pct) {
@@ -984,6 +1025,18 @@ static int lone_status_line(struct text_state *st, size_t li, const char *t)
 }
 
 /* Did every job report of the output fail (err != 0)? */
+/* Are the output's reports all copies of a JSON document's jobs, and
+ * has that document its disks too? */
+static int disks_in_json(const struct text_state *st)
+{
+	for (size_t i = 0; i < st->nreps; i++)
+		if (!st->reps[i].json_copy)
+			return 0;
+	return st->nreps > 0 &&
+	       fio_json_block_has_disks(st->ctx->in, st->json_first,
+					st->json_last);
+}
+
 static int all_reports_failed(const struct text_state *st)
 {
 	for (size_t i = 0; i < st->nreps; i++)
@@ -1013,6 +1066,8 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 			   "failed: not a result");
 		return 1;
 	}
+	if (disks_in_json(st))
+		return 1;	/* the JSON copy's disk_util stands */
 	op = common_labels(st, -2, -1, &l);
 	labels_remove(&l, "job");
 	labels_remove(&l, "numjobs");
