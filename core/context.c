@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define HEADING_MAX 100
 #define COMMAND_MAX 200		/* a longer line is prose, unless... */
@@ -136,11 +137,144 @@ static int is_rule_line(const struct parse_ctx *ctx, size_t i)
 	       is_rule(ctx->in->lines[i].text);
 }
 
+/* "## ext4 on NVMe": a Markdown heading of level 2 to 6 (a single '#'
+ * is as often a root prompt, "# hdparm -t /dev/sda").  The text after
+ * the marks, or NULL. */
+static const char *atx_title(const char *t)
+{
+	size_t n = 0;
+
+	while (t[n] == '#')
+		n++;
+	return n >= 2 && n <= 6 && is_space(t[n]) ? t + n : NULL;
+}
+
+/*
+ * Does the title count runs ("Run 1", "2nd run", "Test #3", "pass 2")?
+ * Then the outputs under such headings are repetitions of one test,
+ * to be pooled, not conditions.
+ */
+static int counts_runs(const char *t, size_t len)
+{
+	static const char *const words[] = {
+		"run", "test", "pass", "try", "trial", "round", "attempt",
+		"iteration", "repeat", "repetition", NULL
+	};
+	int word = 0, number = 0, other = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t w = i, k;
+
+		while (w < len && !is_space(t[w]) && t[w] != '#' &&
+		       t[w] != '.' && t[w] != ',' && t[w] != '(' && t[w] != ')')
+			w++;
+		if (w > i && t[i] >= '0' && t[i] <= '9') {
+			number = 1;	/* "1", "2nd", "3." */
+		} else if (w > i) {
+			for (k = 0; words[k]; k++)
+				if (strlen(words[k]) + 1 >= w - i &&
+				    strlen(words[k]) <= w - i &&
+				    !strncasecmp(t + i, words[k], strlen(words[k])))
+					break;
+			if (words[k])
+				word = 1;
+			else
+				other = 1;
+		}
+		i = w + (w < len);
+	}
+	return word && number && !other;
+}
+
+/* "Then I ran it again", "re-run": a repetition, said in words. */
+static int says_again(const char *t, size_t len)
+{
+	static const char *const marks[] = {
+		"again", "rerun", "re-run", "once more", "second time", NULL
+	};
+
+	for (size_t k = 0; marks[k]; k++)
+		for (size_t i = 0; i + strlen(marks[k]) <= len; i++)
+			if (!strncasecmp(t + i, marks[k], strlen(marks[k])))
+				return 1;
+	return 0;
+}
+
+/* "Kyle wrote:", "[sudo] password for pi:": a mail's attribution or a
+ * prompt, not a title. */
+static int attribution_or_prompt(const char *t, size_t len)
+{
+	static const char *const ends[] = {
+		"wrote", "writes", "said", "schrieb", "escribió", "écrit",
+		"scrisse", "написал", NULL
+	};
+	size_t e = len, b;
+
+	if (t[0] == '[')
+		return 1;
+	for (size_t i = 0; i + 5 <= len; i++)
+		if (!strncasecmp(t + i, "passw", 5))
+			return 1;
+	while (e > 0 && (t[e - 1] == ':' || is_space(t[e - 1])))
+		e--;
+	for (b = e; b > 0 && !is_space(t[b - 1]);)
+		b--;
+	for (size_t k = 0; ends[k]; k++)
+		if (e - b == strlen(ends[k]) && !strncmp(t + b, ends[k], e - b))
+			return 1;
+	return 0;
+}
+
+/*
+ * "BEFORE:", "ext4, 4 KiB blocks:": a short line of its own that ends
+ * in ':', with no option in it (that would be a command), right above a
+ * blank line, a fence, a prompt or output.  Posts that compare put such
+ * a line over each output; the title, or NULL.
+ */
+static const char *label_title(const struct parse_ctx *ctx,
+			       const unsigned char *fenced, size_t i,
+			       size_t *len)
+{
+	const struct input *in = ctx->in;
+	const char *t = in->lines[i].text, *next;
+	size_t n = in->lines[i].len, words = 1;
+
+	if (fenced[i] || n < 2 || n > 60 || t[n - 1] != ':' || t[n - 2] == ':')
+		return NULL;
+	for (size_t k = 0; k + 1 < n; k++) {
+		if (is_space(t[k]) && !is_space(t[k + 1]))
+			words++;
+		if ((is_space(t[k]) && t[k + 1] == '-') || t[k] == '=' ||
+		    t[k] == '|' || t[k] == '`' || t[k] == '$')
+			return NULL;
+	}
+	/* "/dev/sdb:" is a device's header, as hdparm prints it */
+	if (words > 6 || t[0] == '-' || t[0] == '/' ||
+	    line_after_prompt(t) != t || attribution_or_prompt(t, n))
+		return NULL;
+	/* a paragraph of its own: not the tail of a sentence wrapped
+	 * over lines ("... improves performance\nsignificantly:") */
+	if (i > 0 && in->lines[i - 1].len && !ctx->claimed[i - 1] &&
+	    !fence_mark(in->lines[i - 1].text))
+		return NULL;
+	if (i + 1 >= in->nlines)
+		return NULL;
+	next = in->lines[i + 1].text;
+	if (!(ctx->claimed[i + 1] || !in->lines[i + 1].len ||
+	      fence_mark(next) || line_after_prompt(next) != next))
+		return NULL;
+	*len = n - 1;
+	return t;
+}
+
 /*
  * The title of a heading line, or NULL; *len is its length.  Inside a
  * fence the text is a program's output, not Markdown: a line over a rule
  * there is as often a table's last row ("Softlayer, HongKong, CN ...
  * 7.40MB/s" over "-----") as a title, so only a framed title counts.
+ * Outside: also "## title" and a "label:" line (label_title).  A title
+ * that counts runs ("Run 2:") or says "again" is no heading: those
+ * outputs are one test.
  */
 static const char *heading_title(const struct parse_ctx *ctx,
 				 const unsigned char *fenced, size_t i,
@@ -161,18 +295,32 @@ static const char *heading_title(const struct parse_ctx *ctx,
 		if ((size_t)(t + n - e) < 3 || has_rule_run(t + lead, e))
 			return NULL;
 		t += lead;
-	} else {
-		if (!is_rule_line(ctx, i + 1) ||
-		    (fenced[i] && (!i || !is_rule_line(ctx, i - 1))))
-			return NULL;
+	} else if (!fenced[i] && atx_title(t) &&
+		   line_after_prompt(skip_spaces(atx_title(t))) ==
+		   skip_spaces(atx_title(t))) {
+		/* (not "### [root@h dir]# cat x": a prompt turned heading) */
+		t = atx_title(t);
+		e = t + n - (size_t)(t - l->text);
+		while (e > t && e[-1] == '#')	/* "## title ##" */
+			e--;
+	} else if (is_rule_line(ctx, i + 1) &&
+		   (!fenced[i] || (i && is_rule_line(ctx, i - 1)))) {
 		e = t + n;
+	} else if (label_title(ctx, fenced, i, &n)) {
+		e = t + n;
+	} else {
+		return NULL;
 	}
-	while (t < e && is_space(*t))
+	/* blanks, a trailing ':' and Markdown's bold ("**Output**") */
+	while (t < e && (is_space(*t) || *t == '*'))
 		t++;
-	while (e > t && (is_space(e[-1]) || e[-1] == ':'))
+	while (e > t && (is_space(e[-1]) || e[-1] == ':' || e[-1] == '*'))
 		e--;
 	*len = (size_t)(e - t);
-	return *len && *len <= HEADING_MAX ? t : NULL;
+	if (!*len || *len > HEADING_MAX || counts_runs(t, *len) ||
+	    says_again(t, *len))
+		return NULL;
+	return t;
 }
 
 /* The benchmark programs a command line may run. */

@@ -342,7 +342,7 @@ static void test_runs_share_labels(void **state)
 		"$ dd if=/dev/zero of=f bs=1M count=64\n"
 		"64+0 records in\n64+0 records out\n"
 		"67108864 bytes (67 MB, 64 MiB) copied, 0.1 s, 671 MB/s\n"
-		"now the other card:\n"
+		"now the same card once more:\n"
 		"$ dd if=/dev/zero of=f bs=1M count=64\n"
 		"64+0 records in\n64+0 records out\n"
 		"67108864 bytes (67 MB, 64 MiB) copied, 0.2 s, 335 MB/s\n";
