@@ -853,6 +853,26 @@ static int looks_like_fio(const struct input *in, size_t i)
 }
 
 /* e->pos is relative to the document's start, left what follows it. */
+/*
+ * Does the document stop before line `at`, which the reader failed at
+ * its first byte and which cannot go on a JSON text: a fence, a prompt,
+ * prose ("oc logs job/fio | head" cut it after ten lines, then "```")?
+ */
+static int cut_before(const struct parse_ctx *ctx, size_t i, size_t at,
+		      size_t pos)
+{
+	const char *t = ctx->in->lines[at].text;
+	size_t err = line_start(ctx->in, i) + pos, from = line_start(ctx->in, at);
+
+	/* failed at the line's first word (the reader stops after it) */
+	if (at == i || err < from || err > from + strcspn(t, " \t"))
+		return 0;
+	if (strchr("\"{}[],:-0123456789", *t))
+		return 0;
+	return !starts_with(t, "true") && !starts_with(t, "false") &&
+	       !starts_with(t, "null");
+}
+
 static void broken_doc(struct parse_ctx *ctx, size_t i, size_t nl,
 		       const struct jscan_error *e, size_t pos, size_t left)
 {
@@ -860,7 +880,8 @@ static void broken_doc(struct parse_ctx *ctx, size_t i, size_t nl,
 
 	if (at >= nl)
 		at = nl - 1;
-	if (pos >= left - 1 || strstr(e->text, "end of file"))
+	if (pos >= left - 1 || strstr(e->text, "end of file") ||
+	    cut_before(ctx, i, at, pos))
 		parse_error(ctx, at, "fio JSON output ends inside the document "
 			    "(truncated): %s", e->text);
 	else
