@@ -60,6 +60,7 @@
  * trim.  A group status line may be quoted alone too.
  */
 #include "fio-common.h"
+#include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
@@ -81,6 +82,7 @@ struct fio_report {
 	size_t m_first, m_end;	/* its measurements in rs */
 	int failed;		/* err != 0: no result taken */
 	int json_copy;		/* the JSON document above said it */
+	int snapshot;		/* --status-interval: a later report ends it */
 };
 
 struct text_state {
@@ -111,6 +113,11 @@ struct text_state {
 	int prose_after_bare;	/* prose since direction lines alone */
 	size_t out_hdr_first;	/* hdrs[] of the current output begin here */
 	long status_group;
+	/* per report line, the last line reporting the same job of the
+	 * same process (pid): an earlier one is a --status-interval
+	 * snapshot of it */
+	struct keymap *last_report;
+	struct strbuf report_key;
 	/* the fio JSON document right above the output's first report */
 	int json_block;
 	size_t json_first, json_last;
@@ -180,7 +187,8 @@ static void end_output(struct text_state *st)
 		for (size_t j = 0; j < st->nreps; j++) {
 			struct fio_report *b = &st->reps[j];
 
-			if (a->group != b->group || !a->name != !b->name ||
+			if (b->snapshot ||	/* of a later report: no clone */
+			    a->group != b->group || !a->name != !b->name ||
 			    (a->name && strcmp(a->name, b->name)))
 				continue;
 			if (j < i)
@@ -278,6 +286,63 @@ static void base_labels(struct text_state *st, struct fio_report *r,
 		labels_set(l, "partial", "1");
 }
 
+/*
+ * "NAME: (groupid=G, jobs=J): err= 0: pid=N" of report line li, with
+ * its source, into key; 0 when it names no process (or pid 0).
+ */
+static int report_key(const struct input *in, size_t li, struct strbuf *key)
+{
+	const char *t = in->lines[li].text, *origin, *pid, *p;
+	uint64_t n;
+
+	/* (": pid=": "groupid=" holds "pid=" too) */
+	pid = strstr(t, ": (groupid=") ? strstr(t, ": pid=") : NULL;
+	p = pid ? pid + 6 : NULL;
+	if (!p || scan_u64(&p, &n) || !n)
+		return 0;
+	origin = input_line_origin(in, &in->lines[li]);
+	strbuf_reset(key);
+	strbuf_adds(key, origin ? origin : "");
+	strbuf_addch(key, '\x1f');
+	strbuf_add(key, t, (size_t)(p - t));
+	return 1;
+}
+
+/*
+ * fio --status-interval=N prints the whole report every N seconds, the
+ * same process's (pid) each time: cumulative snapshots, of which the
+ * last is the result.  Finds, per report, the last line of its kind.
+ */
+static void find_last_reports(struct text_state *st)
+{
+	const struct input *in = st->ctx->in;
+	int created;
+
+	if (!input_contains(in, ": (groupid="))
+		return;
+	for (size_t i = 0; i < in->nlines; i++) {
+		if (!report_key(in, i, &st->report_key))
+			continue;
+		if (!st->last_report) {
+			st->last_report = xmalloc(sizeof(*st->last_report));
+			keymap_init(st->last_report);
+		}
+		*keymap_put(st->last_report, st->report_key.buf, i,
+			    &created) = i;
+	}
+}
+
+/* Is report line li a --status-interval snapshot (see above)? */
+static int is_snapshot(struct text_state *st, size_t li)
+{
+	const size_t *last;
+
+	if (!st->last_report || !report_key(st->ctx->in, li, &st->report_key))
+		return 0;
+	last = keymap_get(st->last_report, st->report_key.buf);
+	return last && *last > li;
+}
+
 /* The date after "pid=N: " ("Tue Dec  1 03:49:58 2026"), or NULL. */
 static const char *report_date(const char *p)
 {
@@ -345,6 +410,9 @@ static int report_line(struct text_state *st, size_t li, const char *t)
 		r->failed = 1;
 	} else if (json_copy(st, li, r, report_date(p))) {
 		st->skip = 1;	/* claimed: the JSON's results stand */
+	} else if (is_snapshot(st, li)) {
+		st->skip = 1;	/* claimed: the last report is the result */
+		r->snapshot = 1;
 	}
 	return 1;
 }
@@ -988,6 +1056,8 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 		parse_error(st->ctx, li, "unreadable fio group status line");
 		return 1;
 	}
+	if (st->nreps && st->reps[st->nreps - 1].snapshot)
+		return 1;	/* a snapshot's aggregate */
 	op = common_labels(st, st->status_group, d, &l);
 	if (!op && !l.n)	/* no job report */
 		op = lone_status_labels(st, (enum fio_dir)d, &l);
@@ -1066,8 +1136,9 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 			   "failed: not a result");
 		return 1;
 	}
-	if (disks_in_json(st))
-		return 1;	/* the JSON copy's disk_util stands */
+	if (disks_in_json(st) ||
+	    (st->nreps && st->reps[st->nreps - 1].snapshot))
+		return 1;	/* the JSON copy's, or a snapshot's */
 	op = common_labels(st, -2, -1, &l);
 	labels_remove(&l, "job");
 	labels_remove(&l, "numjobs");
@@ -1662,6 +1733,8 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	strbuf_init(&st.unstarred);
 	strbuf_init(&st.joined);
 	learn_log_prefix(&st, ctx->in);
+	strbuf_init(&st.report_key);
+	find_last_reports(&st);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
 		if (starts_with(ctx->in->lines[i].text, "All clients: (") ||
 		    (starts_with(ctx->in->lines[i].text, "hostname=") &&
@@ -1700,6 +1773,11 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	strbuf_release(&st.metric);
 	strbuf_release(&st.unstarred);
 	strbuf_release(&st.joined);
+	strbuf_release(&st.report_key);
+	if (st.last_report) {
+		keymap_release(st.last_report);
+		free(st.last_report);
+	}
 	return (int)(ctx->rs->n - before);
 }
 
