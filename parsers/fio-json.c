@@ -880,10 +880,13 @@ static void broken_doc(struct parse_ctx *ctx, size_t i, size_t nl,
 
 	if (at >= nl)
 		at = nl - 1;
-	if (pos >= left - 1 || strstr(e->text, "end of file") ||
-	    cut_before(ctx, i, at, pos))
+	if (pos >= left - 1 || strstr(e->text, "end of file"))
 		parse_error(ctx, at, "fio JSON output ends inside the document "
 			    "(truncated): %s", e->text);
+	else if (cut_before(ctx, i, at, pos))
+		parse_error(ctx, at, "fio JSON output breaks off inside the "
+			    "document (cut short, or a part left out, before "
+			    "this line): %s", e->text);
 	else
 		parse_error(ctx, at, "broken fio JSON output: %s", e->text);
 }
