@@ -389,6 +389,60 @@ static inline void add_piece(struct input *in, char **arena, const char *s,
 	add_line(in, arena, s, end, lineno);
 }
 
+/* Length of a no-break or thin space at s in UTF-8 (U+00A0, U+202F,
+ * U+2009), else 0. */
+static size_t wide_blank(const char *s, const char *end)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (end - s >= 2 && u[0] == 0xc2 && u[1] == 0xa0)
+		return 2;
+	if (end - s >= 3 && u[0] == 0xe2 && u[1] == 0x80 &&
+	    (u[2] == 0xaf || u[2] == 0x89))
+		return 3;
+	return 0;
+}
+
+/*
+ * Text copied from a web page or a mail client carries no-break spaces
+ * for blanks (" Timing cached reads:\xc2\xa0 25000 MB", "5.1\xc2\xa0s"), and
+ * French typography a narrow one before units: no parser knows them
+ * for blanks.  Does the text hold any (raw, or as quoted-printable)?
+ */
+static int has_wide_blanks(const char *data, int qp)
+{
+	return find_text(data, "\xc2\xa0") || find_text(data, "\xe2\x80\xaf") ||
+	       find_text(data, "\xe2\x80\x89") ||
+	       (qp && (find_text(data, "=C2=A0") || find_text(data, "=E2=80")));
+}
+
+/* add_piece() of [s, end) with its wide blanks made plain ones. */
+static void add_text(struct input *in, char **arena, const char *s,
+		     const char *end, unsigned lineno, int has_cr,
+		     struct strbuf *plain)
+{
+	if (!plain) {
+		add_piece(in, arena, s, end, lineno, has_cr);
+		return;
+	}
+	strbuf_reset(plain);
+	while (s < end) {
+		size_t w = wide_blank(s, end);
+		const char *run = s;
+
+		if (w) {
+			strbuf_addch(plain, ' ');
+			s += w;
+			continue;
+		}
+		while (s < end && !wide_blank(s, end))
+			s++;
+		strbuf_add(plain, run, (size_t)(s - run));
+	}
+	add_piece(in, arena, strbuf_str(plain), strbuf_str(plain) + plain->len,
+		  lineno, has_cr);
+}
+
 static void split_lines(struct input *in)
 {
 	const char *s = in->data, *end = in->data + in->size;
@@ -396,7 +450,8 @@ static void split_lines(struct input *in)
 	int qp = looks_quoted_printable(in->data), joining = 0;
 	/* one search of the whole text spares one per line in most files */
 	int cr = qp || memchr(in->data, '\r', in->size) != NULL;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, wide = STRBUF_INIT;
+	struct strbuf *plain = has_wide_blanks(in->data, qp) ? &wide : NULL;
 	char *arena;
 
 	/* Every clean line is no longer than its raw line (decoding only
@@ -412,7 +467,7 @@ static void split_lines(struct input *in)
 		const char *stop = nl ? nl : end;
 
 		if (!qp) {
-			add_piece(in, &arena, s, stop, lineno, cr);
+			add_text(in, &arena, s, stop, lineno, cr, plain);
 		} else {
 			if (!joining) {
 				strbuf_reset(&sb);
@@ -420,8 +475,9 @@ static void split_lines(struct input *in)
 			}
 			joining = qp_append(&sb, s, stop) && nl;
 			if (!joining)	/* a wrapped line keeps its first number */
-				add_piece(in, &arena, strbuf_str(&sb),
-					  strbuf_str(&sb) + sb.len, first, cr);
+				add_text(in, &arena, strbuf_str(&sb),
+					 strbuf_str(&sb) + sb.len, first, cr,
+					 plain);
 		}
 		if (!nl)
 			break;
@@ -429,11 +485,12 @@ static void split_lines(struct input *in)
 		lineno++;
 	}
 	if (joining)
-		add_piece(in, &arena, strbuf_str(&sb), strbuf_str(&sb) + sb.len,
-			  first, cr);
+		add_text(in, &arena, strbuf_str(&sb), strbuf_str(&sb) + sb.len,
+			 first, cr, plain);
 	in->arena_len = (size_t)(arena - in->arena);
 	*arena = '\0';	/* readers of the arena stop here */
 	strbuf_release(&sb);
+	strbuf_release(&wide);
 }
 
 /* Hashing and the binary test: what needs the raw bytes only. */
