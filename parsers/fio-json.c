@@ -891,30 +891,85 @@ static void broken_doc(struct parse_ctx *ctx, size_t i, size_t nl,
 		parse_error(ctx, at, "broken fio JSON output: %s", e->text);
 }
 
+/*
+ * A document kept in a program's line comments ("// {", "//   \"fio
+ * version\" : ...", "# {"): the comment marker before the '{' of line
+ * i, which must start the next line too; its length, 0 for none.
+ */
+static size_t comment_marker(const struct input *in, size_t i)
+{
+	const char *t = in->lines[i].text;
+	size_t m = strspn(t, "/#;%*-!");
+
+	if (!m || i + 1 >= in->nlines ||
+	    strncmp(in->lines[i + 1].text, t, m) ||
+	    strspn(in->lines[i + 1].text, "/#;%*-!") != m)
+		return 0;
+	t = skip_spaces(t + m);
+	return *t == '{' && !*skip_spaces(t + 1) ? m : 0;
+}
+
+/*
+ * Blanks the comment marker (m bytes, line i's) out of lines i, i + 1,
+ * ... while they start with it, so that the document reads as JSON;
+ * returns the line past the last one blanked.  The texts are the
+ * input's clean lines, written in place (as decoding strings does): a
+ * document found claims them, else uncomment_restore() puts the
+ * markers back.
+ */
+static size_t uncomment(const struct input *in, size_t i, size_t m,
+			char *marker)
+{
+	size_t k;
+
+	memcpy(marker, in->lines[i].text, m);
+	for (k = i; k < in->nlines && !strncmp(in->lines[k].text, marker, m);
+	     k++)
+		memset(in->lines[k].text, ' ', m);
+	return k;
+}
+
+static void uncomment_restore(const struct input *in, size_t from,
+			      size_t to, const char *marker, size_t m)
+{
+	for (size_t k = from; k < to; k++)
+		memcpy(in->lines[k].text, marker, m);
+}
+
 /* Finds the documents (tokens in js); returns how many, in *docs. */
 static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
 			struct json_doc **docs)
 {
 	const struct input *in = ctx->in;
 	size_t n = 0, alloc = 0, prev_end = 0;
+	char marker[8];
 
 	*docs = NULL;
 	for (size_t i = 0; i < in->nlines; i++) {
-		size_t root, end, at = line_start(in, i);
+		size_t root, end, at = line_start(in, i), m = 0, past = i;
 
-		if (in->lines[i].text[0] != '{')
-			continue;
+		if (in->lines[i].text[0] != '{') {
+			m = comment_marker(in, i);
+			if (!m || m > sizeof(marker) || !looks_like_fio(in, i))
+				continue;
+			past = uncomment(in, i, m, marker);
+			at += strspn(in->lines[i].text, " ");
+		}
 		if (jscan_parse(js, at, &root)) {
 			if (looks_like_fio(in, i))
 				broken_doc(ctx, i, in->nlines, &js->err,
 					   js->err.pos - at, js->len - at);
+			uncomment_restore(in, i, past, marker, m);
 			continue;
 		}
 		end = input_line_at(in, js->end - 1);
 		if (!is_fio_doc(js, root)) {
 			jscan_truncate(js, root);
+			uncomment_restore(in, i, past, marker, m);
 			continue;
 		}
+		if (past > end + 1)	/* comment lines after the document */
+			uncomment_restore(in, end + 1, past, marker, m);
 		ALLOC_GROW(*docs, n + 1, alloc);
 		(*docs)[n].root = root;
 		(*docs)[n].first = i;
