@@ -1027,6 +1027,42 @@ static struct jscan *new_reader(const struct input *in)
 	return js;
 }
 
+/* Does a document start ('{', or a comment marker and '{') on one of
+ * the lines a document starting there would name fio's version on
+ * (looks_like_fio)?  Then find_docs() read it or said why not. */
+static int doc_start_above(const struct input *in, size_t li)
+{
+	for (size_t k = li + 1; k-- > 0 && k + 4 > li;) {
+		const char *t = in->lines[k].text;
+
+		if (*t == '{' || (*t && strchr("/#;%*-!", *t) &&
+				  *skip_spaces(t + strspn(t, "/#;%*-!")) == '{'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A fio document pasted without the '{' that opens it (its first lines
+ * '"fio version" : "fio-3.28",', '"timestamp" : ...' cut out of their
+ * object): no document to read, but fio's output all the same, so an
+ * error names it rather than "no benchmark output found".
+ */
+static void report_fragments(struct parse_ctx *ctx)
+{
+	const struct input *in = ctx->in;
+
+	for (size_t i = 0; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (ctx->claimed[i] || !starts_with(t, "\"fio version\"") ||
+		    doc_start_above(in, i))
+			continue;
+		parse_error(ctx, i, "a piece of fio JSON output without the "
+			    "'{' that opens its document: not read");
+	}
+}
+
 static int fio_json_parse(struct parse_ctx *ctx)
 {
 	/* read in place: the texts are "line\0line\0..." (input.h), and
@@ -1035,6 +1071,7 @@ static int fio_json_parse(struct parse_ctx *ctx)
 	struct json_doc *docs;
 	size_t n = find_docs(ctx, js, &docs);
 
+	report_fragments(ctx);
 	return emit_docs(ctx, js, docs, n);
 }
 
