@@ -857,12 +857,14 @@ static int looks_like_fio(const struct input *in, size_t i)
  * Does the document stop before line `at`, which the reader failed at
  * its first byte and which cannot go on a JSON text: a fence, a prompt,
  * prose ("oc logs job/fio | head" cut it after ten lines, then "```")?
+ * (Its blanks skipped: a comment marker blanked out leaves some.)
  */
 static int cut_before(const struct parse_ctx *ctx, size_t i, size_t at,
 		      size_t pos)
 {
-	const char *t = ctx->in->lines[at].text;
-	size_t err = line_start(ctx->in, i) + pos, from = line_start(ctx->in, at);
+	const char *line = ctx->in->lines[at].text, *t = skip_spaces(line);
+	size_t err = line_start(ctx->in, i) + pos,
+	       from = line_start(ctx->in, at) + (size_t)(t - line);
 
 	/* failed at the line's first word (the reader stops after it) */
 	if (at == i || err < from || err > from + strcspn(t, " \t"))
@@ -958,7 +960,8 @@ static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
 		if (jscan_parse(js, at, &root)) {
 			if (looks_like_fio(in, i))
 				broken_doc(ctx, i, in->nlines, &js->err,
-					   js->err.pos - at, js->len - at);
+					   js->err.pos - line_start(in, i),
+					   js->len - line_start(in, i));
 			uncomment_restore(in, i, past, marker, m);
 			continue;
 		}
