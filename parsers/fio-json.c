@@ -23,7 +23,8 @@
  *
  * Units: bw is KiB/s (bw_bytes, when present, B/s), runtime ms, latencies
  * usec in "slat"/"clat"/"lat" and ns in "*_ns"; io_bytes is KiB when the
- * document has no io_kbytes (fio 2.x), bytes otherwise.  Duplicate keys
+ * document has neither io_kbytes nor bw_bytes and names no fio 3.x (fio
+ * 2.x), bytes otherwise.  Duplicate keys
  * (fio 3.1's "0.00" percentiles) are allowed: a lookup takes the last,
  * an iteration each key once with its last value (as jansson did).
  *
@@ -78,6 +79,7 @@ struct json_state {
 	int njobs_done;
 	long *clone;		/* per job: clone index, or -1 */
 	struct job_result *result;	/* per job */
+	int fio3;		/* the document's fio version is 3.x or later */
 };
 
 /* Documents of at least as many jobs and lines are emitted on two
@@ -453,8 +455,11 @@ static int emit_dir(struct json_state *st, size_t li, const char *op,
 	} else {
 		fio_note_no_runtime(st->ctx, li, op, l);
 	}
-	emit(st, li, op, "bytes", UNIT_BYTES, have_kb ? bytes : bytes * 1024,
-	     l);
+	/* fio wrote io_bytes in KiB up to 2.2x, bytes from 2.99 on, when
+	 * it added io_kbytes (and bw_bytes, in 3.2): a document trimmed of
+	 * those keys still names a fio that writes bytes */
+	emit(st, li, op, "bytes", UNIT_BYTES,
+	     have_kb || have_bwb || st->fio3 ? bytes : bytes * 1024, l);
 	if (runtime > 0)
 		emit(st, li, op, "runtime", UNIT_SECONDS, runtime / 1000, l);
 	emit_latency(st, li, op, dir, "slat", l);
@@ -761,6 +766,14 @@ static void clone_indexes(struct json_state *st, long *clone)
 	free(id);
 }
 
+/* 3 for "fio-3.28" or "fio-3.42-6-g219f"; 0 when there is none. */
+static long fio_major_version(const char *ver)
+{
+	const char *p = ver && starts_with(ver, "fio-") ? ver + 4 : NULL;
+
+	return p && *p >= '0' && *p <= '9' ? strtol(p, NULL, 10) : 0;
+}
+
 static void emit_doc(struct json_state *st, const struct json_doc *doc)
 {
 	struct jscan *js = st->js;
@@ -775,6 +788,7 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 	labels_init(&st->common);
 	if (ver)
 		fio_set_version(st->ctx, ver, strlen(ver));
+	st->fio3 = fio_major_version(ver) >= 3;
 	if (!is_array(js, jobs))
 		jobs = jscan_get(js, doc->root, "client_stats");
 	st->njobs = 0;
