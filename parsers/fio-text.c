@@ -328,16 +328,21 @@ static int has_direction_line(const char *t)
 }
 
 /*
- * Does report line li begin a report: is its next line (blank lines
- * aside) a direction line?  A document that explains fio's output
- * quotes the report line again alone, after the whole output: that is
- * no later report, and the output above it no snapshot.
+ * Does report line li begin a report: is its next line (blank lines and
+ * the job's "Description  : [...]" aside) a direction line?  A document
+ * that explains fio's output quotes the report line again alone, after
+ * the whole output: that is no later report, and the output above it
+ * no snapshot.
  */
 static int report_follows(const struct input *in, size_t li)
 {
-	for (size_t i = li + 1; i < in->nlines; i++)
-		if (in->lines[i].len)
-			return has_direction_line(in->lines[i].text);
+	for (size_t i = li + 1; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (!in->lines[i].len || starts_with(t, "Description  : ["))
+			continue;
+		return has_direction_line(t);
+	}
 	return 0;
 }
 
