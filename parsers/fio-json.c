@@ -23,7 +23,8 @@
  *
  * Units: bw is KiB/s (bw_bytes, when present, B/s), runtime ms, latencies
  * usec in "slat"/"clat"/"lat" and ns in "*_ns"; io_bytes is KiB when the
- * document has no io_kbytes (fio 2.x), bytes otherwise.  Duplicate keys
+ * document has neither io_kbytes nor bw_bytes and names no fio 3.x (fio
+ * 2.x), bytes otherwise.  Duplicate keys
  * (fio 3.1's "0.00" percentiles) are allowed: a lookup takes the last,
  * an iteration each key once with its last value (as jansson did).
  *
@@ -78,6 +79,7 @@ struct json_state {
 	int njobs_done;
 	long *clone;		/* per job: clone index, or -1 */
 	struct job_result *result;	/* per job */
+	int fio3;		/* the document's fio version is 3.x or later */
 };
 
 /* Documents of at least as many jobs and lines are emitted on two
@@ -453,8 +455,11 @@ static int emit_dir(struct json_state *st, size_t li, const char *op,
 	} else {
 		fio_note_no_runtime(st->ctx, li, op, l);
 	}
-	emit(st, li, op, "bytes", UNIT_BYTES, have_kb ? bytes : bytes * 1024,
-	     l);
+	/* fio wrote io_bytes in KiB up to 2.2x, bytes from 2.99 on, when
+	 * it added io_kbytes (and bw_bytes, in 3.2): a document trimmed of
+	 * those keys still names a fio that writes bytes */
+	emit(st, li, op, "bytes", UNIT_BYTES,
+	     have_kb || have_bwb || st->fio3 ? bytes : bytes * 1024, l);
 	if (runtime > 0)
 		emit(st, li, op, "runtime", UNIT_SECONDS, runtime / 1000, l);
 	emit_latency(st, li, op, dir, "slat", l);
@@ -761,6 +766,14 @@ static void clone_indexes(struct json_state *st, long *clone)
 	free(id);
 }
 
+/* 3 for "fio-3.28" or "fio-3.42-6-g219f"; 0 when there is none. */
+static long fio_major_version(const char *ver)
+{
+	const char *p = ver && starts_with(ver, "fio-") ? ver + 4 : NULL;
+
+	return p && *p >= '0' && *p <= '9' ? strtol(p, NULL, 10) : 0;
+}
+
 static void emit_doc(struct json_state *st, const struct json_doc *doc)
 {
 	struct jscan *js = st->js;
@@ -775,6 +788,7 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 	labels_init(&st->common);
 	if (ver)
 		fio_set_version(st->ctx, ver, strlen(ver));
+	st->fio3 = fio_major_version(ver) >= 3;
 	if (!is_array(js, jobs))
 		jobs = jscan_get(js, doc->root, "client_stats");
 	st->njobs = 0;
@@ -857,12 +871,14 @@ static int looks_like_fio(const struct input *in, size_t i)
  * Does the document stop before line `at`, which the reader failed at
  * its first byte and which cannot go on a JSON text: a fence, a prompt,
  * prose ("oc logs job/fio | head" cut it after ten lines, then "```")?
+ * (Its blanks skipped: a comment marker blanked out leaves some.)
  */
 static int cut_before(const struct parse_ctx *ctx, size_t i, size_t at,
 		      size_t pos)
 {
-	const char *t = ctx->in->lines[at].text;
-	size_t err = line_start(ctx->in, i) + pos, from = line_start(ctx->in, at);
+	const char *line = ctx->in->lines[at].text, *t = skip_spaces(line);
+	size_t err = line_start(ctx->in, i) + pos,
+	       from = line_start(ctx->in, at) + (size_t)(t - line);
 
 	/* failed at the line's first word (the reader stops after it) */
 	if (at == i || err < from || err > from + strcspn(t, " \t"))
@@ -891,30 +907,86 @@ static void broken_doc(struct parse_ctx *ctx, size_t i, size_t nl,
 		parse_error(ctx, at, "broken fio JSON output: %s", e->text);
 }
 
+/*
+ * A document kept in a program's line comments ("// {", "//   \"fio
+ * version\" : ...", "# {"): the comment marker before the '{' of line
+ * i, which must start the next line too; its length, 0 for none.
+ */
+static size_t comment_marker(const struct input *in, size_t i)
+{
+	const char *t = in->lines[i].text;
+	size_t m = strspn(t, "/#;%*-!");
+
+	if (!m || i + 1 >= in->nlines ||
+	    strncmp(in->lines[i + 1].text, t, m) ||
+	    strspn(in->lines[i + 1].text, "/#;%*-!") != m)
+		return 0;
+	t = skip_spaces(t + m);
+	return *t == '{' && !*skip_spaces(t + 1) ? m : 0;
+}
+
+/*
+ * Blanks the comment marker (m bytes, line i's) out of lines i, i + 1,
+ * ... while they start with it, so that the document reads as JSON;
+ * returns the line past the last one blanked.  The texts are the
+ * input's clean lines, written in place (as decoding strings does): a
+ * document found claims them, else uncomment_restore() puts the
+ * markers back.
+ */
+static size_t uncomment(const struct input *in, size_t i, size_t m,
+			char *marker)
+{
+	size_t k;
+
+	memcpy(marker, in->lines[i].text, m);
+	for (k = i; k < in->nlines && !strncmp(in->lines[k].text, marker, m);
+	     k++)
+		memset(in->lines[k].text, ' ', m);
+	return k;
+}
+
+static void uncomment_restore(const struct input *in, size_t from,
+			      size_t to, const char *marker, size_t m)
+{
+	for (size_t k = from; k < to; k++)
+		memcpy(in->lines[k].text, marker, m);
+}
+
 /* Finds the documents (tokens in js); returns how many, in *docs. */
 static size_t find_docs(struct parse_ctx *ctx, struct jscan *js,
 			struct json_doc **docs)
 {
 	const struct input *in = ctx->in;
 	size_t n = 0, alloc = 0, prev_end = 0;
+	char marker[8];
 
 	*docs = NULL;
 	for (size_t i = 0; i < in->nlines; i++) {
-		size_t root, end, at = line_start(in, i);
+		size_t root, end, at = line_start(in, i), m = 0, past = i;
 
-		if (in->lines[i].text[0] != '{')
-			continue;
+		if (in->lines[i].text[0] != '{') {
+			m = comment_marker(in, i);
+			if (!m || m > sizeof(marker) || !looks_like_fio(in, i))
+				continue;
+			past = uncomment(in, i, m, marker);
+			at += strspn(in->lines[i].text, " ");
+		}
 		if (jscan_parse(js, at, &root)) {
 			if (looks_like_fio(in, i))
 				broken_doc(ctx, i, in->nlines, &js->err,
-					   js->err.pos - at, js->len - at);
+					   js->err.pos - line_start(in, i),
+					   js->len - line_start(in, i));
+			uncomment_restore(in, i, past, marker, m);
 			continue;
 		}
 		end = input_line_at(in, js->end - 1);
 		if (!is_fio_doc(js, root)) {
 			jscan_truncate(js, root);
+			uncomment_restore(in, i, past, marker, m);
 			continue;
 		}
+		if (past > end + 1)	/* comment lines after the document */
+			uncomment_restore(in, end + 1, past, marker, m);
 		ALLOC_GROW(*docs, n + 1, alloc);
 		(*docs)[n].root = root;
 		(*docs)[n].first = i;
@@ -972,6 +1044,42 @@ static struct jscan *new_reader(const struct input *in)
 	return js;
 }
 
+/* Does a document start ('{', or a comment marker and '{') on one of
+ * the lines a document starting there would name fio's version on
+ * (looks_like_fio)?  Then find_docs() read it or said why not. */
+static int doc_start_above(const struct input *in, size_t li)
+{
+	for (size_t k = li + 1; k-- > 0 && k + 4 > li;) {
+		const char *t = in->lines[k].text;
+
+		if (*t == '{' || (*t && strchr("/#;%*-!", *t) &&
+				  *skip_spaces(t + strspn(t, "/#;%*-!")) == '{'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A fio document pasted without the '{' that opens it (its first lines
+ * '"fio version" : "fio-3.28",', '"timestamp" : ...' cut out of their
+ * object): no document to read, but fio's output all the same, so an
+ * error names it rather than "no benchmark output found".
+ */
+static void report_fragments(struct parse_ctx *ctx)
+{
+	const struct input *in = ctx->in;
+
+	for (size_t i = 0; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (ctx->claimed[i] || !starts_with(t, "\"fio version\"") ||
+		    doc_start_above(in, i))
+			continue;
+		parse_error(ctx, i, "a piece of fio JSON output without the "
+			    "'{' that opens its document: not read");
+	}
+}
+
 static int fio_json_parse(struct parse_ctx *ctx)
 {
 	/* read in place: the texts are "line\0line\0..." (input.h), and
@@ -980,6 +1088,7 @@ static int fio_json_parse(struct parse_ctx *ctx)
 	struct json_doc *docs;
 	size_t n = find_docs(ctx, js, &docs);
 
+	report_fragments(ctx);
 	return emit_docs(ctx, js, docs, n);
 }
 

@@ -308,10 +308,49 @@ static int report_key(const struct input *in, size_t li, struct strbuf *key)
 	return 1;
 }
 
+/* Does t hold a direction line's start ("write: IOPS=", 2.x "write :
+ * io="), after whatever prefix a log gave it? */
+static int has_direction_line(const char *t)
+{
+	for (const char *s = t; *s; s++) {
+		const char *p = s;
+
+		if (s > t && s[-1] != ' ' && s[-1] != '\t')
+			continue;	/* a word's start only */
+		if (skip_direction(&p, 0) < 0)
+			continue;
+		while (*p == ' ')
+			p++;
+		if (*p == ':')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Does report line li begin a report: is its next line (blank lines and
+ * the job's "Description  : [...]" aside) a direction line?  A document
+ * that explains fio's output quotes the report line again alone, after
+ * the whole output: that is no later report, and the output above it
+ * no snapshot.
+ */
+static int report_follows(const struct input *in, size_t li)
+{
+	for (size_t i = li + 1; i < in->nlines; i++) {
+		const char *t = in->lines[i].text;
+
+		if (!in->lines[i].len || starts_with(t, "Description  : ["))
+			continue;
+		return has_direction_line(t);
+	}
+	return 0;
+}
+
 /*
  * fio --status-interval=N prints the whole report every N seconds, the
  * same process's (pid) each time: cumulative snapshots, of which the
- * last is the result.  Finds, per report, the last line of its kind.
+ * last is the result.  Finds, per report, the last line of its kind
+ * that begins a report.
  */
 static void find_last_reports(struct text_state *st)
 {
@@ -321,7 +360,8 @@ static void find_last_reports(struct text_state *st)
 	if (!input_contains(in, ": (groupid="))
 		return;
 	for (size_t i = 0; i < in->nlines; i++) {
-		if (!report_key(in, i, &st->report_key))
+		if (!report_key(in, i, &st->report_key) ||
+		    !report_follows(in, i))
 			continue;
 		if (!st->last_report) {
 			st->last_report = xmalloc(sizeof(*st->last_report));
