@@ -917,6 +917,9 @@ static size_t bare_prompt_len(const char *s)
 	for (int words = 0; words < 3; words++) {
 		if (e - s > 64 || memchr(s, '=', (size_t)(e - s)) || *s == '-')
 			return 0;
+		/* fish's default: "user@host ~/dir>" or "... (branch)>" */
+		if (words && at_host && e[-1] == '>' && (*e == ' ' || *e == '\t'))
+			return (size_t)(skip_blanks_const(e) - orig);
 		p = skip_blanks_const(e);
 		if (p == e)
 			return 0;
@@ -932,13 +935,18 @@ static size_t bare_prompt_len(const char *s)
 /*
  * Length of a shell prompt at s, 0 if none.  Recognised: "$ ", "# ",
  * "$dd", "[user@host dir]$ ", "user@host:~$ ", "dieter:> ", "/data # ",
- * "pi@host:~/dir $ ", "PS C:\> ", "C:\dir>", and "+ " of shell traces;
- * any of them after "(env) ".
+ * "pi@host:~/dir $ ", "PS C:\> ", "C:\dir>", fish's "user@host ~/dir>"
+ * (after "[I] " in vi mode), and "+ " of shell traces; any of them after
+ * "(env) ".
  */
 static size_t prompt_len(const char *s)
 {
 	size_t env = env_prefix_len(s), n;
 
+	/* fish's vi mode marks its prompt "[I] " (insert), "[N] "... */
+	if (s[0] == '[' && strchr("INVR", s[1]) && s[1] && s[2] == ']' &&
+	    s[3] == ' ' && (n = bare_prompt_len(s + 4)))
+		return 4 + n;
 	if (env && (n = bare_prompt_len(s + env)))
 		return env + n;
 	return bare_prompt_len(s);
