@@ -291,6 +291,28 @@ static int differs(struct pivot *pv, const struct measurement *a,
 	return 0;
 }
 
+/*
+ * Are a and b one input's figures under two of its headings?  A section
+ * is provenance between inputs (other posts' headings say nothing of each
+ * other), but within one input its headings are its parts -- BEFORE: and
+ * AFTER:, "## ext4" and "## btrfs" -- and the same test under two of them
+ * is two tests, not two runs (labels the parser gives, core/context.c).
+ */
+static int splits_sections(struct pivot *pv, const struct measurement *a,
+			   const struct measurement *b)
+{
+	const char *va, *vb;
+
+	if (a->source != b->source || key_is_axis(pv, "section"))
+		return 0;
+	va = labels_get(&a->labels, "section");
+	vb = labels_get(&b->labels, "section");
+	if ((!va && !vb) || (va && vb && !strcmp(va, vb)))
+		return 0;
+	note_mix(pv, "section", va, vb);
+	return 1;
+}
+
 static double stat_value(const struct stats *st, enum pivot_stat stat)
 {
 	if (!st->n)
@@ -325,9 +347,13 @@ static void pool_cells(struct pivot *pv, const struct result_set *rs,
 		for (; j < n && e[j].cell == e[i].cell &&
 		       e[j].side == e[i].side; j++) {
 			stats_acc_add_measurement(&acc, &rs->m[e[j].m]);
+			/* entries go in measurement order, an input's
+			 * together: its neighbour tells its sections */
 			if (!mixed && j > i)
 				mixed = differs(pv, &rs->m[e[i].m],
-						&rs->m[e[j].m]);
+						&rs->m[e[j].m]) ||
+					splits_sections(pv, &rs->m[e[j - 1].m],
+							&rs->m[e[j].m]);
 		}
 		pv->mixed_cells += (size_t)mixed;
 		stats_compute(&acc, &pv->cells[e[i].cell].st[e[i].side]);
