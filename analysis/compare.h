@@ -123,6 +123,8 @@ struct compare_result {
 	struct compare_unmatched *unmatched;
 	size_t nunmatched, unmatched_alloc;
 	size_t pooled;		/* measurements pooled as repetitions */
+	size_t split_tests;	/* tests one input shows under several of
+				 * its headings: matched by section */
 	size_t counts[VERDICT_COUNT];
 	size_t single_runs;	/* rows resting on single runs */
 	struct compare_geomean *geo;	/* per metric, first-seen order */

@@ -312,6 +312,11 @@ static void add_summary_notes(struct fmt_table *t,
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", r->ignored[i]);
 	if (sb.len)
 		fmt_table_add_note(t, "left out of the match: %s", sb.buf);
+	if (r->split_tests)
+		fmt_table_add_note(t, "%zu test(s) matched by section too: an "
+				   "input shows them under several of its "
+				   "headings (--ignore section pools them)",
+				   r->split_tests);
 	if (r->pooled)
 		fmt_table_add_note(t, "%zu measurement(s) pooled as "
 				   "repetitions of a matched one", r->pooled);
@@ -541,6 +546,8 @@ static json_t *json_result(const char *name, const struct compare_result *r,
 	for (size_t i = 0; i < r->nignored; i++)
 		json_array_append_new(v, json_string(r->ignored[i]));
 	json_object_set_new(o, "ignored_labels", v);
+	json_object_set_new(o, "split_by_section",
+			    json_integer((json_int_t)r->split_tests));
 	v = json_array();
 	for (size_t i = 0; i < r->nrows; i++)
 		json_array_append_new(v, json_row(&r->rows[i], fn, set_b));
