@@ -102,14 +102,25 @@ struct axis {
 	char **vals;		/* n * nkeys */
 	size_t n, alloc, nkeys;
 	char *const *keys;
+	int keep_lacking;	/* a lacking key is the value "" */
 };
 
-static void axis_init(struct axis *a, char *const *keys, size_t nkeys)
+static void axis_init(struct axis *a, char *const *keys, size_t nkeys,
+		      int keep_lacking)
 {
 	memset(a, 0, sizeof(*a));
 	keymap_init(&a->map);
 	a->keys = keys;
 	a->nkeys = nkeys;
+	a->keep_lacking = keep_lacking;
+}
+
+static const char *axis_value(const struct axis *a,
+			      const struct measurement *m, size_t k)
+{
+	const char *v = measurement_key(m, a->keys[k]);
+
+	return v || !a->keep_lacking ? v : "";
 }
 
 /*
@@ -124,7 +135,7 @@ static size_t axis_index(struct axis *a, const struct measurement *m,
 
 	strbuf_reset(scratch);
 	for (size_t k = 0; k < a->nkeys; k++) {
-		const char *v = measurement_key(m, a->keys[k]);
+		const char *v = axis_value(a, m, k);
 
 		if (!v) {
 			*missing = a->keys[k];
@@ -138,7 +149,7 @@ static size_t axis_index(struct axis *a, const struct measurement *m,
 		ALLOC_GROW(a->vals, (a->n + 1) * a->nkeys, a->alloc);
 		for (size_t k = 0; k < a->nkeys; k++)
 			a->vals[a->n * a->nkeys + k] =
-				xstrdup(measurement_key(m, a->keys[k]));
+				xstrdup(axis_value(a, m, k));
 		a->n++;
 	}
 	return *slot;
@@ -509,8 +520,8 @@ int pivot_build(struct pivot *pv, const struct result_set *rs,
 	size_t n, *row_rank, *col_rank;
 
 	pivot_start(pv, opt);
-	axis_init(&rows, opt->row_keys, opt->nrow_keys);
-	axis_init(&cols, opt->col_keys, opt->ncol_keys);
+	axis_init(&rows, opt->row_keys, opt->nrow_keys, opt->keep_lacking);
+	axis_init(&cols, opt->col_keys, opt->ncol_keys, opt->keep_lacking);
 	if (select_entries(pv, rs, opt, &rows, &cols, &e, &n, err)) {
 		axis_release(&rows);
 		axis_release(&cols);
@@ -564,12 +575,14 @@ void pivot_release(struct pivot *pv)
 	memset(pv, 0, sizeof(*pv));
 }
 
-/* "4K" for sizes, the value itself otherwise. */
+/* "4K" for sizes, "no KEY" for a lacking key, the value itself otherwise. */
 static char *key_text(const char *key, const char *val)
 {
 	char buf[64];
 	double v;
 
+	if (!*val)
+		return xstrfmt("no %s", key);
 	if (key_is_size(key) && is_numeric_string(val, &v))
 		return xstrdup(human_size(v, buf, sizeof(buf)));
 	return xstrdup(val);
@@ -613,8 +626,8 @@ static void add_value_column(const struct pivot *pv, size_t c,
 
 		strbuf_addf(&name, "%s%s", k ? "/" : "", v);
 		strbuf_addf(&heading, "%s%s%s%s", k ? " " : "",
-			    key_is_field(key) ? "" : key,
-			    key_is_field(key) ? "" : "=", shown);
+			    key_is_field(key) || !*v ? "" : key,
+			    key_is_field(key) || !*v ? "" : "=", shown);
 		free(shown);
 	}
 	if (!pv->ncol_keys) {
