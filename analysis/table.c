@@ -175,6 +175,9 @@ static int cmp_value(const char *key, const char *a, const char *b)
 {
 	double x, y;
 
+	if (!*a != !*b)		/* a lacking key (keep_lacking) goes last */
+		return *a ? -1 : 1;
+
 	if (!strcmp(key, "op")) {
 		int ra = op_rank(a), rb = op_rank(b);
 
@@ -575,14 +578,18 @@ void pivot_release(struct pivot *pv)
 	memset(pv, 0, sizeof(*pv));
 }
 
-/* "4K" for sizes, "no KEY" for a lacking key, the value itself otherwise. */
-static char *key_text(const char *key, const char *val)
+/*
+ * "4K" for sizes, the value itself otherwise; a lacking key (keep_lacking)
+ * is "(none)" on a row and "no KEY" over a column, as the chart names it
+ * on its x axis and in its legend.
+ */
+static char *key_text(const char *key, const char *val, int column)
 {
 	char buf[64];
 	double v;
 
 	if (!*val)
-		return xstrfmt("no %s", key);
+		return column ? xstrfmt("no %s", key) : xstrdup("(none)");
 	if (key_is_size(key) && is_numeric_string(val, &v))
 		return xstrdup(human_size(v, buf, sizeof(buf)));
 	return xstrdup(val);
@@ -622,7 +629,7 @@ static void add_value_column(const struct pivot *pv, size_t c,
 	for (size_t k = 0; k < pv->ncol_keys; k++) {
 		const char *key = pv->col_key_names[k];
 		const char *v = pv->col_vals[c * pv->ncol_keys + k];
-		char *shown = key_text(key, v);
+		char *shown = key_text(key, v, 1);
 
 		strbuf_addf(&name, "%s%s", k ? "/" : "", v);
 		strbuf_addf(&heading, "%s%s%s%s", k ? " " : "",
@@ -762,7 +769,7 @@ void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
 		fmt_table_add_row(out);
 		for (size_t k = 0; k < pv->nrow_keys; k++) {
 			const char *v = pv->row_vals[r * pv->nrow_keys + k];
-			char *shown = key_text(pv->row_key_names[k], v);
+			char *shown = key_text(pv->row_key_names[k], v, 0);
 			double x;
 
 			if (out->cols[k].numeric && is_numeric_string(v, &x))
