@@ -519,6 +519,17 @@ const char *chart_pick_x(const struct result_set *rs,
 
 /* ---- names ------------------------------------------------------------- */
 
+/*
+ * The first letter of a title inside a sentence: "Block size" is "block
+ * size", but an acronym keeps its capital ("I/O depth", "IOPS").
+ */
+static char lower_word(const char *t)
+{
+	if (t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z')
+		return (char)(t[0] - 'A' + 'a');
+	return t[0];
+}
+
 static const struct {
 	const char *key, *title;
 } key_titles[] = {
@@ -1478,9 +1489,7 @@ static void titles(struct chart *c, const struct build *b)
 				   b->ratio_key, b->ratio_a, b->ratio_key,
 				   b->ratio_b);
 	else
-		c->title = xstrfmt("%s by %c%s", mt,
-				   c->x.title[0] >= 'A' && c->x.title[0] <= 'Z' ?
-				   c->x.title[0] - 'A' + 'a' : c->x.title[0],
+		c->title = xstrfmt("%s by %c%s", mt, lower_word(c->x.title),
 				   c->x.title + 1);
 	c->subtitle = xstrdup(spec->subtitle ? spec->subtitle : facts);
 	c->source_names = source_list(b);
