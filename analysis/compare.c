@@ -162,12 +162,17 @@ static int constant_on(const struct key_info *ki, size_t n)
 	return !ki->count || (ki->count == n && ki->consistent);
 }
 
+/*
+ * A label that tells the inputs apart.  Against a side with nothing to
+ * compare, none does: every constant label of the other side would be
+ * one, and its unmatched figures would be listed without their device.
+ */
 static int identity_key(const struct key_info *ki, const struct side *s)
 {
 	const char *va = ki[0].count ? ki[0].value : NULL;
 	const char *vb = ki[1].count ? ki[1].value : NULL;
 
-	return constant_on(&ki[0], s[0].n) && constant_on(&ki[1], s[1].n) &&
+	return s[0].n && s[1].n && constant_on(&ki[0], s[0].n) && constant_on(&ki[1], s[1].n) &&
 	       (!va || !vb || strcmp(va, vb));
 }
 
@@ -694,6 +699,8 @@ void compare_sets(const struct result_set *a, const struct result_set *b,
 	labels_init(&out->identity_b);
 	select_side(a, opt, &s[0]);
 	select_side(b, opt, &s[1]);
+	out->compared[0] = s[0].n;
+	out->compared[1] = s[1].n;
 	memset(&kt, 0, sizeof(kt));
 	keymap_init(&kt.map);
 	keymap_init(&kt.split);
