@@ -414,6 +414,27 @@ static struct check_finding *found_here(struct check_ctx *c, size_t pos,
 	return NULL;
 }
 
+/*
+ * fio writes that reach the device before the next: sync=1 (O_SYNC; also
+ * sync=sync or dsync in newer fio), fsync=N or fdatasync=N (a flush every
+ * N writes).  The page cache holds none of them for long, so the figures
+ * are the storage's however small the file -- the etcd WAL test
+ * (--fdatasync=1 --size=100m) is the common case.  end_fsync is not one:
+ * until the end every write is buffered.
+ */
+static int fio_synced_write(const struct measurement *m)
+{
+	const char *sync = label(m, "sync");
+	double n;
+
+	if (strcmp(m->tool, "fio") || !is_write(m))
+		return 0;
+	return label_true(m, "sync") ||
+	       (sync && (!strcmp(sync, "sync") || !strcmp(sync, "dsync"))) ||
+	       (label_size(m, "fsync", &n) && n >= 1) ||
+	       (label_size(m, "fdatasync", &n) && n >= 1);
+}
+
 static void check_small_file(struct check_ctx *c, size_t pos)
 {
 	size_t mi = c->order[pos];
@@ -423,6 +444,7 @@ static void check_small_file(struct check_ctx *c, size_t pos)
 	char s[32], r[32];
 
 	if (!is_headline(m) || is_direct(m) || is_cachedread(m) ||
+	    fio_synced_write(m) ||
 	    !strcmp(m->tool, "hdparm") || !strcmp(m->tool, "dd") ||
 	    !(ram > 0) || !file_size(c, pos, &size) || !(size < ram))
 		return;
