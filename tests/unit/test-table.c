@@ -420,6 +420,31 @@ static void test_fmt_escaping(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A title is Markdown text too: compare's names the inputs and their
+ * identity labels ("baseline a*b.json (dev=x<y>) vs ..."), where a '<'
+ * opened an HTML tag that swallowed the label and a '*' started emphasis.
+ */
+static void test_md_title_escaped(void **state)
+{
+	struct fmt_table t;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	fmt_table_init(&t, "baseline a*b.json (dev=x<y>) vs candidate c.json");
+	fmt_table_add_column(&t, "x", "x", 1);
+	fmt_table_add_row(&t);
+	fmt_table_set_number(&t, 0, 0, 1, "1");
+	fmt_render(&t, FMT_MD, 0, &out);
+	assert_non_null(strstr(out.buf, "**baseline a\\*b.json (dev=x&lt;y>) "
+			       "vs candidate c.json**\n"));
+	strbuf_reset(&out);
+	fmt_render(&t, FMT_HTML, 0, &out);
+	assert_non_null(strstr(out.buf, "(dev=x&lt;y&gt;)"));
+	fmt_table_release(&t);
+	strbuf_release(&out);
+}
+
 /* Text columns line up under wide (CJK) labels: two columns each. */
 static void test_text_width_of_wide_labels(void **state)
 {
@@ -474,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_ratio_cells),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_fmt_escaping),
+		cmocka_unit_test(test_md_title_escaped),
 	};
 
 	stats_init();
