@@ -64,14 +64,28 @@ void report_release(struct report *r)
 	report_init(r);
 }
 
+static void report_vnote(struct report *r, const char *fmt, va_list ap)
+{
+	ALLOC_GROW(r->notes, r->nnotes + 1, r->notes_alloc);
+	r->notes[r->nnotes++] = xstrvfmt(fmt, ap);
+}
+
 __attribute__((format(printf, 2, 3)))
 static void report_note(struct report *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	ALLOC_GROW(r->notes, r->nnotes + 1, r->notes_alloc);
 	va_start(ap, fmt);
-	r->notes[r->nnotes++] = xstrvfmt(fmt, ap);
+	report_vnote(r, fmt, ap);
+	va_end(ap);
+}
+
+void report_add_note(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_vnote(r, fmt, ap);
 	va_end(ap);
 }
 
