@@ -607,6 +607,37 @@ static long last_write_of(const struct check_ctx *c, size_t pos,
 	return -1;
 }
 
+static int label_dropped(const struct measurement *m)
+{
+	const char *v = label(m, "cache");
+
+	return v && !strcmp(v, "dropped");
+}
+
+/*
+ * Was the cache dropped after line `after` and up to the read at pos?
+ * In raw text the drop's own line says so; in a result set (the text is
+ * gone) a measurement in between labelled cache=dropped does: the drop
+ * came right before it.
+ */
+static int dropped_between(const struct check_ctx *c, size_t pos,
+			   unsigned after)
+{
+	const struct measurement *m = M(c, c->order[pos]);
+
+	if (cache_dropped(c, source_of(c, c->order[pos]), after, m->line))
+		return 1;
+	for (size_t k = pos; k-- > 0;) {
+		const struct measurement *b = M(c, c->order[k]);
+
+		if (b->source != m->source || b->line <= after)
+			break;
+		if (b->line < m->line && label_dropped(b))
+			return 1;
+	}
+	return 0;
+}
+
 static void check_cached_read(struct check_ctx *c, size_t pos)
 {
 	size_t mi = c->order[pos];
@@ -624,9 +655,9 @@ static void check_cached_read(struct check_ctx *c, size_t pos)
 		return;
 	w = M(c, c->order[k]);
 	/* A drop seen in the text, or, in a result set, the label the
-	 * ingest gave a read that came right after one (the text is gone) */
-	if (cache_dropped(c, source_of(c, mi), w->line, m->line) ||
-	    ((label(m, "cache") && !strcmp(label(m, "cache"), "dropped"))))
+	 * ingest gave a read that came right after one (this one, or one in
+	 * between: the text is gone) */
+	if (dropped_between(c, pos, w->line) || label_dropped(m))
 		return;
 	wb = sibling(c, (size_t)k, "bytes");
 	if (wb && ram > 0 && !(mean(wb) < ram))
