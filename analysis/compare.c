@@ -122,6 +122,8 @@ struct key_table {
 	struct key_info (*info)[2];	/* [side] per key */
 	const char **names;		/* owned by the sets */
 	size_t n, alloc;
+	int may_split;		/* section is left out, and not by request */
+	struct keymap split;	/* test keys matched by section too */
 };
 
 static void learn_keys(struct key_table *kt, const struct side *s, int side)
@@ -160,12 +162,17 @@ static int constant_on(const struct key_info *ki, size_t n)
 	return !ki->count || (ki->count == n && ki->consistent);
 }
 
+/*
+ * A label that tells the inputs apart.  Against a side with nothing to
+ * compare, none does: every constant label of the other side would be
+ * one, and its unmatched figures would be listed without their device.
+ */
 static int identity_key(const struct key_info *ki, const struct side *s)
 {
 	const char *va = ki[0].count ? ki[0].value : NULL;
 	const char *vb = ki[1].count ? ki[1].value : NULL;
 
-	return constant_on(&ki[0], s[0].n) && constant_on(&ki[1], s[1].n) &&
+	return s[0].n && s[1].n && constant_on(&ki[0], s[0].n) && constant_on(&ki[1], s[1].n) &&
 	       (!va || !vb || strcmp(va, vb));
 }
 
@@ -196,13 +203,9 @@ static void decide_keys(struct key_table *kt, const struct side *s,
 	}
 }
 
-/* A match key: tool, op, metric and the kept labels. */
-static void match_key(const struct key_table *kt,
-		      const struct measurement *m, const char *metric,
-		      struct strbuf *sb)
+static void add_kept_labels(const struct key_table *kt,
+			    const struct measurement *m, struct strbuf *sb)
 {
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%s\037%s\037%s\037", m->tool, m->op, metric);
 	for (size_t j = 0; j < m->labels.n; j++) {
 		const size_t *k = keymap_get(&kt->map, m->labels.v[j].key);
 
@@ -210,6 +213,100 @@ static void match_key(const struct key_table *kt,
 			strbuf_addf(sb, "%s=%s\037", m->labels.v[j].key,
 				    m->labels.v[j].value);
 	}
+}
+
+/* A test, whatever its metric: tool, op and the kept labels. */
+static void test_key(const struct key_table *kt, const struct measurement *m,
+		     struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s\037%s\037", m->tool, m->op);
+	add_kept_labels(kt, m, sb);
+}
+
+/* Is m's test one that an input shows under several headings? */
+static int split_by_section(const struct key_table *kt,
+			    const struct measurement *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int split;
+
+	if (!kt->split.n)
+		return 0;
+	test_key(kt, m, &sb);
+	split = keymap_get(&kt->split, sb.buf) != NULL;
+	strbuf_release(&sb);
+	return split;
+}
+
+/*
+ * A match key: tool, op, metric and the kept labels, and the section
+ * where the test is split by it ("\036" apart: no label looks like it).
+ */
+static void match_key(const struct key_table *kt,
+		      const struct measurement *m, const char *metric,
+		      struct strbuf *sb)
+{
+	const char *section = labels_get(&m->labels, "section");
+
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s\037%s\037%s\037", m->tool, m->op, metric);
+	add_kept_labels(kt, m, sb);
+	if (split_by_section(kt, m))
+		strbuf_addf(sb, "\036section%s%s", section ? "=" : "",
+			    section ? section : "");
+}
+
+/*
+ * A section is provenance between inputs (other posts' headings say
+ * nothing of each other), but one input's headings are its parts:
+ * BEFORE: and AFTER:, '## ext4' and '## btrfs' (core/context.c).  The
+ * same test and metric under two headings of one input are two tests, not
+ * two runs: such tests are matched by section as well, on both sides, so
+ * that ext4 meets ext4 and a before/after is never averaged into one
+ * figure.  --ignore section (or --match) pools them on request.
+ */
+static void find_splits(struct key_table *kt, const struct side *s)
+{
+	struct keymap seen;	/* test, metric, input -> its first */
+	struct strbuf key = STRBUF_INIT;
+
+	keymap_init(&seen);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct measurement *m = &s->rs->m[s->idx[i]];
+		const char *va = labels_get(&m->labels, "section"), *vb;
+		size_t first, tlen;
+		int created;
+
+		test_key(kt, m, &key);
+		tlen = key.len;
+		strbuf_addf(&key, "\037%s\037%zu", m->metric, m->source);
+		first = *keymap_put(&seen, key.buf, s->idx[i], &created);
+		if (created)
+			continue;
+		vb = labels_get(&s->rs->m[first].labels, "section");
+		if ((!va && !vb) || (va && vb && !strcmp(va, vb)))
+			continue;
+		key.buf[key.len = tlen] = '\0';	/* the test alone */
+		keymap_put(&kt->split, key.buf, 0, &created);
+	}
+	keymap_release(&seen);
+	strbuf_release(&key);
+}
+
+static void decide_splits(struct key_table *kt, const struct side *s,
+			  const struct compare_options *opt,
+			  struct compare_result *r)
+{
+	const size_t *k = keymap_get(&kt->map, "section");
+
+	kt->may_split = k && !kt->info[*k][0].kept && !opt->match &&
+			!in_strings("section", opt->ignore, opt->nignore);
+	if (!kt->may_split)
+		return;
+	find_splits(kt, &s[0]);
+	find_splits(kt, &s[1]);
+	r->split_tests = kt->split.n;
 }
 
 struct hist_pool {
@@ -293,6 +390,8 @@ static void grouping_release(struct grouping *gr)
 static void kept_labels(const struct key_table *kt,
 			const struct measurement *m, struct labels *out)
 {
+	const char *section = labels_get(&m->labels, "section");
+
 	labels_init(out);
 	for (size_t j = 0; j < m->labels.n; j++) {
 		const size_t *k = keymap_get(&kt->map, m->labels.v[j].key);
@@ -301,6 +400,8 @@ static void kept_labels(const struct key_table *kt,
 			labels_set(out, m->labels.v[j].key,
 				   m->labels.v[j].value);
 	}
+	if (section && split_by_section(kt, m))
+		labels_set(out, "section", section);
 }
 
 static struct compare_row *new_row(struct compare_result *r,
@@ -598,11 +699,15 @@ void compare_sets(const struct result_set *a, const struct result_set *b,
 	labels_init(&out->identity_b);
 	select_side(a, opt, &s[0]);
 	select_side(b, opt, &s[1]);
+	out->compared[0] = s[0].n;
+	out->compared[1] = s[1].n;
 	memset(&kt, 0, sizeof(kt));
 	keymap_init(&kt.map);
+	keymap_init(&kt.split);
 	learn_keys(&kt, &s[0], 0);
 	learn_keys(&kt, &s[1], 1);
 	decide_keys(&kt, s, opt, out);
+	decide_splits(&kt, s, opt, out);
 	memset(&gr, 0, sizeof(gr));
 	keymap_init(&gr.map);
 	group_side(&gr, &kt, &s[0], 0);
@@ -612,6 +717,7 @@ void compare_sets(const struct result_set *a, const struct result_set *b,
 	summarise(out);
 	grouping_release(&gr);
 	keymap_release(&kt.map);
+	keymap_release(&kt.split);
 	free(kt.info);
 	free(kt.names);
 	free(s[0].idx);

@@ -122,7 +122,10 @@ struct compare_result {
 	size_t nrows, rows_alloc;
 	struct compare_unmatched *unmatched;
 	size_t nunmatched, unmatched_alloc;
+	size_t compared[2];	/* measurements of each side taking part */
 	size_t pooled;		/* measurements pooled as repetitions */
+	size_t split_tests;	/* tests one input shows under several of
+				 * its headings: matched by section */
 	size_t counts[VERDICT_COUNT];
 	size_t single_runs;	/* rows resting on single runs */
 	struct compare_geomean *geo;	/* per metric, first-seen order */

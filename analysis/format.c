@@ -388,8 +388,11 @@ static void render_md(const struct fmt_table *t, struct strbuf *out)
 {
 	struct strbuf sc = STRBUF_INIT;
 
-	if (t->title)
-		strbuf_addf(out, "**%s**\n\n", t->title);
+	if (t->title) {		/* names of inputs and labels: text */
+		strbuf_adds(out, "**");
+		fmt_md_escape(out, t->title);
+		strbuf_adds(out, "**\n\n");
+	}
 	strbuf_addch(out, '|');
 	for (size_t c = 0; c < t->ncols; c++) {
 		strbuf_addch(out, ' ');

@@ -102,14 +102,25 @@ struct axis {
 	char **vals;		/* n * nkeys */
 	size_t n, alloc, nkeys;
 	char *const *keys;
+	int keep_lacking;	/* a lacking key is the value "" */
 };
 
-static void axis_init(struct axis *a, char *const *keys, size_t nkeys)
+static void axis_init(struct axis *a, char *const *keys, size_t nkeys,
+		      int keep_lacking)
 {
 	memset(a, 0, sizeof(*a));
 	keymap_init(&a->map);
 	a->keys = keys;
 	a->nkeys = nkeys;
+	a->keep_lacking = keep_lacking;
+}
+
+static const char *axis_value(const struct axis *a,
+			      const struct measurement *m, size_t k)
+{
+	const char *v = measurement_key(m, a->keys[k]);
+
+	return v || !a->keep_lacking ? v : "";
 }
 
 /*
@@ -124,7 +135,7 @@ static size_t axis_index(struct axis *a, const struct measurement *m,
 
 	strbuf_reset(scratch);
 	for (size_t k = 0; k < a->nkeys; k++) {
-		const char *v = measurement_key(m, a->keys[k]);
+		const char *v = axis_value(a, m, k);
 
 		if (!v) {
 			*missing = a->keys[k];
@@ -138,7 +149,7 @@ static size_t axis_index(struct axis *a, const struct measurement *m,
 		ALLOC_GROW(a->vals, (a->n + 1) * a->nkeys, a->alloc);
 		for (size_t k = 0; k < a->nkeys; k++)
 			a->vals[a->n * a->nkeys + k] =
-				xstrdup(measurement_key(m, a->keys[k]));
+				xstrdup(axis_value(a, m, k));
 		a->n++;
 	}
 	return *slot;
@@ -163,6 +174,9 @@ static int op_rank(const char *op)
 static int cmp_value(const char *key, const char *a, const char *b)
 {
 	double x, y;
+
+	if (!*a != !*b)		/* a lacking key (keep_lacking) goes last */
+		return *a ? -1 : 1;
 
 	if (!strcmp(key, "op")) {
 		int ra = op_rank(a), rb = op_rank(b);
@@ -291,6 +305,28 @@ static int differs(struct pivot *pv, const struct measurement *a,
 	return 0;
 }
 
+/*
+ * Are a and b one input's figures under two of its headings?  A section
+ * is provenance between inputs (other posts' headings say nothing of each
+ * other), but within one input its headings are its parts -- BEFORE: and
+ * AFTER:, "## ext4" and "## btrfs" -- and the same test under two of them
+ * is two tests, not two runs (labels the parser gives, core/context.c).
+ */
+static int splits_sections(struct pivot *pv, const struct measurement *a,
+			   const struct measurement *b)
+{
+	const char *va, *vb;
+
+	if (a->source != b->source || key_is_axis(pv, "section"))
+		return 0;
+	va = labels_get(&a->labels, "section");
+	vb = labels_get(&b->labels, "section");
+	if ((!va && !vb) || (va && vb && !strcmp(va, vb)))
+		return 0;
+	note_mix(pv, "section", va, vb);
+	return 1;
+}
+
 static double stat_value(const struct stats *st, enum pivot_stat stat)
 {
 	if (!st->n)
@@ -325,9 +361,13 @@ static void pool_cells(struct pivot *pv, const struct result_set *rs,
 		for (; j < n && e[j].cell == e[i].cell &&
 		       e[j].side == e[i].side; j++) {
 			stats_acc_add_measurement(&acc, &rs->m[e[j].m]);
+			/* entries go in measurement order, an input's
+			 * together: its neighbour tells its sections */
 			if (!mixed && j > i)
 				mixed = differs(pv, &rs->m[e[i].m],
-						&rs->m[e[j].m]);
+						&rs->m[e[j].m]) ||
+					splits_sections(pv, &rs->m[e[j - 1].m],
+							&rs->m[e[j].m]);
 		}
 		pv->mixed_cells += (size_t)mixed;
 		stats_compute(&acc, &pv->cells[e[i].cell].st[e[i].side]);
@@ -483,8 +523,8 @@ int pivot_build(struct pivot *pv, const struct result_set *rs,
 	size_t n, *row_rank, *col_rank;
 
 	pivot_start(pv, opt);
-	axis_init(&rows, opt->row_keys, opt->nrow_keys);
-	axis_init(&cols, opt->col_keys, opt->ncol_keys);
+	axis_init(&rows, opt->row_keys, opt->nrow_keys, opt->keep_lacking);
+	axis_init(&cols, opt->col_keys, opt->ncol_keys, opt->keep_lacking);
 	if (select_entries(pv, rs, opt, &rows, &cols, &e, &n, err)) {
 		axis_release(&rows);
 		axis_release(&cols);
@@ -538,12 +578,18 @@ void pivot_release(struct pivot *pv)
 	memset(pv, 0, sizeof(*pv));
 }
 
-/* "4K" for sizes, the value itself otherwise. */
-static char *key_text(const char *key, const char *val)
+/*
+ * "4K" for sizes, the value itself otherwise; a lacking key (keep_lacking)
+ * is "(none)" on a row and "no KEY" over a column, as the chart names it
+ * on its x axis and in its legend.
+ */
+static char *key_text(const char *key, const char *val, int column)
 {
 	char buf[64];
 	double v;
 
+	if (!*val)
+		return column ? xstrfmt("no %s", key) : xstrdup("(none)");
 	if (key_is_size(key) && is_numeric_string(val, &v))
 		return xstrdup(human_size(v, buf, sizeof(buf)));
 	return xstrdup(val);
@@ -583,12 +629,12 @@ static void add_value_column(const struct pivot *pv, size_t c,
 	for (size_t k = 0; k < pv->ncol_keys; k++) {
 		const char *key = pv->col_key_names[k];
 		const char *v = pv->col_vals[c * pv->ncol_keys + k];
-		char *shown = key_text(key, v);
+		char *shown = key_text(key, v, 1);
 
 		strbuf_addf(&name, "%s%s", k ? "/" : "", v);
 		strbuf_addf(&heading, "%s%s%s%s", k ? " " : "",
-			    key_is_field(key) ? "" : key,
-			    key_is_field(key) ? "" : "=", shown);
+			    key_is_field(key) || !*v ? "" : key,
+			    key_is_field(key) || !*v ? "" : "=", shown);
 		free(shown);
 	}
 	if (!pv->ncol_keys) {
@@ -723,7 +769,7 @@ void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
 		fmt_table_add_row(out);
 		for (size_t k = 0; k < pv->nrow_keys; k++) {
 			const char *v = pv->row_vals[r * pv->nrow_keys + k];
-			char *shown = key_text(pv->row_key_names[k], v);
+			char *shown = key_text(pv->row_key_names[k], v, 0);
 			double x;
 
 			if (out->cols[k].numeric && is_numeric_string(v, &x))

@@ -65,6 +65,10 @@ struct pivot_options {
 	/* Ratio tables: cells of ratio_key=ratio_num / ratio_key=ratio_den. */
 	const char *ratio_key;		/* NULL: a plain pivot */
 	const char *ratio_num, *ratio_den;
+	/* A measurement that lacks a row or column key is kept, under the
+	 * value "" shown as "no KEY" (the report, whose charts draw it so),
+	 * instead of being left out. */
+	int keep_lacking;
 };
 
 /*

@@ -312,6 +312,11 @@ static void add_summary_notes(struct fmt_table *t,
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", r->ignored[i]);
 	if (sb.len)
 		fmt_table_add_note(t, "left out of the match: %s", sb.buf);
+	if (r->split_tests)
+		fmt_table_add_note(t, "%zu test(s) matched by section too: an "
+				   "input shows them under several of its "
+				   "headings (--ignore section pools them)",
+				   r->split_tests);
 	if (r->pooled)
 		fmt_table_add_note(t, "%zu measurement(s) pooled as "
 				   "repetitions of a matched one", r->pooled);
@@ -541,6 +546,12 @@ static json_t *json_result(const char *name, const struct compare_result *r,
 	for (size_t i = 0; i < r->nignored; i++)
 		json_array_append_new(v, json_string(r->ignored[i]));
 	json_object_set_new(o, "ignored_labels", v);
+	json_object_set_new(o, "split_by_section",
+			    json_integer((json_int_t)r->split_tests));
+	json_object_set_new(o, "compared_baseline",
+			    json_integer((json_int_t)r->compared[0]));
+	json_object_set_new(o, "compared_candidate",
+			    json_integer((json_int_t)r->compared[1]));
 	v = json_array();
 	for (size_t i = 0; i < r->nrows; i++)
 		json_array_append_new(v, json_row(&r->rows[i], fn, set_b));
@@ -597,7 +608,17 @@ static enum load_status load_all(char **names, int n, struct result_set *sets,
 	return worst;
 }
 
-static int exit_status(const struct compare_result *res, int nres,
+/* An input with nothing to compare, said with what left it empty. */
+static void say_empty(const struct compare_args *a, const char *name)
+{
+	fprintf(stderr, "storan compare: %s: no measurement to compare%s\n",
+		name, a->co.metrics || a->co.where ?
+		" (--metric and --where leave none)" :
+		" (bw, iops, latencies and times; name others with --metric)");
+}
+
+static int exit_status(const struct compare_args *a, char **names,
+		       const struct compare_result *res, int nres,
 		       enum load_status st)
 {
 	int rc = st == LOAD_FAILED ? EXIT_FINDINGS : EXIT_OK;
@@ -607,6 +628,10 @@ static int exit_status(const struct compare_result *res, int nres,
 		matched += res[i].nrows;
 		if (res[i].counts[VERDICT_REGRESSION])
 			rc = EXIT_FINDINGS;
+		if (!i && !res[i].compared[0])
+			say_empty(a, names[0]);
+		if (!res[i].compared[1])
+			say_empty(a, names[i + 1]);
 	}
 	if (!matched) {
 		fputs("storan compare: no measurement matched\n", stderr);
@@ -655,7 +680,7 @@ static int run_compare(struct compare_args *a, char **names, int n)
 					fmt_color_wanted(a->color, 1) > 0,
 					&out);
 		rc = write_file_atomic(a->output, out.buf, out.len) ?
-		     EXIT_TROUBLE : exit_status(res, n - 1, st);
+		     EXIT_TROUBLE : exit_status(a, names, res, n - 1, st);
 	}
 	for (int i = 0; i < n; i++) {
 		compare_result_release(&res[i]);

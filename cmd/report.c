@@ -45,38 +45,70 @@ static const char report_usage[] =
 	"                     footnote marks in tables and headings\n"
 	"  -h, --help         show this help\n";
 
-/* The inputs into rs, the findings of storan check into fn. */
+/* The inputs into rs (what could not be read into diags), the findings
+ * of storan check into fn. */
 static enum load_status load_and_check(char **paths, int n,
 				       struct findings_args *fa,
 				       struct result_set *rs,
+				       struct diag_list *diags,
 				       struct footnotes *fn, size_t *set)
 {
-	struct diag_list diags;
 	struct strbuf err = STRBUF_INIT;
 	enum load_status worst = LOAD_OK;
 
-	diag_list_init(&diags);
 	for (int i = 0; i < n; i++) {
 		enum load_status st = load_input_hooked(paths[i], NULL, rs,
-							 &diags,
+							 diags,
 							 findings_text_hook,
 							 fa);
 
 		if (st > worst)
 			worst = st;
 	}
-	diag_print(&diags, stderr);
+	diag_print(diags, stderr);
 	if (footnotes_check(fn, rs, &fa->check, set, &err))
 		BUG("%s", strbuf_str(&err));	/* the link was checked */
-	diag_list_release(&diags);
 	strbuf_release(&err);
 	return worst;
+}
+
+#define MAX_INPUT_NOTES 20
+
+/*
+ * What the inputs could not give, in the report's Notes too: a report is
+ * read long after the terminal that showed the errors is gone, and a
+ * chart of the cached read alone must not pass for the whole post.
+ */
+static void note_input_errors(struct report *r, const struct diag_list *dl)
+{
+	size_t shown = 0, errors = diag_count(dl, DIAG_ERROR);
+
+	for (size_t i = 0; i < dl->n && shown < MAX_INPUT_NOTES; i++) {
+		const struct diag *d = &dl->v[i];
+
+		if (d->level != DIAG_ERROR)
+			continue;
+		shown++;
+		if (!d->file)
+			report_add_note(r, "input not read in full: %s",
+					d->msg);
+		else if (d->line)
+			report_add_note(r, "input not read in full: %s:%u: %s",
+					d->file, d->line, d->msg);
+		else
+			report_add_note(r, "input not read in full: %s: %s",
+					d->file, d->msg);
+	}
+	if (errors > shown)
+		report_add_note(r, "and %zu more error(s) in the inputs "
+				"(storan ingest lists them)", errors - shown);
 }
 
 static int write_report(struct report *r, char **paths, int n,
 			const char *dir, const char *title)
 {
 	struct chart_input *inputs = chart_inputs(paths, n);
+	size_t first_note = r->nnotes;
 	int rc;
 
 	r->command_line = storan_command_line;
@@ -86,7 +118,8 @@ static int write_report(struct report *r, char **paths, int n,
 		fputs("storan report: nothing to chart in the input\n", stderr);
 		rc = -1;
 	} else {
-		for (size_t i = 0; i < r->nnotes; i++)
+		/* the inputs' errors were said on stderr as they came */
+		for (size_t i = first_note; i < r->nnotes; i++)
 			fprintf(stderr, "storan report: note: %s\n",
 				r->notes[i]);
 		rc = report_write(r, dir);
@@ -113,6 +146,7 @@ int cmd_report(int argc, char **argv)
 	size_t set = 0;
 	struct result_set rs;
 	struct report r;
+	struct diag_list diags;
 	enum load_status st;
 	int c, rc = EXIT_OK;
 
@@ -158,8 +192,11 @@ int cmd_report(int argc, char **argv)
 	result_set_init(&rs);
 	footnotes_init(&fn, fa.level);
 	report_init(&r);
-	st = load_and_check(argv + optind, argc - optind, &fa, &rs, &fn,
-			    &set);
+	diag_list_init(&diags);
+	st = load_and_check(argv + optind, argc - optind, &fa, &rs, &diags,
+			    &fn, &set);
+	note_input_errors(&r, &diags);
+	diag_list_release(&diags);
 	r.rs = &rs;
 	r.findings = &fn.sets[set].findings;
 	r.fn = &fn;

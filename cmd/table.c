@@ -240,6 +240,11 @@ static int render(const struct pivot *pv, const struct table_args *a,
 					   "'%s' (stored in %s)", a->units,
 					   pv->metric, pv->unit);
 		unit = &u;
+	} else if (a->format == FMT_JSON) {
+		/* JSON's figures are in the base unit (B/s, 1/s, s): its
+		 * title says so, not the unit the text table would pick */
+		display_unit_auto(pv->unit, 0, 0, &u);
+		unit = &u;
 	}
 	pivot_to_fmt(pv, unit, a->alpha, &t);
 	if (fn)

@@ -12,6 +12,7 @@
  */
 #include "chart.h"
 #include "../analysis/stats.h"
+#include "../analysis/table.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/version.h"
@@ -518,6 +519,17 @@ const char *chart_pick_x(const struct result_set *rs,
 
 /* ---- names ------------------------------------------------------------- */
 
+/*
+ * The first letter of a title inside a sentence: "Block size" is "block
+ * size", but an acronym keeps its capital ("I/O depth", "IOPS").
+ */
+static char lower_word(const char *t)
+{
+	if (t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z')
+		return (char)(t[0] - 'A' + 'a');
+	return t[0];
+}
+
 static const struct {
 	const char *key, *title;
 } key_titles[] = {
@@ -834,6 +846,7 @@ struct build {
 	const char *skeys[MAX_SERIES_KEYS];
 	size_t nskeys;
 	const char *ratio_key, *ratio_a, *ratio_b;
+	char *ratio_parts[3];	/* what ratio_key, _a, _b point into */
 	int pct;	/* points from FAMILY.pNN metrics: x is the percentile */
 	int hist;	/* points from histograms */
 };
@@ -1476,9 +1489,7 @@ static void titles(struct chart *c, const struct build *b)
 				   b->ratio_key, b->ratio_a, b->ratio_key,
 				   b->ratio_b);
 	else
-		c->title = xstrfmt("%s by %c%s", mt,
-				   c->x.title[0] >= 'A' && c->x.title[0] <= 'Z' ?
-				   c->x.title[0] - 'A' + 'a' : c->x.title[0],
+		c->title = xstrfmt("%s by %c%s", mt, lower_word(c->x.title),
 				   c->x.title + 1);
 	c->subtitle = xstrdup(spec->subtitle ? spec->subtitle : facts);
 	c->source_names = source_list(b);
@@ -1541,25 +1552,29 @@ static void choose_keys(struct chart *c, struct build *b, int user_series)
 
 /* ---- ratio ------------------------------------------------------------- */
 
-static int parse_ratio(struct build *b, char *spec, struct strbuf *err)
+/*
+ * KEY=A/KEY=B, read as storan table reads it (pivot_ratio_parse: the last
+ * "/KEY=" splits), so that values with '/' in them -- device=/dev/sdb,
+ * the commonest ratio of all -- are not cut at their first '/'.  The
+ * parts are kept in b->ratio_parts and freed with the build.
+ */
+static int parse_ratio(struct build *b, const char *spec, struct strbuf *err)
 {
-	char *slash = strchr(spec, '/'), *eq1 = strchr(spec, '='), *eq2;
+	const char *slash = strchr(spec, '/'), *eq = strchr(spec, '=');
 
-	if (!slash || !eq1 || eq1 > slash || !(eq2 = strchr(slash, '=')) ||
-	    eq1 == spec) {
+	if (!pivot_ratio_parse(spec, &b->ratio_parts[0], &b->ratio_parts[1],
+			       &b->ratio_parts[2])) {
+		b->ratio_key = b->ratio_parts[0];
+		b->ratio_a = b->ratio_parts[1];
+		b->ratio_b = b->ratio_parts[2];
+		return 0;
+	}
+	if (eq && eq != spec && slash && slash > eq && strchr(slash, '='))
+		strbuf_addf(err, "--ratio compares two values of one key "
+			    "(KEY=A/KEY=B), not '%s'", spec);
+	else
 		strbuf_addf(err, "--ratio wants KEY=A/KEY=B, not '%s'", spec);
-		return -1;
-	}
-	*slash = *eq1 = *eq2 = '\0';
-	if (strcmp(spec, slash + 1)) {
-		strbuf_addf(err, "--ratio compares two values of one key, "
-			    "not '%s' and '%s'", spec, slash + 1);
-		return -1;
-	}
-	b->ratio_key = spec;
-	b->ratio_a = eq1 + 1;
-	b->ratio_b = eq2 + 1;
-	return 0;
+	return -1;
 }
 
 static const struct chart_point *find_x(const struct chart_series *s, double x)
@@ -1812,7 +1827,7 @@ int chart_build(struct chart *c, const struct result_set *rs,
 		const struct chart_spec *spec, struct strbuf *err)
 {
 	struct build b = { .rs = rs, .spec = spec };
-	char *ratio = spec->ratio ? xstrdup(spec->ratio) : NULL;
+	const char *ratio = spec->ratio;
 	char *series = spec->series ? xstrdup(spec->series) : NULL;
 	int rc = -1;
 
@@ -1849,7 +1864,8 @@ int chart_build(struct chart *c, const struct result_set *rs,
 	rc = 0;
 out:
 	free(b.sel);
-	free(ratio);
+	for (size_t i = 0; i < 3; i++)
+		free(b.ratio_parts[i]);
 	free(series);
 	return rc;
 }

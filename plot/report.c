@@ -64,14 +64,28 @@ void report_release(struct report *r)
 	report_init(r);
 }
 
+static void report_vnote(struct report *r, const char *fmt, va_list ap)
+{
+	ALLOC_GROW(r->notes, r->nnotes + 1, r->notes_alloc);
+	r->notes[r->nnotes++] = xstrvfmt(fmt, ap);
+}
+
 __attribute__((format(printf, 2, 3)))
 static void report_note(struct report *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	ALLOC_GROW(r->notes, r->nnotes + 1, r->notes_alloc);
 	va_start(ap, fmt);
-	r->notes[r->nnotes++] = xstrvfmt(fmt, ap);
+	report_vnote(r, fmt, ap);
+	va_end(ap);
+}
+
+void report_add_note(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_vnote(r, fmt, ap);
 	va_end(ap);
 }
 
@@ -437,6 +451,39 @@ static int listed_key(const char **keys, size_t n, const char *key)
 }
 
 /*
+ * Does key take two values (or a value and none) within one input?  One
+ * input's sections are its parts (BEFORE: and AFTER:, "## ext4"), even
+ * where an output above the first heading has none: a point must not
+ * average them.
+ */
+static int splits_an_input(const struct result_set *rs,
+			   const unsigned char *sel, const char *key)
+{
+	const char **first = xcalloc(rs->nsources + 1, sizeof(*first));
+	unsigned char *seen = xcalloc(rs->nsources + 1, 1);
+	int split = 0;
+
+	for (size_t i = 0; i < rs->n && !split; i++) {
+		size_t src = rs->m[i].source < rs->nsources ?
+			     rs->m[i].source : rs->nsources;
+		const char *v;
+
+		if (!sel[i])
+			continue;
+		v = labels_get(&rs->m[i].labels, key);
+		if (!seen[src]) {
+			seen[src] = 1;
+			first[src] = v;
+		} else if (!v != !first[src] || (v && strcmp(v, first[src]))) {
+			split = 1;
+		}
+	}
+	free(first);
+	free(seen);
+	return split;
+}
+
+/*
  * Keys that would split a chart for the wrong reason: a label only some
  * captures carry (fio's JSON has no iodepth label where its normal output
  * has one: the same run, not another condition), and the capture itself
@@ -453,7 +500,9 @@ static size_t drop_weak_keys(const struct result_set *rs,
 	for (size_t i = 0; i < rs->n && !jobs; i++)
 		jobs = sel[i] && labels_get(&rs->m[i].labels, "job");
 	for (size_t i = 0; i < n; i++) {
-		if (!key_everywhere(rs, sel, keys[i]))
+		if (!key_everywhere(rs, sel, keys[i]) &&
+		    !(!strcmp(keys[i], "section") &&
+		      splits_an_input(rs, sel, keys[i])))
 			continue;
 		/* The job names the runs instead of the capture; the job
 		 * key itself was left out as restating the source, so put

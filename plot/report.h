@@ -68,6 +68,10 @@ struct report {
 void report_init(struct report *r);
 void report_release(struct report *r);
 
+/* Adds a note to the report's Notes (before report_plan adds its own). */
+void report_add_note(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Chooses the charts for rs; 0, or -1 when there is nothing to show. */
 int report_plan(struct report *r, const struct result_set *rs,
 		const char *title);

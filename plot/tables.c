@@ -29,6 +29,7 @@ static int build_pivot(const struct report_chart *rc,
 		.metric = c->metric, .row_keys = rows, .nrow_keys = 1,
 		.col_keys = cols, .ncol_keys = rc->series_key ? 1 : 0,
 		.where = rc->where.n ? &rc->where : NULL, .stat = PIVOT_MEAN,
+		.keep_lacking = 1,	/* as the chart: "no section" */
 	};
 	struct strbuf err = STRBUF_INIT;
 	char *key = NULL, *num = NULL, *den = NULL;

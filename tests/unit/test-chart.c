@@ -222,6 +222,34 @@ static void test_iops_ticks_read_k(void **state)
 	result_set_release(&rs);
 }
 
+/*
+ * A title says "IOPS by I/O depth": only a capitalised word is put in
+ * lower case after "by" ("Block size" -> "block size"), never an
+ * acronym's capital ("I/O depth" read "i/O depth" in every fio iodepth
+ * sweep of a report).
+ */
+static void test_title_keeps_acronyms(void **state)
+{
+	struct result_set rs;
+	struct chart c;
+	struct chart_spec spec = { .y = "iops", .x = "iodepth" };
+
+	(void)state;
+	result_set_init(&rs);
+	for (int d = 1; d <= 32; d *= 2) {
+		struct measurement *m = add(&rs, "randread", "iops", "1/s",
+					    NULL, 0);
+
+		labels_setf(&m->labels, "iodepth", "%d", d);
+		measurement_add_value(m, 10000.0 * d);
+	}
+	assert_int_equal(build(&c, &rs, &spec), 0);
+	assert_string_equal(c.x.title, "I/O depth");
+	assert_string_equal(c.title, "IOPS by I/O depth");
+	chart_release(&c);
+	result_set_release(&rs);
+}
+
 static void test_percentiles_in_nines(void **state)
 {
 	struct result_set rs;
@@ -456,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_repetitions_give_ci),
 		cmocka_unit_test(test_summary_only),
 		cmocka_unit_test(test_iops_ticks_read_k),
+		cmocka_unit_test(test_title_keeps_acronyms),
 		cmocka_unit_test(test_percentiles_in_nines),
 		cmocka_unit_test(test_cdf_and_percentiles_from_histograms),
 		cmocka_unit_test(test_ratio_around_one),

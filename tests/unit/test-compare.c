@@ -263,6 +263,83 @@ static void test_identity_rules(void **state)
 	result_set_release(&b);
 }
 
+/*
+ * One input's headings are its parts.  Two posts that each test ext4 and
+ * btrfs under '## ext4' / '## btrfs' (fixture context/0012: dd oflag=direct
+ * at 211 and 173 MB/s) are matched heading by heading: pooled, ext4's
+ * +18% and btrfs's -13% averaged to an 'unchanged' +4%.  A post with
+ * BEFORE:/AFTER: against one without headings matches nothing, and says
+ * why; --ignore section pools them on request.  Headings of two inputs
+ * on one side are provenance, as before.
+ */
+static void test_sections_of_one_input(void **state)
+{
+	static const double ext4_a[] = { 211e6 }, btrfs_a[] = { 173e6 };
+	static const double ext4_b[] = { 250e6 }, btrfs_b[] = { 150e6 };
+	static char section[] = "section";
+	char *keys[] = { section };
+	struct result_set a, b;
+	struct compare_options o;
+	struct compare_result r;
+	const struct compare_row *row;
+
+	(void)state;
+	result_set_init(&a);
+	result_set_init(&b);
+	add(&a, "write", "bw", "B/s", "bs=1M;section=ext4", ext4_a, 1);
+	add(&a, "write", "bw", "B/s", "bs=1M;section=btrfs", btrfs_a, 1);
+	add(&b, "write", "bw", "B/s", "bs=1M;section=ext4", ext4_b, 1);
+	add(&b, "write", "bw", "B/s", "bs=1M;section=btrfs", btrfs_b, 1);
+	defaults(&o);
+	compare_sets(&a, &b, &o, &r);
+	assert_int_equal(r.nrows, 2);
+	assert_int_equal(r.pooled, 0);
+	assert_int_equal(r.split_tests, 1);
+	row = &r.rows[0];
+	assert_string_equal(labels_get(&row->labels, "section"), "ext4");
+	assert_int_equal(row->verdict, VERDICT_IMPROVEMENT);
+	row = &r.rows[1];
+	assert_string_equal(labels_get(&row->labels, "section"), "btrfs");
+	assert_true(fabs(row->ratio - 150.0 / 173.0) < 1e-12);
+	assert_int_equal(row->verdict, VERDICT_REGRESSION);
+	compare_result_release(&r);
+
+	/* --ignore section: pooled as asked */
+	o.ignore = keys;
+	o.nignore = 1;
+	compare_sets(&a, &b, &o, &r);
+	assert_int_equal(r.nrows, 1);
+	assert_int_equal(r.split_tests, 0);
+	assert_int_equal(r.rows[0].a.n, 2);
+	compare_result_release(&r);
+	o.ignore = NULL;
+	o.nignore = 0;
+	result_set_release(&b);
+
+	/* BEFORE/AFTER against a post without headings: no match */
+	result_set_init(&b);
+	add(&b, "write", "bw", "B/s", "bs=1M", ext4_b, 1);
+	compare_sets(&b, &a, &o, &r);
+	assert_int_equal(r.nrows, 0);
+	assert_int_equal(r.nunmatched, 3);
+	assert_int_equal(r.split_tests, 1);
+	assert_string_equal(labels_get(&r.unmatched[1].labels, "section"),
+			    "ext4");
+	compare_result_release(&r);
+
+	/* two inputs on one side, each under a heading of its own: the
+	 * headings are provenance and the runs pool */
+	measurement_set_source(&a.m[1], 1, "y.txt", 9);
+	compare_sets(&b, &a, &o, &r);
+	assert_int_equal(r.nrows, 1);
+	assert_int_equal(r.split_tests, 0);
+	assert_int_equal(r.rows[0].b.n, 2);
+	assert_null(labels_get(&r.rows[0].labels, "section"));
+	compare_result_release(&r);
+	result_set_release(&a);
+	result_set_release(&b);
+}
+
 static void test_tests_chosen(void **state)
 {
 	static const double a3[] = { 502.0, 497.5, 505.1 };
@@ -408,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_directions),
 		cmocka_unit_test(test_two_hosts),
 		cmocka_unit_test(test_identity_rules),
+		cmocka_unit_test(test_sections_of_one_input),
 		cmocka_unit_test(test_tests_chosen),
 		cmocka_unit_test(test_summary_only),
 		cmocka_unit_test(test_tail),

@@ -18,6 +18,7 @@
 #include "core/strbuf.h"
 
 static char k_bs[] = "bs", k_op[] = "op", k_host[] = "host";
+static char k_section[] = "section";
 
 static void add(struct result_set *rs, const char *op, const char *bs,
 		const char *kind, const double *v, size_t n)
@@ -138,6 +139,63 @@ static void test_pivot_mixed_and_lacking(void **state)
 	/* 4096 and 1M pool a read with a write: said, not hidden */
 	assert_int_equal(pv.mixed_cells, 2);
 	assert_string_equal(pv.mix_key, "op");
+	pivot_release(&pv);
+	result_set_release(&rs);
+	strbuf_release(&err);
+}
+
+/*
+ * The headings of one post (BEFORE:/AFTER:, ## ext4 / ## btrfs) are its
+ * parts: the same test under two of them is two tests, and a cell that
+ * pools them is mixed, as fixture context/0012 gave with hdparm -t on
+ * /dev/sda, 99.67 MB/sec before and 199.87 after, shown as one 157.
+ * Between inputs a section is provenance and pools (other headings of
+ * other posts).
+ */
+static void test_pivot_sections_of_one_input(void **state)
+{
+	static char *rows[] = { k_bs };
+	static const double v[] = { 104511569.92, 209578885.12 };
+	struct result_set rs;
+	struct pivot_options o;
+	struct pivot pv;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	add(&rs, "read", "4096", NULL, v, 1);
+	labels_set(&rs.m[0].labels, "section", "BEFORE");
+	add(&rs, "read", "4096", NULL, v + 1, 1);
+	labels_set(&rs.m[1].labels, "section", "AFTER");
+	opts(&o, rows, NULL, 0);
+	assert_int_equal(pivot_build(&pv, &rs, &o, &err), 0);
+	assert_int_equal(pv.mixed_cells, 1);
+	assert_string_equal(pv.mix_key, "section");
+	assert_string_equal(pv.mix_a, "BEFORE");
+	assert_string_equal(pv.mix_b, "AFTER");
+	pivot_release(&pv);
+	/* a heading over one output only, none over the other: mixed too */
+	labels_release(&rs.m[0].labels);
+	labels_init(&rs.m[0].labels);
+	labels_set(&rs.m[0].labels, "bs", "4096");
+	assert_int_equal(pivot_build(&pv, &rs, &o, &err), 0);
+	assert_int_equal(pv.mixed_cells, 1);
+	assert_string_equal(pv.mix_a, "(none)");
+	pivot_release(&pv);
+	/* two inputs: their headings say nothing of each other */
+	labels_set(&rs.m[0].labels, "section", "BEFORE");
+	rs.m[1].source = 1;
+	assert_int_equal(pivot_build(&pv, &rs, &o, &err), 0);
+	assert_int_equal(pv.mixed_cells, 0);
+	assert_int_equal(pivot_cell(&pv, 0, 0)->st[0].n, 2);
+	pivot_release(&pv);
+	/* on an axis, sections are rows of their own */
+	rs.m[1].source = 0;
+	rows[0] = k_section;
+	assert_int_equal(pivot_build(&pv, &rs, &o, &err), 0);
+	rows[0] = k_bs;
+	assert_int_equal(pv.mixed_cells, 0);
+	assert_int_equal(pv.nrows, 2);
 	pivot_release(&pv);
 	result_set_release(&rs);
 	strbuf_release(&err);
@@ -362,6 +420,31 @@ static void test_fmt_escaping(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A title is Markdown text too: compare's names the inputs and their
+ * identity labels ("baseline a*b.json (dev=x<y>) vs ..."), where a '<'
+ * opened an HTML tag that swallowed the label and a '*' started emphasis.
+ */
+static void test_md_title_escaped(void **state)
+{
+	struct fmt_table t;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	fmt_table_init(&t, "baseline a*b.json (dev=x<y>) vs candidate c.json");
+	fmt_table_add_column(&t, "x", "x", 1);
+	fmt_table_add_row(&t);
+	fmt_table_set_number(&t, 0, 0, 1, "1");
+	fmt_render(&t, FMT_MD, 0, &out);
+	assert_non_null(strstr(out.buf, "**baseline a\\*b.json (dev=x&lt;y>) "
+			       "vs candidate c.json**\n"));
+	strbuf_reset(&out);
+	fmt_render(&t, FMT_HTML, 0, &out);
+	assert_non_null(strstr(out.buf, "(dev=x&lt;y&gt;)"));
+	fmt_table_release(&t);
+	strbuf_release(&out);
+}
+
 /* Text columns line up under wide (CJK) labels: two columns each. */
 static void test_text_width_of_wide_labels(void **state)
 {
@@ -410,11 +493,13 @@ int main(void)
 		cmocka_unit_test(test_pivot_stats),
 		cmocka_unit_test(test_pivot_mixed_and_lacking),
 		cmocka_unit_test(test_pivot_provenance_pools),
+		cmocka_unit_test(test_pivot_sections_of_one_input),
 		cmocka_unit_test(test_pivot_errors),
 		cmocka_unit_test(test_ratio_parse),
 		cmocka_unit_test(test_ratio_cells),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_fmt_escaping),
+		cmocka_unit_test(test_md_title_escaped),
 	};
 
 	stats_init();

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# report: what an input could not be read is said in the report, not only
+# on the terminal.  Fixture hdparm/1001 is cut inside its second timing:
+# the report charted the cached read alone and its Markdown, HTML and
+# workbook gave no sign that the buffered read (the figure the post was
+# about) had been lost; an input that gave nothing at all was listed
+# among the inputs as if it had contributed.
+. "$(dirname "$0")/lib.sh"
+IN="$FIXTURES/hdparm/1001-bad-truncated-second-line.txt"
+printf 'hello world\n' > "$TMP/empty.txt"
+
+run "$STORAN" report "$IN" "$TMP/empty.txt" -o "$TMP/rep"
+expect_rc 1 "an input only partly read"
+md=$(cat "$TMP/rep/report.md")
+expect_in "$md" "input not read in full: 1001-bad-truncated-second-line.txt:5: unreadable hdparm timing: expected the seconds" "the cut in report.md"
+expect_in "$md" "input not read in full: empty.txt:1: no benchmark output found" "the empty input in report.md"
+html=$(cat "$TMP/rep/index.html")
+expect_in "$html" "input not read in full: 1001-bad-truncated-second-line.txt:5: unreadable hdparm timing" "the cut in index.html"
+# said once on stderr, as before
+n=$(printf '%s\n' "$err" | grep -c "unreadable hdparm timing")
+[ "$n" -eq 1 ] || fail "stderr says it $n times: $err"
+finish
