@@ -71,6 +71,8 @@ static char fence_mark(const char *t)
 }
 
 enum { IN_FENCE = 1, IN_FRONT_MATTER = 2 };
+/* fenced[nlines], past the lines: the text has Markdown fences */
+enum { HAS_FENCES = 4 };
 
 /* "key: value", "key:" or a "- item" of a list: a YAML metadata line. */
 static int is_yaml_line(const char *t)
@@ -127,6 +129,8 @@ static unsigned char *find_fenced(const struct input *in)
 			open = 0;
 		else
 			fenced[i] = IN_FENCE;
+		if (mark)
+			fenced[in->nlines] = HAS_FENCES;
 	}
 	return fenced;
 }
@@ -137,16 +141,34 @@ static int is_rule_line(const struct parse_ctx *ctx, size_t i)
 	       is_rule(ctx->in->lines[i].text);
 }
 
-/* "## ext4 on NVMe": a Markdown heading of level 2 to 6 (a single '#'
- * is as often a root prompt, "# hdparm -t /dev/sda").  The text after
- * the marks, or NULL. */
-static const char *atx_title(const char *t)
+static int is_tool_word(const char *w, size_t len);
+
+/*
+ * "## ext4 on NVMe": a Markdown heading of level 2 to 6.  A single '#'
+ * is as often a root prompt ("# hdparm -t /dev/sda"): it heads only in
+ * a text with fences, where commands sit inside them, and only a title
+ * that is no command (its first word no benchmark tool, no option).
+ * The text after the marks, or NULL.
+ */
+static const char *atx_title(const char *t, int markdown)
 {
-	size_t n = 0;
+	size_t n = 0, w;
+	const char *title;
 
 	while (t[n] == '#')
 		n++;
-	return n >= 2 && n <= 6 && is_space(t[n]) ? t + n : NULL;
+	if (n < 1 || n > 6 || !is_space(t[n]))
+		return NULL;
+	title = t + n;
+	while (is_space(*title))
+		title++;
+	if (n >= 2)
+		return title;
+	w = strcspn(title, " \t");
+	if (!markdown || is_tool_word(title, w) || strstr(title, " -") ||
+	    strstr(title, " /dev/"))
+		return NULL;
+	return title;
 }
 
 /*
@@ -231,6 +253,20 @@ static int attribution_or_prompt(const char *t, size_t len)
  * blank line, a fence, a prompt or output.  Posts that compare put such
  * a line over each output; the title, or NULL.
  */
+/* "before", "after", "baseline": a comparison's side, a title alone
+ * even without its ':'. */
+static int is_side_word(const char *t, size_t n)
+{
+	static const char *const words[] = {
+		"before", "after", "baseline", "patched", "unpatched", NULL
+	};
+
+	for (size_t k = 0; words[k]; k++)
+		if (strlen(words[k]) == n && !strncasecmp(t, words[k], n))
+			return 1;
+	return 0;
+}
+
 static const char *label_title(const struct parse_ctx *ctx,
 			       const unsigned char *fenced, size_t i,
 			       size_t *len)
@@ -239,7 +275,19 @@ static const char *label_title(const struct parse_ctx *ctx,
 	const char *t = in->lines[i].text, *next;
 	size_t n = in->lines[i].len, words = 1;
 
-	if (fenced[i] || n < 2 || n > 60 || t[n - 1] != ':' || t[n - 2] == ':')
+	if (fenced[i])
+		return NULL;
+	if ((t[0] == '*' || t[0] == '-') && t[1] == ' ') {	/* a bullet */
+		t += 2;
+		n -= 2;
+	}
+	if (n >= 2 && t[n - 2] == ':' && t[n - 1] == '-')
+		n -= 2;		/* "Configfs membacked mode:-" */
+	else if (n >= 2 && t[n - 1] == ':' && t[n - 2] != ':')
+		n -= 1;
+	else if (!is_side_word(t, n))
+		return NULL;
+	if (!n || n > 60)
 		return NULL;
 	for (size_t k = 0; k + 1 < n; k++) {
 		if (is_space(t[k]) && !is_space(t[k + 1]))
@@ -263,8 +311,23 @@ static const char *label_title(const struct parse_ctx *ctx,
 	if (!(ctx->claimed[i + 1] || !in->lines[i + 1].len ||
 	      fence_mark(next) || line_after_prompt(next) != next))
 		return NULL;
-	*len = n - 1;
+	*len = n;
 	return t;
+}
+
+/*
+ * A "# title" line is a shell comment as often as a heading, even in a
+ * text with fences: one right above a command's output ("# wait, then
+ * it shows:" over dd's records) says what comes, it heads nothing.  A
+ * heading starts a paragraph and is not followed by output.
+ */
+static int lone_hash_heads(const struct parse_ctx *ctx, size_t i)
+{
+	const struct input *in = ctx->in;
+
+	return (!i || !in->lines[i - 1].len ||
+		fence_mark(in->lines[i - 1].text)) &&
+	       (i + 1 >= in->nlines || !ctx->claimed[i + 1]);
 }
 
 /*
@@ -281,8 +344,9 @@ static const char *heading_title(const struct parse_ctx *ctx,
 				 size_t *len)
 {
 	const struct input_line *l = &ctx->in->lines[i];
-	const char *t = l->text, *e;
+	const char *t = l->text, *e, *at;
 	size_t lead, n = l->len;
+	int markdown = fenced[ctx->in->nlines] == HAS_FENCES;
 
 	if (ctx->claimed[i] || !n || is_rule(t) || fence_mark(t) ||
 	    fenced[i] == IN_FRONT_MATTER)
@@ -295,18 +359,19 @@ static const char *heading_title(const struct parse_ctx *ctx,
 		if ((size_t)(t + n - e) < 3 || has_rule_run(t + lead, e))
 			return NULL;
 		t += lead;
-	} else if (!fenced[i] && atx_title(t) &&
-		   line_after_prompt(skip_spaces(atx_title(t))) ==
-		   skip_spaces(atx_title(t))) {
+	} else if (!fenced[i] && (at = atx_title(t, markdown)) &&
+		   line_after_prompt(at) == at &&
+		   (t[1] == '#' || lone_hash_heads(ctx, i))) {
 		/* (not "### [root@h dir]# cat x": a prompt turned heading) */
-		t = atx_title(t);
+		t = at;
 		e = t + n - (size_t)(t - l->text);
 		while (e > t && e[-1] == '#')	/* "## title ##" */
 			e--;
 	} else if (is_rule_line(ctx, i + 1) &&
 		   (!fenced[i] || (i && is_rule_line(ctx, i - 1)))) {
 		e = t + n;
-	} else if (label_title(ctx, fenced, i, &n)) {
+	} else if ((at = label_title(ctx, fenced, i, &n))) {
+		t = at;
 		e = t + n;
 	} else {
 		return NULL;
@@ -314,7 +379,8 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	/* blanks, a trailing ':' and Markdown's bold ("**Output**") */
 	while (t < e && (is_space(*t) || *t == '*'))
 		t++;
-	while (e > t && (is_space(e[-1]) || e[-1] == ':' || e[-1] == '*'))
+	while (e > t && (is_space(e[-1]) || e[-1] == ':' || e[-1] == '*' ||
+			 (e[-1] == '-' && e - 1 > t && e[-2] == ':')))
 		e--;
 	*len = (size_t)(e - t);
 	if (!*len || *len > HEADING_MAX || counts_runs(t, *len) ||

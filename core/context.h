@@ -9,12 +9,14 @@
  *             line framed by them ("=== laptop NVMe ==="); inside a Markdown
  *             fence (``` or ~~~) only the last two, as a line over a rule
  *             there is as often the last row of a program's table.
- *             Outside fences also a Markdown "## heading" (levels 2-6: a
- *             lone '#' is a root prompt as often) and a label line: a
- *             paragraph of one short line ending in ':' ("BEFORE:",
- *             "ext4, 4 KiB:") over a blank line, fence, prompt or output,
- *             with no option in it, not a mail's "X wrote:" nor a
- *             password prompt.  A title that counts runs ("Run 2",
+ *             Outside fences also a Markdown "## heading" (levels 2-6;
+ *             "# heading" only in a text with fences, not a command, not
+ *             right above output: a lone '#' is a root prompt or a shell
+ *             comment as often) and a label line: a paragraph of one
+ *             short line ending in ':' or ':-' ("BEFORE:", "* ext4, 4
+ *             KiB:"), or a lone "before", "after", "baseline", over a
+ *             blank line, fence, prompt or output, with no option in it,
+ *             not a mail's "X wrote:" nor a password prompt.  A title that counts runs ("Run 2",
  *             "2nd pass", "Test #3") or says "again" is none: outputs
  *             under such lines are repetitions of one test
  *   command   the line right above the output (blank lines, prompts and
