@@ -1079,6 +1079,22 @@ static const char *lone_status_labels(struct text_state *st, enum fio_dir d,
 }
 
 /* "READ: bw=20.9MiB/s (21.9MB/s), ..., io=64.0MiB (67.1MB), run=..." */
+/*
+ * Job reports of group g in the current output.  The group status line
+ * of a group of one report (one job, or numjobs with group_reporting)
+ * says that report's bandwidth and bytes again: a second measurement of
+ * one figure, labelled job=all, that a table by op pooled with the
+ * job's and flagged as mixed (every one-job fio output, exit 1).
+ */
+static size_t reports_in_group(const struct text_state *st, long g)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nreps; i++)
+		n += st->reps[i].group == g;
+	return n;
+}
+
 static int status_line(struct text_state *st, size_t li, const char *t)
 {
 	const char *p = t, *v, *op;
@@ -1098,6 +1114,8 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 	}
 	if (st->nreps && st->reps[st->nreps - 1].snapshot)
 		return 1;	/* a snapshot's aggregate */
+	if (reports_in_group(st, st->status_group) == 1)
+		return 1;	/* the one report's figures again */
 	op = common_labels(st, st->status_group, d, &l);
 	if (!op && !l.n)	/* no job report */
 		op = lone_status_labels(st, (enum fio_dir)d, &l);

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# report: a chart's table shows every bar the chart draws.  The fio text of
-# fixture 0017 (a linode randrw, its command echoed) and the JSON+ of
+# report: a chart's table shows every bar the chart draws.  The result set
+# of fixture 0017 (a linode randrw, its command echoed; written when its
+# group status line was a job=all measurement too) and the JSON+ of
 # fixture 0012 (a ceph randread at 30.0 MB/s, no command) give a chart by
 # command where the JSON's bar is "(none)"; its table left that
 # measurement out ("1 measurement(s) without 'command' left out"), so the
 # 30.0 MB/s bar had no row.  Now the row is there, named as on the chart,
 # after the named ones; storan table itself still leaves such rows out.
 . "$(dirname "$0")/lib.sh"
-TXT="$FIXTURES/fio/0017-3_1-randrw-libaio-linode.txt"
+TXT="$(dirname "$0")/data/fio-0017-linode-with-group-line-storan-earlier.json"
 JSON="$FIXTURES/fio/0012-3_1-jsonplus-randread-ceph-bins.json"
 
 run "$STORAN" report "$TXT" "$JSON" -o "$TMP/rep"
