@@ -208,6 +208,19 @@ static int counts_runs(const char *t, size_t len)
 	return word && number && !other;
 }
 
+int context_counts_run(const char *text)
+{
+	const char *t = text, *e = text + strlen(text);
+
+	/* "Run 2:", "=== run 3 ===", "### Test #4", "**Iteration 5**" */
+	while (t < e && (is_space(*t) || strchr("=*#-", *t)))
+		t++;
+	while (e > t && (is_space(e[-1]) || strchr("=*#-:", e[-1])))
+		e--;
+	return e > t && (size_t)(e - t) <= 40 &&
+	       counts_runs(t, (size_t)(e - t));
+}
+
 /* "Then I ran it again", "re-run": a repetition, said in words. */
 static int says_again(const char *t, size_t len)
 {

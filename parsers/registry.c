@@ -196,9 +196,9 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 
 /*
  * prose[i]: how many of lines 0..i-1 are neither blank, nor a prompt,
- * nor claimed output -- counted once, so that each question below is two
- * lookups (a log of 1,000 jobs repeated 8 times asked it 50,000 times,
- * walking thousands of lines each time).
+ * nor a run counter ("Run 2:"), nor claimed output -- counted once, so
+ * that each question below is two lookups (a log of 1,000 jobs repeated
+ * 8 times asked it 50,000 times, walking thousands of lines each time).
  */
 static size_t *count_prose(const struct parse_ctx *ctx)
 {
@@ -207,7 +207,9 @@ static size_t *count_prose(const struct parse_ctx *ctx)
 	prose[0] = 0;
 	for (size_t i = 0; i < n; i++)
 		prose[i + 1] = prose[i] + (!ctx->claimed[i] &&
-					   !line_is_empty(&ctx->in->lines[i]));
+					   !line_is_empty(&ctx->in->lines[i]) &&
+					   !context_counts_run(
+						ctx->in->lines[i].text));
 	return prose;
 }
 
