@@ -67,35 +67,43 @@ static const unsigned char is_control[256] = {
 
 typedef unsigned char bytes16 __attribute__((vector_size(16)));
 
-/*
- * The control bytes of p[0..n), sixteen at a time with GCC's vector
- * extension (SSE2 on x86-64): the table, a load a byte, took 6-8 ms of
- * a 7 MB fio JSON+ file, longer than hashing it, and the lines could
- * not be used before it was done.  A lane counts up to 255: the lanes
- * are added up every 255 blocks.
- */
-static size_t count_control(const unsigned char *p, size_t n)
+enum byte_kind { CONTROL_BYTES, NEWLINES };
+
+/* Lanes of v that are of the kind: 0xff, others 0. */
+static inline bytes16 kind_mask(bytes16 v, enum byte_kind kind)
 {
-	size_t ctl = 0, i = 0;
+	if (kind == NEWLINES)
+		return (bytes16)(v == '\n');
+	return (bytes16)((v < 32) & (v != 0) & (v != '\t') & (v != '\n') &
+			 (v != '\f') & (v != '\r') & (v != 27));
+}
+
+/*
+ * Bytes of p[0..n) of the kind, sixteen at a time with GCC's vector
+ * extension (SSE2 on x86-64): the binary test through a table, a load a
+ * byte, took 6-8 ms of a 7 MB fio JSON+ file, longer than hashing it.
+ * A lane counts up to 255: the lanes are added up every 255 blocks.
+ */
+static size_t count_bytes(const unsigned char *p, size_t n,
+			  enum byte_kind kind)
+{
+	size_t count = 0, i = 0;
 
 	while (n - i >= 16) {
 		bytes16 lanes = { 0 };
 
 		for (int k = 0; k < 255 && n - i >= 16; k++, i += 16) {
-			bytes16 v, hit;
+			bytes16 v;
 
 			memcpy(&v, p + i, sizeof(v));
-			hit = (bytes16)((v < 32) & (v != 0) & (v != '\t') &
-					(v != '\n') & (v != '\f') &
-					(v != '\r') & (v != 27));
-			lanes -= hit;	/* a hit is 0xff, i.e. -1 */
+			lanes -= kind_mask(v, kind);	/* a hit is -1 */
 		}
 		for (int k = 0; k < 16; k++)
-			ctl += lanes[k];
+			count += lanes[k];
 	}
 	for (; i < n; i++)
-		ctl += is_control[p[i]];
-	return ctl;
+		count += kind == NEWLINES ? p[i] == '\n' : is_control[p[i]];
+	return count;
 }
 
 /* NUL bytes, or more than 5% control characters, mean "not text". */
@@ -104,7 +112,8 @@ static int looks_binary(const char *data, size_t size)
 	if (memchr(data, '\0', size))
 		return 1;
 	return size &&
-	       count_control((const unsigned char *)data, size) * 20 > size;
+	       count_bytes((const unsigned char *)data, size, CONTROL_BYTES) *
+	       20 > size;
 }
 
 /* Strips "> > " quote markers. */
@@ -544,28 +553,6 @@ static void hash_and_split(struct input *in)
 
 #define NL_BLOCK 4096	/* bytes a newline count stands for */
 
-/* '\n' bytes in p[0..n), sixteen at a time (see count_control). */
-static size_t count_newlines(const unsigned char *p, size_t n)
-{
-	size_t count = 0, i = 0;
-
-	while (n - i >= 16) {
-		bytes16 lanes = { 0 };
-
-		for (int k = 0; k < 255 && n - i >= 16; k++, i += 16) {
-			bytes16 v;
-
-			memcpy(&v, p + i, sizeof(v));
-			lanes -= (bytes16)(v == '\n');
-		}
-		for (int k = 0; k < 16; k++)
-			count += lanes[k];
-	}
-	for (; i < n; i++)
-		count += p[i] == '\n';
-	return count;
-}
-
 /* nl_before[] and nlines, as split_lines() would count the lines: one
  * a '\n', and one for a last line without it. */
 static void count_lines(struct input *in)
@@ -578,7 +565,8 @@ static void count_lines(struct input *in)
 		size_t from = b * NL_BLOCK, n = in->size - from;
 
 		in->nl_before[b] = (unsigned)total;
-		total += count_newlines(p + from, n < NL_BLOCK ? n : NL_BLOCK);
+		total += count_bytes(p + from, n < NL_BLOCK ? n : NL_BLOCK,
+				     NEWLINES);
 	}
 	in->nlines = total + (in->size && in->data[in->size - 1] != '\n');
 }
@@ -641,8 +629,6 @@ const char *input_sha256(struct input *in)
 	return in->sha256;
 }
 
-
-
 char *input_text(const struct input *in, size_t *len)
 {
 	*len = in->uncut ? in->size : in->arena_len;
@@ -657,8 +643,8 @@ size_t input_line_at(const struct input *in, size_t pos)
 		size_t b = pos / NL_BLOCK;
 
 		return in->nl_before[b] +
-		       count_newlines((const unsigned char *)in->data +
-				      b * NL_BLOCK, pos - b * NL_BLOCK);
+		       count_bytes((const unsigned char *)in->data +
+				   b * NL_BLOCK, pos - b * NL_BLOCK, NEWLINES);
 	}
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
@@ -965,8 +951,6 @@ int line_continues(const struct input_line *l)
 	       (l->len == 1 || t[l->len - 2] == ' ' || t[l->len - 2] == '\t');
 }
 
-/* Lines one command may span: a guard against a file of backslashes. */
-
 char *input_joined_command(const struct input *in, size_t first,
 			   size_t *last)
 {
@@ -1226,6 +1210,9 @@ static int has_option_word(const char *p, const char *end)
  */
 static const char *after_prose_colon(const char *s, const char *prog)
 {
+	/* (most lines with a colon name no prog: no words cut for them) */
+	if (!strstr(s, prog))
+		return NULL;
 	for (const char *c = strchr(s, ':'); c; c = strchr(c + 1, ':')) {
 		const char *p = skip_blanks_const(c + 1), *q = p;
 		char *w;
