@@ -705,25 +705,6 @@ static int doc_from_start(const struct parse_ctx *ctx, size_t first,
 	return 0;
 }
 
-int fio_json_block_above(const struct parse_ctx *ctx, size_t li,
-			 size_t *first, size_t *last)
-{
-	while (li > 0 && !ctx->in->lines[li - 1].len)
-		li--;
-	return li > 0 && doc_from_end(ctx, li - 1, first, last);
-}
-
-int fio_json_block_below(const struct parse_ctx *ctx, size_t li,
-			 size_t *first, size_t *last)
-{
-	const struct input *in = ctx->in;
-
-	while (++li < in->nlines && !ctx->claimed[li] &&
-	       (!in->lines[li].len || fio_terse_start(in->lines[li].text)))
-		;
-	return li < in->nlines && doc_from_start(ctx, li, first, last);
-}
-
 /* "Tue Dec  1 03:49:58 2026" (ctime's form, no zone) -> seconds, or -1. */
 static double ctime_seconds(const char *s)
 {
@@ -747,51 +728,100 @@ static const char *json_line_value(const char *t, const char *key)
 	return skip_spaces(t + 1);
 }
 
-static int same_time(const struct input *in, size_t first, size_t last,
-		     const char *date)
+/* "NAME\x1fGROUP", a job's key in the block's index. */
+static void job_key(struct strbuf *key, const char *name, size_t len,
+		    long group)
 {
-	for (size_t k = first; k <= last && k < first + 8; k++) {
-		const char *v = json_line_value(in->lines[k].text, "time");
-		double a, b;
-
-		if (!v || *v != '"')
-			continue;
-		a = ctime_seconds(v + 1);
-		b = ctime_seconds(date);
-		return a < 0 || b < 0 || fabs(a - b) <= 1;
-	}
-	return 1;	/* no "time" (fio 2.x): the place alone says it */
+	strbuf_reset(key);
+	strbuf_add(key, name, len);
+	strbuf_addf(key, "\x1f%ld", group);
 }
 
-int fio_json_block_has_job(const struct input *in, size_t first,
-			   size_t last, const char *name, size_t len,
-			   long group, const char *date)
+/*
+ * Indexes the block's jobs, disks and time in one walk.  fio-json has
+ * read the names by then: decoded in place, a NUL took the place of
+ * each one's closing quote (a name with an escape is not found: its
+ * report stays a result of its own).
+ */
+static void index_block(const struct input *in, struct fio_json_block *b)
 {
-	if (date && !same_time(in, first, last, date))
-		return 0;
-	for (size_t k = first; k < last; k++) {
-		const char *v = json_line_value(in->lines[k].text, "jobname");
-		const char *g;
+	struct strbuf key = STRBUF_INIT;
+	int created;
+
+	b->jobs = xmalloc(sizeof(*b->jobs));
+	keymap_init(b->jobs);
+	b->has_disks = 0;
+	b->time = -1;
+	for (size_t k = b->first; k <= b->last; k++) {
+		const char *t = in->lines[k].text, *v, *g;
 		uint64_t id;
+		size_t len;
 
-		/* fio-json has read the name: decoded in place, a NUL
-		 * took the place of its closing quote */
-		if (!v || *v != '"' || strncmp(v + 1, name, len) ||
-		    (v[len + 1] != '"' && v[len + 1]))
+		if ((v = json_line_value(t, "time")) && *v == '"' &&
+		    b->time < 0)
+			b->time = ctime_seconds(v + 1);
+		b->has_disks |= json_line_value(t, "disk_util") != NULL;
+		if (!(v = json_line_value(t, "jobname")) || *v != '"')
 			continue;
-		g = k + 1 <= last ? json_line_value(in->lines[k + 1].text,
-						     "groupid") : NULL;
-		if (!g || (!scan_u64(&g, &id) && (long)id == group))
-			return 1;
+		len = strcspn(v + 1, "\"");
+		g = k < b->last ? json_line_value(in->lines[k + 1].text,
+						  "groupid") : NULL;
+		if (!g || scan_u64(&g, &id))
+			continue;
+		job_key(&key, v + 1, len, (long)id);
+		keymap_put(b->jobs, key.buf, 1, &created);
 	}
-	return 0;
+	strbuf_release(&key);
 }
 
-int fio_json_block_has_disks(const struct input *in, size_t first,
-			     size_t last)
+int fio_json_block_above(const struct parse_ctx *ctx, size_t li,
+			 struct fio_json_block *b)
 {
-	for (size_t k = first; k <= last; k++)
-		if (json_line_value(in->lines[k].text, "disk_util"))
-			return 1;
-	return 0;
+	while (li > 0 && !ctx->in->lines[li - 1].len)
+		li--;
+	if (!li || !doc_from_end(ctx, li - 1, &b->first, &b->last))
+		return 0;
+	index_block(ctx->in, b);
+	return 1;
+}
+
+int fio_json_block_below(const struct parse_ctx *ctx, size_t li,
+			 struct fio_json_block *b, size_t *stop)
+{
+	const struct input *in = ctx->in;
+
+	while (++li < in->nlines && !ctx->claimed[li] &&
+	       (!in->lines[li].len || fio_terse_start(in->lines[li].text)))
+		;
+	*stop = li;
+	if (li >= in->nlines || !doc_from_start(ctx, li, &b->first, &b->last))
+		return 0;
+	index_block(in, b);
+	return 1;
+}
+
+void fio_json_block_release(struct fio_json_block *b)
+{
+	if (b->jobs) {
+		keymap_release(b->jobs);
+		free(b->jobs);
+	}
+	b->jobs = NULL;
+}
+
+int fio_json_block_has_job(const struct fio_json_block *b, const char *name,
+			   size_t len, long group, const char *date)
+{
+	struct strbuf key = STRBUF_INIT;
+	double t = date ? ctime_seconds(date) : -1;
+	int found;
+
+	/* a report timed apart is another run; without a time on either
+	 * side (fio 2.x JSON has none) the place alone says it */
+	if (t >= 0 && b->time >= 0 && fabs(t - b->time) > 1)
+		return 0;
+	job_key(&key, name, len, group);
+	found = keymap_get(b->jobs, key.buf) != NULL;
+	strbuf_release(&key);
+	return found;
 }

@@ -12,6 +12,7 @@
 #define STORAN_FIO_COMMON_H
 
 #include "parser.h"
+#include "../core/keymap.h"
 #include "../core/strbuf.h"
 
 #include <stddef.h>
@@ -148,24 +149,31 @@ int fio_has_normal_report(const struct input *in, const struct fio_lines *fl,
  * read it by then, so the other copies are claimed without results.
  * A fio JSON document is found as the block of claimed lines from "{"
  * to "}" right above line li (blank lines between) or right below it
- * (blank and terse lines between): 1 and its first and last line, or 0.
+ * (blank and terse lines between), and its jobs indexed in one walk.
  */
+struct fio_json_block {
+	size_t first, last;	/* its lines */
+	struct keymap *jobs;	/* "NAME\x1fGROUP" of its jobs */
+	int has_disks;		/* a "disk_util" list */
+	double time;		/* its "time" in seconds (timegm), or -1 */
+};
+
+/* 1 and *b (release with fio_json_block_release), or 0. */
 int fio_json_block_above(const struct parse_ctx *ctx, size_t li,
-			 size_t *first, size_t *last);
+			 struct fio_json_block *b);
+/* The same below li; *stop is the line the search stopped at (records
+ * before it find the same block, or none). */
 int fio_json_block_below(const struct parse_ctx *ctx, size_t li,
-			 size_t *first, size_t *last);
+			 struct fio_json_block *b, size_t *stop);
+void fio_json_block_release(struct fio_json_block *b);
 /*
  * Does the block hold job NAME of group G?  When date is not NULL (a
  * normal report's "Tue Dec  1 03:49:58 2026") and the document has a
  * "time", they must be the same within a second: a run after the JSON
  * one is a repeated run, not its copy.
  */
-int fio_json_block_has_job(const struct input *in, size_t first,
-			   size_t last, const char *name, size_t len,
-			   long group, const char *date);
-/* Does the block hold a "disk_util" list? */
-int fio_json_block_has_disks(const struct input *in, size_t first,
-			     size_t last);
+int fio_json_block_has_job(const struct fio_json_block *b, const char *name,
+			   size_t len, long group, const char *date);
 
 /* A job header "NAME: (g=G): rw=..., bs=..., ioengine=..., iodepth=N". */
 struct fio_header {

@@ -55,6 +55,11 @@ struct terse {
 	const char *rw;
 	struct strbuf metric;
 	struct fio_lines lines;	/* headers and reports of the input */
+	/* the fio JSON document below the last record searched from, and
+	 * where that search stopped: the records before it share it */
+	struct fio_json_block json;
+	int json_found;
+	size_t json_stop;	/* 0: no search yet */
 };
 
 /*
@@ -340,14 +345,22 @@ static void set_labels(struct terse *tr, size_t h, struct fio_header *hdr)
  * (--output-format=json,terse: fio writes the terse lines first; see
  * fio-common.h)?  Then the JSON's results stand.
  */
-static int in_json_below(const struct terse *tr, size_t h)
+static int in_json_below(struct terse *tr, size_t h)
 {
-	size_t first, last;
 	double group;
 
-	return !fnum(tr, h - 2, &group) &&
-	       fio_json_block_below(tr->ctx, tr->li, &first, &last) &&
-	       fio_json_block_has_job(tr->ctx->in, first, last, tr->f[h - 3].s,
+	if (fnum(tr, h - 2, &group))
+		return 0;
+	/* once per run of terse lines, not once per record of it */
+	if (tr->li >= tr->json_stop) {
+		if (tr->json_found)
+			fio_json_block_release(&tr->json);
+		tr->json_found = fio_json_block_below(tr->ctx, tr->li,
+						      &tr->json,
+						      &tr->json_stop);
+	}
+	return tr->json_found &&
+	       fio_json_block_has_job(&tr->json, tr->f[h - 3].s,
 				      tr->f[h - 3].len, (long)group, NULL);
 }
 
@@ -444,6 +457,8 @@ static int fio_terse_parse(struct parse_ctx *ctx)
 	free(tr.f);
 	strbuf_release(&tr.metric);
 	fio_lines_release(&tr.lines);
+	if (tr.json_found)
+		fio_json_block_release(&tr.json);
 	return (int)(ctx->rs->n - before);
 }
 

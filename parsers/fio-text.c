@@ -120,7 +120,7 @@ struct text_state {
 	struct strbuf report_key;
 	/* the fio JSON document right above the output's first report */
 	int json_block;
-	size_t json_first, json_last;
+	struct fio_json_block json;
 	struct strbuf metric;
 	struct strbuf unstarred;	/* a line without Markdown's '*' */
 	struct strbuf joined;	/* a line with its wrapped rest */
@@ -204,6 +204,8 @@ static void end_output(struct text_state *st)
 		report_release(&st->reps[i]);
 	st->nreps = 0;
 	st->rep = NULL;
+	if (st->json_block)
+		fio_json_block_release(&st->json);
 	st->json_block = 0;
 	st->partial = 0;
 	st->skip = 0;
@@ -400,15 +402,10 @@ static const char *report_date(const char *p)
 static int json_copy(struct text_state *st, size_t li, struct fio_report *r,
 		     const char *date)
 {
-	if (!r->name)
-		return 0;
-	if (st->nreps == 1)	/* the output's first report */
-		st->json_block = fio_json_block_above(st->ctx, li,
-						      &st->json_first,
-						      &st->json_last);
-	r->json_copy = st->json_block &&
-		       fio_json_block_has_job(st->ctx->in, st->json_first,
-					      st->json_last, r->name,
+	if (st->nreps == 1)	/* the output's first report: found once */
+		st->json_block = fio_json_block_above(st->ctx, li, &st->json);
+	r->json_copy = r->name && st->json_block &&
+		       fio_json_block_has_job(&st->json, r->name,
 					      strlen(r->name), r->group, date);
 	return r->json_copy;
 }
@@ -441,15 +438,17 @@ static int report_line(struct text_state *st, size_t li, const char *t)
 	for (int d = 0; d < FIO_NDIRS; d++)
 		labels_copy(&r->dl[d], &base);
 	labels_release(&base);
-	if (err) {
+	/* a copy first: the JSON has said any error of it already */
+	if (json_copy(st, li, r, report_date(p))) {
+		st->skip = 1;	/* claimed: the JSON's results stand */
+		r->failed = err != 0;
+	} else if (err) {
 		parse_error(st->ctx, li,
 			    "fio job '%s' failed with error %llu: no result "
 			    "taken from its report", r->name,
 			    (unsigned long long)err);
 		st->skip = 1;
 		r->failed = 1;
-	} else if (json_copy(st, li, r, report_date(p))) {
-		st->skip = 1;	/* claimed: the JSON's results stand */
 	} else if (is_snapshot(st, li)) {
 		st->skip = 1;	/* claimed: the last report is the result */
 		r->snapshot = 1;
@@ -1160,9 +1159,7 @@ static int disks_in_json(const struct text_state *st)
 	for (size_t i = 0; i < st->nreps; i++)
 		if (!st->reps[i].json_copy)
 			return 0;
-	return st->nreps > 0 &&
-	       fio_json_block_has_disks(st->ctx->in, st->json_first,
-					st->json_last);
+	return st->nreps > 0 && st->json_block && st->json.has_disks;
 }
 
 static int all_reports_failed(const struct text_state *st)
