@@ -433,33 +433,66 @@ static void emit_samples(struct json_state *st, size_t li, const char *op,
 	emit_sample_stats(st, li, op, dir, l, &iops_stats);
 }
 
+/*
+ * A document its poster trimmed may lack a direction's figures: jscan
+ * reads a missing key as 0, which is no figure fio wrote.  Names the
+ * missing ones in one error; returns how many.
+ */
+static int missing_figures(struct json_state *st, size_t li, const char *op,
+			   int have_bytes, int have_runtime, int have_bw,
+			   int have_iops)
+{
+	struct strbuf names = STRBUF_INIT;
+	int n = 0;
+
+	if (!have_bytes && ++n)
+		strbuf_adds(&names, " io_bytes");
+	if (!have_runtime && ++n)
+		strbuf_adds(&names, " runtime");
+	if (!have_bw && ++n)
+		strbuf_adds(&names, " bw");
+	if (!have_iops && ++n)
+		strbuf_adds(&names, " iops");
+	if (n)
+		parse_error(st->ctx, li, "fio JSON %s figures without"
+			    "%s (a trimmed document?): those not taken", op,
+			    names.buf);
+	strbuf_release(&names);
+	return n;
+}
+
 /* One direction of a job; returns 1 when it did any I/O. */
 static int emit_dir(struct json_state *st, size_t li, const char *op,
 		    size_t dir, const struct labels *l)
 {
 	struct jscan *js = st->js;
-	int have_kb, have_bwb;
-	double bytes = num(js, dir, "io_bytes", NULL);
-	double runtime = num(js, dir, "runtime", NULL);
-	double bw_bytes;
+	int have_kb, have_bwb, have_bw, have_iops, have_bytes, have_rt;
+	double bytes = num(js, dir, "io_bytes", &have_bytes);
+	double runtime = num(js, dir, "runtime", &have_rt);
+	double bw_bytes = num(js, dir, "bw_bytes", &have_bwb);
+	double bw = num(js, dir, "bw", &have_bw);
+	double iops = num(js, dir, "iops", &have_iops);
 
 	num(js, dir, "io_kbytes", &have_kb);
-	bw_bytes = num(js, dir, "bw_bytes", &have_bwb);
 	if (!(bytes > 0) && !(runtime > 0))
 		return 0;
-	if (runtime > 0) {
-		emit(st, li, op, "bw", UNIT_BW, have_bwb ? bw_bytes :
-		     num(js, dir, "bw", NULL) * 1024, l);
-		emit(st, li, op, "iops", UNIT_IOPS, num(js, dir, "iops", NULL),
-		     l);
+	missing_figures(st, li, op, have_bytes, have_rt, have_bwb || have_bw,
+			have_iops);
+	if (runtime > 0 || !have_rt) {
+		if (have_bwb || have_bw)
+			emit(st, li, op, "bw", UNIT_BW,
+			     have_bwb ? bw_bytes : bw * 1024, l);
+		if (have_iops)
+			emit(st, li, op, "iops", UNIT_IOPS, iops, l);
 	} else {
 		fio_note_no_runtime(st->ctx, li, op, l);
 	}
 	/* fio wrote io_bytes in KiB up to 2.2x, bytes from 2.99 on, when
 	 * it added io_kbytes (and bw_bytes, in 3.2): a document trimmed of
 	 * those keys still names a fio that writes bytes */
-	emit(st, li, op, "bytes", UNIT_BYTES,
-	     have_kb || have_bwb || st->fio3 ? bytes : bytes * 1024, l);
+	if (have_bytes)
+		emit(st, li, op, "bytes", UNIT_BYTES,
+		     have_kb || have_bwb || st->fio3 ? bytes : bytes * 1024, l);
 	if (runtime > 0)
 		emit(st, li, op, "runtime", UNIT_SECONDS, runtime / 1000, l);
 	emit_latency(st, li, op, dir, "slat", l);

@@ -368,6 +368,7 @@ static int ingest_bins(const char *lat, const char *bins,
 		    "\"jobname\" : \"j\", \"groupid\" : 0, \"error\" : 0,\n"
 		    "\"job options\" : {\"rw\" : \"read\"},\n"
 		    "\"read\" : {\"io_bytes\" : 4096, \"runtime\" : 1,\n"
+		    "\"bw\" : 4, \"iops\" : 1,\n"
 		    "\"%s\" : {\"min\" : 100, \"max\" : 300, "
 		    "\"mean\" : 150, \"stddev\" : 1, \"N\" : 6,\n"
 		    "\"percentile\" : {\"50.000000\" : 100},\n"
