@@ -488,8 +488,9 @@ static int read_summary(const char *text, struct summary_line *s)
 }
 
 /*
- * "NNN bytes (..." or "NNN bytes," that read_summary() could not read:
- * cut short?  ("512 bytes per sector." is prose, not a summary.)
+ * "NNN bytes (...", "NNN bytes," or "NNN bytes copied|transferred"
+ * (old GNU and BSD forms) that read_summary() could not read: cut
+ * short, or garbled?  ("512 bytes per sector." is prose, no summary.)
  */
 static int starts_like_summary(const char *text)
 {
@@ -505,7 +506,8 @@ static int starts_like_summary(const char *text)
 	if (!is_byte_word(w, (size_t)(p - w)))
 		return 0;
 	p = skip_spaces(p);
-	return !*p || *p == '(' || *p == ',';
+	return !*p || *p == '(' || *p == ',' || starts_with(p, "copied") ||
+	       starts_with(p, "transferred");
 }
 
 /*
