@@ -750,9 +750,12 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 	size_t sync_li = st->sync_li;
 	const struct dd_command *c;
 	char *sync_error;
+	int signalled = st->signalled;
 
 	if (is_progress(ctx, st, li))
 		return;
+	/* the signal asked for this output, whichever branch it takes */
+	st->signalled = 0;
 	if (s->progress_only) {
 		parse_note(ctx, li, "a status=progress line (FreeBSD, macOS) "
 			   "without dd's final summary after it: not a result");
@@ -771,11 +774,10 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
-	if (st->signalled) {
+	if (signalled) {
 		parse_note(ctx, li, "the counts dd printed when line %u sent "
 			   "it a signal (a snapshot while it ran): not a "
 			   "result", ctx->in->lines[st->signal_li].lineno);
-		st->signalled = 0;
 		reset_output(st);
 		return;
 	}
@@ -885,6 +887,13 @@ static int asks_for_progress(const char *text)
 	if (!strstr(text, "kill"))
 		return 0;
 	p = line_after_prompt(text);
+	/* a command, not prose about one ("tip: kill -USR1 shows it") */
+	if (p == text && !starts_with(text, "kill ") &&
+	    !starts_with(text, "pkill ") && !starts_with(text, "killall ") &&
+	    !starts_with(text, "pidof ") && !starts_with(text, "pgrep ") &&
+	    !starts_with(text, "sudo ") && !starts_with(text, "watch ") &&
+	    !starts_with(text, "while "))
+		return 0;
 	end = p + strlen(p);
 	while ((w = shell_next_word(&p, end))) {
 		const char *b = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
