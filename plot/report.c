@@ -197,7 +197,6 @@ static int in_op_group(const struct op_group *g, const char *op)
 }
 
 /* One chart of the plan, before it is built. */
-#define MAX_PINNED_SIZES 16	/* inputs with different largest files */
 
 struct plan_item {
 	const struct group_def *g;
@@ -207,9 +206,8 @@ struct plan_item {
 	const char **facets;
 	size_t nfacets;
 	const char *bs;		/* latency: the one block size shown */
-	/* iozone sweeps: the largest file size of each input, shown */
-	const char *filesizes[MAX_PINNED_SIZES];
-	size_t nfilesizes;
+	/* iozone sweeps: the one file size shown (NULL: all) */
+	const char *filesize;
 	const struct op_group *ops;	/* only these ops (NULL: all) */
 };
 
@@ -260,8 +258,8 @@ static void add_chart(struct report *r, const struct plan_item *it,
 		strbuf_adds(&name, "-cdf");
 	if (it->bs)
 		filter_add(&f, "bs", it->bs);
-	for (size_t k = 0; k < it->nfilesizes; k++)	/* one of them */
-		filter_add(&f, "filesize", it->filesizes[k]);
+	if (it->filesize)
+		filter_add(&f, "filesize", it->filesize);
 	for (size_t k = 0; it->ops && it->ops->ops[k]; k++)
 		filter_add(&f, "op", it->ops->ops[k]);
 	if (it->ops) {
@@ -689,69 +687,76 @@ static size_t latency_block_size(struct report *r, struct plan_item *it,
 	return n;
 }
 
-/*
- * Adds size to the file sizes a chart is limited to (a chart takes its
- * measurements by filter, not by the plan's selection: without them it
- * pooled every file size of the sweep, with error bars made of them).
- */
-static void keep_file_size(struct plan_item *it, const char *size)
+/* Do all the selected measurements' inputs have one of file size v? */
+static int size_in_every_input(const struct result_set *rs,
+			       const unsigned char *sel, double v)
 {
-	for (size_t k = 0; k < it->nfilesizes; k++)
-		if (!strcmp(it->filesizes[k], size))
-			return;
-	if (it->nfilesizes < MAX_PINNED_SIZES)
-		it->filesizes[it->nfilesizes++] = size;
+	for (size_t i = 0; i < rs->n; i++) {
+		int found = 0;
+
+		if (!sel[i])
+			continue;
+		for (size_t j = 0; j < rs->n && !found; j++) {
+			double w;
+
+			found = sel[j] && rs->m[j].source_name &&
+				rs->m[i].source_name &&
+				!strcmp(rs->m[j].source_name,
+					rs->m[i].source_name) &&
+				is_numeric_string(labels_get(&rs->m[j].labels,
+							     "filesize"), &w) &&
+				!(w < v) && !(w > v);
+		}
+		if (!found)
+			return 0;
+	}
+	return 1;
 }
 
 /*
  * iozone -a sweeps file sizes too: a line per file size makes a tangle.
- * Where there are more than four, a chart shows the largest file of each
- * capture (the one least flattered by the page cache); the workbook's
- * Data sheet has the rest.
+ * Where there are more than four, a chart shows the largest file size
+ * every input has (the one least flattered by the page cache; with one
+ * input, its largest); the workbook's Data sheet has the rest.  One
+ * size, not each input's largest: a chart's filter takes any of several
+ * sizes from every input, which mixed 256M figures into a 512M chart.
  */
 static void pin_file_size(struct report *r, struct plan_item *it,
 			  unsigned char *sel)
 {
 	const struct result_set *rs = r->rs;
-	const char *key[1] = { "filesize" };
+	const char *key[1] = { "filesize" }, *size = NULL;
+	double best = 0, v;
 	size_t pinned = 0;
 
 	if (count_combinations(rs, sel, key, 1) <= 4 ||
 	    !key_is_numeric(rs, sel, "filesize"))
 		return;
 	for (size_t i = 0; i < rs->n; i++) {
-		double v, best = 0, w;
+		const char *s = labels_get(&rs->m[i].labels, "filesize");
 
-		if (!sel[i] || !is_numeric_string(labels_get(&rs->m[i].labels,
-							     "filesize"), &v))
-			continue;
-		for (size_t j = 0; j < rs->n; j++)
-			if (sel[j] && rs->m[j].source_name &&
-			    rs->m[i].source_name &&
-			    !strcmp(rs->m[j].source_name,
-				    rs->m[i].source_name) &&
-			    is_numeric_string(labels_get(&rs->m[j].labels,
-							 "filesize"), &w) &&
-			    w > best)
-				best = w;
-		if (v < best) {
-			sel[i] = 2;	/* dropped once the scan is done */
-			pinned++;
+		if (sel[i] && is_numeric_string(s, &v) && v > best &&
+		    size_in_every_input(rs, sel, v)) {
+			best = v;
+			size = s;
 		}
 	}
-	for (size_t i = 0; i < rs->n; i++) {
-		sel[i] = sel[i] == 1;
-		if (sel[i])
-			keep_file_size(it, labels_get(&rs->m[i].labels,
-						      "filesize"));
-	}
-	if (it->nfilesizes == MAX_PINNED_SIZES)
-		it->nfilesizes = 0;	/* too many to name: no filter */
+	if (!size)
+		return;		/* no size all inputs have: all of them */
+	for (size_t i = 0; i < rs->n; i++)
+		if (sel[i] && (!is_numeric_string(labels_get(&rs->m[i].labels,
+							     "filesize"), &v) ||
+			       v < best || v > best)) {
+			sel[i] = 0;
+			pinned++;
+		}
+	/* (a chart takes its measurements by filter, not by sel) */
+	it->filesize = size;
 	if (pinned)
-		report_note(r, "%s %s: charts show the largest file size of "
-			    "each input; %zu figure(s) of smaller files are in "
-			    "the workbook's Data sheet", it->tool, it->g->y,
-			    pinned);
+		report_note(r, "%s %s: charts show the largest file size "
+			    "every input has; %zu figure(s) of other sizes "
+			    "are in the workbook's Data sheet", it->tool,
+			    it->g->y, pinned);
 }
 
 /* One set of charts per op group (op_groups) that the selection has. */
