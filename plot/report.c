@@ -64,28 +64,13 @@ void report_release(struct report *r)
 	report_init(r);
 }
 
-static void report_vnote(struct report *r, const char *fmt, va_list ap)
-{
-	ALLOC_GROW(r->notes, r->nnotes + 1, r->notes_alloc);
-	r->notes[r->nnotes++] = xstrvfmt(fmt, ap);
-}
-
-__attribute__((format(printf, 2, 3)))
-static void report_note(struct report *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report_vnote(r, fmt, ap);
-	va_end(ap);
-}
-
 void report_add_note(struct report *r, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	report_vnote(r, fmt, ap);
+	ALLOC_GROW(r->notes, r->nnotes + 1, r->notes_alloc);
+	r->notes[r->nnotes++] = xstrvfmt(fmt, ap);
 	va_end(ap);
 }
 
@@ -244,7 +229,7 @@ static void add_chart(struct report *r, const struct plan_item *it,
 	double num;
 
 	if (r->n == MAX_CHARTS) {
-		report_note(r, "more than %d charts: the rest left out",
+		report_add_note(r, "more than %d charts: the rest left out",
 			    MAX_CHARTS);
 		return;
 	}
@@ -296,7 +281,7 @@ static void add_chart(struct report *r, const struct plan_item *it,
 	memset(rc, 0, sizeof(*rc));
 	chart_init(&rc->chart);
 	if (chart_build(&rc->chart, r->rs, &spec, &err)) {
-		report_note(r, "no chart of %s %s%s%s: %s", it->tool,
+		report_add_note(r, "no chart of %s %s%s%s: %s", it->tool,
 			    it->g->y, facet.len ? " for " : "",
 			    strbuf_str(&facet), err.buf);
 		chart_release(&rc->chart);
@@ -678,7 +663,7 @@ static size_t latency_block_size(struct report *r, struct plan_item *it,
 	}
 	if (best) {
 		it->bs = best;
-		report_note(r, "%s %s %s: shown at bs=%s only (storan plot "
+		report_add_note(r, "%s %s %s: shown at bs=%s only (storan plot "
 			    "--kind %s --where bs=... draws the others)",
 			    it->tool, it->g->y, it->g->kind == CHART_CDF ?
 			    "distribution" : "percentiles", best,
@@ -753,7 +738,7 @@ static void pin_file_size(struct report *r, struct plan_item *it,
 	/* (a chart takes its measurements by filter, not by sel) */
 	it->filesize = size;
 	if (pinned)
-		report_note(r, "%s %s: charts show the largest file size "
+		report_add_note(r, "%s %s: charts show the largest file size "
 			    "every input has; %zu figure(s) of other sizes "
 			    "are in the workbook's Data sheet", it->tool,
 			    it->g->y, pinned);
