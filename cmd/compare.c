@@ -739,6 +739,8 @@ int cmd_compare(int argc, char **argv)
 		rc = usage_error("compare", "needs a baseline and at least "
 				 "one candidate");
 	a.co.where = a.where.n ? &a.where : NULL;
+	if (!rc && output_path_check(a.output))
+		rc = EXIT_TROUBLE;
 	if (!rc)
 		rc = run_compare(&a, argv + optind, argc - optind);
 out:

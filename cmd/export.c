@@ -58,6 +58,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("export", "no input files");
+	if (output_path_check(out ? out : "-"))
+		return EXIT_TROUBLE;
 	result_set_init(&rs);
 	diag_list_init(&diags);
 	st = load_inputs(argv + optind, argc - optind, NULL, &rs, &diags);

@@ -218,6 +218,8 @@ int cmd_plot(int argc, char **argv)
 	else if (chart_format_from_path(a.out, &fmt))
 		usage_error("plot", "'%s': the name must end in .png, .svg or "
 			    ".pdf", a.out);
+	else if (output_path_check(a.out))
+		rc = EXIT_TROUBLE;
 	else
 		rc = EXIT_OK;
 	if (rc) {

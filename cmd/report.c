@@ -14,6 +14,7 @@
 #include "../analysis/check.h"
 #include "../analysis/footnotes.h"
 #include "../core/load.h"
+#include "../core/outdir.h"
 #include "../core/xalloc.h"
 #include "../plot/report.h"
 
@@ -31,7 +32,9 @@ static const char report_usage[] =
 	"  DIR/report.xlsx                Summary, Data and a sheet per chart\n"
 	"  DIR/index.html                 one self-contained page\n"
 	"  DIR/report.md                  Markdown tables and image links\n"
-	"DIR is replaced whole, and only when it is an earlier report.\n"
+	"  DIR/" MANIFEST_NAME "   the SHA-256 of every file above\n"
+	"DIR is replaced whole, and only when storan wrote all of it: every\n"
+	"file listed in its manifest and unchanged since (or DIR empty).\n"
 	"\n"
 	"Tables are those 'storan table' prints for each chart's selection.\n"
 	"The findings of 'storan check' are listed, and marked as numbered\n"
@@ -185,6 +188,8 @@ int cmd_report(int argc, char **argv)
 		rc = usage_error("report", "no input files");
 	else if (!rc && (!dir || !*dir))
 		rc = usage_error("report", "no output directory: -o DIR");
+	else if (!rc && outdir_check(dir))
+		rc = EXIT_TROUBLE;
 	if (rc) {
 		findings_args_release(&fa);
 		return rc;

@@ -6,6 +6,7 @@
  */
 #include "cmd.h"
 #include "../core/atomic.h"
+#include "../core/tmpfiles.h"
 #include "../core/numscan.h"
 #include "../core/rs-json.h"
 #include "../core/strbuf.h"
@@ -242,9 +243,12 @@ static int parse_args(int argc, char **argv, struct raw_options *r,
 
 static void on_signal(int sig)
 {
-	/* A second Ctrl-C does not wait: the test file is unlinked already. */
-	if (runner_stop_requested)
+	/* A second Ctrl-C does not wait: the test file is unlinked already,
+	 * a half-written -o file is removed here. */
+	if (runner_stop_requested) {
+		tmpfiles_remove_now();
 		_exit(128 + sig);
+	}
 	runner_stop_requested = 1;
 }
 
@@ -286,6 +290,10 @@ int cmd_run(int argc, char **argv)
 	if (rc) {
 		job_options_release(&opt);
 		return rc < 0 ? EXIT_OK : rc;
+	}
+	if (output_path_check(raw.out ? raw.out : "-")) {
+		job_options_release(&opt);
+		return EXIT_TROUBLE;
 	}
 	summary = opt.quiet ? NULL : raw.out && strcmp(raw.out, "-") ?
 		  stdout : stderr;

@@ -356,6 +356,8 @@ int cmd_table(int argc, char **argv)
 		rc = check_args(&a);
 	if (!rc && optind >= argc)
 		rc = usage_error("table", "no input files");
+	if (!rc && output_path_check(a.output))
+		rc = EXIT_TROUBLE;
 	if (!rc)
 		rc = run_table(&a, argv + optind, argc - optind);
 out:

@@ -1,15 +1,18 @@
 /* Whole-or-nothing output files; see atomic.h. */
-#define _GNU_SOURCE	/* sync_file_range */
+#define _GNU_SOURCE	/* sync_file_range, O_PATH */
 #include "atomic.h"
+#include "tmpfiles.h"
 #include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define FLUSH_STEP (2LL << 20)	/* bytes; 1 and 4 MiB were no better */
@@ -29,58 +32,250 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/*
- * Where the temporary file goes, or NULL to write in place.  Only a
- * regular file (or a new one) is replaced by rename: renaming over
- * /dev/null or a FIFO would replace the device node with a file.  A
- * symbolic link is followed, so that the link stays a link.
- */
-static char *rename_target(const char *path, int *in_place, int *replacing)
-{
-	struct stat st;
-	char *real;
+/* ---- the umask --------------------------------------------------------- */
 
-	*in_place = *replacing = 0;
-	if (stat(path, &st))
-		return xstrdup(path);	/* new file (or no such dir) */
-	if (!S_ISREG(st.st_mode)) {
-		*in_place = 1;
-		return xstrdup(path);
+static mode_t umask_seen;
+
+/* From /proc (reading it does not change it for the other threads, as a
+ * umask(0) and back would for a moment); umask() where there is none. */
+static void read_umask(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[128];
+	unsigned long m;
+	char *end;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Umask:", 6))
+			continue;
+		m = strtoul(line + 6, &end, 8);
+		if (end != line + 6 && m <= 0777) {
+			umask_seen = (mode_t)m;
+			fclose(f);
+			return;
+		}
 	}
-	*replacing = 1;
-	real = realpath(path, NULL);
-	return real ? real : xstrdup(path);
+	if (f)
+		fclose(f);
+	umask_seen = umask(022);
+	umask(umask_seen);
 }
 
-int atomic_file_open(struct atomic_file *af, const char *path)
+mode_t current_umask(void)
 {
-	int saved, in_place;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	af->path = af->tmp = NULL;
-	af->failed = af->replacing = 0;
-	af->written = af->flushed = 0;
-	if (!strcmp(path, "-")) {
-		fflush(stdout);	/* keep order with what stdio printed */
-		af->fd = STDOUT_FILENO;
-		return 0;
+	pthread_once(&once, read_umask);
+	return umask_seen;
+}
+
+/* ---- what -o names ----------------------------------------------------- */
+
+enum out_kind {
+	OUT_NEW,	/* no such file: created */
+	OUT_REGULAR,	/* replaced by rename */
+	OUT_IN_PLACE,	/* a FIFO, a socket, /dev/null: opened, written */
+	OUT_DESCRIPTOR,	/* /dev/stdout, /dev/fd/N: that descriptor */
+};
+
+struct out_target {
+	enum out_kind kind;
+	int fd;		/* OUT_DESCRIPTOR: the descriptor */
+	struct stat st;	/* what was found (not OUT_NEW) */
+};
+
+/* N when path names open descriptor N (/dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N), else -1. */
+static int descriptor_name(const char *path)
+{
+	static const char *const prefixes[] = { "/dev/fd/", "/proc/self/fd/" };
+	char *end;
+	long n;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	for (size_t i = 0; i < 2; i++) {
+		size_t len = strlen(prefixes[i]);
+
+		if (strncmp(path, prefixes[i], len) || !path[len])
+			continue;
+		n = strtol(path + len, &end, 10);
+		if (!*end && n >= 0 && n < INT_MAX && path[len] != '-' &&
+		    path[len] != '+')
+			return (int)n;
 	}
-	af->path = rename_target(path, &in_place, &af->replacing);
-	if (in_place) {
-		af->fd = open(path, O_WRONLY | O_TRUNC);
-		if (af->fd >= 0)
-			return 0;	/* tmp NULL: no rename at commit */
-	} else {
-		af->tmp = xstrfmt("%s.tmp-XXXXXX", af->path);
-		af->fd = mkstemp(af->tmp);
-		if (af->fd >= 0)
-			return 0;
+	return -1;
+}
+
+/* A descriptor (standard output, /dev/fd/N) may be a terminal or a pipe,
+ * never a block device. */
+static int refuse_block_device(const char *what, const struct stat *st)
+{
+	if (S_ISBLK(st->st_mode))
+		return error("%s is a block device (%u:%u): storan never "
+			     "writes its output onto a device, that would "
+			     "destroy what it holds; name a file",
+			     what, major(st->st_rdev), minor(st->st_rdev));
+	return 0;
+}
+
+static int refuse_device(const char *what, const struct stat *st)
+{
+	if (refuse_block_device(what, st))
+		return -1;
+	if (S_ISCHR(st->st_mode) && st->st_rdev != makedev(1, 3))
+		return error("%s is a character device (%u:%u): storan "
+			     "writes its output to a file, a FIFO, "
+			     "/dev/null or standard output only", what,
+			     major(st->st_rdev), minor(st->st_rdev));
+	if (S_ISDIR(st->st_mode))
+		return error("%s is a directory; name a file", what);
+	return 0;
+}
+
+/* What path is, from the object it names (see atomic.h); 0 or -1. */
+static int classify(const char *path, struct out_target *t)
+{
+	char *what = xstrfmt("'%s'", path);
+	int fd = descriptor_name(path), rc = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (fd >= 0) {
+		t->kind = OUT_DESCRIPTOR;
+		t->fd = fd;
+		if (fstat(fd, &t->st))
+			rc = error("cannot write '%s': %s", path,
+				   strerror(errno));
+		else
+			rc = refuse_block_device(what, &t->st);
+		free(what);
+		return rc;
+	}
+	fd = open(path, O_PATH | O_CLOEXEC);	/* follows a link */
+	if (fd < 0) {
+		if (errno != ENOENT)
+			rc = error("cannot create '%s': %s", path,
+				   strerror(errno));
+		t->kind = OUT_NEW;
+	} else if (fstat(fd, &t->st)) {
+		rc = error("cannot use '%s': %s", path, strerror(errno));
+	} else if (!(rc = refuse_device(what, &t->st))) {
+		t->kind = S_ISREG(t->st.st_mode) ? OUT_REGULAR : OUT_IN_PLACE;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(what);
+	return rc;
+}
+
+int output_path_check(const char *path)
+{
+	struct out_target t;
+	struct stat st;
+
+	if (strcmp(path, "-"))
+		return classify(path, &t);
+	if (fstat(STDOUT_FILENO, &st))
+		return 0;	/* closed: the write will say so */
+	return refuse_block_device("standard output", &st);
+}
+
+/* ---- opening ----------------------------------------------------------- */
+
+static void atomic_file_reset(struct atomic_file *af)
+{
+	memset(af, 0, sizeof(*af));
+	af->fd = -1;
+	af->tmp_handle = -1;
+}
+
+static int same_object(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* A FIFO or /dev/null: opened again, and it must be what was checked
+ * (a name swapped meanwhile for a link to a device is refused). */
+static int open_in_place(struct atomic_file *af, const char *path,
+			 const struct out_target *t)
+{
+	struct stat st;
+
+	af->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (af->fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	if (fstat(af->fd, &st) || !same_object(&st, &t->st)) {
+		close(af->fd);
+		af->fd = -1;
+		return error("'%s' changed while storan opened it; not "
+			     "written", path);
+	}
+	af->path = xstrdup(path);
+	return 0;
+}
+
+/* A new or regular file: a temporary one beside it, renamed at commit.
+ * A symbolic link is followed, so that the link stays a link. */
+static int open_temporary(struct atomic_file *af, const char *path,
+			  const struct out_target *t)
+{
+	char *real = t->kind == OUT_REGULAR ? realpath(path, NULL) : NULL;
+	int saved;
+
+	af->path = real ? real : xstrdup(path);
+	af->replacing = t->kind == OUT_REGULAR;
+	af->mode = af->replacing ? t->st.st_mode & 0777 :
+		   0666 & ~current_umask();
+	af->uid = t->st.st_uid;
+	af->gid = t->st.st_gid;
+	af->tmp = xstrfmt("%s.tmp-XXXXXX", af->path);
+	af->fd = mkostemp(af->tmp, O_CLOEXEC);
+	if (af->fd >= 0) {
+		af->tmp_handle = tmpfiles_add(af->tmp, TMPFILE_FILE);
+		return 0;
 	}
 	saved = errno;
 	free(af->path);
 	free(af->tmp);
-	af->path = af->tmp = NULL;
+	atomic_file_reset(af);
 	return error("cannot create '%s': %s", path, strerror(saved));
 }
+
+int atomic_file_open(struct atomic_file *af, const char *path)
+{
+	struct out_target t;
+
+	atomic_file_reset(af);
+	if (!strcmp(path, "-")) {
+		if (output_path_check("-"))
+			return -1;
+		fflush(stdout);	/* keep order with what stdio printed */
+		af->fd = STDOUT_FILENO;
+		return 0;
+	}
+	if (classify(path, &t))
+		return -1;
+	switch (t.kind) {
+	case OUT_DESCRIPTOR:
+		if (t.fd == STDOUT_FILENO)
+			fflush(stdout);
+		af->fd = dup(t.fd);
+		if (af->fd < 0)
+			return error("cannot write '%s': %s", path,
+				     strerror(errno));
+		af->path = xstrdup(path);
+		return 0;
+	case OUT_IN_PLACE:
+		return open_in_place(af, path, &t);
+	default:
+		return open_temporary(af, path, &t);
+	}
+}
+
+/* ---- writing ----------------------------------------------------------- */
 
 /* Starts the write-out of what was written since the last time (see
  * atomic.h); a hint, so a failure is no error: the rename still does it. */
@@ -112,7 +307,17 @@ static void atomic_file_free(struct atomic_file *af)
 {
 	free(af->path);
 	free(af->tmp);
-	af->path = af->tmp = NULL;
+	atomic_file_reset(af);
+}
+
+/* The temporary file is gone or renamed: the signal handler must not
+ * touch its name any more. */
+static void drop_tmp(struct atomic_file *af, int unlink_it)
+{
+	if (unlink_it)
+		unlink(af->tmp);
+	tmpfiles_forget(af->tmp_handle);
+	af->tmp_handle = -1;
 }
 
 void atomic_file_abort(struct atomic_file *af)
@@ -120,9 +325,20 @@ void atomic_file_abort(struct atomic_file *af)
 	if (af->path) {
 		close(af->fd);
 		if (af->tmp)
-			unlink(af->tmp);
+			drop_tmp(af, 1);
 	}
 	atomic_file_free(af);
+}
+
+/* The replaced file's mode, and its owner where storan may set it (root
+ * writing a user's file leaves it the user's). */
+static int take_over_mode(const struct atomic_file *af)
+{
+	if (fchmod(af->fd, af->mode))
+		return -1;
+	if (af->replacing && (af->uid != geteuid() || af->gid != getegid()))
+		(void)!fchown(af->fd, af->uid, af->gid);
+	return 0;
 }
 
 int atomic_file_commit(struct atomic_file *af)
@@ -135,7 +351,7 @@ int atomic_file_commit(struct atomic_file *af)
 		atomic_file_abort(af);
 		return -1;
 	}
-	if (!af->tmp) {		/* a device or FIFO, written in place */
+	if (!af->tmp) {		/* a FIFO or a descriptor, written in place */
 		saved = close(af->fd) ? errno : 0;
 		if (saved)
 			error("cannot write '%s': %s", af->path,
@@ -144,14 +360,18 @@ int atomic_file_commit(struct atomic_file *af)
 		return saved ? -1 : 0;
 	}
 	/* no fsync(): see atomic.h */
-	if (fchmod(af->fd, 0644) || close(af->fd) ||
-	    rename(af->tmp, af->path)) {
+	saved = take_over_mode(af) ? errno : 0;
+	if (close(af->fd) && !saved)
 		saved = errno;
-		unlink(af->tmp);
+	if (!saved && rename(af->tmp, af->path))
+		saved = errno;
+	if (saved) {
+		drop_tmp(af, 1);
 		error("cannot write '%s': %s", af->path, strerror(saved));
 		atomic_file_free(af);
 		return -1;
 	}
+	drop_tmp(af, 0);
 	atomic_file_free(af);
 	return 0;
 }

@@ -10,15 +10,13 @@
 #include "cpus.h"
 #include "filemap.h"
 #include "numscan.h"
+#include "sha256.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/sha.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,31 +31,6 @@
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
-}
-
-/*
- * SHA-256 of the input, for provenance.  OpenSSL's libcrypto rather than
- * a smaller library: it uses the CPU's SHA extensions where there are
- * some, and hashing was a third of ingesting a 4 MB fio JSON+ file.
- * One digest needs neither the system's openssl.cnf nor a clean-up at
- * exit: without them the first digest takes 0.6 ms, not 1.2 ms, and
- * exiting is quicker too (a 2.9 -> 2.5 ms process).
- */
-static void sha256_hex(const char *data, size_t size, char out[65])
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned char digest[SHA256_DIGEST_LENGTH];
-
-	/* once per process, thread-safe (OpenSSL runs it once) */
-	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
-			    OPENSSL_INIT_NO_ATEXIT, NULL);
-	if (!EVP_Digest(data, size, digest, NULL, EVP_sha256(), NULL))
-		die("SHA-256 failed");
-	for (size_t i = 0; i < sizeof(digest); i++) {
-		out[2 * i] = hex[digest[i] >> 4];
-		out[2 * i + 1] = hex[digest[i] & 15];
-	}
-	out[2 * sizeof(digest)] = '\0';
 }
 
 /* Control characters but \t \n \f \r and ESC (and NUL, tested apart). */

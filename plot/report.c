@@ -18,13 +18,12 @@
 #include "report.h"
 #include "../analysis/table.h"
 #include "../core/numscan.h"
+#include "../core/outdir.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -1005,20 +1004,6 @@ static int write_whole(const char *path, const char *data, size_t len)
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_tree(const char *path)
-{
-	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* Renders chart i as PNG and SVG into tmp/charts/; the SVG stays in svg. */
 static int render_one(const struct report *r, size_t i,
 		      const struct chart_render_opts *o, const char *tmp,
@@ -1140,119 +1125,27 @@ static int write_pages(const struct report *r, const char *tmp,
 	return rc;
 }
 
-/* May dir be replaced?  Only an earlier report, or an empty directory. */
-static int replaceable(const char *dir)
-{
-	char *a = xstrfmt("%s/index.html", dir), *b = xstrfmt("%s/report.md",
-							       dir);
-	int ok = !access(a, F_OK) && !access(b, F_OK);
-	DIR *d;
-	struct dirent *e;
-
-	free(a);
-	free(b);
-	if (ok)
-		return 1;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	ok = 1;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			ok = 0;
-	closedir(d);
-	return ok;
-}
-
-static mode_t umask_value(void)
-{
-	mode_t m = umask(0);
-
-	umask(m);
-	return m;
-}
-
-/* Where the exchange is not supported: two renames, old one aside first. */
-static int swap_by_renames(const char *tmp, const char *dir)
-{
-	char *old = xstrfmt("%s.old-XXXXXX", tmp);
-	int rc = 0;
-
-	if (!mkdtemp(old)) {
-		rc = error("cannot move '%s' aside: %s", dir, strerror(errno));
-	} else if (rename(dir, old)) {
-		rc = error("cannot move '%s' aside: %s", dir, strerror(errno));
-		rmdir(old);
-	} else if (rename(tmp, dir)) {
-		rc = error("cannot rename '%s' to '%s': %s", tmp, dir,
-			   strerror(errno));
-		if (rename(old, dir))
-			error("the old report is now '%s'", old);
-	} else {
-		remove_tree(old);
-	}
-	free(old);
-	return rc;
-}
-
-static int move_into_place(const char *tmp, const char *dir)
-{
-	struct stat st;
-
-	if (stat(dir, &st)) {
-		if (errno != ENOENT)
-			return error("cannot use '%s': %s", dir,
-				     strerror(errno));
-		if (rename(tmp, dir))
-			return error("cannot rename '%s' to '%s': %s", tmp,
-				     dir, strerror(errno));
-		return 0;
-	}
-	if (!S_ISDIR(st.st_mode) || !replaceable(dir))
-		return error("'%s' exists and is not a storan report; not "
-			     "replacing it", dir);
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE)) {
-		if (errno != EINVAL && errno != ENOSYS)
-			return error("cannot replace '%s': %s", dir,
-				     strerror(errno));
-		return swap_by_renames(tmp, dir);
-	}
-	remove_tree(tmp);	/* now the old report */
-	return 0;
-}
-
 int report_write(const struct report *r, const char *dir)
 {
-	struct strbuf base = STRBUF_INIT;
+	struct outdir out;
 	struct strbuf *svgs;
-	char *tmp, *charts;
+	char *charts;
 	int rc = -1;
 
-	strbuf_adds(&base, dir);
-	while (base.len > 1 && base.buf[base.len - 1] == '/')
-		base.buf[--base.len] = '\0';
-	tmp = xstrfmt("%s.tmp-XXXXXX", base.buf);
-	if (!mkdtemp(tmp)) {
-		error("cannot create a directory beside '%s': %s", base.buf,
-		      strerror(errno));
-		free(tmp);
-		strbuf_release(&base);
+	if (outdir_open(&out, dir))
 		return -1;
-	}
-	charts = xstrfmt("%s/charts", tmp);
+	charts = xstrfmt("%s/charts", out.tmp);
 	svgs = xcalloc(r->n ? r->n : 1, sizeof(*svgs));
 	if (mkdir(charts, 0777))
 		error("cannot create '%s': %s", charts, strerror(errno));
-	else if (!render_charts(r, tmp, svgs) && !write_pages(r, tmp, svgs) &&
-		 !chmod(tmp, 0777 & ~umask_value()))
-		rc = move_into_place(tmp, base.buf);
+	else if (!render_charts(r, out.tmp, svgs) &&
+		 !write_pages(r, out.tmp, svgs))
+		rc = outdir_commit(&out);
 	if (rc)
-		remove_tree(tmp);
+		outdir_abort(&out);
 	for (size_t i = 0; i < r->n; i++)
 		strbuf_release(&svgs[i]);
 	free(svgs);
 	free(charts);
-	free(tmp);
-	strbuf_release(&base);
 	return rc;
 }

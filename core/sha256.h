@@ -1,0 +1,17 @@
+/*
+ * SHA-256 as 64 lowercase hex digits: the provenance of inputs, and the
+ * manifest of a report directory.  OpenSSL's libcrypto rather than a
+ * smaller library: it uses the CPU's SHA extensions where there are
+ * some, and hashing was a third of ingesting a 4 MB fio JSON+ file.
+ */
+#ifndef STORAN_SHA256_H
+#define STORAN_SHA256_H
+
+#include <stddef.h>
+
+void sha256_hex(const void *data, size_t size, char out[65]);
+
+/* The file's digest: 0, or -1 with errno set (it could not be read). */
+int sha256_file_hex(int dirfd, const char *name, char out[65]);
+
+#endif
