@@ -303,10 +303,19 @@ int safety_device_busy(dev_t dev, struct strbuf *why)
 
 /* ---- opening the target -------------------------------------------- */
 
+void (*safety_before_open)(const char *path);
+
+/* O_NOCTTY: a terminal swapped in must not become ours. */
 static int open_flags(const struct safety_request *req, int rw)
 {
-	return (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC |
+	return (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOCTTY |
 	       (req->direct ? O_DIRECT : 0);
+}
+
+static void before_open(const char *path)
+{
+	if (safety_before_open)
+		safety_before_open(path);
 }
 
 static int check_free_space(const char *dir, uint64_t need)
@@ -342,7 +351,10 @@ static int open_new_file(const struct safety_request *req, struct target *t)
 		return error("--size: a new test file needs at least 4 KiB");
 	if (req->filename) {
 		name = xstrdup(req->filename);
-		fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		before_open(name);
+		/* O_EXCL: not through a link, nor onto anything that exists */
+		fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_NOCTTY | O_CLOEXEC, 0600);
 	} else {
 		name = xstrfmt("%s/storan-run.XXXXXX", dir);
 		fd = mkostemp(name, O_CLOEXEC);
@@ -364,6 +376,38 @@ static int open_new_file(const struct safety_request *req, struct target *t)
 	if (fallocate(fd, 0, 0, (off_t)size) && errno == ENOSPC)
 		return error("refusing: no room for a %llu-byte test file in "
 			     "'%s'", (unsigned long long)size, dir);
+	return 0;
+}
+
+/*
+ * Opens the regular file st describes, and nothing else: the name is
+ * resolved once (a link the user gave is followed there), the last part
+ * opened with O_NOFOLLOW, and the descriptor must be that same inode.
+ * A name swapped meanwhile (a link to a device in a shared /tmp) is
+ * refused, never written.
+ */
+static int open_checked_file(const struct safety_request *req,
+			     const struct stat *st, struct target *t)
+{
+	char *real = realpath(req->filename, NULL);
+	struct stat fst;
+
+	if (!real)
+		return error("cannot open '%s': %s", req->filename,
+			     strerror(errno));
+	before_open(req->filename);
+	t->fd = open(real, open_flags(req, req->writes) | O_NOFOLLOW);
+	free(real);
+	if (t->fd < 0 && errno == ELOOP)
+		return error("'%s' changed while storan opened it (now a "
+			     "symbolic link); not touched", req->filename);
+	if (t->fd < 0)
+		return error("cannot open '%s': %s", req->filename,
+			     strerror(errno));
+	if (fstat(t->fd, &fst) || !S_ISREG(fst.st_mode) ||
+	    fst.st_dev != st->st_dev || fst.st_ino != st->st_ino)
+		return error("'%s' changed while storan opened it (not the "
+			     "file it checked); not touched", req->filename);
 	return 0;
 }
 
@@ -396,11 +440,7 @@ static int open_existing_file(const struct safety_request *req,
 		strbuf_release(&why);
 		return -1;
 	}
-	t->fd = open(req->filename, open_flags(req, req->writes));
-	if (t->fd < 0)
-		return error("cannot open '%s': %s", req->filename,
-			     strerror(errno));
-	return 0;
+	return open_checked_file(req, st, t);
 }
 
 static int same_device(const char *a, dev_t rdev)
@@ -419,7 +459,7 @@ static int device_write_allowed(const struct safety_request *req,
 	ssize_t got = -1;
 	int fd, rc = 0, read_errno;
 
-	fd = open(req->filename, O_RDONLY | O_CLOEXEC);
+	fd = open(req->filename, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd >= 0)
 		got = pread(fd, head, 68 * 1024, 0);
 	read_errno = errno;
@@ -467,14 +507,18 @@ static int open_block_device(const struct safety_request *req,
 			     req->filename, req->filename);
 	if (req->writes && device_write_allowed(req, st))
 		return -1;
-	/* O_EXCL on a block device: the kernel refuses it when in use. */
+	/* O_EXCL on a block device: the kernel refuses it when in use.
+	 * A link is followed (/dev/disk/by-id/...): the device number must
+	 * then be the one checked. */
+	before_open(req->filename);
 	t->fd = open(req->filename, open_flags(req, req->writes) |
 		     (req->writes ? O_EXCL : 0));
 	if (t->fd < 0)
 		return error("cannot open '%s'%s: %s", req->filename,
 			     req->writes ? " exclusively" : "",
 			     strerror(errno));
-	if (fstat(t->fd, &fst) || fst.st_rdev != st->st_rdev)
+	if (fstat(t->fd, &fst) || !S_ISBLK(fst.st_mode) ||
+	    fst.st_rdev != st->st_rdev)
 		return error("'%s' changed while storan opened it",
 			     req->filename);
 	if (ioctl(t->fd, BLKGETSIZE64, &devsize) || !devsize)

@@ -60,6 +60,16 @@ int safety_open_target(const struct safety_request *req, struct target *t);
 void target_close(struct target *t);
 
 /*
+ * Tests only: called with --filename after every check on it and before
+ * it is opened, so that a test can swap the name (for a symbolic link to
+ * a device, say) at the one moment a local attacker would.  NULL in
+ * storan itself.  Whatever is found then, the runner opens only the
+ * object it checked (O_NOFOLLOW, then fstat: the same inode, or the same
+ * device number), or refuses.
+ */
+extern void (*safety_before_open)(const char *path);
+
+/*
  * What a block device's first bytes say it holds: "ext2/3/4 file system",
  * "GPT partition table", ... joined with ", " into out; returns the
  * number of signatures found.  buf holds the first len bytes.

@@ -248,7 +248,8 @@ static void forget_cache(struct sweep *s)
 	if (!s->o->drop_caches)
 		return;
 	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	fd = open("/proc/sys/vm/drop_caches",
+		  O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
 	if (fd < 0 || write(fd, "3", 1) != 1) {
 		if (!s->warned_drop++)
 			warning("--drop-caches: cannot write to "

@@ -23,7 +23,7 @@
 
 int sysfs_read(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	ssize_t n;
 
 	if (fd < 0)
