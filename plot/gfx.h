@@ -76,6 +76,7 @@
 	X(chart_axis_set_max) \
 	X(chart_axis_set_min) \
 	X(chart_axis_set_name) \
+	X(chart_axis_set_name_range) \
 	X(chart_axis_set_num_format) \
 	X(chart_legend_set_position) \
 	X(chart_series_set_categories) \
@@ -85,8 +86,10 @@
 	X(chart_series_set_marker_line) \
 	X(chart_series_set_marker_type) \
 	X(chart_series_set_name) \
+	X(chart_series_set_name_range) \
 	X(chart_series_set_values) \
 	X(chart_title_set_name) \
+	X(chart_title_set_name_range) \
 	X(format_set_bold) \
 	X(lxw_strerror) \
 	X(workbook_add_chart) \
@@ -98,6 +101,7 @@
 	X(worksheet_autofilter) \
 	X(worksheet_fit_to_pages) \
 	X(worksheet_freeze_panes) \
+	X(worksheet_hide) \
 	X(worksheet_insert_chart_opt) \
 	X(worksheet_set_column) \
 	X(worksheet_set_landscape) \

@@ -25,10 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NAMES_SHEET "Names"
+
 struct book {
 	lxw_workbook *wb;
 	lxw_format *bold;
 	const struct report *r;
+	lxw_worksheet *names;	/* hidden; see set_chart_name() */
+	lxw_row_t nnames;
 };
 
 static uint32_t rgb(size_t i)
@@ -36,6 +40,67 @@ static uint32_t rgb(size_t i)
 	const unsigned char *p = chart_palette[i % CHART_NCOLORS];
 
 	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+/*
+ * Text into a cell, always as text (a value starting with '=' stays a
+ * string: worksheet_write_string never makes a formula), cut to Excel's
+ * 32,767 characters with an ellipsis: libxlsxwriter leaves a longer one
+ * out without a word.
+ */
+#define CELL_TEXT_MAX 32767
+
+static void put_text(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col,
+		     const char *text, lxw_format *fmt)
+{
+	size_t len = strlen(text), cut = CELL_TEXT_MAX - 3;
+	char *copy;
+
+	if (len <= CELL_TEXT_MAX) {
+		gfx.worksheet_write_string(ws, row, col, text, fmt);
+		return;
+	}
+	while (cut && ((unsigned char)text[cut] & 0xc0) == 0x80)
+		cut--;		/* not inside a UTF-8 sequence */
+	copy = xstrfmt("%.*s\xe2\x80\xa6", (int)cut, text);
+	gfx.worksheet_write_string(ws, row, col, copy, fmt);
+	free(copy);
+}
+
+/*
+ * Names in a chart (series, title, axes) that come from the data are
+ * literal text.  libxlsxwriter reads a name that starts with '=' as a
+ * formula: a range, or a reference into another workbook
+ * ('http://host/[x.xlsx]Sheet1'!A1) that a spreadsheet would fetch.
+ * Such a name is written as text into a cell of the hidden sheet
+ * "Names", and the chart points at that cell.
+ */
+enum chart_name { NAME_SERIES, NAME_TITLE, NAME_AXIS };
+
+static void set_chart_name(struct book *b, enum chart_name kind, void *obj,
+			   const char *text)
+{
+	if (text[0] != '=') {
+		if (kind == NAME_SERIES)
+			gfx.chart_series_set_name(obj, text);
+		else if (kind == NAME_TITLE)
+			gfx.chart_title_set_name(obj, text);
+		else
+			gfx.chart_axis_set_name(obj, text);
+		return;
+	}
+	if (!b->names) {
+		b->names = gfx.workbook_add_worksheet(b->wb, NAMES_SHEET);
+		gfx.worksheet_hide(b->names);
+	}
+	put_text(b->names, b->nnames, 0, text, NULL);
+	if (kind == NAME_SERIES)
+		gfx.chart_series_set_name_range(obj, NAMES_SHEET, b->nnames, 0);
+	else if (kind == NAME_TITLE)
+		gfx.chart_title_set_name_range(obj, NAMES_SHEET, b->nnames, 0);
+	else
+		gfx.chart_axis_set_name_range(obj, NAMES_SHEET, b->nnames, 0);
+	b->nnames++;
 }
 
 /* Sheet name of chart i: its file stem, at most 31 characters. */
@@ -54,58 +119,58 @@ static void write_summary(struct book *b)
 
 	gfx.worksheet_set_column(ws, 0, 0, 28, NULL);
 	gfx.worksheet_set_column(ws, 1, 1, 70, NULL);
-	gfx.worksheet_write_string(ws, row++, 0, r->title, b->bold);
-	gfx.worksheet_write_string(ws, ++row, 0, "Made by", b->bold);
-	gfx.worksheet_write_string(ws, row++, 1, "storan " STORAN_VERSION, NULL);
+	put_text(ws, row++, 0, r->title, b->bold);
+	put_text(ws, ++row, 0, "Made by", b->bold);
+	put_text(ws, row++, 1, "storan " STORAN_VERSION, NULL);
 	if (r->command_line) {
-		gfx.worksheet_write_string(ws, row, 0, "Command", b->bold);
-		gfx.worksheet_write_string(ws, row++, 1, r->command_line, NULL);
+		put_text(ws, row, 0, "Command", b->bold);
+		put_text(ws, row++, 1, r->command_line, NULL);
 	}
-	gfx.worksheet_write_string(ws, row, 0, "Measurements", b->bold);
+	put_text(ws, row, 0, "Measurements", b->bold);
 	gfx.worksheet_write_number(ws, row++, 1, (double)r->rs->n, NULL);
-	gfx.worksheet_write_string(ws, ++row, 0, "Input", b->bold);
-	gfx.worksheet_write_string(ws, row, 1, "sha256", b->bold);
-	gfx.worksheet_write_string(ws, row++, 2, "Format", b->bold);
+	put_text(ws, ++row, 0, "Input", b->bold);
+	put_text(ws, row, 1, "sha256", b->bold);
+	put_text(ws, row++, 2, "Format", b->bold);
 	for (int i = 0; i < r->ninputs; i++, row++) {
-		gfx.worksheet_write_string(ws, row, 0, r->inputs[i].name, NULL);
-		gfx.worksheet_write_string(ws, row, 1, r->inputs[i].sha256, NULL);
-		gfx.worksheet_write_string(ws, row, 2, "(as given)", NULL);
+		put_text(ws, row, 0, r->inputs[i].name, NULL);
+		put_text(ws, row, 1, r->inputs[i].sha256, NULL);
+		put_text(ws, row, 2, "(as given)", NULL);
 	}
 	for (size_t i = 0; i < r->rs->nsources; i++, row++) {
 		const struct source *s = &r->rs->sources[i];
 
-		gfx.worksheet_write_string(ws, row, 0, s->name, NULL);
-		gfx.worksheet_write_string(ws, row, 1, s->sha256, NULL);
+		put_text(ws, row, 0, s->name, NULL);
+		put_text(ws, row, 1, s->sha256, NULL);
 		if (s->format)
-			gfx.worksheet_write_string(ws, row, 2, s->format, NULL);
+			put_text(ws, row, 2, s->format, NULL);
 	}
-	gfx.worksheet_write_string(ws, ++row, 0, "Sheet", b->bold);
-	gfx.worksheet_write_string(ws, row++, 1, "Chart", b->bold);
+	put_text(ws, ++row, 0, "Sheet", b->bold);
+	put_text(ws, row++, 1, "Chart", b->bold);
 	for (size_t i = 0; i < r->n; i++, row++) {
 		char *name = sheet_name(r, i);
 		char *url = xstrfmt("internal:'%s'!A1", name);
 
 		gfx.worksheet_write_url_opt(ws, row, 0, url, NULL, name, NULL);
-		gfx.worksheet_write_string(ws, row, 1, r->charts[i].chart.title,
+		put_text(ws, row, 1, r->charts[i].chart.title,
 				       NULL);
 		free(url);
 		free(name);
 	}
 	for (size_t i = 0; i < r->nnotes; i++, row++)
-		gfx.worksheet_write_string(ws, row + 1, 0, r->notes[i], NULL);
+		put_text(ws, row + 1, 0, r->notes[i], NULL);
 	if (!r->findings || !r->findings->n)
 		return;
 	row += 2;
-	gfx.worksheet_write_string(ws, row, 0, "storan check", b->bold);
-	gfx.worksheet_write_string(ws, row++, 1, "Finding", b->bold);
+	put_text(ws, row, 0, "storan check", b->bold);
+	put_text(ws, row++, 1, "Finding", b->bold);
 	for (size_t i = 0; i < r->findings->n; i++, row++) {
 		const struct check_finding *f = &r->findings->v[i];
 		char *where = xstrfmt("%s:%u: %s %s", f->source, f->line,
 				      check_severity_name(f->severity),
 				      f->code);
 
-		gfx.worksheet_write_string(ws, row, 0, where, NULL);
-		gfx.worksheet_write_string(ws, row, 1, f->message, NULL);
+		put_text(ws, row, 0, where, NULL);
+		put_text(ws, row, 1, f->message, NULL);
 		free(where);
 	}
 }
@@ -156,13 +221,13 @@ static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
 	lxw_col_t col = NDATA;
 
 	measurement_basic_stats(m, &st);
-	gfx.worksheet_write_string(ws, row, 0, m->source_name ? m->source_name :
+	put_text(ws, row, 0, m->source_name ? m->source_name :
 			       "", NULL);
 	gfx.worksheet_write_number(ws, row, 1, m->line, NULL);
-	gfx.worksheet_write_string(ws, row, 2, m->tool, NULL);
-	gfx.worksheet_write_string(ws, row, 3, m->op, NULL);
-	gfx.worksheet_write_string(ws, row, 4, m->metric, NULL);
-	gfx.worksheet_write_string(ws, row, 5, m->unit, NULL);
+	put_text(ws, row, 2, m->tool, NULL);
+	put_text(ws, row, 3, m->op, NULL);
+	put_text(ws, row, 4, m->metric, NULL);
+	put_text(ws, row, 5, m->unit, NULL);
 	gfx.worksheet_write_number(ws, row, 6, (double)st.n, NULL);
 	write_number_or_blank(ws, row, 7, st.mean);
 	write_number_or_blank(ws, row, 8, st.stddev);
@@ -177,7 +242,7 @@ static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
 		if (is_numeric_string(v, &num))
 			gfx.worksheet_write_number(ws, row, col, num, NULL);
 		else
-			gfx.worksheet_write_string(ws, row, col, v, NULL);
+			put_text(ws, row, col, v, NULL);
 	}
 	for (size_t i = 0; i < m->n; i++)
 		write_number_or_blank(ws, row, (lxw_col_t)(col + i),
@@ -195,13 +260,13 @@ static void write_data(struct book *b)
 	for (size_t i = 0; i < rs->n; i++)
 		runs = rs->m[i].n > runs ? rs->m[i].n : runs;
 	for (col = 0; col < NDATA; col++)
-		gfx.worksheet_write_string(ws, 0, col, data_columns[col], b->bold);
+		put_text(ws, 0, col, data_columns[col], b->bold);
 	for (size_t k = 0; k < nkeys; k++)
-		gfx.worksheet_write_string(ws, 0, col++, keys[k], b->bold);
+		put_text(ws, 0, col++, keys[k], b->bold);
 	for (size_t i = 0; i < runs; i++) {
 		char *h = xstrfmt("run %zu (in unit)", i + 1);
 
-		gfx.worksheet_write_string(ws, 0, col++, h, b->bold);
+		put_text(ws, 0, col++, h, b->bold);
 		free(h);
 	}
 	for (size_t i = 0; i < rs->n; i++)
@@ -251,13 +316,14 @@ static uint8_t chart_type(const struct chart *c, int table, int category)
 	       LXW_CHART_LINE : LXW_CHART_COLUMN;
 }
 
-static void axes(const struct chart *c, lxw_chart *ch, int category)
+static void axes(struct book *b, const struct chart *c, lxw_chart *ch,
+		 int category)
 {
 	lxw_chart_axis *x = gfx.chart_axis_get(ch, LXW_CHART_AXIS_TYPE_X);
 	lxw_chart_axis *y = gfx.chart_axis_get(ch, LXW_CHART_AXIS_TYPE_Y);
 
-	gfx.chart_axis_set_name(x, c->x.title);
-	gfx.chart_axis_set_name(y, c->y.title);
+	set_chart_name(b, NAME_AXIS, x, c->x.title);
+	set_chart_name(b, NAME_AXIS, y, c->y.title);
 	if (!category && c->x.scale == AXIS_LOG2)
 		gfx.chart_axis_set_log_base(x, 2);
 	else if (!category && c->x.scale == AXIS_LOG10)
@@ -315,7 +381,7 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 	lxw_row_t row = (lxw_row_t)t->nrows + 2;
 
 	for (size_t col = 0; col < t->ncols; col++)
-		gfx.worksheet_write_string(ws, 0, (lxw_col_t)col,
+		put_text(ws, 0, (lxw_col_t)col,
 				       t->cols[col].heading ?
 				       t->cols[col].heading :
 				       t->cols[col].name, b->bold);
@@ -329,19 +395,19 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 				write_number_or_blank(ws, wr, (lxw_col_t)col,
 						      cell->value);
 			else if (cell->text)
-				gfx.worksheet_write_string(ws, wr, (lxw_col_t)col,
+				put_text(ws, wr, (lxw_col_t)col,
 						       cell->text, NULL);
 			note_comment(ws, wr, (lxw_col_t)col, t, cell);
 		}
 	}
 	for (size_t i = 0; i < t->nnotes; i++)
-		gfx.worksheet_write_string(ws, row++, 0, t->notes[i], NULL);
+		put_text(ws, row++, 0, t->notes[i], NULL);
 	for (size_t i = 0; i < t->nfootnotes; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
 		strbuf_addf(&sb, FMT_NOTE_MARK "%u ", t->footnotes[i].n);
 		fmt_footnote_text(&t->footnotes[i], &sb);
-		gfx.worksheet_write_string(ws, row++, 0, sb.buf, NULL);
+		put_text(ws, row++, 0, sb.buf, NULL);
 		strbuf_release(&sb);
 	}
 	gfx.worksheet_set_column(ws, 0, (lxw_col_t)(t->ncols ? t->ncols - 1 : 0),
@@ -350,9 +416,9 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 }
 
 /* One chart series per value column, x from column A. */
-static void table_series(lxw_chart *ch, const struct chart *c,
-			 const struct fmt_table *t, const char *sheet,
-			 int columns)
+static void table_series(struct book *b, lxw_chart *ch,
+			 const struct chart *c, const struct fmt_table *t,
+			 const char *sheet, int columns)
 {
 	for (size_t col = 1; col < t->ncols; col++) {
 		lxw_chart_series *se = gfx.chart_add_series(ch, NULL, NULL);
@@ -362,9 +428,10 @@ static void table_series(lxw_chart *ch, const struct chart *c,
 					    (lxw_row_t)t->nrows, 0);
 		gfx.chart_series_set_values(se, sheet, 1, (lxw_col_t)col,
 					(lxw_row_t)t->nrows, (lxw_col_t)col);
-		gfx.chart_series_set_name(se, t->ncols > 2 || !c->nseries ? name :
-				      *c->series[0].name ? c->series[0].name :
-				      c->metric);
+		set_chart_name(b, NAME_SERIES, se,
+			       t->ncols > 2 || !c->nseries ? name :
+			       *c->series[0].name ? c->series[0].name :
+			       c->metric);
 		style_series(c, se, col - 1, columns);
 	}
 }
@@ -379,8 +446,8 @@ static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
 		char *h = chart_table_header(c, s);
 		lxw_chart_series *xs;
 
-		gfx.worksheet_write_string(ws, 0, col, c->x.title, b->bold);
-		gfx.worksheet_write_string(ws, 0, col + 1, h, b->bold);
+		put_text(ws, 0, col, c->x.title, b->bold);
+		put_text(ws, 0, col + 1, h, b->bold);
 		for (size_t i = 0; i < se->n; i++) {
 			gfx.worksheet_write_number(ws, (lxw_row_t)(i + 1), col,
 					       se->p[i].x, NULL);
@@ -392,7 +459,8 @@ static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
 					    (lxw_row_t)se->n, col);
 		gfx.chart_series_set_values(xs, sheet, 1, col + 1,
 					(lxw_row_t)se->n, col + 1);
-		gfx.chart_series_set_name(xs, *se->name ? se->name : c->metric);
+		set_chart_name(b, NAME_SERIES, xs,
+			       *se->name ? se->name : c->metric);
 		style_series(c, xs, s, 0);
 		free(h);
 	}
@@ -417,13 +485,13 @@ static void write_chart_sheet(struct book *b, size_t i)
 
 	if (table) {
 		below = write_fmt_table(b, ws, t);
-		table_series(ch, c, t, sheet, category &&
+		table_series(b, ch, c, t, sheet, category &&
 			     chart_type(c, 1, 1) == LXW_CHART_COLUMN);
 	} else {
 		write_curves(b, ws, ch, c, sheet);
 	}
-	gfx.chart_title_set_name(ch, c->title);
-	axes(c, ch, category);
+	set_chart_name(b, NAME_TITLE, ch, c->title);
+	axes(b, c, ch, category);
 	gfx.chart_legend_set_position(ch, c->nseries > 1 ?
 				  LXW_CHART_LEGEND_BOTTOM :
 				  LXW_CHART_LEGEND_NONE);
