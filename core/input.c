@@ -677,15 +677,38 @@ void input_from_buffer(struct input *in, const char *name, const char *data,
 }
 
 /*
- * Reads fd to its end.  hint is the size stat() gave (0 for pipes): a
+ * What a stream (a pipe, a FIFO, a device) may give: storan holds it in
+ * memory, so it is bounded; a file is mapped instead, whatever its size.
+ * Binary data is known from its first bytes (a NUL anywhere, or the
+ * control characters of the first STREAM_PROBE bytes): reading stops
+ * there, and the input is then refused as binary like a file.
+ */
+#define STREAM_MAX (1ULL << 30)
+#define STREAM_PROBE 65536
+
+static int stream_is_binary(const char *buf, size_t len, size_t got,
+			    int *probed)
+{
+	if (memchr(buf + len - got, '\0', got))
+		return 1;
+	if (*probed || len < STREAM_PROBE)
+		return 0;
+	*probed = 1;
+	return looks_binary(buf, STREAM_PROBE);
+}
+
+/*
+ * Reads fd to its end.  hint is the size stat() gave (0 for streams): a
  * regular file is read into one buffer of its size, not a growing one
  * (a 64 KiB minimum cost a 7 KB fio JSON as much malloc work as its
- * parsing).
+ * parsing).  Returns 0, -1 with errno set, or -2: the stream is larger
+ * than STREAM_MAX.
  */
 static int read_fd(int fd, size_t hint, char **data, size_t *size)
 {
 	size_t alloc = 0, len = 0;
 	char *buf = NULL;
+	int probed = 0;
 
 	ALLOC_GROW(buf, hint ? hint + 1 : 65536, alloc);
 	for (;;) {
@@ -703,6 +726,14 @@ static int read_fd(int fd, size_t hint, char **data, size_t *size)
 		if (got == 0)
 			break;
 		len += (size_t)got;
+		if (hint)
+			continue;
+		if (stream_is_binary(buf, len, (size_t)got, &probed))
+			break;	/* refused as binary: no need for the rest */
+		if (len > STREAM_MAX) {
+			free(buf);
+			return -2;
+		}
 	}
 	buf[len] = '\0';
 	*data = buf;
@@ -745,7 +776,13 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 		return 0;
 	}
 	rc = read_fd(fd, hint, data, size);
-	if (rc)
+	if (rc == -2)
+		strbuf_addf(err, "%s: more than %llu MiB from a pipe or device; "
+			    "storan holds no more of a stream: save it to a "
+			    "file and name the file",
+			    fd == STDIN_FILENO ? "stdin" : path,
+			    STREAM_MAX >> 20);
+	else if (rc)
 		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
 	if (fd != STDIN_FILENO)
 		close(fd);
