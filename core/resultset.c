@@ -134,23 +134,79 @@ static size_t labels_find(const struct labels *l, const char *key, int *found)
 	return lo;
 }
 
-void labels_set(struct labels *l, const char *key, const char *value)
+int labels_set(struct labels *l, const char *key, const char *value)
 {
 	int found;
 	size_t i = labels_find(l, key, &found);
 
 	if (found && !strcmp(l->v[i].value, value))
-		return;		/* nothing changes: keep sharing */
+		return 0;	/* nothing changes: keep sharing */
+	if (!found && l->n >= LABELS_MAX)
+		return -1;
 	labels_own(l, l->n + !found);
 	if (found) {
 		free(l->v[i].value);
 		l->v[i].value = xstrdup(value);
-		return;
+		return 0;
 	}
 	memmove(l->v + i + 1, l->v + i, (l->n - i) * sizeof(*l->v));
 	l->v[i].key = xstrdup(key);
 	l->v[i].value = xstrdup(value);
 	l->n++;
+	return 0;
+}
+
+/* A pair and where it came: of two pairs with one key, the later wins. */
+struct ranked_label {
+	const char *key, *value;
+	size_t rank;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked_label *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+int labels_set_many(struct labels *l, const struct label_ref *pairs,
+		    size_t n)
+{
+	struct ranked_label *all;
+	struct labels out;
+	size_t total = l->n + n, k = 0;
+
+	if (!n)
+		return 0;
+	if (n > LABELS_MAX)
+		return -1;	/* (before any work: n may be huge) */
+	all = xmalloc(total * sizeof(*all));
+	for (size_t i = 0; i < l->n; i++)
+		all[i] = (struct ranked_label){ l->v[i].key, l->v[i].value, i };
+	for (size_t i = 0; i < n; i++)
+		all[l->n + i] = (struct ranked_label){ pairs[i].key,
+						       pairs[i].value,
+						       l->n + i };
+	qsort(all, total, sizeof(*all), cmp_ranked);
+	for (size_t i = 0; i < total; i++)	/* the last of each key */
+		if (i + 1 == total || strcmp(all[i].key, all[i + 1].key))
+			all[k++] = all[i];
+	if (k > LABELS_MAX) {
+		free(all);
+		return -1;
+	}
+	labels_init(&out);
+	labels_own(&out, k);
+	for (size_t i = 0; i < k; i++) {
+		out.v[i].key = xstrdup(all[i].key);
+		out.v[i].value = xstrdup(all[i].value);
+	}
+	out.n = k;
+	free(all);
+	labels_release(l);
+	*l = out;
+	return 0;
 }
 
 void labels_setf(struct labels *l, const char *key, const char *fmt, ...)
@@ -161,7 +217,7 @@ void labels_setf(struct labels *l, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	v = xstrvfmt(fmt, ap);
 	va_end(ap);
-	labels_set(l, key, v);
+	(void)labels_set(l, key, v);	/* storan's own keys: a few */
 	free(v);
 }
 

@@ -25,10 +25,18 @@ struct label {
 };
 
 /*
- * A set of key=value pairs, kept sorted by key, keys unique.  Read v[] and
- * n freely; change a set only through labels_set()/labels_remove(): sets
- * are shared copy-on-write between measurements (labels_copy is cheap).
+ * A set of key=value pairs, kept sorted by key, keys unique, at most
+ * LABELS_MAX of them.  Read v[] and n freely; change a set only through
+ * labels_set(), labels_set_many() and labels_remove(): sets are shared
+ * copy-on-write between measurements (labels_copy is cheap).
+ *
+ * LABELS_MAX: a fio job has 15 to 40 labels, a storan result set a few
+ * more; thousands are no benchmark's (and every export row repeats
+ * them).  Readers of result sets, CSV and fio's option lists refuse a
+ * measurement with more than LABELS_INPUT_MAX, naming its line.
  */
+#define LABELS_MAX 1024
+#define LABELS_INPUT_MAX 512	/* from an input: room for storan's own */
 struct labels {
 	struct label *v;
 	size_t n, alloc;
@@ -87,8 +95,20 @@ struct result_set {
 void labels_init(struct labels *l);
 void labels_release(struct labels *l);
 void labels_copy(struct labels *dst, const struct labels *src);
-/* Sets key to value, replacing an existing value. */
-void labels_set(struct labels *l, const char *key, const char *value);
+/* Sets key to value, replacing an existing value.  0, or -1 (nothing
+ * changed) when key is new and the set holds LABELS_MAX labels. */
+int labels_set(struct labels *l, const char *key, const char *value);
+/*
+ * Sets the n pairs at once (copied), a later pair winning over an
+ * earlier one with the same key: sorted once, O(n log n), where n
+ * labels_set() calls in an unlucky order shift the array n times.
+ * 0, or -1 (nothing changed) when the set would exceed LABELS_MAX.
+ */
+struct label_ref {
+	const char *key, *value;
+};
+int labels_set_many(struct labels *l, const struct label_ref *pairs,
+		    size_t n);
 void labels_setf(struct labels *l, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Value of key, or NULL. */

@@ -9,6 +9,7 @@
 #include "json-out.h"
 #include "json-scan.h"
 #include "numfmt.h"
+#include "units.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -411,16 +412,39 @@ int rs_json_sniff(const char *text, size_t len)
  */
 struct reader {
 	const char *name;
+	const char *text;	/* the document as given (messages count
+				 * its lines: buf is decoded in place) */
 	struct strbuf *err;
 	size_t index;		/* measurement being read */
+	size_t obj;		/* its token */
 	struct jscan *js;
 };
 
+/* The line of token tok (of the measurement when JSCAN_NONE). */
+static size_t token_line(const struct reader *r, size_t tok)
+{
+	size_t at = r->js->tok[tok == JSCAN_NONE ? r->obj : tok].start;
+	size_t line = 1;
+
+	for (const char *p = r->text; (p = memchr(p, '\n',
+					   at - (size_t)(p - r->text)));
+	     p++)
+		line++;
+	return line;
+}
+
+/* "FILE:LINE: measurements[i]: WHAT 'FIELD'", at token tok. */
+static int fail_at(struct reader *r, size_t tok, const char *what,
+		   const char *field)
+{
+	strbuf_addf(r->err, "%s:%zu: measurements[%zu]: %s '%s'", r->name,
+		    token_line(r, tok), r->index, what, field);
+	return -1;
+}
+
 static int fail(struct reader *r, const char *what, const char *field)
 {
-	strbuf_addf(r->err, "%s: measurements[%zu]: %s '%s'", r->name,
-		    r->index, what, field);
-	return -1;
+	return fail_at(r, JSCAN_NONE, what, field);
 }
 
 static int is_type(struct reader *r, size_t v, enum jscan_type t)
@@ -443,7 +467,7 @@ static int get_string(struct reader *r, size_t o, const char *key,
 		return required ? fail(r, "missing", key) : 0;
 	}
 	if (!is_type(r, v, JSCAN_STRING))
-		return fail(r, "expected a string in", key);
+		return fail_at(r, v, "expected a string in", key);
 	*out = jscan_str(r->js, v);
 	return 0;
 }
@@ -455,38 +479,80 @@ static double get_number(struct reader *r, size_t v)
 	return jscan_num(r->js, v, &d) ? d : NAN;
 }
 
+/*
+ * A finite number at token v, or an error naming field: JSON has no
+ * infinity, but 1e400 reads as one, and storan writes only finite
+ * figures.
+ */
+static int get_finite(struct reader *r, size_t v, const char *field,
+		      double *out)
+{
+	if (!is_number(r, v))
+		return fail_at(r, v, "non-number in", field);
+	*out = get_number(r, v);
+	if (!isfinite(*out))
+		return fail_at(r, v, "out of range in", field);
+	return 0;
+}
+
 static int read_values(struct reader *r, size_t o, struct measurement *m)
 {
 	size_t vals = jscan_get(r->js, o, "values");
+	double d;
 
 	if (!is_type(r, vals, JSCAN_ARRAY))
 		return fail(r, "missing array", "values");
 	for (size_t v = jscan_first(r->js, vals); v != JSCAN_NONE;
 	     v = jscan_next(r->js, vals, v)) {
-		if (!is_number(r, v))
-			return fail(r, "non-number in", "values");
-		measurement_add_value(m, get_number(r, v));
+		if (get_finite(r, v, "values", &d))
+			return -1;
+		measurement_add_value(m, d);
 	}
 	return 0;
 }
 
+/* An optional figure of a summary: finite, or absent/null (NAN). */
+static int summary_figure(struct reader *r, size_t s, const char *key,
+			  double *out)
+{
+	size_t v = jscan_get(r->js, s, key);
+
+	*out = NAN;
+	if (v == JSCAN_NONE || is_type(r, v, JSCAN_NULL))
+		return 0;
+	return get_finite(r, v, key, out);
+}
+
+/* Runs a summary may cover: a whole number, at least 1 (and exact in a
+ * double, so that it prints back as it was read). */
+#define SUMMARY_N_MAX 9007199254740992.0	/* 2^53 */
+
 static int read_summary(struct reader *r, size_t o, struct measurement *m)
 {
 	size_t s = jscan_get(r->js, o, "summary");
+	struct summary *sm = &m->summary;
 
 	if (s == JSCAN_NONE)
 		return 0;
 	if (!is_type(r, s, JSCAN_OBJECT) ||
 	    !is_number(r, jscan_get(r->js, s, "n")) ||
 	    !is_number(r, jscan_get(r->js, s, "mean")))
-		return fail(r, "needs numbers n and mean:", "summary");
-	m->summary.present = 1;
-	m->summary.n = get_number(r, jscan_get(r->js, s, "n"));
-	m->summary.mean = get_number(r, jscan_get(r->js, s, "mean"));
-	m->summary.stddev = get_number(r, jscan_get(r->js, s, "stddev"));
-	m->summary.min = get_number(r, jscan_get(r->js, s, "min"));
-	m->summary.max = get_number(r, jscan_get(r->js, s, "max"));
-	m->summary.stddev_population =
+		return fail_at(r, s, "needs numbers n and mean:", "summary");
+	sm->n = get_number(r, jscan_get(r->js, s, "n"));
+	if (!(sm->n >= 1 && sm->n <= SUMMARY_N_MAX) || floor(sm->n) < sm->n)
+		return fail_at(r, jscan_get(r->js, s, "n"), "not a number of "
+			       "runs (1 to 2^53) in", "summary.n");
+	if (get_finite(r, jscan_get(r->js, s, "mean"), "summary.mean",
+		       &sm->mean) ||
+	    summary_figure(r, s, "stddev", &sm->stddev) ||
+	    summary_figure(r, s, "min", &sm->min) ||
+	    summary_figure(r, s, "max", &sm->max))
+		return -1;
+	if (sm->stddev < 0)
+		return fail_at(r, jscan_get(r->js, s, "stddev"), "negative",
+			       "summary.stddev");
+	sm->present = 1;
+	sm->stddev_population =
 		is_type(r, jscan_get(r->js, s, "stddev_population"),
 			JSCAN_TRUE);
 	return 0;
@@ -502,8 +568,8 @@ static int read_histogram(struct reader *r, size_t o, struct measurement *m)
 	c = jscan_get(r->js, h, "counts");
 	if (!is_type(r, v, JSCAN_ARRAY) || !is_type(r, c, JSCAN_ARRAY) ||
 	    jscan_size(r->js, v) != jscan_size(r->js, c))
-		return fail(r, "needs values and counts of one length:",
-			    "histogram");
+		return fail_at(r, h, "needs values and counts of one length:",
+			       "histogram");
 	n = jscan_size(r->js, v);
 	m->hist.n = n;
 	m->hist.value = xcalloc(n, sizeof(double));
@@ -512,8 +578,9 @@ static int read_histogram(struct reader *r, size_t o, struct measurement *m)
 	c = jscan_first(r->js, c);
 	for (size_t i = 0; i < n; i++) {
 		if (!is_number(r, v) || !is_type(r, c, JSCAN_INTEGER) ||
-		    jscan_int(r->js, c) < 0)
-			return fail(r, "bad bucket in", "histogram");
+		    jscan_int(r->js, c) < 0 ||
+		    !isfinite(get_number(r, v)))
+			return fail_at(r, v, "bad bucket in", "histogram");
 		m->hist.value[i] = get_number(r, v);
 		m->hist.count[i] = (uint64_t)jscan_int(r->js, c);
 		v = r->js->tok[v].next;	/* scalars: the next token */
@@ -522,22 +589,71 @@ static int read_histogram(struct reader *r, size_t o, struct measurement *m)
 	return 0;
 }
 
+/* Every label at once (sorted once: see labels_set_many()). */
 static int read_labels(struct reader *r, size_t o, struct measurement *m)
 {
-	size_t labels = jscan_get(r->js, o, "labels");
+	size_t labels = jscan_get(r->js, o, "labels"), n = 0;
+	struct label_ref *pairs;
+	int rc = 0;
 
 	if (labels == JSCAN_NONE)
 		return 0;
 	if (!is_type(r, labels, JSCAN_OBJECT))
-		return fail(r, "expected an object in", "labels");
+		return fail_at(r, labels, "expected an object in", "labels");
+	if (jscan_size(r->js, labels) > LABELS_INPUT_MAX) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "more than %d labels in",
+			 LABELS_INPUT_MAX);
+		return fail_at(r, labels, what, "labels");
+	}
+	pairs = xmalloc((jscan_size(r->js, labels) + 1) * sizeof(*pairs));
 	for (size_t k = jscan_first(r->js, labels); k != JSCAN_NONE;
 	     k = jscan_next(r->js, labels, k)) {
 		const char *key = jscan_str(r->js, k);
 
-		if (!is_type(r, k + 1, JSCAN_STRING))
-			return fail(r, "non-string label", key);
-		labels_set(&m->labels, key, jscan_str(r->js, k + 1));
+		if (!is_type(r, k + 1, JSCAN_STRING)) {
+			rc = fail_at(r, k + 1, "non-string label", key);
+			break;
+		}
+		pairs[n++] = (struct label_ref){ key, jscan_str(r->js, k + 1) };
 	}
+	if (!rc && labels_set_many(&m->labels, pairs, n))
+		BUG("%zu labels did not fit", n);
+	free(pairs);
+	return rc;
+}
+
+/* The unit: a base unit, and the metric's own where storan knows it. */
+static int check_unit(struct reader *r, size_t o, const char *metric,
+		      const char *unit)
+{
+	const char *known = metric_unit(metric);
+	size_t tok = jscan_get(r->js, o, "unit");
+	char what[64];
+
+	if (!unit_is_base(unit))
+		return fail_at(r, tok, "not a base unit (B/s, 1/s, B, s, %):",
+			       unit);
+	if (!known || !strcmp(known, unit))
+		return 0;
+	snprintf(what, sizeof(what), "%s is stored in %s, not", metric,
+		 known);
+	return fail_at(r, tok, what, unit);
+}
+
+static int read_line_number(struct reader *r, size_t o, unsigned *line)
+{
+	size_t tok = jscan_get(r->js, o, "line");
+	int64_t v;
+
+	*line = 0;
+	if (tok == JSCAN_NONE)
+		return 0;
+	v = jscan_int(r->js, tok);
+	if (!is_type(r, tok, JSCAN_INTEGER) || v < 0 || v > UINT32_MAX)
+		return fail_at(r, tok, "not a line number in", "line");
+	*line = (unsigned)v;
 	return 0;
 }
 
@@ -548,28 +664,29 @@ static int read_measurement(struct reader *r, size_t o,
 	size_t src = jscan_get(r->js, o, "source");
 	struct measurement *m;
 	size_t source = 0;
+	unsigned line;
 
+	r->obj = o;
 	if (!is_type(r, o, JSCAN_OBJECT))
 		return fail(r, "expected an object at", "measurements");
 	if (get_string(r, o, "tool", &tool, 1) ||
 	    get_string(r, o, "op", &op, 1) ||
 	    get_string(r, o, "metric", &metric, 1) ||
 	    get_string(r, o, "unit", &unit, 1) ||
-	    get_string(r, o, "source_name", &sname, 0))
+	    get_string(r, o, "source_name", &sname, 0) ||
+	    check_unit(r, o, metric, unit) || read_line_number(r, o, &line))
 		return -1;
 	if (src != JSCAN_NONE) {
 		int64_t i = jscan_int(r->js, src);
 
 		if (!is_type(r, src, JSCAN_INTEGER) || i < 0 ||
 		    (uint64_t)i >= rs->nsources - base)
-			return fail(r, "no such source in", "source");
+			return fail_at(r, src, "no such source in", "source");
 		source = (size_t)i;
 	}
 	m = result_set_add_from(rs, tool, op, metric, unit, base + source,
 				sname ? sname : rs->nsources > base ?
-				rs->sources[base + source].name : "",
-				(unsigned)jscan_int(r->js,
-						    jscan_get(r->js, o, "line")));
+				rs->sources[base + source].name : "", line);
 	if (read_values(r, o, m) || read_summary(r, o, m) ||
 	    read_histogram(r, o, m) || read_labels(r, o, m))
 		return -1;
@@ -687,7 +804,7 @@ int rs_json_read(const char *name, const char *text, size_t len,
 	/* a copy: json-scan decodes strings in place */
 	char *buf = xmalloc(len + 1);
 	struct jscan *js = xmalloc(sizeof(*js));
-	struct reader r = { name, err, 0, js };
+	struct reader r = { name, text, err, 0, 0, js };
 	size_t root;
 	int rc = -1;
 

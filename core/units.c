@@ -54,6 +54,13 @@ int metric_higher_is_better(const char *metric)
 	       starts_with(metric, "bw.") || starts_with(metric, "iops.");
 }
 
+int unit_is_base(const char *u)
+{
+	return !strcmp(u, UNIT_BW) || !strcmp(u, UNIT_IOPS) ||
+	       !strcmp(u, UNIT_BYTES) || !strcmp(u, UNIT_SECONDS) ||
+	       !strcmp(u, UNIT_PERCENT);
+}
+
 const char *metric_unit(const char *metric)
 {
 	static const struct {

@@ -39,6 +39,9 @@ double prefix_factor(char letter, int binary);
 /* Is the metric one where a higher value is better (bw, iops)? */
 int metric_higher_is_better(const char *metric);
 
+/* Is u one of the base units above? */
+int unit_is_base(const char *u);
+
 /* The base unit a metric is stored in, or NULL when storan doesn't know it. */
 const char *metric_unit(const char *metric);
 

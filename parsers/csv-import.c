@@ -136,41 +136,46 @@ static int field_number(const char *s, double *v)
 	return scan_double(&p, SCAN_ALLOW_SIGN, v) || *p ? -1 : 0;
 }
 
-static int is_base_unit(const char *u)
-{
-	return !strcmp(u, UNIT_BW) || !strcmp(u, UNIT_IOPS) ||
-	       !strcmp(u, UNIT_BYTES) || !strcmp(u, UNIT_SECONDS) ||
-	       !strcmp(u, UNIT_PERCENT);
-}
-
-/* "k=v;k=v" into labels; -1 when a piece has an empty key. */
+/*
+ * "k=v;k=v" into labels, as the export writes them: a piece without '='
+ * belongs to the value before it ("command=a;b" is one label, the ';'
+ * the command's).  -1 when a piece has an empty key, -2 for more than
+ * LABELS_INPUT_MAX labels.  One pass, labels set at once: a row of a
+ * million labels is refused at once, not shifted into place.
+ */
 static int read_labels(const char *s, struct labels *l)
 {
-	char *copy = xstrdup(s), *piece = copy, *prev_key = NULL;
+	char *copy = xstrdup(s), *p = copy, *value_end = NULL;
+	struct label_ref *pairs = NULL;
+	size_t n = 0, alloc = 0;
 	int rc = 0;
 
-	while (*s && piece) {
-		char *semi = strchr(piece, ';'), *eq;
+	while (*p) {
+		char *semi = strchr(p, ';');
+		char *end = semi ? semi : p + strlen(p);
+		char *eq = memchr(p, '=', (size_t)(end - p));
 
-		if (semi)
-			*semi = '\0';
-		eq = strchr(piece, '=');
-		if (!eq && prev_key) {
-			char *v = xstrfmt("%s;%s", labels_get(l, prev_key),
-					  piece);
-
-			labels_set(l, prev_key, v);
-			free(v);
-		} else if (!eq || eq == piece) {
+		if (eq == p || (!eq && !n)) {
 			rc = -1;
 			break;
-		} else {
-			*eq = '\0';
-			labels_set(l, piece, eq + 1);
-			prev_key = piece;
 		}
-		piece = semi ? semi + 1 : NULL;
+		if (eq) {	/* a new label: the value before ends here */
+			if (n == LABELS_INPUT_MAX) {
+				rc = -2;
+				break;
+			}
+			if (value_end)
+				*value_end = '\0';
+			*eq = '\0';
+			ALLOC_GROW(pairs, n + 1, alloc);
+			pairs[n++] = (struct label_ref){ p, eq + 1 };
+		}
+		value_end = semi;
+		p = semi ? semi + 1 : end;
 	}
+	if (!rc && labels_set_many(l, pairs, n))
+		BUG("%zu labels did not fit", n);
+	free(pairs);
 	free(copy);
 	return rc;
 }
@@ -191,7 +196,7 @@ static int check_row(struct parse_ctx *ctx, const struct csv_row *r,
 	for (size_t i = 0; i < 3; i++)
 		if (!*r->f[needed[i]])
 			return row_error(ctx, r, needed[i], "%sempty", ""), -1;
-	if (!is_base_unit(r->f[COL_UNIT]))
+	if (!unit_is_base(r->f[COL_UNIT]))
 		return row_error(ctx, r, COL_UNIT, "'%s' is not a base unit "
 				 "(B/s, 1/s, B, s, %%)", r->f[COL_UNIT]), -1;
 	known = metric_unit(r->f[COL_METRIC]);
@@ -247,11 +252,18 @@ static void emit_row(struct parse_ctx *ctx, const struct csv_row *r,
 	const char *tool = *r->f[COL_TOOL] ? r->f[COL_TOOL] : "csv";
 	const char *name = *r->f[COL_SOURCE] ? r->f[COL_SOURCE] : NULL;
 	struct labels l;
+	int rc;
 
 	labels_init(&l);
-	if (read_labels(r->f[COL_LABELS], &l)) {
-		row_error(ctx, r, COL_LABELS, "expected k=v;k=v, not '%s'",
-			  r->f[COL_LABELS]);
+	rc = read_labels(r->f[COL_LABELS], &l);
+	if (rc) {
+		if (rc == -2)
+			parse_error(ctx, r->li, "csv row %zu, column "
+				    "'labels': more than %d labels", r->row,
+				    LABELS_INPUT_MAX);
+		else
+			row_error(ctx, r, COL_LABELS, "expected k=v;k=v, not "
+				  "'%s'", r->f[COL_LABELS]);
 		labels_release(&l);
 		return;
 	}

@@ -582,7 +582,7 @@ int fio_command_labels(const char *line, struct labels *l)
 {
 	struct shell_cmd cmd;
 	struct labels sec[CMD_SECTIONS_MAX];
-	size_t nsec = 1, cur = 0;
+	size_t nsec = 1, cur = 0, nwords = 0;
 	const char *p, *end;
 	char *w;
 
@@ -624,6 +624,10 @@ int fio_command_labels(const char *line, struct labels *l)
 			free(w);
 			continue;
 		}
+		if (++nwords > LABELS_INPUT_MAX) {
+			free(w);	/* no fio command has so many options */
+			break;
+		}
 		if (!eq && !takes_no_separate_value(k, strlen(k)) &&
 		    is_value_word(p, end))
 			value = shell_next_word(&p, end);
@@ -633,7 +637,9 @@ int fio_command_labels(const char *line, struct labels *l)
 		free(value);
 		free(w);
 	}
-	if (nsec <= 2) {	/* one job: its options over the global ones */
+	if (nwords > LABELS_INPUT_MAX) {
+		/* not a command: no labels from it */
+	} else if (nsec <= 2) {	/* one job: its options over the global ones */
 		for (size_t j = 0; j < nsec; j++)
 			for (size_t i = 0; i < sec[j].n; i++)
 				labels_set(l, sec[j].v[i].key,
@@ -649,7 +655,7 @@ int fio_command_labels(const char *line, struct labels *l)
 	}
 	for (size_t j = 0; j < nsec; j++)
 		labels_release(&sec[j]);
-	return 0;
+	return nwords > LABELS_INPUT_MAX ? -1 : 0;
 }
 
 static int claimed_text(const struct parse_ctx *ctx, size_t k)

@@ -517,13 +517,19 @@ static void option_labels(struct jscan *js, size_t opts, struct labels *l)
 	}
 }
 
-static void job_labels(struct jscan *js, const struct json_doc *doc,
-		       size_t job, struct labels *l)
+/* -1 (no labels made) when the job has more than LABELS_INPUT_MAX
+ * options: no fio job has, and each would be repeated in every row. */
+static int job_labels(struct jscan *js, const struct json_doc *doc,
+		      size_t job, struct labels *l)
 {
 	const char *name = str(js, job, "jobname");
 	const char *host = str(js, job, "hostname");
 
 	labels_init(l);
+	if (jscan_size(js, jscan_get(js, doc->root, "global options")) +
+	    jscan_size(js, jscan_get(js, job, "job options")) >
+	    LABELS_INPUT_MAX)
+		return -1;
 	option_labels(js, jscan_get(js, doc->root, "global options"), l);
 	option_labels(js, jscan_get(js, job, "job options"), l);
 	if (name && !strcmp(name, "All clients"))
@@ -536,6 +542,7 @@ static void job_labels(struct jscan *js, const struct json_doc *doc,
 		    (long long)integer(js, job, "groupid"));
 	if (doc->partial)
 		labels_set(l, "partial", "1");
+	return 0;
 }
 
 /* Folds a job's labels and op into what all jobs share (disk_util). */
@@ -587,7 +594,12 @@ static void emit_job(struct json_state *st, size_t li, size_t job,
 			    (long long)err);
 		return;
 	}
-	job_labels(js, st->doc, job, &l);
+	if (job_labels(js, st->doc, job, &l)) {
+		parse_error(st->ctx, li, "fio job '%s' has more than %d "
+			    "options: no result taken from it",
+			    name ? name : "?", LABELS_INPUT_MAX);
+		return;
+	}
 	if (clone >= 0)
 		labels_setf(&l, "clone", "%ld", clone);
 	rw = labels_get(&l, "rw");

@@ -61,7 +61,7 @@ expect_in "$err" "cannot create '$TMP/nodir/r.json'" "unwritable -o message"
 printf '{"schema": "storan/1", "sources": [], "measurements": [{"tool": "x"}]}' > "$TMP/bad.json"
 run "$STORAN" export "$TMP/bad.json"
 expect_rc 1 "bad result set"
-expect_in "$err" "bad.json: measurements[0]: missing 'op'" "bad result set message"
+expect_in "$err" "bad.json:1: measurements[0]: missing 'op'" "bad result set message"
 
 # stdin, --label, --name-pattern, grep prefixes.
 run "$STORAN" ingest --format csv --label host=old - < "$good"

@@ -146,15 +146,15 @@ static const struct bad_doc bad_docs[] = {
 	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": "
 	  "[{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
 	  "\"unit\": \"B/s\", \"values\": [\"x\"]}]}",
-	  "bad.json: measurements[0]: non-number in 'values'" },
+	  "bad.json:1: measurements[0]: non-number in 'values'" },
 	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": "
 	  "[{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
 	  "\"unit\": \"B/s\", \"values\": [1], \"source\": 4}]}",
-	  "bad.json: measurements[0]: no such source in 'source'" },
+	  "bad.json:1: measurements[0]: no such source in 'source'" },
 	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": "
 	  "[{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
 	  "\"unit\": \"B/s\", \"values\": []}]}",
-	  "bad.json: measurements[0]: no values and no summary in 'values'" },
+	  "bad.json:1: measurements[0]: no values and no summary in 'values'" },
 	{ "{\"schema\": \"storan/1\", \"sources\": [], \"schema\": 1}",
 	  "bad.json:1: invalid JSON: duplicate object key" },
 	/* json-scan reads the documents; these messages are jansson's */
@@ -168,6 +168,41 @@ static const struct bad_doc bad_docs[] = {
 	{ "{\"schema\": \"storan/1\", \"sources\": [{\"path\": 7}], "
 	  "\"measurements\": []}", "bad.json: sources[0]: missing 'path'" },
 	{ "[1, 2]", "bad.json: not a storan result set" },
+	/* silent corruption before (issue 15): now each names its line */
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\",\n"
+	  "\"unit\": \"B/s\", \"values\": [], \"summary\":\n"
+	  "{\"n\": 1e300, \"mean\": 5}}]}",
+	  "bad.json:4: measurements[0]: not a number of runs (1 to 2^53) in "
+	  "'summary.n'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [], \"summary\": "
+	  "{\"n\": 2.5, \"mean\": 5}}]}",
+	  "bad.json:2: measurements[0]: not a number of runs" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"x\",\n\n"
+	  "\"unit\": \"furlong\", \"values\": [1]}]}",
+	  "bad.json:4: measurements[0]: not a base unit (B/s, 1/s, B, s, %): "
+	  "'furlong'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"s\", \"values\": [1]}]}",
+	  "bad.json:2: measurements[0]: bw is stored in B/s, not 's'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [], \"summary\": "
+	  "{\"n\": 3, \"mean\": 5, \"stddev\": -1}}]}",
+	  "bad.json:1: measurements[0]: negative 'summary.stddev'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1], \"line\": -4}]}",
+	  "bad.json:1: measurements[0]: not a line number in 'line'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1], \"histogram\": "
+	  "{\"values\": [1, 2], \"counts\": [3]}}]}",
+	  "bad.json:1: measurements[0]: needs values and counts of one length" },
 };
 
 static void test_json_errors(void **state)
