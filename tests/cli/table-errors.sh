@@ -49,6 +49,6 @@ printf '{"schema": "storan/1", "sources": [], "measurements": [{"tool": 3}]}' >"
 "$S" table "$tmp/bad.json" kind-both.json --rows bs,kind --metric bw \
 	>"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] || fail "bad json: exit"
-grep -q "bad.json: measurements\[0\]" "$tmp/err" || fail "bad json: $(cat "$tmp/err")"
+grep -q "bad.json:1: measurements\[0\]" "$tmp/err" || fail "bad json: $(cat "$tmp/err")"
 grep -q '^64K' "$tmp/out" || fail "bad json: other input lost"
 exit 0
