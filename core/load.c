@@ -53,6 +53,12 @@ enum load_status load_input_hooked(const char *path,
 					labels_set(&one.m[i].labels,
 						   opt->labels.v[j].key,
 						   opt->labels.v[j].value);
+			/* the user's, as ingest records them */
+			for (size_t i = 0; opt && i < one.nsources; i++)
+				for (size_t j = 0; j < opt->labels.n; j++)
+					labels_set(&one.sources[i].labels,
+						   opt->labels.v[j].key,
+						   opt->labels.v[j].value);
 			result_set_append(rs, &one);
 		}
 		result_set_release(&one);

@@ -336,6 +336,7 @@ static void source_release(struct source *s)
 	free(s->name);
 	free(s->format);
 	free(s->tool_version);
+	labels_release(&s->labels);
 }
 
 /*

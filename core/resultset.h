@@ -83,6 +83,10 @@ struct source {
 	char *format;		/* detected formats, "dd,time" */
 	char *tool_version;	/* NULL when the text doesn't say */
 	char sha256[65];
+	/* The labels the user gave at ingest (--label, and the keys of
+	 * --name-pattern): the experiment model prefers them for naming
+	 * sides and conditions over labels a parser derived. */
+	struct labels labels;
 };
 
 struct result_set {

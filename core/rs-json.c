@@ -34,6 +34,14 @@ static json_t *source_to_json(const struct source *s)
 	json_object_set_new(o, "tool_version", str_or_null(s->tool_version));
 	json_object_set_new(o, "sha256", str_or_null(s->sha256[0] ?
 						      s->sha256 : NULL));
+	if (s->labels.n) {	/* (absent when none: older readers) */
+		json_t *l = json_object();
+
+		for (size_t i = 0; i < s->labels.n; i++)
+			json_object_set_new(l, s->labels.v[i].key,
+					    json_string(s->labels.v[i].value));
+		json_object_set_new(o, "labels", l);
+	}
 	return o;
 }
 
@@ -695,6 +703,23 @@ static int read_measurement(struct reader *r, size_t o,
 	return 0;
 }
 
+/* The labels the user gave at ingest (absent in older documents). */
+static int read_source_labels(struct reader *r, size_t o, struct labels *l)
+{
+	if (o == JSCAN_NONE)
+		return 0;
+	if (!is_type(r, o, JSCAN_OBJECT) ||
+	    jscan_size(r->js, o) > LABELS_INPUT_MAX)
+		return -1;
+	for (size_t k = jscan_first(r->js, o); k != JSCAN_NONE;
+	     k = jscan_next(r->js, o, k)) {
+		if (!is_type(r, k + 1, JSCAN_STRING))
+			return -1;
+		labels_set(l, jscan_str(r->js, k), jscan_str(r->js, k + 1));
+	}
+	return 0;
+}
+
 static int read_sources(struct reader *r, size_t doc, struct result_set *rs)
 {
 	size_t sources = jscan_get(r->js, doc, "sources"), i = 0;
@@ -722,6 +747,13 @@ static int read_sources(struct reader *r, size_t doc, struct result_set *rs)
 			rs->sources[k].format = xstrdup(fmt);
 		if (ver)
 			rs->sources[k].tool_version = xstrdup(ver);
+		if (read_source_labels(r, jscan_get(r->js, s, "labels"),
+				       &rs->sources[k].labels)) {
+			strbuf_addf(r->err, "%s: sources[%zu]: 'labels' must "
+				    "be an object of at most %d strings",
+				    r->name, i, LABELS_INPUT_MAX);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -356,10 +356,35 @@ static void sort_by_line(struct parse_ctx *ctx)
 	free(copy);
 }
 
+/* The keys of a --name-pattern ({host}.{test}.txt) that m got, into given:
+ * they are the user's, as --label ones are. */
+static void name_pattern_keys(const char *pattern, const struct labels *m,
+			      struct labels *given)
+{
+	for (const char *p = strchr(pattern, '{'); p; p = strchr(p, '{')) {
+		const char *end = strchr(++p, '}');
+		char *key;
+		const char *v;
+
+		if (!end)
+			break;
+		key = xstrndup(p, (size_t)(end - p));
+		v = labels_get(m, key);
+		if (v && !labels_get(given, key))
+			labels_set(given, key, v);
+		free(key);
+		p = end + 1;
+	}
+}
+
 static void apply_labels(struct parse_ctx *ctx,
 			 const struct ingest_options *opt)
 {
+	struct labels *given = &ctx->rs->sources[ctx->source].labels;
 	const char *unmatched = NULL;
+
+	for (size_t j = 0; opt && j < opt->labels.n; j++)
+		labels_set(given, opt->labels.v[j].key, opt->labels.v[j].value);
 
 	for (size_t i = ctx->base; i < ctx->rs->n; i++) {
 		struct measurement *m = &ctx->rs->m[i];
@@ -376,6 +401,9 @@ static void apply_labels(struct parse_ctx *ctx,
 		for (size_t j = 0; opt && j < opt->labels.n; j++)
 			labels_set(&m->labels, opt->labels.v[j].key,
 				   opt->labels.v[j].value);
+		if (opt && opt->name_pattern)
+			name_pattern_keys(opt->name_pattern, &m->labels,
+					  given);
 	}
 }
 

@@ -1,0 +1,1356 @@
+/*
+ * The experiment model; see experiment.h for the rules it applies.
+ *
+ * Building is a few linear passes: take the measurements (and their
+ * sides); code each distinct label set with its input once (a profile);
+ * learn the keys and intern their values; derive the keys the input
+ * names hold; give each key its role; then hash every measurement into
+ * its group by integer tuple (tool, op, metric, side, factor codes) and
+ * pool the groups' runs.
+ */
+#include "experiment.h"
+#include "table.h"
+#include "../core/human.h"
+#include "../core/keymap.h"
+#include "../core/numscan.h"
+#include "../core/xalloc.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <strings.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_KEY "test"
+
+static const char *const role_names[] = {
+	[EX_CONSTANT] = "constant", [EX_FACTOR] = "factor",
+	[EX_IDENTITY] = "identity", [EX_COUNTER] = "counter",
+	[EX_POOLED] = "pooled",
+};
+
+const char *ex_role_name(enum ex_role role)
+{
+	return role_names[role];
+}
+
+enum ex_summary ex_summary_for(size_t n)
+{
+	return n == 0 ? EX_EMPTY : n == 1 ? EX_SINGLE : n == 2 ? EX_BOTH :
+	       EX_INTERVAL;
+}
+
+/* ---- integer tuples -> index ------------------------------------------- */
+
+/*
+ * Open addressing over tuples of uint64_t, all of one length: the group
+ * of (tool, op, metric, side, condition) and the condition of a profile's
+ * factor codes are found in one probe or two, with no string built.
+ */
+struct tuple_map {
+	size_t width;		/* uint64_t per tuple */
+	uint64_t *keys;		/* cap * width */
+	size_t *values;		/* cap; SIZE_MAX: empty */
+	size_t n, cap;
+};
+
+static void tuple_map_init(struct tuple_map *t, size_t width)
+{
+	memset(t, 0, sizeof(*t));
+	t->width = width ? width : 1;
+}
+
+static void tuple_map_release(struct tuple_map *t)
+{
+	free(t->keys);
+	free(t->values);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint64_t tuple_hash(const uint64_t *v, size_t w)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < w; i++) {
+		h ^= v[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+		h *= 0xff51afd7ed558ccdULL;
+	}
+	return h ^ (h >> 33);
+}
+
+static void tuple_map_grow(struct tuple_map *t)
+{
+	struct tuple_map bigger;
+
+	tuple_map_init(&bigger, t->width);
+	bigger.cap = t->cap ? 2 * t->cap : 64;
+	bigger.keys = xmalloc(bigger.cap * t->width * sizeof(uint64_t));
+	bigger.values = xmalloc(bigger.cap * sizeof(size_t));
+	for (size_t i = 0; i < bigger.cap; i++)
+		bigger.values[i] = SIZE_MAX;
+	for (size_t i = 0; i < t->cap; i++) {
+		const uint64_t *k = t->keys + i * t->width;
+		size_t at;
+
+		if (t->values[i] == SIZE_MAX)
+			continue;
+		at = tuple_hash(k, t->width) & (bigger.cap - 1);
+		while (bigger.values[at] != SIZE_MAX)
+			at = (at + 1) & (bigger.cap - 1);
+		memcpy(bigger.keys + at * t->width, k,
+		       t->width * sizeof(uint64_t));
+		bigger.values[at] = t->values[i];
+	}
+	bigger.n = t->n;
+	tuple_map_release(t);
+	*t = bigger;
+}
+
+/* The index of tuple v, or SIZE_MAX. */
+static size_t tuple_map_get(const struct tuple_map *t, const uint64_t *v)
+{
+	size_t at;
+
+	if (!t->cap)
+		return SIZE_MAX;
+	at = tuple_hash(v, t->width) & (t->cap - 1);
+	while (t->values[at] != SIZE_MAX) {
+		if (!memcmp(t->keys + at * t->width, v,
+			    t->width * sizeof(uint64_t)))
+			return t->values[at];
+		at = (at + 1) & (t->cap - 1);
+	}
+	return SIZE_MAX;
+}
+
+/* The index of tuple v, inserting it as `fresh` when absent. */
+static size_t tuple_map_put(struct tuple_map *t, const uint64_t *v,
+			    size_t fresh)
+{
+	size_t at;
+
+	if (2 * (t->n + 1) > t->cap)
+		tuple_map_grow(t);
+	at = tuple_hash(v, t->width) & (t->cap - 1);
+	while (t->values[at] != SIZE_MAX) {
+		if (!memcmp(t->keys + at * t->width, v,
+			    t->width * sizeof(uint64_t)))
+			return t->values[at];
+		at = (at + 1) & (t->cap - 1);
+	}
+	memcpy(t->keys + at * t->width, v, t->width * sizeof(uint64_t));
+	t->values[at] = fresh;
+	t->n++;
+	return fresh;
+}
+
+/* ---- building state ---------------------------------------------------- */
+
+struct ex_private {
+	struct keymap key_index;	/* key name -> index */
+	struct keymap *value_index;	/* per key: value -> code */
+	size_t value_index_alloc;
+	struct keymap strings;		/* tool, op, metric -> code */
+	char **string_v;
+	size_t nstrings, strings_alloc;
+	/* per profile: a measurement that has it (for its labels) */
+	const struct measurement **profile_m;
+	size_t *profile_side;
+	/* per measurement: codes of tool, op, metric */
+	uint32_t *tom;
+	/* per key: the common prefix and suffix of its long values */
+	size_t *trim_head, *trim_tail;
+	int *trimmed;
+};
+
+static size_t intern_string(struct ex_private *p, const char *s)
+{
+	int created;
+	size_t *slot = keymap_put(&p->strings, s, p->nstrings, &created);
+
+	if (created) {
+		ALLOC_GROW(p->string_v, p->nstrings + 1, p->strings_alloc);
+		p->string_v[p->nstrings++] = xstrdup(s);
+	}
+	return *slot;
+}
+
+static int in_names(char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return 1;
+	return 0;
+}
+
+/* ---- keys and their values --------------------------------------------- */
+
+static size_t add_key(struct experiment *ex, const char *name,
+		      enum ex_origin origin)
+{
+	struct ex_private *p = ex->priv;
+	int created;
+	size_t *slot = keymap_put(&p->key_index, name, ex->nkeys, &created);
+	struct ex_key *k;
+
+	if (!created)
+		return *slot;
+	ALLOC_GROW(ex->keys, ex->nkeys + 1, ex->keys_alloc);
+	ALLOC_GROW(p->value_index, ex->nkeys + 1, p->value_index_alloc);
+	k = &ex->keys[ex->nkeys];
+	memset(k, 0, sizeof(*k));
+	k->name = xstrdup(name);
+	k->origin = origin;
+	k->provenance = label_is_provenance(name);
+	k->size = key_is_size(name);
+	k->numeric = 1;
+	k->values = xcalloc(1, sizeof(*k->values));
+	k->num = xcalloc(1, sizeof(*k->num));
+	k->num[0] = NAN;
+	keymap_init(&p->value_index[ex->nkeys]);
+	return ex->nkeys++;
+}
+
+static uint32_t add_value(struct experiment *ex, size_t key, const char *v)
+{
+	struct ex_key *k = &ex->keys[key];
+	int created;
+	size_t *slot = keymap_put(&ex->priv->value_index[key], v,
+				  k->nvalues + 1, &created);
+
+	if (created) {
+		size_t code = ++k->nvalues;
+		double num;
+
+		k->values = xrealloc(k->values, (code + 1) * sizeof(char *));
+		k->num = xrealloc(k->num, (code + 1) * sizeof(double));
+		k->values[code] = xstrdup(v);
+		if (is_numeric_string(v, &num)) {
+			k->num[code] = num;
+		} else {
+			k->num[code] = NAN;
+			k->numeric = 0;
+		}
+	}
+	if (*slot > UINT32_MAX)
+		BUG("more than 2^32 values of '%s'", k->name);
+	return (uint32_t)*slot;
+}
+
+size_t experiment_key(const struct experiment *ex, const char *name)
+{
+	const size_t *k;
+
+	if (!ex->priv)
+		return EX_NONE;
+	k = keymap_get(&ex->priv->key_index, name);
+	return k ? *k : EX_NONE;
+}
+
+const char *experiment_value(const struct experiment *ex, size_t i, size_t k)
+{
+	if (k == EX_OP)
+		return ex->m[i].m->op;
+	return ex->keys[k].values[experiment_code(ex, i, k)];
+}
+
+/* ---- taking the measurements, and their sides -------------------------- */
+
+static int taken(const struct measurement *m,
+		 const struct experiment_options *opt)
+{
+	if (opt->where && !filter_match(opt->where, m))
+		return 0;
+	return !opt->take || opt->take(m, opt->take_arg);
+}
+
+static size_t add_side(struct experiment *ex, const char *name)
+{
+	struct ex_side *s;
+
+	ALLOC_GROW(ex->sides, ex->nsides + 1, ex->sides_alloc);
+	s = &ex->sides[ex->nsides];
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	labels_init(&s->identity);
+	return ex->nsides++;
+}
+
+/* The side of m under --compare/--ratio; EX_NONE: not taken. */
+static size_t side_by_key(struct experiment *ex,
+			  const struct experiment_options *opt,
+			  const struct measurement *m)
+{
+	const char *v = labels_get(&m->labels, opt->side_key);
+
+	if (!v)
+		return EX_NONE;
+	if (opt->side_a)	/* --ratio: the baseline B is side 0 */
+		return !strcmp(v, opt->side_b) ? 0 :
+		       !strcmp(v, opt->side_a) ? 1 : EX_NONE;
+	for (size_t s = 0; s < ex->nsides; s++)
+		if (!strcmp(ex->sides[s].name, v))
+			return s;
+	return add_side(ex, v);
+}
+
+static void take_measurements(struct experiment *ex,
+			      const struct result_set *sets, size_t nsets,
+			      const struct experiment_options *opt)
+{
+	if (opt->side_key && opt->side_a) {
+		add_side(ex, opt->side_b);
+		add_side(ex, opt->side_a);
+	}
+	for (size_t s = 0; !opt->side_key && s < nsets; s++)
+		add_side(ex, sets[s].nsources ? sets[s].sources[0].name : "");
+	for (size_t s = 0; s < nsets; s++) {
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const struct measurement *m = &sets[s].m[i];
+			size_t side = s;
+			struct ex_measurement *e;
+
+			if (!taken(m, opt))
+				continue;
+			if (opt->side_key &&
+			    (side = side_by_key(ex, opt, m)) == EX_NONE)
+				continue;
+			ALLOC_GROW(ex->m, ex->n + 1, ex->m_alloc);
+			e = &ex->m[ex->n++];
+			e->m = m;
+			e->set = s;
+			e->index = i;
+			e->side = side;
+			e->profile = e->group = EX_NONE;
+			ex->sides[side].nmeasurements++;
+		}
+	}
+}
+
+/* ---- inputs and profiles ----------------------------------------------- */
+
+static const char *input_name(const struct result_set *set,
+			      const struct measurement *m)
+{
+	if (m->source_name && *m->source_name)
+		return m->source_name;
+	if (m->source < set->nsources)
+		return set->sources[m->source].name;
+	return "";
+}
+
+static size_t add_input(struct experiment *ex, struct keymap *inputs,
+			size_t set, const char *name)
+{
+	struct strbuf key = STRBUF_INIT;
+	int created;
+	size_t *slot;
+
+	strbuf_add_int(&key, (long long)set);
+	strbuf_add_keypart(&key, name);
+	slot = keymap_put(inputs, key.buf, ex->ninputs, &created);
+	if (created) {
+		ALLOC_GROW(ex->inputs, ex->ninputs + 1, ex->inputs_alloc);
+		ex->inputs[ex->ninputs++] = xstrdup(name);
+	}
+	strbuf_release(&key);
+	return *slot;
+}
+
+/*
+ * One profile per distinct (input, label set): measurements of one fio
+ * job share a label block, so the common case is "same as the one
+ * before" and costs a pointer compare.
+ */
+static void find_profiles(struct experiment *ex,
+			  const struct result_set *sets)
+{
+	struct ex_private *p = ex->priv;
+	struct keymap profiles, inputs;
+	struct strbuf key = STRBUF_INIT;
+	const struct label *last_v = NULL;
+	size_t last_input = EX_NONE, last_profile = EX_NONE, last_side = 0;
+
+	keymap_init(&profiles);
+	keymap_init(&inputs);
+	for (size_t i = 0; i < ex->n; i++) {
+		struct ex_measurement *e = &ex->m[i];
+		size_t in = add_input(ex, &inputs, e->set,
+				      input_name(&sets[e->set], e->m));
+		int created;
+		size_t *slot;
+
+		if (in == last_input && e->side == last_side &&
+		    e->m->labels.v == last_v && last_v) {
+			e->profile = last_profile;
+			continue;
+		}
+		strbuf_reset(&key);
+		strbuf_add_int(&key, (long long)in);
+		strbuf_addch(&key, ':');
+		strbuf_add_int(&key, (long long)e->side);
+		strbuf_addch(&key, ':');
+		labels_add_keyparts(&e->m->labels, &key);
+		slot = keymap_put(&profiles, key.buf, ex->nprofiles, &created);
+		if (created) {
+			size_t n = ex->nprofiles + 1;
+
+			if (n > ex->profiles_alloc) {
+				ex->profiles_alloc = 2 * n;
+				p->profile_m = xrealloc(p->profile_m,
+						ex->profiles_alloc *
+						sizeof(*p->profile_m));
+				p->profile_side = xrealloc(p->profile_side,
+						ex->profiles_alloc *
+						sizeof(size_t));
+				ex->profile_input = xrealloc(ex->profile_input,
+						ex->profiles_alloc *
+						sizeof(size_t));
+			}
+			p->profile_m[ex->nprofiles] = e->m;
+			p->profile_side[ex->nprofiles] = e->side;
+			ex->profile_input[ex->nprofiles] = in;
+			ex->nprofiles = n;
+		}
+		e->profile = *slot;
+		last_v = e->m->labels.v;
+		last_input = in;
+		last_side = e->side;
+		last_profile = e->profile;
+	}
+	keymap_release(&profiles);
+	keymap_release(&inputs);
+	strbuf_release(&key);
+}
+
+/* Keys the user gave to storan ingest --label: recorded in the sources. */
+static int user_key(const struct result_set *sets, size_t nsets,
+		    const char *key)
+{
+	for (size_t s = 0; s < nsets; s++)
+		for (size_t i = 0; i < sets[s].nsources; i++)
+			if (labels_get(&sets[s].sources[i].labels, key))
+				return 1;
+	return 0;
+}
+
+static void learn_label_keys(struct experiment *ex,
+			     const struct result_set *sets, size_t nsets)
+{
+	for (size_t p = 0; p < ex->nprofiles; p++) {
+		const struct labels *l = &ex->priv->profile_m[p]->labels;
+
+		for (size_t j = 0; j < l->n; j++)
+			if (experiment_key(ex, l->v[j].key) == EX_NONE)
+				add_key(ex, l->v[j].key,
+					user_key(sets, nsets, l->v[j].key) ?
+					EX_FROM_USER : EX_FROM_LABEL);
+	}
+}
+
+static void fill_label_codes(struct experiment *ex)
+{
+	ex->codes = xcalloc(ex->nprofiles * ex->nkeys + 1, sizeof(uint32_t));
+	for (size_t p = 0; p < ex->nprofiles; p++) {
+		const struct labels *l = &ex->priv->profile_m[p]->labels;
+
+		for (size_t j = 0; j < l->n; j++) {
+			size_t k = experiment_key(ex, l->v[j].key);
+
+			ex->codes[p * ex->nkeys + k] =
+				add_value(ex, k, l->v[j].value);
+		}
+	}
+}
+
+/* ---- what the input names say ------------------------------------------ */
+
+#define MAX_TOKENS 16
+
+struct name_tokens {
+	char *copy;
+	const char *tok[MAX_TOKENS];
+	size_t n;
+};
+
+static int is_separator(char c)
+{
+	return c == '.' || c == '-' || c == '_' || c == '+' || c == ' ' ||
+	       c == ',';
+}
+
+/* "hosta.randread.txt" -> hosta, randread (an extension is no token). */
+static void tokenize(const char *name, struct name_tokens *t)
+{
+	static const char *const ext[] = { ".txt", ".log", ".out", ".json",
+					   ".csv", ".md", ".fio", NULL };
+	size_t len = strlen(name);
+	char *p;
+
+	for (size_t i = 0; ext[i]; i++) {
+		size_t el = strlen(ext[i]);
+
+		if (len > el && !strcmp(name + len - el, ext[i])) {
+			len -= el;
+			break;
+		}
+	}
+	t->copy = xstrndup(name, len);
+	t->n = 0;
+	for (p = t->copy; *p;) {
+		while (*p && is_separator(*p))
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (t->n == MAX_TOKENS) {	/* the rest as one token */
+			t->n = 0;
+			break;
+		}
+		t->tok[t->n++] = p;
+		while (*p && !is_separator(*p))
+			p++;
+	}
+}
+
+/* "run3", "rep-2", "r1", "iter_10": a run number, whatever its value. */
+static int counter_word(const char *s)
+{
+	static const char *const words[] = { "run", "rep", "repeat", "iter",
+					     "iteration", "try", "pass",
+					     "round", "r", NULL };
+
+	for (size_t i = 0; words[i]; i++) {
+		size_t len = strlen(words[i]);
+
+		if (!strncasecmp(s, words[i], len) && s[len] &&
+		    strspn(s + len, "0123456789") == strlen(s + len) &&
+		    strlen(s + len) <= 4)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is position pos a run counter over the names?  Every value a counter
+ * word, or every value a small number, and within each side numbers
+ * that count from 0 or 1 with no gap (1 2 3; a 512 and 4096 are sizes).
+ */
+static int counter_position(struct name_tokens *names, size_t n,
+			    const size_t *side_of, size_t nsides, size_t pos)
+{
+	int words = 1, numbers = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *v = names[i].tok[pos];
+
+		words &= counter_word(v);
+		numbers &= strspn(v, "0123456789") == strlen(v) &&
+			   strlen(v) <= 3;
+	}
+	if (words)
+		return 1;
+	if (!numbers)
+		return 0;
+	for (size_t s = 0; s < nsides; s++) {
+		unsigned char seen[1000] = { 0 };
+		size_t lo = 1000, hi = 0, distinct = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			size_t v = (size_t)strtoul(names[i].tok[pos], NULL,
+						   10);
+
+			if (side_of[i] != s || seen[v])
+				continue;
+			seen[v] = 1;
+			distinct++;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		if (distinct > 1 && (lo > 1 || hi - lo + 1 != distinct))
+			return 0;
+	}
+	return 1;
+}
+
+enum position_kind { POS_SAME, POS_TEST, POS_SIDE, POS_COUNTER };
+
+static enum position_kind classify_position(struct name_tokens *names,
+					    size_t n, const size_t *side_of,
+					    size_t nsides, size_t pos)
+{
+	int all_equal = 1, within = 0;
+
+	for (size_t i = 1; i < n; i++)
+		all_equal &= !strcmp(names[i].tok[pos], names[0].tok[pos]);
+	if (all_equal)
+		return POS_SAME;
+	if (counter_position(names, n, side_of, nsides, pos))
+		return POS_COUNTER;
+	for (size_t i = 0; i < n && !within; i++)
+		for (size_t j = i + 1; j < n && !within; j++)
+			within = side_of[i] == side_of[j] &&
+				 strcmp(names[i].tok[pos], names[j].tok[pos]);
+	return within ? POS_TEST : POS_SIDE;
+}
+
+/* The side of each input (its first profile's). */
+static size_t *input_sides(const struct experiment *ex)
+{
+	size_t *side = xcalloc(ex->ninputs + 1, sizeof(*side));
+
+	for (size_t p = ex->nprofiles; p-- > 0;)
+		side[ex->profile_input[p]] = ex->priv->profile_side[p];
+	return side;
+}
+
+static void add_note(struct experiment *ex, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_note(struct experiment *ex, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ALLOC_GROW(ex->notes, ex->nnotes + 1, ex->notes_alloc);
+	ex->notes[ex->nnotes++] = xstrvfmt(fmt, ap);
+	va_end(ap);
+}
+
+/* The derived key "test": input i's tokens at the POS_TEST positions. */
+static void add_test_key(struct experiment *ex, struct name_tokens *names,
+			 const enum position_kind *kind, size_t ntok)
+{
+	size_t key = add_key(ex, experiment_key(ex, TEST_KEY) == EX_NONE ?
+			     TEST_KEY : "name-test", EX_FROM_NAMES);
+	uint32_t *code = xcalloc(ex->ninputs + 1, sizeof(*code));
+	struct strbuf v = STRBUF_INIT;
+
+	for (size_t i = 0; i < ex->ninputs; i++) {
+		strbuf_reset(&v);
+		for (size_t t = 0; t < ntok; t++)
+			if (kind[t] == POS_TEST)
+				strbuf_addf(&v, "%s%s", v.len ? "-" : "",
+					    names[i].tok[t]);
+		code[i] = add_value(ex, key, v.buf);
+	}
+	/* a column more in the codes: the matrix is rebuilt wider */
+	{
+		size_t old = ex->nkeys - 1;
+		uint32_t *wide = xcalloc(ex->nprofiles * ex->nkeys + 1,
+					 sizeof(uint32_t));
+
+		for (size_t p = 0; p < ex->nprofiles; p++) {
+			memcpy(wide + p * ex->nkeys, ex->codes + p * old,
+			       old * sizeof(uint32_t));
+			wide[p * ex->nkeys + key] =
+				code[ex->profile_input[p]];
+		}
+		free(ex->codes);
+		ex->codes = wide;
+	}
+	strbuf_release(&v);
+	free(code);
+}
+
+/* Each side's name tokens (hosta of hosta.randread.txt): its name, unless
+ * the user's labels name it (name_sides()). */
+static void name_sides_by_tokens(struct experiment *ex,
+				 struct name_tokens *names,
+				 const enum position_kind *kind, size_t ntok,
+				 const size_t *side_of)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t s = 0; s < ex->nsides; s++) {
+		size_t i;
+
+		for (i = 0; i < ex->ninputs && side_of[i] != s; i++)
+			;
+		if (i == ex->ninputs)
+			continue;
+		strbuf_reset(&sb);
+		for (size_t t = 0; t < ntok; t++)
+			if (kind[t] == POS_SIDE)
+				strbuf_addf(&sb, "%s%s", sb.len ? "-" : "",
+					    names[i].tok[t]);
+		if (!sb.len)
+			continue;
+		free(ex->sides[s].name);
+		ex->sides[s].name = xstrdup(sb.buf);
+		ex->sides[s].named_by_tokens = 1;
+	}
+	strbuf_release(&sb);
+}
+
+/* What tokens the inputs' names vary in, and what that says. */
+static void derive_name_keys(struct experiment *ex)
+{
+	struct name_tokens *names;
+	size_t *side_of, ntok;
+	enum position_kind kind[MAX_TOKENS];
+	int tests = 0, counters = 0;
+
+	if (ex->ninputs < 2)
+		return;
+	names = xcalloc(ex->ninputs, sizeof(*names));
+	for (size_t i = 0; i < ex->ninputs; i++)
+		tokenize(ex->inputs[i], &names[i]);
+	ntok = names[0].n;
+	for (size_t i = 1; i < ex->ninputs; i++)
+		if (names[i].n != ntok)
+			ntok = 0;	/* no positions to compare */
+	side_of = input_sides(ex);
+	for (size_t t = 0; t < ntok; t++) {
+		kind[t] = classify_position(names, ex->ninputs, side_of,
+					    ex->nsides, t);
+		tests += kind[t] == POS_TEST;
+		counters += kind[t] == POS_COUNTER;
+	}
+	if (!ntok) {
+		/* names of different shapes: each whole name a token */
+		for (size_t i = 0; i < ex->ninputs; i++) {
+			names[i].tok[0] = ex->inputs[i];
+			names[i].n = 1;
+		}
+		ntok = 1;
+		kind[0] = classify_position(names, ex->ninputs, side_of,
+					    ex->nsides, 0);
+		tests = kind[0] == POS_TEST;
+		counters = kind[0] == POS_COUNTER;
+	}
+	if (tests)
+		add_test_key(ex, names, kind, ntok);
+	name_sides_by_tokens(ex, names, kind, ntok, side_of);
+	if (counters)
+		add_note(ex, "inputs whose names differ only by a run number "
+			 "are repetitions of one test");
+	for (size_t i = 0; i < ex->ninputs; i++)
+		free(names[i].copy);
+	free(names);
+	free(side_of);
+}
+
+/* ---- roles ------------------------------------------------------------- */
+
+/* Per key and side: the first code seen, and whether another was. */
+static void decide_roles(struct experiment *ex,
+			 const struct experiment_options *opt)
+{
+	size_t ns = ex->nsides ? ex->nsides : 1;
+	uint32_t *first = xmalloc(ns * sizeof(*first));
+	unsigned char *seen = xmalloc(ns), *varies = xmalloc(ns);
+
+	for (size_t k = 0; k < ex->nkeys; k++) {
+		struct ex_key *key = &ex->keys[k];
+		int within = 0, between = 0, sides_with = 0;
+		uint32_t any = 0;
+
+		memset(seen, 0, ns);
+		memset(varies, 0, ns);
+		for (size_t p = 0; p < ex->nprofiles; p++) {
+			size_t s = ex->priv->profile_side[p];
+			uint32_t c = ex->codes[p * ex->nkeys + k];
+
+			if (!seen[s]) {
+				seen[s] = 1;
+				first[s] = c;
+			} else if (first[s] != c) {
+				varies[s] = 1;
+			}
+		}
+		for (size_t s = 0; s < ns; s++) {
+			if (!seen[s])
+				continue;
+			within |= varies[s];
+			if (sides_with++ && first[s] != any)
+				between = 1;
+			any = first[s];
+		}
+		if (in_names(opt->pool, opt->npool, key->name) ||
+		    in_names(opt->ignore, opt->nignore, key->name) ||
+		    (opt->match && !in_names(opt->match, opt->nmatch,
+					     key->name)))
+			key->role = EX_POOLED;
+		else if (opt->side_key && !strcmp(opt->side_key, key->name))
+			key->role = EX_IDENTITY;
+		else if (within)
+			key->role = EX_FACTOR;
+		else if (between && sides_with == (int)ex->nsides)
+			key->role = EX_IDENTITY;
+		else
+			key->role = between ? EX_FACTOR : EX_CONSTANT;
+	}
+	free(first);
+	free(seen);
+	free(varies);
+}
+
+/* Keys a reader looks for first, after the user's own. */
+static const char *const preferred[] = {
+	"bs", "iodepth", "numjobs", "rw", "rwmixread", "filesize", "threads",
+	"kind", "host", "device", "fs", "ioengine", "direct", "sync",
+	"section", TEST_KEY, "job", NULL,
+};
+
+static size_t preference(const struct ex_key *k)
+{
+	if (k->origin == EX_FROM_USER)
+		return 0;
+	for (size_t i = 0; preferred[i]; i++)
+		if (!strcmp(preferred[i], k->name))
+			return 1 + i;
+	if (k->provenance)
+		return 1000;	/* command, file: they restate the rest */
+	return 100;
+}
+
+struct rank_entry {
+	size_t code;
+	double num;
+};
+
+static int by_number(const void *a, const void *b)
+{
+	const struct rank_entry *x = a, *y = b;
+
+	if (x->num < y->num || x->num > y->num)
+		return x->num < y->num ? -1 : 1;
+	return x->code < y->code ? -1 : x->code > y->code;
+}
+
+static void rank_values(struct ex_key *k)
+{
+	struct rank_entry *e = xmalloc((k->nvalues + 1) * sizeof(*e));
+
+	k->rank = xcalloc(k->nvalues + 1, sizeof(*k->rank));
+	for (size_t c = 1; c <= k->nvalues; c++) {
+		e[c - 1].code = c;
+		e[c - 1].num = k->numeric ? k->num[c] : (double)c;
+	}
+	qsort(e, k->nvalues, sizeof(*e), by_number);
+	for (size_t i = 0; i < k->nvalues; i++)
+		k->rank[e[i].code] = i + 1;
+	free(e);
+}
+
+static void finish_keys(struct experiment *ex)
+{
+	for (size_t k = 0; k < ex->nkeys; k++) {
+		ex->keys[k].pref = preference(&ex->keys[k]);
+		rank_values(&ex->keys[k]);
+	}
+}
+
+/* ---- sides' names ------------------------------------------------------- */
+
+static void name_sides(struct experiment *ex)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t s = 0; s < ex->nsides; s++) {
+		struct ex_side *side = &ex->sides[s];
+		size_t p;
+
+		for (p = 0; p < ex->nprofiles; p++)
+			if (ex->priv->profile_side[p] == s)
+				break;
+		if (p == ex->nprofiles)
+			continue;
+		for (size_t k = 0; k < ex->nkeys; k++) {
+			const char *v = ex->keys[k].values[
+				ex->codes[p * ex->nkeys + k]];
+
+			if (ex->keys[k].role == EX_IDENTITY && v)
+				labels_set(&side->identity, ex->keys[k].name,
+					   v);
+		}
+		strbuf_reset(&sb);
+		/* the user's labels, the names' tokens, the other labels */
+		for (size_t pass = 0; pass < 2 && !sb.len; pass++) {
+			if (pass == 1 && side->named_by_tokens)
+				break;
+			for (size_t i = 0; i < side->identity.n; i++) {
+				size_t k = experiment_key(ex,
+						side->identity.v[i].key);
+
+				if (pass == 0 &&
+				    ex->keys[k].origin != EX_FROM_USER)
+					continue;
+				strbuf_addf(&sb, "%s%s=%s", sb.len ? ", " : "",
+					    side->identity.v[i].key,
+					    side->identity.v[i].value);
+			}
+		}
+		if (sb.len) {
+			free(side->name);
+			side->name = strbuf_detach(&sb);
+		}
+	}
+	strbuf_release(&sb);
+}
+
+/* ---- groups ------------------------------------------------------------ */
+
+static void make_groups(struct experiment *ex)
+{
+	struct ex_private *p = ex->priv;
+	size_t nf = 0, *factor = xmalloc((ex->nkeys + 1) * sizeof(*factor));
+	uint64_t *tuple = xmalloc((ex->nkeys + 5) * sizeof(*tuple));
+	size_t *condition = xmalloc((ex->nprofiles + 1) * sizeof(*condition));
+	struct tuple_map conditions, groups;
+
+	for (size_t k = 0; k < ex->nkeys; k++)
+		if (ex->keys[k].role == EX_FACTOR)
+			factor[nf++] = k;
+	tuple_map_init(&conditions, nf);
+	for (size_t q = 0; q < ex->nprofiles; q++) {
+		for (size_t f = 0; f < nf; f++)
+			tuple[f] = ex->codes[q * ex->nkeys + factor[f]];
+		if (!nf)
+			tuple[0] = 0;
+		condition[q] = tuple_map_put(&conditions, tuple,
+					     conditions.n);
+	}
+	p->tom = xmalloc((ex->n + 1) * 3 * sizeof(uint32_t));
+	tuple_map_init(&groups, 5);
+	for (size_t i = 0; i < ex->n; i++) {
+		struct ex_measurement *e = &ex->m[i];
+		size_t g;
+
+		p->tom[3 * i] = (uint32_t)intern_string(p, e->m->tool);
+		p->tom[3 * i + 1] = (uint32_t)intern_string(p, e->m->op);
+		p->tom[3 * i + 2] = (uint32_t)intern_string(p, e->m->metric);
+		tuple[0] = p->tom[3 * i];
+		tuple[1] = p->tom[3 * i + 1];
+		tuple[2] = p->tom[3 * i + 2];
+		tuple[3] = e->side;
+		tuple[4] = condition[e->profile];
+		g = tuple_map_put(&groups, tuple, ex->ngroups);
+		if (g == ex->ngroups) {
+			ALLOC_GROW(ex->groups, ex->ngroups + 1,
+				   ex->groups_alloc);
+			memset(&ex->groups[g], 0, sizeof(ex->groups[g]));
+			ex->groups[g].side = e->side;
+			ex->groups[g].first = i;
+			ex->groups[g].match = EX_NONE;
+			ex->ngroups++;
+		}
+		e->group = g;
+		ex->groups[g].nmembers++;
+	}
+	tuple_map_release(&conditions);
+	tuple_map_release(&groups);
+	free(condition);
+	free(tuple);
+	free(factor);
+}
+
+static void fill_groups(struct experiment *ex)
+{
+	size_t *at = xcalloc(ex->ngroups + 1, sizeof(*at));
+
+	for (size_t g = 0; g < ex->ngroups; g++)
+		ex->groups[g].members = xmalloc(ex->groups[g].nmembers *
+						sizeof(size_t));
+	for (size_t i = 0; i < ex->n; i++) {
+		size_t g = ex->m[i].group;
+
+		ex->groups[g].members[at[g]++] = i;
+	}
+	for (size_t g = 0; g < ex->ngroups; g++) {
+		struct ex_group *gr = &ex->groups[g];
+		struct stats_acc acc;
+
+		stats_acc_init(&acc);
+		for (size_t j = 0; j < gr->nmembers; j++)
+			stats_acc_add_measurement(&acc, ex->m[gr->members[j]].m);
+		stats_compute(&acc, &gr->st);
+		stats_acc_release(&acc);
+		gr->summary = ex_summary_for(gr->st.n);
+		/* a printed summary of n runs without its spread or its
+		 * extremes: the mean alone */
+		if (gr->summary == EX_INTERVAL && isnan(gr->st.ci_low))
+			gr->summary = EX_SINGLE;
+		if (gr->summary == EX_BOTH &&
+		    (isnan(gr->st.min) || isnan(gr->st.max)))
+			gr->summary = EX_SINGLE;
+	}
+	free(at);
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+static int check_sides(struct experiment *ex,
+		       const struct experiment_options *opt,
+		       struct strbuf *err)
+{
+	if (!opt->side_key)
+		return 0;
+	if (opt->side_a) {
+		for (size_t s = 0; s < 2; s++)
+			if (!ex->sides[s].nmeasurements) {
+				strbuf_addf(err, "no measurement has %s=%s",
+					    opt->side_key, ex->sides[s].name);
+				return -1;
+			}
+		return 0;
+	}
+	if (ex->nsides < 2) {
+		strbuf_addf(err, "--compare %s: %s", opt->side_key,
+			    ex->nsides ? "the label has one value only" :
+			    "no measurement has that label");
+		return -1;
+	}
+	return 0;
+}
+
+int experiment_build(struct experiment *ex, const struct result_set *sets,
+		     size_t nsets, const struct experiment_options *opt,
+		     struct strbuf *err)
+{
+	static const struct experiment_options none;
+
+	memset(ex, 0, sizeof(*ex));
+	ex->priv = xcalloc(1, sizeof(*ex->priv));
+	keymap_init(&ex->priv->key_index);
+	keymap_init(&ex->priv->strings);
+	if (!opt)
+		opt = &none;
+	take_measurements(ex, sets, nsets, opt);
+	if (check_sides(ex, opt, err))
+		return -1;
+	find_profiles(ex, sets);
+	learn_label_keys(ex, sets, nsets);
+	fill_label_codes(ex);
+	if (!opt->no_name_keys)
+		derive_name_keys(ex);
+	decide_roles(ex, opt);
+	finish_keys(ex);
+	name_sides(ex);
+	make_groups(ex);
+	fill_groups(ex);
+	for (size_t k = 0; k < ex->nkeys; k++)
+		if (ex->keys[k].role == EX_POOLED &&
+		    in_names(opt->pool, opt->npool, ex->keys[k].name))
+			add_note(ex, "pooled over %s, as --pool asked",
+				 ex->keys[k].name);
+	return 0;
+}
+
+void experiment_release(struct experiment *ex)
+{
+	struct ex_private *p = ex->priv;
+
+	for (size_t k = 0; k < ex->nkeys; k++) {
+		struct ex_key *key = &ex->keys[k];
+
+		for (size_t c = 1; c <= key->nvalues; c++)
+			free(key->values[c]);
+		free(key->values);
+		free(key->num);
+		free(key->rank);
+		free(key->name);
+		if (p)
+			keymap_release(&p->value_index[k]);
+	}
+	for (size_t g = 0; g < ex->ngroups; g++)
+		free(ex->groups[g].members);
+	for (size_t s = 0; s < ex->nsides; s++) {
+		free(ex->sides[s].name);
+		labels_release(&ex->sides[s].identity);
+	}
+	for (size_t i = 0; i < ex->ninputs; i++)
+		free(ex->inputs[i]);
+	for (size_t i = 0; i < ex->nnotes; i++)
+		free(ex->notes[i]);
+	if (p) {
+		keymap_release(&p->key_index);
+		keymap_release(&p->strings);
+		for (size_t i = 0; i < p->nstrings; i++)
+			free(p->string_v[i]);
+		free(p->string_v);
+		free(p->value_index);
+		free(p->profile_m);
+		free(p->profile_side);
+		free(p->tom);
+		free(p->trim_head);
+		free(p->trim_tail);
+		free(p->trimmed);
+		free(p);
+	}
+	free(ex->keys);
+	free(ex->m);
+	free(ex->groups);
+	free(ex->sides);
+	free(ex->codes);
+	free(ex->profile_input);
+	free(ex->inputs);
+	free(ex->notes);
+	memset(ex, 0, sizeof(*ex));
+}
+
+/* ---- questions --------------------------------------------------------- */
+
+/* The code of key k (or EX_OP: the op) of measurement i. */
+static uint64_t code_of(const struct experiment *ex, size_t i, size_t k)
+{
+	if (k == EX_OP)
+		return (uint64_t)ex->priv->tom[3 * i + 1] + 1;
+	return experiment_code(ex, i, k);
+}
+
+int experiment_varies(const struct experiment *ex, const size_t *members,
+		      size_t n, size_t k)
+{
+	for (size_t j = 1; j < n; j++)
+		if (code_of(ex, members[j], k) != code_of(ex, members[0], k))
+			return 1;
+	return 0;
+}
+
+/*
+ * Does key cand take two values among members that agree on every key
+ * of have[0..nhave)?  One pass with a map from their codes to the first
+ * member seen.
+ */
+static int adds_information(const struct experiment *ex,
+			    const size_t *members, size_t n,
+			    const size_t *have, size_t nhave, size_t cand)
+{
+	struct tuple_map seen;
+	uint64_t *t = xmalloc((nhave + 1) * sizeof(*t));
+	int adds = 0;
+
+	tuple_map_init(&seen, nhave);
+	for (size_t j = 0; j < n && !adds; j++) {
+		size_t first;
+
+		for (size_t h = 0; h < nhave; h++)
+			t[h] = code_of(ex, members[j], have[h]);
+		if (!nhave)
+			t[0] = 0;
+		first = tuple_map_put(&seen, t, j);
+		adds = code_of(ex, members[first], cand) !=
+		       code_of(ex, members[j], cand);
+	}
+	tuple_map_release(&seen);
+	free(t);
+	return adds;
+}
+
+static size_t key_pref(const struct experiment *ex, size_t k)
+{
+	/* the op right after the user's keys: it is what a test is */
+	if (k == EX_OP)
+		return 1;
+	return ex->keys[k].pref ? ex->keys[k].pref + 1 : 0;
+}
+
+static const struct experiment *pref_ex;
+
+static int by_pref(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t px = key_pref(pref_ex, x), py = key_pref(pref_ex, y);
+
+	if (px != py)
+		return px < py ? -1 : 1;
+	if (x == EX_OP || y == EX_OP)
+		return x == EX_OP ? -1 : 1;
+	return strcmp(pref_ex->keys[x].name, pref_ex->keys[y].name);
+}
+
+static int listed_key(const size_t *keys, size_t n, size_t k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] == k)
+			return 1;
+	return 0;
+}
+
+size_t experiment_distinguishing(const struct experiment *ex,
+				 const size_t *members, size_t n,
+				 const size_t *chosen, size_t nchosen,
+				 size_t *out, size_t max)
+{
+	size_t *cand = xmalloc((ex->nkeys + 1) * sizeof(*cand));
+	size_t *have = xmalloc((ex->nkeys + nchosen + 2) * sizeof(*have));
+	size_t ncand = 0, nhave = nchosen, nout = 0;
+
+	cand[ncand++] = EX_OP;
+	for (size_t k = 0; k < ex->nkeys; k++)
+		if (ex->keys[k].role == EX_FACTOR)
+			cand[ncand++] = k;
+	pref_ex = ex;
+	qsort(cand, ncand, sizeof(*cand), by_pref);
+	if (nchosen)
+		memcpy(have, chosen, nchosen * sizeof(*have));
+	for (size_t c = 0; c < ncand && nout < max; c++) {
+		if (listed_key(have, nhave, cand[c]) ||
+		    !experiment_varies(ex, members, n, cand[c]) ||
+		    !adds_information(ex, members, n, have, nhave, cand[c]))
+			continue;
+		out[nout++] = cand[c];
+		have[nhave++] = cand[c];
+	}
+	free(cand);
+	free(have);
+	return nout;
+}
+
+/*
+ * The head and tail all long values of key k share, at word boundaries:
+ * a command line is shown as the part that differs.
+ */
+#define LONG_VALUE 28
+
+static void find_trim(const struct experiment *ex, size_t k)
+{
+	struct ex_private *p = ex->priv;
+	const struct ex_key *key = &ex->keys[k];
+	size_t head = SIZE_MAX, tail = SIZE_MAX;
+
+	if (!p->trimmed) {
+		p->trimmed = xcalloc(ex->nkeys + 1, sizeof(int));
+		p->trim_head = xcalloc(ex->nkeys + 1, sizeof(size_t));
+		p->trim_tail = xcalloc(ex->nkeys + 1, sizeof(size_t));
+	}
+	if (p->trimmed[k])
+		return;
+	p->trimmed[k] = 1;
+	if (key->nvalues < 2)
+		return;
+	for (size_t c = 2; c <= key->nvalues; c++) {
+		const char *a = key->values[1], *b = key->values[c];
+		size_t la = strlen(a), lb = strlen(b), h = 0, t = 0;
+
+		while (a[h] && a[h] == b[h])
+			h++;
+		while (t < la && t < lb && a[la - 1 - t] == b[lb - 1 - t])
+			t++;
+		head = h < head ? h : head;
+		tail = t < tail ? t : tail;
+	}
+	/* back to the start of a word, forward to the end of one */
+	while (head && key->values[1][head - 1] != ' ')
+		head--;
+	for (size_t c = 1; c <= key->nvalues; c++) {
+		size_t len = strlen(key->values[c]);
+
+		if (head + tail > len)
+			tail = len > head ? len - head : 0;
+		while (tail && key->values[c][len - tail] != ' ')
+			tail--;
+	}
+	p->trim_head[k] = head;
+	p->trim_tail[k] = tail;
+}
+
+const char *experiment_value_text(const struct experiment *ex, size_t k,
+				  uint32_t code, char *buf, size_t size)
+{
+	const struct ex_key *key;
+	const char *v;
+	size_t len, head, tail;
+
+	if (k == EX_OP) {
+		snprintf(buf, size, "%s", ex->priv->string_v[code - 1]);
+		return buf;
+	}
+	key = &ex->keys[k];
+	v = key->values[code];
+	if (!v) {
+		snprintf(buf, size, "no %s", key->name);
+		return buf;
+	}
+	if (key->size && !isnan(key->num[code]))
+		return human_size(key->num[code], buf, size);
+	len = strlen(v);
+	if (len <= LONG_VALUE) {
+		snprintf(buf, size, "%s", v);
+		return buf;
+	}
+	find_trim(ex, k);
+	head = ex->priv->trim_head[k];
+	tail = ex->priv->trim_tail[k];
+	if (head + tail >= len)
+		head = tail = 0;
+	snprintf(buf, size, "%s%.*s%s", head ? "\xe2\x80\xa6" : "",
+		 (int)(len - head - tail), v + head,
+		 tail ? "\xe2\x80\xa6" : "");
+	return buf;
+}
+
+/* ---- matching two sides ------------------------------------------------ */
+
+size_t experiment_match(struct experiment *ex, size_t a, size_t b,
+			size_t *split)
+{
+	size_t nb = 0, np = 0, *base = xmalloc((ex->nkeys + 1) *
+					       sizeof(*base));
+	size_t *prov = xmalloc((ex->nkeys + 1) * sizeof(*prov));
+	uint64_t *t = xmalloc((2 * ex->nkeys + 5) * sizeof(*t));
+	struct tuple_map within, splits, classes;
+	size_t nsplit = 0, nclasses;
+
+	for (size_t k = 0; k < ex->nkeys; k++) {
+		if (ex->keys[k].role != EX_FACTOR)
+			continue;
+		if (ex->keys[k].provenance)
+			prov[np++] = k;
+		else
+			base[nb++] = k;
+	}
+	tuple_map_init(&within, nb + 4);
+	tuple_map_init(&splits, nb + 3);
+	tuple_map_init(&classes, nb + np + 4);
+	/* the tests one side holds under several provenance values */
+	for (size_t g = 0; g < ex->ngroups; g++) {
+		const struct ex_group *gr = &ex->groups[g];
+		size_t i = gr->first, other;
+
+		if (gr->side != a && gr->side != b)
+			continue;
+		t[0] = ex->priv->tom[3 * i];
+		t[1] = ex->priv->tom[3 * i + 1];
+		t[2] = ex->priv->tom[3 * i + 2];
+		for (size_t j = 0; j < nb; j++)
+			t[3 + j] = experiment_code(ex, i, base[j]);
+		t[3 + nb] = gr->side;
+		other = tuple_map_put(&within, t, g);
+		if (other != g && tuple_map_put(&splits, t, nsplit) == nsplit)
+			nsplit++;
+	}
+	for (size_t g = 0; g < ex->ngroups; g++) {
+		struct ex_group *gr = &ex->groups[g];
+		size_t i = gr->first;
+		int is_split;
+
+		gr->match = EX_NONE;
+		if (gr->side != a && gr->side != b)
+			continue;
+		t[0] = ex->priv->tom[3 * i];
+		t[1] = ex->priv->tom[3 * i + 1];
+		t[2] = ex->priv->tom[3 * i + 2];
+		for (size_t j = 0; j < nb; j++)
+			t[3 + j] = experiment_code(ex, i, base[j]);
+		is_split = tuple_map_get(&splits, t) != SIZE_MAX;
+		for (size_t j = 0; j < np; j++)
+			t[3 + nb + j] = is_split ?
+					experiment_code(ex, i, prov[j]) : 0;
+		t[3 + nb + np] = (uint64_t)is_split;
+		gr->match = tuple_map_put(&classes, t, classes.n);
+	}
+	nclasses = classes.n;
+	if (split)
+		*split = nsplit;
+	tuple_map_release(&within);
+	tuple_map_release(&splits);
+	tuple_map_release(&classes);
+	free(base);
+	free(prov);
+	free(t);
+	return nclasses;
+}

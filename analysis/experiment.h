@@ -1,0 +1,238 @@
+/*
+ * The experiment model: which measurements are the same condition, which
+ * labels are the conditions, which inputs are the sides of a comparison,
+ * and how each condition is summarised.  One place decides it; `storan
+ * table`, `compare`, `check`, `plot` and `report` all ask it, so that a
+ * chart, a table and a verdict never disagree about what was pooled.
+ *
+ * Keys.  Every label key of the measurements taken is a key, and so are
+ * keys derived from the inputs' names (below).  Each key has one role:
+ *
+ *   FACTOR    it takes two or more values (a label absent is a value of
+ *             its own) within one side: it distinguishes conditions,
+ *             and measurements that differ in it are never pooled;
+ *   IDENTITY  constant within each side, different between sides: it
+ *             names the side (host=alpha vs host=beta), not a condition;
+ *   COUNTER   a run number (run1, run2 in input names): its measurements
+ *             are repetitions;
+ *   POOLED    the user said so (--pool KEY, --ignore KEY), or --match
+ *             left it out;
+ *   CONSTANT  one value everywhere.
+ *
+ * Input names.  The names of the inputs (file names without extension,
+ * or grep prefixes) are cut into tokens at '.', '-', '_', '+', ' ' and
+ * ','.  A token position that varies within a side names the test: the
+ * derived key "test" (hosta.randread.txt and hosta.randrw.txt are two
+ * tests, not two runs of one); one constant within each side but
+ * different between sides names the side; one whose values are run
+ * numbers (run1 run2, rep-3, or 1 2 3 counted from 0 or 1) is a counter.
+ *
+ * Groups.  Measurements equal in tool, op, metric, side and every
+ * factor form a group: the repetitions of one condition, pooled into
+ * one struct stats (analysis/stats.h).  Nothing else is ever pooled.
+ *
+ * Sides.  With several result sets (compare A B, report A B) each is a
+ * side; with --compare KEY or --ratio KEY=A/KEY=B the values of KEY are
+ * (KEY becomes the identity).  Side 0 is the baseline.  A side's name is
+ * what tells it apart: its identity labels, the user's own first (keys
+ * given to `storan ingest --label`, recorded in the result set), else
+ * its name tokens, else the input's name.
+ *
+ * Matching (compare): groups of two sides meet on tool, op, metric and
+ * the factors, except identity keys and provenance keys (command,
+ * section, file), which are where a figure came from: two hosts' tests
+ * come from different command lines.  Where one side holds the same test
+ * under two values of a provenance key (BEFORE: and AFTER:, "## ext4"
+ * and "## btrfs", two dd commands to two devices), that test is matched
+ * by those keys too, on both sides, so that ext4 meets ext4.
+ *
+ * Summaries, by the number of runs n behind a group:
+ *   n = 1   a single value: a point or bar, no whisker;
+ *   n = 2   both values: the range min..max, never a t-interval (t is
+ *           12.7 there and the whisker tells nothing);
+ *   n >= 3  the mean with its 95% confidence interval, n shown.
+ *
+ * Speed: label values are interned once as integer codes, the distinct
+ * label sets of the measurements (most share one per fio job) are coded
+ * once each, and grouping is one hash pass over integer tuples: linear
+ * in the number of measurements.
+ */
+#ifndef STORAN_EXPERIMENT_H
+#define STORAN_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "../core/filter.h"
+#include "../core/resultset.h"
+#include "../core/strbuf.h"
+
+enum ex_role {
+	EX_CONSTANT,
+	EX_FACTOR,
+	EX_IDENTITY,
+	EX_COUNTER,
+	EX_POOLED,
+};
+
+const char *ex_role_name(enum ex_role role);
+
+enum ex_origin {
+	EX_FROM_LABEL,		/* a label of the measurements */
+	EX_FROM_USER,		/* a label given to storan ingest --label */
+	EX_FROM_NAMES,		/* derived from the inputs' names */
+};
+
+#define EX_ABSENT 0		/* the code of "no such label" */
+#define EX_NONE SIZE_MAX
+
+struct ex_key {
+	char *name;
+	enum ex_role role;
+	enum ex_origin origin;
+	int provenance;		/* command, section, file */
+	int size;		/* its values are byte sizes (bs, filesize) */
+	int numeric;		/* every value present is a number */
+	size_t nvalues;		/* distinct values present: codes 1..n */
+	char **values;		/* [code]; [0] NULL (absent) */
+	double *num;		/* [code]: the value as a number, or NAN */
+	size_t *rank;		/* [code]: display order (numbers by value,
+				 * ops in fio's order, the rest as found) */
+	size_t pref;		/* where it ranks among keys for display */
+};
+
+struct ex_measurement {
+	const struct measurement *m;
+	size_t set;		/* which result set */
+	size_t index;		/* into that set's m[] */
+	size_t side;
+	size_t profile;		/* its label set and input, coded */
+	size_t group;
+};
+
+enum ex_summary {
+	EX_SINGLE,		/* n = 1 */
+	EX_BOTH,		/* n = 2: min and max are the two runs */
+	EX_INTERVAL,		/* n >= 3: mean and 95% CI */
+	EX_EMPTY,		/* no figure at all */
+};
+
+struct ex_group {
+	size_t side;
+	size_t first;		/* its first measurement (index into m[]) */
+	size_t *members;	/* indices into m[] */
+	size_t nmembers;
+	struct stats st;	/* pooled, as analysis/stats.h computes */
+	enum ex_summary summary;
+	size_t match;		/* compare: its match class, EX_NONE before */
+};
+
+struct ex_side {
+	char *name;		/* "host=alpha", "alpha", "old.json" */
+	struct labels identity;	/* the labels that tell it apart */
+	size_t nmeasurements;
+	int named_by_tokens;	/* name: its input names' tokens */
+};
+
+struct experiment_options {
+	const struct filter *where;	/* NULL: every measurement */
+	/* more selection (a metric list, compare's defaults); NULL: all */
+	int (*take)(const struct measurement *m, void *arg);
+	void *take_arg;
+	char **pool;			/* --pool: keys pooled on request */
+	size_t npool;
+	char **ignore;			/* --ignore: the same, for compare */
+	size_t nignore;
+	char **match;			/* --match: only these are factors */
+	size_t nmatch;
+	/* Sides: each result set (default), or the values of side_key
+	 * (--compare KEY), or two of them (--ratio KEY=A/KEY=B: A is the
+	 * candidate, B the baseline). */
+	const char *side_key;
+	const char *side_a, *side_b;
+	int no_name_keys;		/* don't derive keys from input names */
+};
+
+struct experiment {
+	struct ex_key *keys;
+	size_t nkeys, keys_alloc;
+	struct ex_measurement *m;
+	size_t n, m_alloc;
+	struct ex_group *groups;
+	size_t ngroups, groups_alloc;
+	struct ex_side *sides;
+	size_t nsides, sides_alloc;
+	/* profiles: distinct (label set, input name); codes[p * nkeys + k] */
+	uint32_t *codes;
+	size_t nprofiles, profiles_alloc;
+	size_t *profile_input;	/* [p]: its input (index into inputs) */
+	char **inputs;		/* the inputs' names, as shown */
+	size_t ninputs, inputs_alloc;
+	char **notes;		/* what was pooled on request, said once */
+	size_t nnotes, notes_alloc;
+	struct ex_private *priv;
+};
+
+/*
+ * Builds the model of the measurements of sets[0..nsets) that opt takes.
+ * Returns 0, or -1 with a message in err (a --compare key that has one
+ * value, a --ratio value no measurement has).
+ */
+int experiment_build(struct experiment *ex, const struct result_set *sets,
+		     size_t nsets, const struct experiment_options *opt,
+		     struct strbuf *err);
+void experiment_release(struct experiment *ex);
+
+/* The key named name, or EX_NONE. */
+size_t experiment_key(const struct experiment *ex, const char *name);
+
+/* The code of key k for measurement i (an index into ex->m). */
+static inline uint32_t experiment_code(const struct experiment *ex, size_t i,
+				       size_t k)
+{
+	return ex->codes[ex->m[i].profile * ex->nkeys + k];
+}
+
+/* Its value, or NULL when the measurement has no such label. */
+const char *experiment_value(const struct experiment *ex, size_t i, size_t k);
+
+/*
+ * The factors that still tell members[0..n) apart once the keys in
+ * chosen[0..nchosen) are known, in display order (the user's keys, the
+ * usual conditions bs iodepth numjobs rw..., sections, tests, the
+ * rest), each only if it says something the keys before it do not (a
+ * device that restates the command is left out).  Returns how many were
+ * written to out (at most max).  The ops are a key here: index EX_OP.
+ */
+#define EX_OP (SIZE_MAX - 1)
+size_t experiment_distinguishing(const struct experiment *ex,
+				 const size_t *members, size_t n,
+				 const size_t *chosen, size_t nchosen,
+				 size_t *out, size_t max);
+
+/* Does key k (or EX_OP) take two or more values over members? */
+int experiment_varies(const struct experiment *ex, const size_t *members,
+		      size_t n, size_t k);
+
+/* The summary rule above, for n runs. */
+enum ex_summary ex_summary_for(size_t n);
+
+/*
+ * A value of key k as a reader wants it: sizes as "4K", "1M"; a long
+ * value (a command line) as the part that differs from the key's other
+ * values; "no KEY" when absent.  Writes to buf, returns it.
+ */
+const char *experiment_value_text(const struct experiment *ex, size_t k,
+				  uint32_t code, char *buf, size_t size);
+
+/*
+ * Compare: puts the groups of sides a and b into match classes (their
+ * ex_group.match) as the matching rules above say, and returns the
+ * number of classes.  split (may be NULL) receives how many tests were
+ * matched by a provenance key as well.
+ */
+size_t experiment_match(struct experiment *ex, size_t a, size_t b,
+			size_t *split);
+
+#endif

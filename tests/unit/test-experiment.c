@@ -1,0 +1,338 @@
+/*
+ * The experiment model (analysis/experiment.c): which keys are factors,
+ * what input names say, which measurements are repetitions, how sides are
+ * named and matched, and the summary each number of runs gets.  The
+ * cases are the ways earlier reports misled: five drives under headings
+ * pooled into one bar, randread and randrw reads of one host pooled, a
+ * derived device naming a side the user had labelled.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/experiment.h"
+#include "core/xalloc.h"
+
+/* A measurement of bw with the values v and labels "k=v;k=v". */
+static struct measurement *add(struct result_set *rs, const char *source,
+			       const char *op, const char *labels,
+			       const double *v, size_t n)
+{
+	size_t src = SIZE_MAX;
+	struct measurement *m;
+	char *copy = xstrdup(labels), *p = copy;
+
+	for (size_t i = 0; i < rs->nsources; i++)
+		if (!strcmp(rs->sources[i].name, source))
+			src = i;
+	if (src == SIZE_MAX)
+		src = result_set_add_source(rs, source, NULL);
+	m = result_set_add_from(rs, "fio", op, "bw", "B/s", src, source, 1);
+	while (p && *p) {
+		char *semi = strchr(p, ';'), *eq;
+
+		if (semi)
+			*semi = '\0';
+		eq = strchr(p, '=');
+		*eq = '\0';
+		labels_set(&m->labels, p, eq + 1);
+		p = semi ? semi + 1 : NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		measurement_add_value(m, v[i]);
+	free(copy);
+	return m;
+}
+
+static const double one[] = { 100 }, two[] = { 100, 110 };
+static const double three[] = { 100, 110, 120 };
+
+static const struct ex_key *key(const struct experiment *ex, const char *n)
+{
+	size_t k = experiment_key(ex, n);
+
+	assert_true(k != EX_NONE);
+	return &ex->keys[k];
+}
+
+/* Five drives under five headings of one post: five conditions. */
+static void test_sections_are_factors(void **state)
+{
+	static const char *const drive[] = { "Samsung 860", "Crucial MX500",
+					     "WD Blue", "Intel 545", "Kingston" };
+	struct result_set rs;
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+	char l[64];
+
+	(void)state;
+	result_set_init(&rs);
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(l, sizeof(l), "section=%s", drive[i]);
+		add(&rs, "post.txt", "read", l, one, 1);
+	}
+	assert_int_equal(experiment_build(&ex, &rs, 1, NULL, &err), 0);
+	assert_int_equal(ex.ngroups, 5);
+	assert_int_equal(key(&ex, "section")->role, EX_FACTOR);
+	for (size_t g = 0; g < 5; g++) {
+		assert_int_equal(ex.groups[g].st.n, 1);
+		assert_int_equal(ex.groups[g].summary, EX_SINGLE);
+	}
+	experiment_release(&ex);
+	result_set_release(&rs);
+}
+
+/*
+ * One host's randread and randrw reads, grep'd into two files: the same
+ * labels, but the names say they are two tests; a second host alike.
+ */
+static void test_names_tell_tests_and_sides(void **state)
+{
+	struct result_set sets[2];
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+	size_t split;
+
+	(void)state;
+	result_set_init(&sets[0]);
+	result_set_init(&sets[1]);
+	add(&sets[0], "hosta.randread.txt", "read", "", three, 3);
+	add(&sets[0], "hosta.randrw.txt", "read", "", three, 3);
+	add(&sets[1], "hostb.randread.txt", "read", "", three, 3);
+	add(&sets[1], "hostb.randrw.txt", "read", "", three, 3);
+	assert_int_equal(experiment_build(&ex, sets, 2, NULL, &err), 0);
+	assert_int_equal(ex.ngroups, 4);
+	assert_int_equal(key(&ex, "test")->role, EX_FACTOR);
+	assert_int_equal(key(&ex, "test")->origin, EX_FROM_NAMES);
+	assert_string_equal(ex.sides[0].name, "hosta");
+	assert_string_equal(ex.sides[1].name, "hostb");
+	/* randread meets randread, randrw meets randrw */
+	assert_int_equal(experiment_match(&ex, 0, 1, &split), 2);
+	for (size_t g = 0; g < 4; g++) {
+		const char *t = experiment_value(&ex, ex.groups[g].first,
+						 experiment_key(&ex, "test"));
+
+		for (size_t h = 0; h < 4; h++)
+			if (ex.groups[h].match == ex.groups[g].match)
+				assert_string_equal(
+					experiment_value(&ex,
+						ex.groups[h].first,
+						experiment_key(&ex, "test")),
+					t);
+	}
+	experiment_release(&ex);
+	result_set_release(&sets[0]);
+	result_set_release(&sets[1]);
+}
+
+/* run1 run2 run3 of one test are repetitions; 512 and 4096 are not. */
+static void test_run_numbers_are_counters(void **state)
+{
+	struct result_set rs;
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	add(&rs, "nvme-run1.json", "read", "bs=4096", one, 1);
+	add(&rs, "nvme-run2.json", "read", "bs=4096", one, 1);
+	add(&rs, "nvme-run3.json", "read", "bs=4096", one, 1);
+	assert_int_equal(experiment_build(&ex, &rs, 1, NULL, &err), 0);
+	assert_int_equal(ex.ngroups, 1);
+	assert_int_equal(ex.groups[0].st.n, 3);
+	assert_int_equal(ex.groups[0].summary, EX_INTERVAL);
+	assert_true(ex.nnotes >= 1);
+	experiment_release(&ex);
+	result_set_release(&rs);
+
+	result_set_init(&rs);
+	add(&rs, "dd-1.txt", "write", "", one, 1);
+	add(&rs, "dd-2.txt", "write", "", one, 1);
+	add(&rs, "dd-512.txt", "write", "", one, 1);
+	assert_int_equal(experiment_build(&ex, &rs, 1, NULL, &err), 0);
+	assert_int_equal(ex.ngroups, 3);	/* 1 2 512: no count */
+	experiment_release(&ex);
+	result_set_release(&rs);
+}
+
+/* The user's kind=file/kind=block names the sides, not a derived device. */
+static void test_user_labels_name_sides(void **state)
+{
+	struct result_set sets[2];
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&sets[0]);
+	result_set_init(&sets[1]);
+	add(&sets[0], "block.txt", "read", "device=/dev/sdb;kind=block",
+	    three, 3);
+	add(&sets[1], "file.txt", "read", "device=/mnt/test/f;kind=file",
+	    three, 3);
+	labels_set(&sets[0].sources[0].labels, "kind", "block");
+	labels_set(&sets[1].sources[0].labels, "kind", "file");
+	assert_int_equal(experiment_build(&ex, sets, 2, NULL, &err), 0);
+	assert_int_equal(key(&ex, "kind")->role, EX_IDENTITY);
+	assert_int_equal(key(&ex, "device")->role, EX_IDENTITY);
+	assert_string_equal(ex.sides[0].name, "kind=block");
+	assert_string_equal(ex.sides[1].name, "kind=file");
+	assert_int_equal(experiment_match(&ex, 0, 1, NULL), 1);
+	experiment_release(&ex);
+	result_set_release(&sets[0]);
+	result_set_release(&sets[1]);
+}
+
+static void test_summaries_by_runs(void **state)
+{
+	(void)state;
+	assert_int_equal(ex_summary_for(0), EX_EMPTY);
+	assert_int_equal(ex_summary_for(1), EX_SINGLE);
+	assert_int_equal(ex_summary_for(2), EX_BOTH);
+	assert_int_equal(ex_summary_for(3), EX_INTERVAL);
+	assert_int_equal(ex_summary_for(30), EX_INTERVAL);
+}
+
+/* --pool KEY pools what differs in it, and says so. */
+static void test_pool_on_request(void **state)
+{
+	static char host[] = "host";
+	char *pool[] = { host };
+	struct experiment_options opt = { .pool = pool, .npool = 1 };
+	struct result_set rs;
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	add(&rs, "a.txt", "read", "host=a", two, 2);
+	add(&rs, "a.txt", "read", "host=b", one, 1);
+	assert_int_equal(experiment_build(&ex, &rs, 1, NULL, &err), 0);
+	assert_int_equal(ex.ngroups, 2);
+	experiment_release(&ex);
+	assert_int_equal(experiment_build(&ex, &rs, 1, &opt, &err), 0);
+	assert_int_equal(ex.ngroups, 1);
+	assert_int_equal(ex.groups[0].st.n, 3);
+	assert_int_equal(key(&ex, "host")->role, EX_POOLED);
+	assert_non_null(strstr(ex.notes[ex.nnotes - 1], "host"));
+	experiment_release(&ex);
+	result_set_release(&rs);
+}
+
+/* A device that restates the command is no second distinction. */
+static void test_distinguishing_skips_restatements(void **state)
+{
+	struct result_set rs;
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+	size_t *all, keys[8], n;
+	char buf[64];
+
+	(void)state;
+	result_set_init(&rs);
+	add(&rs, "log.txt", "write",
+	    "command=dd if=/dev/zero of=/dev/sdb bs=1M count=100;"
+	    "device=/dev/sdb", one, 1);
+	add(&rs, "log.txt", "write",
+	    "command=dd if=/dev/zero of=/dev/sdc bs=1M count=100;"
+	    "device=/dev/sdc", one, 1);
+	assert_int_equal(experiment_build(&ex, &rs, 1, NULL, &err), 0);
+	all = xmalloc(ex.n * sizeof(*all));
+	for (size_t i = 0; i < ex.n; i++)
+		all[i] = i;
+	n = experiment_distinguishing(&ex, all, ex.n, NULL, 0, keys, 8);
+	assert_int_equal(n, 1);
+	assert_string_equal(ex.keys[keys[0]].name, "device");
+	/* a command shown by the part that differs */
+	assert_string_equal(experiment_value_text(&ex,
+			experiment_key(&ex, "command"),
+			experiment_code(&ex, 0, experiment_key(&ex, "command")),
+			buf, sizeof(buf)),
+		"\xe2\x80\xa6of=/dev/sdb\xe2\x80\xa6");
+	free(all);
+	experiment_release(&ex);
+	result_set_release(&rs);
+}
+
+/* BEFORE: and AFTER: in each input: matched heading by heading. */
+static void test_sections_split_matching(void **state)
+{
+	struct result_set sets[2];
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+	size_t split = 0;
+
+	(void)state;
+	for (int s = 0; s < 2; s++) {
+		result_set_init(&sets[s]);
+		add(&sets[s], s ? "new.txt" : "old.txt", "read",
+		    s ? "host=new;section=BEFORE" : "host=old;section=BEFORE",
+		    three, 3);
+		add(&sets[s], s ? "new.txt" : "old.txt", "read",
+		    s ? "host=new;section=AFTER" : "host=old;section=AFTER",
+		    three, 3);
+	}
+	assert_int_equal(experiment_build(&ex, sets, 2, NULL, &err), 0);
+	assert_int_equal(key(&ex, "host")->role, EX_IDENTITY);
+	assert_int_equal(experiment_match(&ex, 0, 1, &split), 2);
+	assert_int_equal(split, 1);
+	experiment_release(&ex);
+	result_set_release(&sets[0]);
+	result_set_release(&sets[1]);
+}
+
+/* --compare KEY: its values are the sides; one value is an error. */
+static void test_compare_key_sides(void **state)
+{
+	struct experiment_options opt = { .side_key = "kind" };
+	struct result_set rs;
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	add(&rs, "x.txt", "read", "bs=4096;kind=file", three, 3);
+	add(&rs, "x.txt", "read", "bs=4096;kind=block", three, 3);
+	add(&rs, "x.txt", "read", "bs=8192;kind=block", three, 3);
+	assert_int_equal(experiment_build(&ex, &rs, 1, &opt, &err), 0);
+	assert_int_equal(ex.nsides, 2);
+	assert_int_equal(ex.ngroups, 3);
+	assert_int_equal(key(&ex, "bs")->role, EX_FACTOR);
+	experiment_release(&ex);
+	opt.side_key = "bs";
+	opt.side_a = "8192";
+	opt.side_b = "4096";
+	assert_int_equal(experiment_build(&ex, &rs, 1, &opt, &err), 0);
+	assert_string_equal(ex.sides[0].name, "bs=4096");
+	experiment_release(&ex);
+	opt.side_key = "nosuch";
+	opt.side_a = opt.side_b = NULL;
+	assert_int_equal(experiment_build(&ex, &rs, 1, &opt, &err), -1);
+	assert_non_null(strstr(err.buf, "no measurement has that label"));
+	experiment_release(&ex);
+	strbuf_release(&err);
+	result_set_release(&rs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sections_are_factors),
+		cmocka_unit_test(test_names_tell_tests_and_sides),
+		cmocka_unit_test(test_run_numbers_are_counters),
+		cmocka_unit_test(test_user_labels_name_sides),
+		cmocka_unit_test(test_summaries_by_runs),
+		cmocka_unit_test(test_pool_on_request),
+		cmocka_unit_test(test_distinguishing_skips_restatements),
+		cmocka_unit_test(test_sections_split_matching),
+		cmocka_unit_test(test_compare_key_sides),
+	};
+
+	progname = "test-experiment";
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
