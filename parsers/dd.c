@@ -64,8 +64,11 @@
  *
  * Direction: from the dd command line seen before the output (of=/dev/null
  * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
- * without of= (into a pipe) -> copy; else of= -> write, if= alone ->
- * read; of=/dev/stdout and if=/dev/stdin count as no of= and no if=);
+ * without of= (into a pipe) -> copy; a device imaged into a file,
+ * "if=/dev/sdb1 of=disk.img" -> read; a file or image onto a device ->
+ * write; file to file, or device to device -> copy; else of= -> write,
+ * if= alone -> read; of=/dev/stdout and if=/dev/stdin count as no of=
+ * and no if=);
  * without a command line, op "copy".  A shell
  * line with several dd commands gives its outputs to them in order; a
  * command may follow prose and a colon on its line ("Teste de vitesse
@@ -213,6 +216,24 @@ static int is_std_stream(const char *path)
 			!strcmp(path, "/dev/fd/0") || !strcmp(path, "/dev/fd/1"));
 }
 
+/*
+ * A device node ("/dev/sdb1", "/dev/mapper/vg-root", "/dev/rdisk5"), not
+ * a file: /dev/shm holds files, and the streams, sinks and generators
+ * are told apart before.
+ */
+static int is_device(const char *path)
+{
+	return starts_with(path, "/dev/") && !starts_with(path, "/dev/shm/") &&
+	       !starts_with(path, "/dev/fd/");
+}
+
+/*
+ * The op, from if= and of=: into a sink, a read; from a generator, a
+ * write (or, into a pipe, a copy that touches no storage); a device
+ * imaged into a file ("if=/dev/sdb1 of=disk.img"), a read; anything onto
+ * a device, a write; a file copied to a file, or a device cloned onto a
+ * device, a copy; of= alone a write, if= alone a read.
+ */
 static const char *dd_direction(const struct labels *l)
 {
 	const char *in = labels_get(l, "if"), *out = labels_get(l, "of");
@@ -226,6 +247,9 @@ static const char *dd_direction(const struct labels *l)
 		return "read";
 	if (in && is_generator(in))
 		return out ? "write" : "copy";	/* "| base64": no storage */
+	if (in && out)
+		return is_device(in) == is_device(out) ? "copy" :
+		       is_device(in) ? "read" : "write";
 	if (out)
 		return "write";
 	if (in)
