@@ -1264,6 +1264,30 @@ static size_t find_simple_commands(const char *s, const char *prog,
 	return n;
 }
 
+/*
+ * A prompt glued to the output before it, which ended without a newline:
+ * "umount: /dev/sda: not mountedpi@raspberrypi:~/Desktop $ sudo dd ...".
+ * The word before a lone '$' or '#' holds user@host and a ':' after it,
+ * as only a prompt does.  Returns the text after it, or NULL.
+ */
+static const char *after_glued_prompt(const char *s, const char *prog)
+{
+	if (!strstr(s, prog))
+		return NULL;
+	for (const char *p = strchr(s, ' '); p; p = strchr(p + 1, ' ')) {
+		const char *w = p, *at;
+
+		if (!((p[1] == '$' || p[1] == '#') && p[2] == ' '))
+			continue;
+		while (w > s && w[-1] != ' ' && w[-1] != '\t')
+			w--;
+		at = memchr(w, '@', (size_t)(p - w));
+		if (at && at > w && memchr(at, ':', (size_t)(p - at)))
+			return skip_blanks_const(p + 3);
+	}
+	return NULL;
+}
+
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max)
 {
@@ -1271,6 +1295,8 @@ size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 	size_t n = find_simple_commands(s, prog, cmds, max);
 
 	if (!n && (after_prose = after_prose_colon(s, prog)))
+		n = find_simple_commands(after_prose, prog, cmds, max);
+	if (!n && s == line && (after_prose = after_glued_prompt(s, prog)))
 		n = find_simple_commands(after_prose, prog, cmds, max);
 	return n;
 }

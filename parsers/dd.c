@@ -39,16 +39,22 @@
  * or three digits and its unit differs between versions.  A figure is a
  * result only when it is dd's final summary:
  *
- *   - a summary right after its "records out" line is final, unless the
- *     record counts in and out differ (a SIGUSR1 snapshot while a block is
- *     in flight; not checked when ibs= or obs= make them differ anyway);
+ *   - a summary right after its "records out" line is final, also when
+ *     the counts in and out differ ("1953+1 records in", "1953+0 records
+ *     out": a partial last block, conv=sync, ibs=/obs=), unless dd prints
+ *     more right after it (a SIGUSR1 snapshot while a block was in
+ *     flight);
  *   - a summary not after a records line but followed by one (or by a dd
  *     error) is a status=progress line;
  *   - the same summary twice in a row is one output printed twice;
  *   - a summary line and dd command line both seen before (a forum reply
  *     or an e-mail quoting the first post) are a copy: noted, not counted;
- *   - a dd error before the summary makes the output not a result,
- *     but for "dd: fsync failed for '/dev/null': Invalid argument" (or
+ *   - a dd error before the summary ("dd: error writing '/dev/sdX': No
+ *     space left on device") ends the copy: dd prints what it copied and
+ *     quits, and that figure is kept, labelled partial=<the message>
+ *     (storan check flags it); nothing copied is no result, and counts
+ *     dd goes on after (conv=noerror's report at each bad block) none;
+ *     for "dd: fsync failed for '/dev/null': Invalid argument" (or
  *     fdatasync): conv=fsync syncs after the copy, so the copy was whole;
  *     kept, with a note that a write's figure lacks the flush.
  *
@@ -92,7 +98,6 @@
 struct dd_command {
 	struct labels labels;	/* if, of, bs, count, iflag, oflag, conv */
 	const char *op;
-	int mixed_block_sizes;	/* ibs= or obs=: in/out counts differ */
 	size_t li;
 };
 
@@ -109,7 +114,8 @@ struct dd_state {
 				   command, not answered by an output yet */
 	size_t signal_li;
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
-	char *error;
+	char *error;		/* its reason ("No space left on device") */
+	char *error_text;	/* and the whole message, for the label */
 	size_t sync_li;		/* the failed sync after the copy, if any */
 	char *sync_error;
 	size_t last_li;		/* previous non-empty line index */
@@ -287,8 +293,6 @@ static void read_operand(struct dd_command *c, const char *w)
 			labels_set(&c->labels, keys[k], eq + 1);
 	if (starts_with(w, "bs=") && !dd_size(eq + 1, &bytes))
 		labels_setf(&c->labels, "bs", "%.0f", bytes);
-	if (starts_with(w, "ibs=") || starts_with(w, "obs="))
-		c->mixed_block_sizes = 1;
 }
 
 static void read_one_command(struct dd_command *c, const struct shell_cmd *sc,
@@ -299,7 +303,6 @@ static void read_one_command(struct dd_command *c, const struct shell_cmd *sc,
 	char *w, *text;
 
 	labels_init(&c->labels);
-	c->mixed_block_sizes = 0;
 	c->li = li;
 	while ((w = shell_next_word(&p, end))) {
 		read_operand(c, w);
@@ -679,7 +682,8 @@ static const char *op_of(const struct dd_command *c)
  */
 static void emit_one(struct parse_ctx *ctx, size_t li,
 		     const struct dd_command *c, const struct summary_line *s,
-		     const char *metric, const char *unit, double v)
+		     const char *partial, const char *metric,
+		     const char *unit, double v)
 {
 	struct measurement *m = parse_emit(ctx, li, "dd", op_of(c), metric,
 					   unit, v);
@@ -688,6 +692,8 @@ static void emit_one(struct parse_ctx *ctx, size_t li,
 		labels_copy(&m->labels, &c->labels);
 	else
 		labels_setf(&m->labels, "size", "%" PRIu64, s->bytes);
+	if (partial)
+		labels_set(&m->labels, "partial", partial);
 }
 
 static void reset_output(struct dd_state *st)
@@ -696,6 +702,8 @@ static void reset_output(struct dd_state *st)
 	st->error_li = (size_t)-1;
 	free(st->error);
 	st->error = NULL;
+	free(st->error_text);
+	st->error_text = NULL;
 	free(st->sync_error);
 	st->sync_error = NULL;
 }
@@ -736,7 +744,7 @@ static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
  */
 static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			size_t li, const struct summary_line *s,
-			const struct dd_command **c)
+			const char *partial, const struct dd_command **c)
 {
 	size_t orig;
 
@@ -755,7 +763,8 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   ctx->in->lines[orig].lineno);
 		return 0;
 	}
-	emit_one(ctx, li, *c, s, "bytes", UNIT_BYTES, (double)s->bytes);
+	emit_one(ctx, li, *c, s, partial, "bytes", UNIT_BYTES,
+		 (double)s->bytes);
 	if (isnan(s->seconds))
 		return 1;
 	if (s->seconds <= 0) {
@@ -763,9 +772,54 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   "no bandwidth computed");
 		return 1;
 	}
-	emit_one(ctx, li, *c, s, "runtime", UNIT_SECONDS, s->seconds);
-	emit_one(ctx, li, *c, s, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+	emit_one(ctx, li, *c, s, partial, "runtime", UNIT_SECONDS, s->seconds);
+	emit_one(ctx, li, *c, s, partial, "bw", UNIT_BW,
+		 (double)s->bytes / s->seconds);
 	return 1;
+}
+
+/*
+ * Does the same dd print more after the summary at li: records, a summary
+ * or an error on the next line?  Then the summary was a report while it
+ * ran (a SIGUSR1 snapshot; conv=noerror's report at each read error).
+ */
+static int dd_goes_on(const struct parse_ctx *ctx, size_t li)
+{
+	size_t n = next_line(ctx, li);
+	struct summary_line s;
+	uint64_t r;
+	const char *kind;
+
+	if (n >= ctx->in->nlines)
+		return 0;
+	kind = classify(ctx->in->lines[n].text, &s, &r);
+	return kind && strcmp(kind, "bad-summary");
+}
+
+/*
+ * An output that stopped on an error ("dd: error writing '/dev/sdX': No
+ * space left on device", then the counts and the summary dd prints as it
+ * quits): what it copied, how fast, is a measurement of that much, kept
+ * labelled partial=<the message>; nothing copied is no measurement.
+ */
+static void take_partial(struct parse_ctx *ctx, struct dd_state *st,
+			 size_t li, const struct summary_line *s)
+{
+	const struct dd_command *c;
+	char *text = xstrdup(st->error_text ? st->error_text : st->error);
+	char *reason = xstrdup(st->error);
+
+	reset_output(st);
+	if (!s->bytes) {
+		parse_note(ctx, li, "dd stopped with an error (%s) before it "
+			   "copied anything: no result", reason);
+	} else if (take_summary(ctx, st, li, s, text, &c)) {
+		parse_note(ctx, li, "dd stopped with an error (%s): its "
+			   "figure, kept as partial, covers only the %" PRIu64
+			   " bytes it copied", reason, s->bytes);
+	}
+	free(text);
+	free(reason);
 }
 
 static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
@@ -786,10 +840,15 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
-	if (st->error) {
-		parse_note(ctx, li, "dd stopped with an error (%s): "
-			   "this output is not a result", st->error);
+	if (st->error && dd_goes_on(ctx, li)) {
+		parse_note(ctx, li, "the counts dd printed at an error (%s) "
+			   "and went on (conv=noerror): not a result",
+			   st->error);
 		reset_output(st);
+		return;
+	}
+	if (st->error) {
+		take_partial(ctx, st, li, s);
 		return;
 	}
 	if (st->siginfo) {
@@ -805,18 +864,24 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
+	/* Counts in and out differ at the end of a partial last block
+	 * ("1953+1 records in", "1953+0 records out"): an ordinary output.
+	 * Only when dd prints more after it was it a snapshot while a
+	 * block was in flight. */
 	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
-	    !st->interrupted &&
-	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
+	    !st->interrupted && dd_goes_on(ctx, li)) {
+		parse_note(ctx, li, "records in and out differ and dd printed "
+			   "more after them (a snapshot while it ran): not a "
+			   "result");
 		reset_output(st);
-		return;	/* a SIGUSR1 snapshot while a block was in flight */
+		return;
 	}
 	sync_error = st->sync_error;	/* kept past reset_output() */
 	st->sync_error = NULL;
 	reset_output(st);
 	/* The sync concerns the output: a read into /dev/null or a pipe
 	 * has nothing to flush, and its figure stands as it is. */
-	if (take_summary(ctx, st, li, s, &c) && sync_error &&
+	if (take_summary(ctx, st, li, s, NULL, &c) && sync_error &&
 	    strcmp(op_of(c), "read"))
 		parse_note(ctx, li, "the sync dd ran after the copy failed "
 			   "(line %u: %s): this figure is the copy without "
@@ -870,6 +935,8 @@ static void handle_error(struct dd_state *st, const char *text, size_t li)
 		free(st->error);
 		st->error = reason;
 		st->error_li = li;
+		free(st->error_text);
+		st->error_text = xstrdup(message);
 	}
 }
 
