@@ -233,6 +233,135 @@ static inline const char *skip_blanks(const char *t, const char *end)
 	return t;
 }
 
+/*
+ * Typed prefixes: what a poster puts before a line of output -- a list's
+ * number ("2) ", "1. ", "2 - ", "(3) "), a bullet ("* ", "- ", "+ ",
+ * "• "), a time stamp ("[2023-04-07 10:11:12] ", "2023-04-07T10:11:12Z ",
+ * "10:11:12 ", "[ 12.345678] ").  The length of one at s (with the blanks
+ * after it), or 0.
+ */
+static size_t typed_prefix(const char *s, const char *end)
+{
+	const char *p = s;
+	size_t digits = 0;
+
+	if (end - s >= 2 && strchr("*-+", *s) && s[1] == ' ')
+		return 2;
+	if (end - s >= 4 && !memcmp(s, "\xe2\x80\xa2 ", 4))
+		return 4;
+	if (*p == '(')
+		p++;
+	while (p < end && *p >= '0' && *p <= '9' && digits < 4)
+		p++, digits++;
+	if (digits && digits <= 3 && p + 1 < end) {
+		if ((*s == '(' && *p == ')') || (*s != '(' &&
+						  (*p == ')' || *p == '.')))
+			return p[1] == ' ' ? (size_t)(p + 2 - s) : 0;
+		if (*s != '(' && p + 2 < end && !memcmp(p, " - ", 3))
+			return (size_t)(p + 3 - s);
+	}
+	/* a stamp: digits with '-', ':', '.', 'T', 'Z' (and '[' ']'
+	 * around), holding a ':' or a '.' between digits */
+	p = s + (*s == '[');
+	digits = 0;
+	{
+		int clock = 0;
+
+		while (p < end && ((*p >= '0' && *p <= '9') ||
+				   strchr("-:.TZ+ ", *p))) {
+			if (*p >= '0' && *p <= '9')
+				digits++;
+			else if ((*p == ':' || *p == '.') && digits)
+				clock = 1;
+			if (*p == ' ' && (*s != '[' || (p + 1 < end &&
+							 p[1] == ' ')))
+				break;
+			p++;
+		}
+		if (*s == '[') {
+			if (p >= end || *p != ']')
+				return 0;
+			p++;
+		}
+		if (digits >= 6 && clock && p < end && *p == ' ')
+			return (size_t)(p + 1 - s);
+	}
+	return 0;
+}
+
+/*
+ * Does the text at [s, end) open like a line of a tool's output?  Only
+ * then is a typed prefix before it taken off: a list item of prose keeps
+ * its number.
+ */
+static int opens_output_line(const char *s, const char *end)
+{
+	static const char *const openings[] = {
+		"Timing cached reads:", "Timing buffered disk reads",
+		"Timing O_DIRECT ", "Timing buffer-cache reads:",
+		"Children see throughput", "Parent sees throughput",
+		/* fio's: 2 (see past_typed_prefixes) */
+		"READ: ", "WRITE: ", "TRIM: ", "read : io=", "write: io=",
+		"read: IOPS=", "write: IOPS=", "read : IOPS=", "trim: IOPS=",
+		"Run status group ", NULL
+	};
+	size_t n = (size_t)(end - s);
+	const char *p = s;
+
+	for (size_t k = 0; openings[k]; k++)
+		if (n >= strlen(openings[k]) &&
+		    !memcmp(s, openings[k], strlen(openings[k])))
+			return k < 6 ? 1 : 2;
+	/* time's "real\t0m1.2s", dd's "1024+0 records", "N bytes (": and
+	 * zsh's "... 0.01s user 0.50s system 99% cpu 0.512 total" */
+	if ((n > 5 && (!memcmp(s, "real", 4) || !memcmp(s, "user", 4)) &&
+	     (s[4] == '\t' || s[4] == ' ')) ||
+	    (n > 4 && !memcmp(s, "sys", 3) && (s[3] == '\t' || s[3] == ' ')))
+		return 1;
+	if (n > 6 && !memcmp(end - 6, " total", 6) &&
+	    memmem(s, n, "s user ", 7) && memmem(s, n, "s system ", 9))
+		return 1;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (p > s && p < end && *p == '+') {
+		const char *q = ++p;
+
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		return p > q && p < end && *p == ' ';
+	}
+	return p > s && end - p > 7 && (!memcmp(p, " bytes ", 7) ||
+					!memcmp(p, " bytes,", 7));
+}
+
+/*
+ * Past the typed prefixes at t (up to three: "2) - ") when the rest is
+ * a line of output.  fio's text parser learns a report's own prefix from
+ * its first line ("* read : io=", a code block numbered "5. read: ...",
+ * "10. | 1.00th=...") and takes it off every line of the report: before
+ * fio's lines, the "N. " and bullets it learns are left to it.
+ */
+static const char *past_typed_prefixes(const char *t, const char *end)
+{
+	const char *p = t;
+	size_t n;
+
+	for (int k = 0; k < 3 && (n = typed_prefix(p, end)); k++) {
+		const char *prefix = p;
+		int kind;
+
+		p = skip_blanks(p + n, end);
+		kind = opens_output_line(p, end);
+		if (kind == 2 && (prefix[n - 2] == '.' ||
+				  (n == 2 && strchr("*-+", prefix[0])) ||
+				  !memcmp(prefix, "\xe2\x80\xa2", 3)))
+			return t;
+		if (kind)
+			return p;
+	}
+	return t;
+}
+
 /* The per-line extras grow with the lines (zeros for the new room). */
 #define GROW_EXTRA(in, field, old) \
 	do { \
@@ -307,6 +436,9 @@ static void add_line(struct input *in, char **arena, const char *s,
 	}
 	t = skip_blanks(t, end);
 	indent = (size_t)(t - b);
+	/* (most lines open with a letter: no prefix to look for) */
+	if (t < end && !is_alpha(*t))
+		t = past_typed_prefixes(t, end);
 	if (indent > USHRT_MAX)
 		indent = USHRT_MAX;
 	SET_EXTRA(in, indent, i, (unsigned short)indent);
