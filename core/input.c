@@ -1361,16 +1361,23 @@ static const char *after_prose_colon(const char *s, const char *prog)
 	return NULL;
 }
 
-/* shell_find() on a line whose prompt is gone. */
-static size_t find_simple_commands(const char *s, const char *prog,
-				   struct shell_cmd *cmds, size_t max)
+/* shell_find() on a line whose prompt is gone, up to end. */
+static size_t find_simple_commands(const char *s, const char *end,
+				   const char *prog, struct shell_cmd *cmds,
+				   size_t max)
 {
 	const char *start = s;
 	size_t n = 0;
 	char quote = 0;
 
 	for (const char *p = s;; p++) {
-		int sep = !*p;
+		int sep = p >= end || !*p;
+
+		if (sep) {
+			if (n < max && match_simple(start, p, prog, &cmds[n]))
+				n++;
+			break;
+		}
 
 		if (*p && quote) {
 			if (*p == quote)
@@ -1389,11 +1396,38 @@ static size_t find_simple_commands(const char *s, const char *prog,
 			continue;
 		if (n < max && match_simple(start, p, prog, &cmds[n]))
 			n++;
-		if (!*p || sep == 2)
+		if (sep == 2)
 			break;
 		start = p + 1;
 	}
 	return n;
+}
+
+/*
+ * A command in Markdown inline code: "I ran `dd if=/dev/sdb of=/dev/null
+ * bs=1M` on the old disk:".  The spans of the line that run prog with an
+ * option ("`dd` is slow" runs nothing); the first that does, found.
+ */
+static size_t find_in_inline_code(const char *s, const char *prog,
+				  struct shell_cmd *cmds, size_t max)
+{
+	const char *open = strchr(s, '`'), *close;
+
+	if (!open || !strstr(s, prog))
+		return 0;
+	for (; open && (close = strchr(open + 1, '`')); open = strchr(close + 1,
+								      '`')) {
+		const char *b = open + 1;
+		size_t n;
+
+		if (close == b)		/* "``cmd``": the span after both */
+			continue;
+		n = find_simple_commands(b, close, prog, cmds, max);
+		if (n && has_option_word(cmds[0].args, cmds[0].prog +
+					 cmds[0].len))
+			return n;
+	}
+	return 0;
 }
 
 /*
@@ -1424,12 +1458,18 @@ size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max)
 {
 	const char *s = line_after_prompt(line), *after_prose;
-	size_t n = find_simple_commands(s, prog, cmds, max);
+	size_t n = find_simple_commands(s, s + strlen(s), prog, cmds, max);
 
 	if (!n && (after_prose = after_prose_colon(s, prog)))
-		n = find_simple_commands(after_prose, prog, cmds, max);
+		n = find_simple_commands(after_prose,
+					 after_prose + strlen(after_prose),
+					 prog, cmds, max);
 	if (!n && s == line && (after_prose = after_glued_prompt(s, prog)))
-		n = find_simple_commands(after_prose, prog, cmds, max);
+		n = find_simple_commands(after_prose,
+					 after_prose + strlen(after_prose),
+					 prog, cmds, max);
+	if (!n && s == line)
+		n = find_in_inline_code(s, prog, cmds, max);
 	return n;
 }
 
