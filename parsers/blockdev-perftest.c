@@ -79,6 +79,7 @@ struct bpt_state {
 	size_t nf;
 	uint64_t last_bs;
 	size_t header_li;
+	int copy_noted;		/* the table's first quoted row was noted */
 };
 
 static int is_blank(char c)
@@ -271,9 +272,32 @@ static void end_table(struct bpt_state *st)
 	st->nf = 0;
 }
 
+/*
+ * Was this row, every field of it, read before in this input?  With its
+ * times printed to the millisecond, such a row is the same table quoted
+ * in a reply or copied again (a blog's copy with its line breaks lost
+ * under the mail's own), not another run.  Returns the first one's line
+ * index, or (size_t)-1 (and remembers this one).
+ */
+static size_t copy_of_row(struct bpt_state *st)
+{
+	struct strbuf key = STRBUF_INIT;
+	size_t orig;
+	int seen;
+
+	strbuf_adds(&key, "blockdev-perftest");
+	for (size_t i = 0; i < st->nf; i++) {
+		strbuf_addch(&key, '\037');
+		strbuf_adds(&key, st->f[i].text);
+	}
+	seen = parse_seen(st->ctx, strbuf_str(&key), st->f[0].li, &orig);
+	strbuf_release(&key);
+	return seen ? orig : (size_t)-1;
+}
+
 static void finish_row(struct bpt_state *st)
 {
-	size_t it = (size_t)st->iterations;
+	size_t it = (size_t)st->iterations, orig;
 	uint64_t bs;
 	const char *p = st->f[0].text;
 
@@ -286,6 +310,17 @@ static void finish_row(struct bpt_state *st)
 		return;
 	}
 	st->last_bs = bs;
+	orig = copy_of_row(st);
+	if (orig != (size_t)-1) {
+		if (!st->copy_noted)
+			parse_note(st->ctx, st->f[0].li, "the same "
+				   "blockdev-perftest rows as line %u (quoted "
+				   "or copied again): not counted twice",
+				   st->ctx->in->lines[orig].lineno);
+		st->copy_noted = 1;
+		st->nf = 0;
+		return;
+	}
 	emit_op(st, "write", st->f + 1, bs);
 	emit_op(st, "read", st->f + 1 + it + 3, bs);
 	st->nf = 0;
@@ -509,7 +544,8 @@ static int feed(struct bpt_state *st, const char *s, size_t len, size_t li)
 			return 0;
 		}
 		if (done)
-			st->phase = 3, st->nf = 0, st->last_bs = 0;
+			st->phase = 3, st->nf = 0, st->last_bs = 0,
+			st->copy_noted = 0;
 		return 1;
 	}
 	default:
