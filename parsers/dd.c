@@ -729,12 +729,25 @@ static const char *command_text(const struct dd_command *c)
  */
 static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 {
-	char *key = xstrfmt("dd\037%s\037%s", command ? command : "",
-			    line_after_prompt(ctx->in->lines[li].text));
-	size_t orig;
-	int seen = parse_seen(ctx, key, li, &orig);
+	const char *text = line_after_prompt(ctx->in->lines[li].text);
+	char *bare = xstrfmt("dd\037\037%s", text);
+	size_t orig, first;
+	int seen;
 
-	free(key);
+	/* A summary quoted alone under prose ("note the time in" over the
+	 * line again) has lost its command: the same line taken before
+	 * under any command is its original.  Each summary with a command
+	 * is remembered both ways. */
+	if (command && *command) {
+		char *key = xstrfmt("dd\037%s\037%s", command, text);
+
+		seen = parse_seen(ctx, key, li, &orig);
+		parse_seen(ctx, bare, li, &first);
+		free(key);
+	} else {
+		seen = parse_seen(ctx, bare, li, &orig);
+	}
+	free(bare);
 	return seen ? orig : (size_t)-1;
 }
 
@@ -758,8 +771,9 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 	*c = take_command(st);
 	orig = copy_of(ctx, li, command_text(*c));
 	if (!isnan(s->seconds) && orig != (size_t)-1) {
-		parse_note(ctx, li, "the same dd command and summary as line "
-			   "%u (quoted or pasted again): not counted twice",
+		parse_note(ctx, li, "the same dd %s as line %u (quoted or "
+			   "pasted again): not counted twice",
+			   command_text(*c) ? "command and summary" : "summary",
 			   ctx->in->lines[orig].lineno);
 		return 0;
 	}
