@@ -593,8 +593,10 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 		return tool || option || *t == '.' || *t == '/';
 	}
 	/* A process list row ("1585 be/0 vagrant ... dd if=...") is not a
-	 * command line: no command starts with a digit. */
-	if (*t >= '0' && *t <= '9')
+	 * command line: no command starts with a digit; nor is the shell's
+	 * report of a job ("[1]+  Done   dd if=...", "[2] 16653"). */
+	if ((*t >= '0' && *t <= '9') ||
+	    (t[0] == '[' && t[1] >= '0' && t[1] <= '9'))
 		return 0;
 	scan_words(t, len, &tool, &option);
 	return option && (tool || text[strlen(text) - 1] == ':');

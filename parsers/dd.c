@@ -94,6 +94,7 @@
 #include <string.h>
 
 #define MAX_DD_PER_LINE 8
+#define MAX_DD_BACKGROUND 16
 
 struct dd_command {
 	struct labels labels;	/* if, of, bs, count, iflag, oflag, conv */
@@ -105,6 +106,11 @@ struct dd_state {
 	struct dd_command cmd[MAX_DD_PER_LINE];
 	size_t ncmd, next;	/* commands of the last dd line; next unused */
 	int used;		/* an output took a command already */
+	/* dd commands run in the background ("dd ... &") whose output has
+	 * not come yet: it comes when each ends, among later lines */
+	struct dd_command bg[MAX_DD_BACKGROUND];
+	size_t nbg;
+	struct dd_command taken;	/* the background command last paired */
 	/* The output in progress. */
 	uint64_t rec_in, rec_out;
 	int have_in, have_out;
@@ -326,6 +332,24 @@ static void forget_commands(struct dd_state *st)
 	st->used = 0;
 }
 
+static void forget_background(struct dd_state *st)
+{
+	for (size_t i = 0; i < st->nbg; i++)
+		labels_release(&st->bg[i].labels);
+	st->nbg = 0;
+	labels_release(&st->taken.labels);
+	labels_init(&st->taken.labels);
+}
+
+/* Is the simple command sc run in the background ("dd ... &", not &&)? */
+static int in_background(const struct shell_cmd *sc)
+{
+	const char *sep = sc->prog + sc->len;
+
+	return *sep == '&' && sep[1] != '&' && sep[1] != '>' &&
+	       (sep == sc->prog || sep[-1] != '&');
+}
+
 /* Is word w an operand of dd ("bs=4096")? */
 static int is_dd_operand(const char *w)
 {
@@ -393,9 +417,13 @@ static int read_commands(void *state, const char *text, size_t li)
 	if (!n)
 		return 0;
 	forget_commands(st);
-	for (size_t i = 0; i < n; i++)
-		read_one_command(&st->cmd[i], &sc[i], li);
-	st->ncmd = n;
+	for (size_t i = 0; i < n; i++) {
+		if (in_background(&sc[i]) && st->nbg < MAX_DD_BACKGROUND) {
+			read_one_command(&st->bg[st->nbg++], &sc[i], li);
+			continue;
+		}
+		read_one_command(&st->cmd[st->ncmd++], &sc[i], li);
+	}
 	return 1;
 }
 
@@ -655,10 +683,142 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 	return read_records(next, &r) || dd_message(next);
 }
 
-static const struct dd_command *take_command(struct dd_state *st)
+/* The bytes a command asks for (bs= times count=), or 0 if unknown. */
+static double asked_bytes(const struct dd_command *c)
+{
+	const char *bs = labels_get(&c->labels, "bs");
+	const char *count = labels_get(&c->labels, "count");
+	double b, n;
+
+	if (!bs || !count || dd_size(bs, &b) || dd_size(count, &n))
+		return 0;
+	return b * n;
+}
+
+/* Do the command's bs= and count= ask for exactly these bytes? */
+static int asks_for(const struct dd_command *c, uint64_t bytes)
+{
+	double b = asked_bytes(c);
+
+	return b > 0 && !(b < (double)bytes) && !(b > (double)bytes);
+}
+
+/*
+ * A job's end as the shell reports it: "[1]+  Done   dd if=/dev/zero
+ * of=a bs=1M" (also "Exit 1", any word): the index of the background
+ * command it names, or SIZE_MAX.
+ */
+static int is_job_line(const char *t)
+{
+	const char *p = t + 1;
+
+	if (t[0] != '[' || !is_ascii_digit(*p))
+		return 0;
+	while (is_ascii_digit(*p))
+		p++;
+	if (*p++ != ']')
+		return 0;
+	if (*p == '+' || *p == '-')
+		p++;
+	return *p == ' ' || *p == '\t';
+}
+
+static size_t job_done(const struct dd_state *st, const char *t)
+{
+	const char *d;
+
+	if (!is_job_line(t) || !(d = strstr(t, " dd ")))
+		return SIZE_MAX;
+	d = skip_spaces(d);
+	for (size_t i = 0; i < st->nbg; i++) {
+		const char *cmd = labels_get(&st->bg[i].labels, "command");
+
+		if (cmd && starts_with(d, cmd))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+static void drop_background(struct dd_state *st, size_t b)
+{
+	labels_release(&st->bg[b].labels);
+	memmove(&st->bg[b], &st->bg[b + 1],
+		(st->nbg - b - 1) * sizeof(st->bg[0]));
+	st->nbg--;
+}
+
+/*
+ * The background command whose output this is: the one a lone job line
+ * right after it names ("[1]+  Done   dd if=..."), else the one whose bs=
+ * and count= make the byte count (and no foreground command's do), else
+ * the only one pending when no foreground dd is; else none (SIZE_MAX):
+ * an output given no command is better than one given another's.
+ */
+static size_t background_of(const struct parse_ctx *ctx,
+			    const struct dd_state *st, size_t li,
+			    uint64_t bytes, int *ambiguous)
+{
+	size_t match = SIZE_MAX, n = 0, jobs = 0, named = SIZE_MAX;
+	int fg, fg_match;
+
+	*ambiguous = 0;
+	/* the job lines the shell printed right after the output */
+	for (size_t k = next_line(ctx, li); k < ctx->in->nlines;
+	     k = next_line(ctx, k)) {
+		const char *t = line_after_prompt(ctx->in->lines[k].text);
+
+		if (!is_job_line(t))
+			break;
+		if (strstr(t, " dd ")) {
+			jobs++;
+			named = job_done(st, t);
+		}
+	}
+	if (jobs == 1 && named != SIZE_MAX)
+		return named;
+	for (size_t i = 0; i < st->nbg; i++)
+		if (asks_for(&st->bg[i], bytes))
+			match = i, n++;
+	fg = st->next < st->ncmd;
+	fg_match = fg && asks_for(&st->cmd[st->next], bytes);
+	if (n == 1 && !fg_match)
+		return match;
+	if (!n && fg)
+		return SIZE_MAX;	/* the foreground command's */
+	if (st->nbg == 1 && !fg)
+		return 0;
+	*ambiguous = 1;
+	return SIZE_MAX;
+}
+
+static const struct dd_command *take_command(struct parse_ctx *ctx,
+					     struct dd_state *st, size_t li,
+					     uint64_t bytes)
 {
 	const struct dd_command *c;
+	int ambiguous;
+	size_t b;
 
+	if (st->nbg) {
+		b = background_of(ctx, st, li, bytes, &ambiguous);
+		if (b != SIZE_MAX) {
+			labels_release(&st->taken.labels);
+			labels_init(&st->taken.labels);
+			labels_copy(&st->taken.labels, &st->bg[b].labels);
+			st->taken.op = st->bg[b].op;
+			st->taken.li = st->bg[b].li;
+			drop_background(st, b);
+			return &st->taken;
+		}
+		if (ambiguous) {
+			parse_note(ctx, li, "dd output while %zu dd command%s "
+				   "ran in the background: which one it is "
+				   "cannot be told, no command given to it",
+				   st->nbg, st->nbg > 1 ? "s" : "");
+			st->used = 1;	/* prose after it forgets them */
+			return NULL;
+		}
+	}
 	if (!st->ncmd)
 		return NULL;
 	c = &st->cmd[st->next < st->ncmd ? st->next : st->ncmd - 1];
@@ -768,7 +928,7 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 	st->have_prev = 1;
 	st->prev_bytes = s->bytes;
 	st->prev_seconds = s->seconds;
-	*c = take_command(st);
+	*c = take_command(ctx, st, li, s->bytes);
 	orig = copy_of(ctx, li, command_text(*c));
 	if (!isnan(s->seconds) && orig != (size_t)-1) {
 		parse_note(ctx, li, "the same dd %s as line %u (quoted or "
@@ -1102,6 +1262,12 @@ static int dd_parse(struct parse_ctx *ctx)
 			st.signalled = 1;
 			st.signal_li = i;
 		}
+		if (!kind && st.nbg) {
+			size_t b = job_done(&st, line_after_prompt(text));
+
+			if (b != SIZE_MAX)	/* it ended: its output came */
+				drop_background(&st, b);
+		}
 		if (!kind) {
 			if (st.used && !is_time_line(text) &&
 			    !ctx->claimed[i])
@@ -1150,6 +1316,7 @@ static int dd_parse(struct parse_ctx *ctx)
 	end_output(ctx, &st, 0);
 	reset_output(&st);
 	forget_commands(&st);
+	forget_background(&st);
 	return (int)(ctx->rs->n - before);
 }
 
