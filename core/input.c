@@ -515,6 +515,126 @@ static int looks_quoted_printable(const char *data)
 	return find_text(data, "=3D") != NULL;
 }
 
+/* Does [p, end) open with the phrase? */
+static int opens_with(const char *p, const char *end, const char *phrase)
+{
+	size_t n = strlen(phrase);
+
+	return (size_t)(end - p) >= n && !memcmp(p, phrase, n);
+}
+
+/*
+ * Does a line of output start at p, in a line whose breaks a web page or
+ * mail client lost?  Only fixed phrases that nothing else prints:
+ * hdparm's "Timing ... reads" and its "/dev/sdX:" header before one, dd's
+ * "N+M records in|out" and "N bytes (" / "N bytes copied|transferred",
+ * the shell's "real 0m1.2s" / "user" / "sys", iozone's table header
+ * ("kB  reclen ...", "random random ...").
+ */
+static int starts_reflowed_line(const char *p, const char *end)
+{
+	const char *q = p;
+
+	switch (*p) {
+	case 'T':
+		return opens_with(p, end, "Timing cached reads:") ||
+		       opens_with(p, end, "Timing buffered disk reads") ||
+		       opens_with(p, end, "Timing buffer-cache reads:") ||
+		       opens_with(p, end, "Timing O_DIRECT ");
+	case '/':
+		if (!opens_with(p, end, "/dev/"))
+			return 0;
+		while (q < end && *q != ' ' && *q != '\t')
+			q++;
+		return q[-1] == ':' && opens_with(skip_blanks(q, end), end,
+						  "Timing ");
+	case 'r': case 'u': case 's':
+		if (!opens_with(p, end, "real") && !opens_with(p, end, "user") &&
+		    !opens_with(p, end, "sys"))
+			return opens_with(p, end, "random random ");
+		q = skip_blanks(p + (*p == 's' ? 3 : 4), end);
+		if (q == p + (*p == 's' ? 3 : 4))
+			return 0;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		return q < end && *q == 'm' && q + 1 < end &&
+		       q[1] >= '0' && q[1] <= '9';
+	case 'K': case 'k':
+		return opens_with(p, end, "KB  reclen ") ||
+		       opens_with(p, end, "kB  reclen ") ||
+		       opens_with(p, end, "KB reclen ") ||
+		       opens_with(p, end, "kB reclen ");
+	}
+	if (*p < '0' || *p > '9')
+		return 0;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (*q == '+') {
+		const char *d = ++q;
+
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		return q > d && (opens_with(q, end, " records in") ||
+				 opens_with(q, end, " records out"));
+	}
+	return opens_with(q, end, " bytes (") ||
+	       opens_with(q, end, " bytes copied") ||
+	       opens_with(q, end, " bytes transferred");
+}
+
+#define REFLOW_MAX 16
+
+/*
+ * A line a web page or mail client ran together from several ("$ dd
+ * if=/dev/zero of=t bs=1M count=1024 1024+0 records in 1024+0 records
+ * out 1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.1 s, 211 MB/s") is
+ * cut again before each such opening, every piece under the line's own
+ * number.  Two openings, or one after a command, make it one: a sentence
+ * that quotes one phrase keeps its line.
+ */
+static void add_reflowed(struct input *in, char **arena, const char *s,
+			 const char *end, unsigned lineno)
+{
+	const char *cut[REFLOW_MAX];
+	size_t n = 0;
+
+	if (end - s < 40) {
+		add_line(in, arena, s, end, lineno);
+		return;
+	}
+	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++)
+		if ((p[-1] == ' ' || p[-1] == '\t') && p[0] != ' ' &&
+		    p[0] != '\t' && starts_reflowed_line(p, end))
+			cut[n++] = p;
+	if (n == 1) {
+		/* one opening: the text before it is a command of a tool
+		 * that prints such a line */
+		static const char *const tools[] = {
+			"hdparm", "dd", "time", "iozone", NULL
+		};
+		const char *h = s;
+		char *head;
+		struct shell_cmd sc;
+		size_t k;
+
+		while (h < cut[0] && (is_blank(*h) || *h == '>'))
+			h++;	/* "> $ dd ...": a quoted mail's line */
+		head = xstrndup(h, (size_t)(cut[0] - h));
+
+		for (k = 0; tools[k] && !shell_find(head, tools[k], &sc, 1);
+		     k++)
+			;
+		free(head);
+		if (!tools[k])
+			n = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		add_line(in, arena, s, cut[i], lineno);
+		s = cut[i];
+	}
+	add_line(in, arena, s, end, lineno);
+}
+
 static inline void add_piece(struct input *in, char **arena, const char *s,
 		      const char *end, unsigned lineno, int has_cr)
 {
@@ -527,7 +647,7 @@ static inline void add_piece(struct input *in, char **arena, const char *s,
 			add_line(in, arena, s, c, lineno);
 		s = c + 1;
 	}
-	add_line(in, arena, s, end, lineno);
+	add_reflowed(in, arena, s, end, lineno);
 }
 
 /* Length of a no-break or thin space at s in UTF-8 (U+00A0, U+202F,
