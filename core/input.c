@@ -245,7 +245,7 @@ static size_t typed_prefix(const char *s, const char *end)
 	const char *p = s;
 	size_t digits = 0;
 
-	if (end - s >= 2 && strchr("*-+", *s) && s[1] == ' ')
+	if (end - s >= 2 && *s && strchr("*-+", *s) && s[1] == ' ')
 		return 2;
 	if (end - s >= 4 && !memcmp(s, "\xe2\x80\xa2 ", 4))
 		return 4;
@@ -268,7 +268,7 @@ static size_t typed_prefix(const char *s, const char *end)
 		int clock = 0;
 
 		while (p < end && ((*p >= '0' && *p <= '9') ||
-				   strchr("-:.TZ+ ", *p))) {
+				   (*p && strchr("-:.TZ+ ", *p)))) {
 			if (*p >= '0' && *p <= '9')
 				digits++;
 			else if ((*p == ':' || *p == '.') && digits)
@@ -569,7 +569,7 @@ static int starts_reflowed_line(const char *p, const char *end)
 		return 0;
 	while (q < end && *q >= '0' && *q <= '9')
 		q++;
-	if (*q == '+') {
+	if (q < end && *q == '+') {
 		const char *d = ++q;
 
 		while (q < end && *q >= '0' && *q <= '9')
