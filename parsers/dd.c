@@ -75,7 +75,12 @@
  * write; file to file, or device to device -> copy; else of= -> write,
  * if= alone -> read; of=/dev/stdout and if=/dev/stdin count as no of=
  * and no if=);
- * without a command line, op "copy".  A shell
+ * without a command line, op "copy".  A dd run in the background ("dd
+ * ... &", the shell's job lines "[1] 4021" and "[1]+  Done  dd ..." around
+ * its output) is paired with its output apart: by a lone job line right
+ * after the output that names it, else by its bs= times count= making the
+ * byte count, else when it is the only one pending; otherwise the output
+ * gets no command (noted), never another's.  A shell
  * line with several dd commands gives its outputs to them in order; a
  * command may follow prose and a colon on its line ("Teste de vitesse
  * partition : sudo dd if=/dev/zero of=/mnt/raid_storage ...").

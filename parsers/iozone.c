@@ -41,7 +41,11 @@
  * header are read only right under an iozone command line, whose -i list
  * (all of tests 0-7 without one) fixes the columns.  A header and its rows
  * on one line (line breaks lost) are cut into rows when exactly one row
- * width fits the count and every row looks like "kB >= reclen".
+ * width fits the count and every row looks like "kB >= reclen"; so are
+ * rows run together with their command line ("iozone -s 64k -i 0 -i 1 64
+ * 4 303383 ..."), from the first word of digits no option takes, when the
+ * command has a -i list (without one, which column is which is unknown:
+ * said so).
  *
  * Units: every iozone "kB" is 1024 bytes; values are kB/s (metric bw),
  * ops/s with -O (iops) or microseconds per operation with -N (lat.mean).
