@@ -21,6 +21,7 @@
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -36,6 +37,7 @@ struct check_ctx {
 	size_t *order;		/* measurement indices by source, line */
 	struct link_info link;	/* opt->link resolved */
 	int have_link;
+	size_t *output;		/* per measurement: its output (see below) */
 };
 
 /* ---- small helpers over measurements ---- */
@@ -230,6 +232,12 @@ static const struct measurement *sibling(const struct check_ctx *c,
 	return NULL;
 }
 
+/* Two label values equal, both absent counting as equal. */
+static int labels_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 /* ---- building findings ---- */
 
 __attribute__((format(printf, 7, 8)))
@@ -294,16 +302,74 @@ static int compressed(const struct measurement *m)
 	return v && *v && !label_false(m, "compression");
 }
 
-static int link_of(struct check_ctx *c, size_t mi, struct link_info *l)
+/*
+ * A link named in a section or device label ("Samsung 860 EVO (SATA)",
+ * "/dev/nvme0n1", "WD Elements, USB 3.0"): the fastest link of the family
+ * it names, so that a hint never makes a figure look too fast that such
+ * a link can carry.  Two families named (a section "SATA vs NVMe") are no
+ * hint.  Returns the label's key, with *l and *family filled, or NULL.
+ */
+static const char *link_hint(const struct measurement *m, struct link_info *l,
+			     const char **family)
+{
+	static const char *const keys[] = { "section", "device", NULL };
+	static const struct {
+		const char *word, *link, *family;
+	} families[] = {
+		{ "sata", "sata3", "SATA" }, { "sas", "sas3", "SAS" },
+		{ "nvme", "pcie5x16", "PCIe" }, { "usb 2", "usb2", "USB 2" },
+		{ "usb2", "usb2", "USB 2" }, { "usb 3", "usb3.2", "USB 3" },
+		{ "usb3", "usb3.2", "USB 3" },
+	};
+	const size_t nfam = sizeof(families) / sizeof(families[0]);
+
+	for (size_t k = 0; keys[k]; k++) {
+		const char *v = label(m, keys[k]), *found = NULL;
+		int kinds = 0;
+
+		if (!v)
+			continue;
+		for (size_t f = 0; f < nfam; f++) {
+			const char *p = strcasestr(v, families[f].word);
+			size_t n = strlen(families[f].word);
+
+			/* a word of its own: not "sas" in "Kansas", "usb"
+			 * in "usb 2" counted once */
+			if (!p || (p > v && isalpha((unsigned char)p[-1])) ||
+			    isalpha((unsigned char)p[n]))
+				continue;
+			if (!found || strcmp(*family, families[f].family))
+				kinds++;
+			found = families[f].link;
+			*family = families[f].family;
+		}
+		if (kinds == 1 && !link_lookup(found, l))
+			return keys[k];
+	}
+	return NULL;
+}
+
+/*
+ * The link a measurement crossed: its link label, --link, or (hints set)
+ * the hint its section or device gives (*hint is then that label's key).
+ * 1 and *l filled, 0 none, -1 a link label storan does not know.
+ */
+static int link_of(struct check_ctx *c, size_t mi, struct link_info *l,
+		   const char **hint, const char **family)
 {
 	const char *name = label(M(c, mi), "link");
 
+	if (hint)
+		*hint = NULL;
 	if (name)
 		return link_lookup(name, l) ? -1 : 1;
-	if (!c->have_link)
-		return 0;
-	*l = c->link;
-	return 1;
+	if (c->have_link) {
+		*l = c->link;
+		return 1;
+	}
+	if (hint && (*hint = link_hint(M(c, mi), l, family)))
+		return 1;
+	return 0;
 }
 
 static int unknown_link_reported(const struct check_ctx *c, size_t mi)
@@ -326,12 +392,13 @@ static void check_over_link(struct check_ctx *c, size_t mi)
 	const struct measurement *m = M(c, mi);
 	struct link_info l;
 	char v[64], lim[32];
+	const char *hint, *family = NULL;
 	double x;
 	int st;
 
 	if (!is_bw(m) || is_page_cache_read(m))
 		return;
-	st = link_of(c, mi, &l);
+	st = link_of(c, mi, &l, &hint, &family);
 	if (st < 0 && !unknown_link_reported(c, mi))
 		add(c, CHECK_INFO, "unknown-link", mi, NAN, NAN,
 		    "link '%s' is not one storan knows (%s), so the figures "
@@ -353,6 +420,12 @@ static void check_over_link(struct check_ctx *c, size_t mi)
 		    "compression=%s explains: the link carried the compressed "
 		    "data, the figure counts it uncompressed", m->op, v, lim,
 		    l.display, label(m, "compression"));
+	else if (hint)
+		add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
+		    "%s of %s exceeds the %s the fastest %s link can carry, "
+		    "and its %s '%s' names that link: likely over the %s "
+		    "link (--link names it exactly)", m->op, v, lim,
+		    family, hint, label(m, hint), family);
 	else
 		add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
 		    "%s of %s exceeds the %s a %s link can carry", m->op, v,
@@ -431,6 +504,76 @@ static struct check_finding *found_here(struct check_ctx *c, size_t pos,
 	return NULL;
 }
 
+static void test_key(const struct measurement *m, struct strbuf *sb);
+
+/*
+ * Outputs: one tool's text read as one run of measurements, in position
+ * order, with one source, command and section, and no test twice (an
+ * iozone -t block's summary lines, an auto table's 25 rows, a fio
+ * report, a blockdev-perftest table).  dd, hdparm and time print one line
+ * a run: there an output is a line.  A reason that holds for the output
+ * is one finding that touches all of it, not one a line.
+ */
+static int output_spans_lines(const char *tool)
+{
+	return !strcmp(tool, "iozone") || !strcmp(tool, "fio") ||
+	       !strcmp(tool, "blockdev-perftest");
+}
+
+static size_t *number_outputs(const struct check_ctx *c)
+{
+	size_t *out = xmalloc((c->rs->n ? c->rs->n : 1) * sizeof(*out));
+	size_t id = 0;
+	struct strbuf key = STRBUF_INIT;
+	struct keymap seen;
+
+	keymap_init(&seen);
+	for (size_t pos = 0; pos < c->rs->n; pos++) {
+		const struct measurement *m = M(c, c->order[pos]), *p;
+		int created;
+
+		test_key(m, &key);
+		if (pos) {
+			p = M(c, c->order[pos - 1]);
+			if (strcmp(source_of(c, c->order[pos]),
+				   source_of(c, c->order[pos - 1])) ||
+			    m->source != p->source || strcmp(m->tool, p->tool) ||
+			    !labels_same(label(m, "command"),
+					 label(p, "command")) ||
+			    !labels_same(label(m, "section"),
+					 label(p, "section")) ||
+			    (!output_spans_lines(m->tool) &&
+			     m->line != p->line) ||
+			    keymap_get(&seen, key.buf)) {
+				id++;
+				keymap_release(&seen);
+				keymap_init(&seen);
+			}
+		}
+		keymap_put(&seen, key.buf, pos, &created);
+		out[c->order[pos]] = id;
+	}
+	keymap_release(&seen);
+	strbuf_release(&key);
+	return out;
+}
+
+/* Has a finding with this code been made for pos's output already? */
+static struct check_finding *found_in_output(struct check_ctx *c, size_t pos,
+					     const char *code)
+{
+	size_t id = c->output[c->order[pos]];
+
+	for (size_t i = c->out->n; i-- > 0;) {
+		struct check_finding *f = &c->out->v[i];
+
+		if (!strcmp(f->code, code) &&
+		    c->output[f->measurements[0]] == id)
+			return f;
+	}
+	return NULL;
+}
+
 /*
  * fio writes that reach the device before the next: sync=1 (O_SYNC; also
  * sync=sync or dsync in newer fio), fsync=N or fdatasync=N (a flush every
@@ -465,9 +608,10 @@ static void check_small_file(struct check_ctx *c, size_t pos)
 	    !strcmp(m->tool, "hdparm") || !strcmp(m->tool, "dd") ||
 	    !(ram > 0) || !file_size(c, pos, &size) || !(size < ram))
 		return;
-	f = found_here(c, pos, "small-file");
+	f = found_in_output(c, pos, "small-file");
 	if (f) {
 		also(f, mi);
+		also_test(c, f, pos);
 		return;
 	}
 	f = add(c, CHECK_WARNING, "small-file", mi, size, ram,
@@ -487,27 +631,105 @@ static int dd_synced(const struct measurement *m)
 	       (oflag && (strstr(oflag, "sync") || strstr(oflag, "direct")));
 }
 
+/*
+ * The RAM no-sync holds a write against: the test's ram label, or --ram.
+ * Not this machine's: a post was written on another one.
+ */
+static double ram_of_test(const struct check_ctx *c,
+			  const struct measurement *m)
+{
+	double r;
+
+	if (label_size(m, "ram", &r))
+		return r;
+	return c->opt->ram_given ? c->opt->ram : 0;
+}
+
+/*
+ * A buffered dd write without conv=fdatasync or oflag=direct|sync ends
+ * when the page cache holds the data.  It measured the cache when it
+ * wrote less than the machine's RAM (known from a label or --ram), or,
+ * RAM unknown, when its rate is above what its link can carry.  A write
+ * that ran CHECK_MIN_RUNTIME or more at under CHECK_CACHE_MIN_RATE went
+ * at the disk's pace (the kernel throttles a writer to it once the dirty
+ * limit is reached), whatever the RAM: no finding.
+ */
 static void check_no_sync(struct check_ctx *c, size_t pos)
 {
 	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi), *b;
+	const struct measurement *m = M(c, mi), *b, *rt;
 	struct check_finding *f;
-	double ram = ram_for(c, m);
+	struct link_info l;
+	const char *hint, *family = NULL;
+	double ram = ram_of_test(c, m), t;
 	char v[32], s[32], r[32];
 
 	if (strcmp(m->tool, "dd") || !is_write(m) || !is_bw(m) ||
-	    is_direct(m) || dd_synced(m) || !(ram > 0))
+	    is_direct(m) || dd_synced(m))
 		return;
 	b = sibling(c, pos, "bytes");
-	if (!b || !(mean(b) < ram))
+	rt = sibling(c, pos, "runtime");
+	t = rt ? mean(rt) : NAN;
+	if (!b || (t >= CHECK_MIN_RUNTIME && mean(m) < CHECK_CACHE_MIN_RATE))
 		return;
-	f = add(c, CHECK_WARNING, "no-sync", mi, mean(b), ram,
-		"dd wrote %s without conv=fdatasync or oflag=direct, less "
-		"than the %s of RAM: %s is how fast the page cache took the "
-		"data, not how fast the disk wrote it",
+	f = found_in_output(c, pos, "no-sync");
+	if (ram > 0) {
+		if (!(mean(b) < ram))
+			return;
+		if (f) {
+			also_test(c, f, pos);
+			return;
+		}
+		f = add(c, CHECK_WARNING, "no-sync", mi, mean(b), ram,
+			"dd wrote %s without conv=fdatasync or oflag=direct, "
+			"less than the %s of RAM: %s is how fast the page cache "
+			"took the data, not how fast the disk wrote it",
+			figure(mean(b), UNIT_BYTES, s, sizeof(s)),
+			figure(ram, UNIT_BYTES, r, sizeof(r)),
+			figure(mean(m), UNIT_BW, v, sizeof(v)));
+		also_test(c, f, pos);
+		return;
+	}
+	if (link_of(c, mi, &l, &hint, &family) <= 0 || !(peak(m) > l.payload))
+		return;		/* RAM unknown, nothing in the figures */
+	if (f) {
+		also_test(c, f, pos);
+		return;
+	}
+	f = add(c, CHECK_WARNING, "no-sync", mi, peak(m), l.payload,
+		"dd wrote %s without conv=fdatasync or oflag=direct at %s, "
+		"more than its link carries: the page cache took the data, "
+		"the disk had not written it yet",
 		figure(mean(b), UNIT_BYTES, s, sizeof(s)),
-		figure(ram, UNIT_BYTES, r, sizeof(r)),
-		figure(mean(m), UNIT_BW, v, sizeof(v)));
+		figure(peak(m), UNIT_BW, v, sizeof(v)));
+	also_test(c, f, pos);
+}
+
+/* ---- partial (dd stopped on an error) ---- */
+
+static void check_partial(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi), *b;
+	const char *why = label(m, "partial");
+	struct check_finding *f;
+	char s[32];
+
+	if (!why || !is_headline(m))
+		return;
+	f = found_in_output(c, pos, "partial");
+	if (f) {
+		also(f, mi);
+		also_test(c, f, pos);
+		return;
+	}
+	b = sibling(c, pos, "bytes");
+	if (b)
+		figure(mean(b), UNIT_BYTES, s, sizeof(s));
+	f = add(c, CHECK_WARNING, "partial", mi, mean(m), NAN,
+		"%s stopped on an error (%s): its %s figure covers only the "
+		"%s it copied before it, not the test it was asked to run",
+		m->tool, why, m->op, b ? s : "data");
 	also_test(c, f, pos);
 }
 
@@ -732,7 +954,7 @@ static int cached_after(struct check_ctx *c, size_t pos, long k, double rbw,
 	if (!(before > 0) || !(rbw >= CHECK_CACHED_RATIO * before))
 		return 0;
 	*lim = '\0';
-	if (link_of(c, mi, &l) > 0) {
+	if (link_of(c, mi, &l, NULL, NULL) > 0) {
 		if (!(rbw > l.payload))
 			return 0;
 		snprintf(lim, limsize, " and above the %s link", l.display);
@@ -809,7 +1031,7 @@ static void check_short_run(struct check_ctx *c, size_t pos)
 	}
 	if (isnan(t) || !(t < CHECK_MIN_RUNTIME))
 		return;
-	f = found_here(c, pos, "short-run");
+	f = found_in_output(c, pos, "short-run");
 	if (!f) {
 		/* the message quotes the runtime: its row names that
 		 * measurement (unit s), and touches the figure too */
@@ -992,7 +1214,7 @@ static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
 
 	if (!is_headline(m) || is_cachedread(m))
 		return;
-	f = found_here(c, pos, "few-runs");
+	f = found_in_output(c, pos, "few-runs");
 	if (!f) {
 		add(c, CHECK_INFO, "few-runs", mi, 1, 3,
 		    "%s at %s is a single run: repeat the test (3 runs or "
@@ -1003,9 +1225,9 @@ static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
 	also(f, mi);
 	m = M(c, f->measurements[0]);
 	free(f->message);
-	f->message = xstrfmt("%s at %s and %zu more figure%s of this line are "
-			     "single runs: repeat the test (3 runs or more) "
-			     "to know how much they vary", m->op,
+	f->message = xstrfmt("%s at %s and %zu more figure%s of this output "
+			     "are single runs: repeat the test (3 runs or "
+			     "more) to know how much they vary", m->op,
 			     figure(mean(m), m->unit, v, sizeof(v)),
 			     f->nmeasurements - 1,
 			     f->nmeasurements > 2 ? "s" : "");
@@ -1067,6 +1289,7 @@ static void run_checks(struct check_ctx *c)
 		check_hdparm_cache(c, c->order[pos]);
 		check_small_file(c, pos);
 		check_no_sync(c, pos);
+		check_partial(c, pos);
 		check_zero_data(c, pos);
 		check_cached_read(c, pos);
 		check_short_run(c, pos);
@@ -1098,11 +1321,13 @@ int check_run(const struct result_set *rs, const struct check_options *opt,
 	for (size_t i = 0; i < rs->n; i++)
 		c.order[i] = i;
 	qsort_r(c.order, rs->n, sizeof(*c.order), by_position, &c);
+	c.output = number_outputs(&c);
 	run_checks(&c);
 	if (out->n > first)	/* out->v may still be NULL */
 		qsort_r(out->v + first, out->n - first, sizeof(*out->v),
 			by_finding, &c);
 	free(c.order);
+	free(c.output);
 	return 0;
 }
 

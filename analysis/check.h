@@ -76,6 +76,9 @@ struct check_cache_drop {
 struct check_options {
 	const char *link;	/* default link name (--link), or NULL */
 	double ram;		/* bytes; 0 skips the RAM-based checks */
+	/* ram came from --ram: the tests' machine, not this one (no-sync
+	 * judges a post written elsewhere by its own figures without) */
+	int ram_given;
 	/* Cache drops seen in raw inputs (check_scan_cache_drops). */
 	struct check_cache_drop *drops;
 	size_t ndrops, drops_alloc;
@@ -86,6 +89,9 @@ struct check_options {
 #define CHECK_MIN_SAMPLES 5		/* fio bandwidth samples */
 #define CHECK_MAX_CV 0.10		/* coefficient of variation */
 #define CHECK_CACHED_RATIO 4.0		/* read / write */
+/* A buffered write slower than this over CHECK_MIN_RUNTIME or more went
+ * at the disk's pace: the page cache takes data at memory speed. */
+#define CHECK_CACHE_MIN_RATE 100e6	/* bytes/s */
 
 /* Sets the defaults: no link, ram = this machine's RAM, no drops. */
 void check_options_init(struct check_options *opt);

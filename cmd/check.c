@@ -124,6 +124,7 @@ int cmd_check(int argc, char **argv)
 			if (check_parse_size(optarg, &opt.ram))
 				return usage_error("check", "bad RAM size '%s' "
 						   "(e.g. 16G)", optarg);
+			opt.ram_given = 1;
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "csv") &&

@@ -32,6 +32,7 @@ int findings_args_option(const char *cmd, int c, const char *arg,
 		if (check_parse_size(arg, &fa->check.ram))
 			return usage_error(cmd, "bad RAM size '%s' (e.g. 16G)",
 					   arg);
+		fa->check.ram_given = 1;
 		return 0;
 	case OPT_FINDINGS_LEVEL:
 		if (footnotes_parse_level(arg, &fa->level))

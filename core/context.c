@@ -328,6 +328,132 @@ static const char *label_title(const struct parse_ctx *ctx,
 	return t;
 }
 
+/* "I ran", "Here is", "This is": a sentence's opening, not a name. */
+static int opens_sentence(const char *t, size_t n)
+{
+	static const char *const words[] = {
+		"i", "i'm", "i've", "i'd", "we", "we're", "we've", "here",
+		"here's", "this", "these", "that", "it", "it's", "then", "so",
+		"and", "but", "below", "above", "see", "also", "as", "if",
+		"when", "with", "you", "my", "our", "thanks", "regards",
+		"cheers", "hi", "hello", NULL
+	};
+	size_t w = 0;
+
+	while (w < n && !is_space(t[w]) && t[w] != ',')
+		w++;
+	for (size_t k = 0; words[k]; k++)
+		if (strlen(words[k]) == w && !strncasecmp(t, words[k], w))
+			return 1;
+	return 0;
+}
+
+/*
+ * Does the line read as a statement, not a name: a finite verb ("the
+ * disk is slow", "minor fault 次数等于 13"), a note's word ("TODO"), or
+ * a row of figures ("none 506 0 506 0% /dev/shm", df's)?
+ */
+static int reads_as_statement(const char *t, size_t n)
+{
+	static const char *const verbs[] = {
+		"is", "are", "was", "were", "has", "have", "had", "got", "gets",
+		"shows", "showed", "seems", "looks", "gives", "gave", "took",
+		"takes", "did", "does", "can", "could", "should", "would",
+		"will", "equals", "todo", "fixme", "note", "notes", "edit",
+		"update", "updated", NULL
+	};
+	size_t numbers = 0, words = 0;
+
+	if (strstr(t, "等于"))
+		return 1;
+	for (size_t i = 0; i < n;) {
+		size_t w = i, digits = 0;
+
+		while (w < n && !is_space(t[w]))
+			digits += t[w] >= '0' && t[w] <= '9', w++;
+		if (w > i) {
+			words++;
+			numbers += digits && strspn(t + i, "0123456789.,%") ==
+						 w - i;
+			for (size_t k = 0; verbs[k]; k++)
+				if (strlen(verbs[k]) == w - i &&
+				    !strncasecmp(t + i, verbs[k], w - i))
+					return 1;
+		}
+		i = w + (w < n);
+	}
+	return numbers >= 3 || 2 * numbers > words;
+}
+
+/* Is line j where an output starts: output, a fence, or a command? */
+static int starts_output(const struct parse_ctx *ctx, size_t j)
+{
+	const char *t = ctx->in->lines[j].text;
+	char *cmd;
+
+	if (ctx->claimed[j] || fence_mark(t) || line_after_prompt(t) != t)
+		return 1;
+	cmd = context_command_text(ctx, j);
+	free(cmd);
+	return cmd != NULL;
+}
+
+/*
+ * "Samsung 860 EVO, ext4" alone between blank lines, right above its
+ * outputs: a plain heading, as posts that compare drives put over each
+ * one without underlining it.  A paragraph of one short line that names
+ * something: at most 8 words and 60 characters, with a letter, no
+ * sentence's end ('.', '!', '?', ',', ';'), no opening of one ("I ran
+ * ...", "Here is") nor finite verb ("... is slow"), not a row of
+ * figures, nothing of a command (an option, '=', '$', '`', '|',
+ * a prompt, a tool's name first), no list item nor RST directive; the
+ * next non-blank line an output, a fence or a command.  A fence may stand
+ * right above or below it (notes that put "test read speed" between the
+ * fence closing one output and the one opening the next).
+ */
+static const char *plain_title(const struct parse_ctx *ctx,
+			       const unsigned char *fenced, size_t i,
+			       size_t *len)
+{
+	const struct input *in = ctx->in;
+	const char *t = in->lines[i].text;
+	size_t n = in->lines[i].len, words = 1, w, j;
+	int letter = 0;
+
+	if (fenced[i] || n > 60 || strchr(".!?,;:", t[n - 1]) ||
+	    (i > 0 && in->lines[i - 1].len &&
+	     !fence_mark(in->lines[i - 1].text)) || i + 1 >= in->nlines ||
+	    (in->lines[i + 1].len && !fence_mark(in->lines[i + 1].text)))
+		return NULL;
+	/* a list's item ("* usage"), an RST directive (".. code::"), a
+	 * "key: value" line ("**fio version**: 3.21") */
+	if ((strchr("*-+", t[0]) && is_space(t[1])) || strstr(t, "::") ||
+	    strstr(t, ": ") || reads_as_statement(t, n))
+		return NULL;
+	for (size_t k = 0; k < n; k++) {
+		if (k + 1 < n && is_space(t[k]) && !is_space(t[k + 1]))
+			words++;
+		if ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') ||
+		    (unsigned char)t[k] >= 0x80)
+			letter = 1;
+		if ((is_space(t[k]) && k + 1 < n && t[k + 1] == '-') ||
+		    strchr("=|`$<>{}", t[k]))
+			return NULL;
+	}
+	w = strcspn(t, " \t");
+	if (words > 8 || !letter || t[0] == '-' || t[0] == '#' ||
+	    t[0] == '>' || line_after_prompt(t) != t ||
+	    is_tool_word(t, w) || opens_sentence(t, n) ||
+	    attribution_or_prompt(t, n))
+		return NULL;
+	for (j = i + 1; j < in->nlines && !in->lines[j].len; j++)
+		;
+	if (j >= in->nlines || !starts_output(ctx, j))
+		return NULL;
+	*len = n;
+	return t;
+}
+
 /*
  * A "# title" line is a shell comment as often as a heading, even in a
  * text with fences: one right above a command's output ("# wait, then
@@ -383,7 +509,8 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	} else if (is_rule_line(ctx, i + 1) &&
 		   (!fenced[i] || (i && is_rule_line(ctx, i - 1)))) {
 		e = t + n;
-	} else if ((at = label_title(ctx, fenced, i, &n))) {
+	} else if ((at = label_title(ctx, fenced, i, &n)) ||
+		   (at = plain_title(ctx, fenced, i, &n))) {
 		t = at;
 		e = t + n;
 	} else {
@@ -395,6 +522,8 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	while (e > t && (is_space(e[-1]) || e[-1] == ':' || e[-1] == '*' ||
 			 (e[-1] == '-' && e - 1 > t && e[-2] == ':')))
 		e--;
+	if (e - t > 3 && !strncmp(e - 3, "：", 3))	/* full-width ':' */
+		e -= 3;
 	*len = (size_t)(e - t);
 	if (!*len || *len > HEADING_MAX || counts_runs(t, *len) ||
 	    says_again(t, *len))
@@ -464,8 +593,10 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 		return tool || option || *t == '.' || *t == '/';
 	}
 	/* A process list row ("1585 be/0 vagrant ... dd if=...") is not a
-	 * command line: no command starts with a digit. */
-	if (*t >= '0' && *t <= '9')
+	 * command line: no command starts with a digit; nor is the shell's
+	 * report of a job ("[1]+  Done   dd if=...", "[2] 16653"). */
+	if ((*t >= '0' && *t <= '9') ||
+	    (t[0] == '[' && t[1] >= '0' && t[1] <= '9'))
 		return 0;
 	scan_words(t, len, &tool, &option);
 	return option && (tool || text[strlen(text) - 1] == ':');

@@ -16,7 +16,12 @@
  *             short line ending in ':' or ':-' ("BEFORE:", "* ext4, 4
  *             KiB:"), or a lone "before", "after", "baseline", over a
  *             blank line, fence, prompt or output, with no option in it,
- *             not a mail's "X wrote:" nor a password prompt.  A title that counts runs ("Run 2",
+ *             not a mail's "X wrote:" nor a password prompt; or a plain
+ *             line standing alone between blank lines right above an
+ *             output, fence or command ("Samsung 860 EVO (SATA)": at most
+ *             8 words and 60 characters, no sentence end or opening, no
+ *             finite verb, no "key: value", no row of figures, nothing of
+ *             a command).  A title that counts runs ("Run 2",
  *             "2nd pass", "Test #3") or says "again" is none: outputs
  *             under such lines are repetitions of one test
  *   command   the line right above the output (blank lines, prompts and

@@ -206,6 +206,135 @@ static inline const char *skip_blanks(const char *t, const char *end)
 	return t;
 }
 
+/*
+ * Typed prefixes: what a poster puts before a line of output -- a list's
+ * number ("2) ", "1. ", "2 - ", "(3) "), a bullet ("* ", "- ", "+ ",
+ * "• "), a time stamp ("[2023-04-07 10:11:12] ", "2023-04-07T10:11:12Z ",
+ * "10:11:12 ", "[ 12.345678] ").  The length of one at s (with the blanks
+ * after it), or 0.
+ */
+static size_t typed_prefix(const char *s, const char *end)
+{
+	const char *p = s;
+	size_t digits = 0;
+
+	if (end - s >= 2 && *s && strchr("*-+", *s) && s[1] == ' ')
+		return 2;
+	if (end - s >= 4 && !memcmp(s, "\xe2\x80\xa2 ", 4))
+		return 4;
+	if (*p == '(')
+		p++;
+	while (p < end && *p >= '0' && *p <= '9' && digits < 4)
+		p++, digits++;
+	if (digits && digits <= 3 && p + 1 < end) {
+		if ((*s == '(' && *p == ')') || (*s != '(' &&
+						  (*p == ')' || *p == '.')))
+			return p[1] == ' ' ? (size_t)(p + 2 - s) : 0;
+		if (*s != '(' && p + 2 < end && !memcmp(p, " - ", 3))
+			return (size_t)(p + 3 - s);
+	}
+	/* a stamp: digits with '-', ':', '.', 'T', 'Z' (and '[' ']'
+	 * around), holding a ':' or a '.' between digits */
+	p = s + (*s == '[');
+	digits = 0;
+	{
+		int clock = 0;
+
+		while (p < end && ((*p >= '0' && *p <= '9') ||
+				   (*p && strchr("-:.TZ+ ", *p)))) {
+			if (*p >= '0' && *p <= '9')
+				digits++;
+			else if ((*p == ':' || *p == '.') && digits)
+				clock = 1;
+			if (*p == ' ' && (*s != '[' || (p + 1 < end &&
+							 p[1] == ' ')))
+				break;
+			p++;
+		}
+		if (*s == '[') {
+			if (p >= end || *p != ']')
+				return 0;
+			p++;
+		}
+		if (digits >= 6 && clock && p < end && *p == ' ')
+			return (size_t)(p + 1 - s);
+	}
+	return 0;
+}
+
+/*
+ * Does the text at [s, end) open like a line of a tool's output?  Only
+ * then is a typed prefix before it taken off: a list item of prose keeps
+ * its number.
+ */
+static int opens_output_line(const char *s, const char *end)
+{
+	static const char *const openings[] = {
+		"Timing cached reads:", "Timing buffered disk reads",
+		"Timing O_DIRECT ", "Timing buffer-cache reads:",
+		"Children see throughput", "Parent sees throughput",
+		/* fio's: 2 (see past_typed_prefixes) */
+		"READ: ", "WRITE: ", "TRIM: ", "read : io=", "write: io=",
+		"read: IOPS=", "write: IOPS=", "read : IOPS=", "trim: IOPS=",
+		"Run status group ", NULL
+	};
+	size_t n = (size_t)(end - s);
+	const char *p = s;
+
+	for (size_t k = 0; openings[k]; k++)
+		if (n >= strlen(openings[k]) &&
+		    !memcmp(s, openings[k], strlen(openings[k])))
+			return k < 6 ? 1 : 2;
+	/* time's "real\t0m1.2s", dd's "1024+0 records", "N bytes (": and
+	 * zsh's "... 0.01s user 0.50s system 99% cpu 0.512 total" */
+	if ((n > 5 && (!memcmp(s, "real", 4) || !memcmp(s, "user", 4)) &&
+	     (s[4] == '\t' || s[4] == ' ')) ||
+	    (n > 4 && !memcmp(s, "sys", 3) && (s[3] == '\t' || s[3] == ' ')))
+		return 1;
+	if (n > 6 && !memcmp(end - 6, " total", 6) &&
+	    memmem(s, n, "s user ", 7) && memmem(s, n, "s system ", 9))
+		return 1;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (p > s && p < end && *p == '+') {
+		const char *q = ++p;
+
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		return p > q && p < end && *p == ' ';
+	}
+	return p > s && end - p > 7 && (!memcmp(p, " bytes ", 7) ||
+					!memcmp(p, " bytes,", 7));
+}
+
+/*
+ * Past the typed prefixes at t (up to three: "2) - ") when the rest is
+ * a line of output.  fio's text parser learns a report's own prefix from
+ * its first line ("* read : io=", a code block numbered "5. read: ...",
+ * "10. | 1.00th=...") and takes it off every line of the report: before
+ * fio's lines, the "N. " and bullets it learns are left to it.
+ */
+static const char *past_typed_prefixes(const char *t, const char *end)
+{
+	const char *p = t;
+	size_t n;
+
+	for (int k = 0; k < 3 && (n = typed_prefix(p, end)); k++) {
+		const char *prefix = p;
+		int kind;
+
+		p = skip_blanks(p + n, end);
+		kind = opens_output_line(p, end);
+		if (kind == 2 && (prefix[n - 2] == '.' ||
+				  (n == 2 && strchr("*-+", prefix[0])) ||
+				  !memcmp(prefix, "\xe2\x80\xa2", 3)))
+			return t;
+		if (kind)
+			return p;
+	}
+	return t;
+}
+
 /* The per-line extras grow with the lines (zeros for the new room). */
 #define GROW_EXTRA(in, field, old) \
 	do { \
@@ -280,6 +409,9 @@ static void add_line(struct input *in, char **arena, const char *s,
 	}
 	t = skip_blanks(t, end);
 	indent = (size_t)(t - b);
+	/* (most lines open with a letter: no prefix to look for) */
+	if (t < end && !is_alpha(*t))
+		t = past_typed_prefixes(t, end);
 	if (indent > USHRT_MAX)
 		indent = USHRT_MAX;
 	SET_EXTRA(in, indent, i, (unsigned short)indent);
@@ -356,6 +488,126 @@ static int looks_quoted_printable(const char *data)
 	return find_text(data, "=3D") != NULL;
 }
 
+/* Does [p, end) open with the phrase? */
+static int opens_with(const char *p, const char *end, const char *phrase)
+{
+	size_t n = strlen(phrase);
+
+	return (size_t)(end - p) >= n && !memcmp(p, phrase, n);
+}
+
+/*
+ * Does a line of output start at p, in a line whose breaks a web page or
+ * mail client lost?  Only fixed phrases that nothing else prints:
+ * hdparm's "Timing ... reads" and its "/dev/sdX:" header before one, dd's
+ * "N+M records in|out" and "N bytes (" / "N bytes copied|transferred",
+ * the shell's "real 0m1.2s" / "user" / "sys", iozone's table header
+ * ("kB  reclen ...", "random random ...").
+ */
+static int starts_reflowed_line(const char *p, const char *end)
+{
+	const char *q = p;
+
+	switch (*p) {
+	case 'T':
+		return opens_with(p, end, "Timing cached reads:") ||
+		       opens_with(p, end, "Timing buffered disk reads") ||
+		       opens_with(p, end, "Timing buffer-cache reads:") ||
+		       opens_with(p, end, "Timing O_DIRECT ");
+	case '/':
+		if (!opens_with(p, end, "/dev/"))
+			return 0;
+		while (q < end && *q != ' ' && *q != '\t')
+			q++;
+		return q[-1] == ':' && opens_with(skip_blanks(q, end), end,
+						  "Timing ");
+	case 'r': case 'u': case 's':
+		if (!opens_with(p, end, "real") && !opens_with(p, end, "user") &&
+		    !opens_with(p, end, "sys"))
+			return opens_with(p, end, "random random ");
+		q = skip_blanks(p + (*p == 's' ? 3 : 4), end);
+		if (q == p + (*p == 's' ? 3 : 4))
+			return 0;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		return q < end && *q == 'm' && q + 1 < end &&
+		       q[1] >= '0' && q[1] <= '9';
+	case 'K': case 'k':
+		return opens_with(p, end, "KB  reclen ") ||
+		       opens_with(p, end, "kB  reclen ") ||
+		       opens_with(p, end, "KB reclen ") ||
+		       opens_with(p, end, "kB reclen ");
+	}
+	if (*p < '0' || *p > '9')
+		return 0;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q < end && *q == '+') {
+		const char *d = ++q;
+
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		return q > d && (opens_with(q, end, " records in") ||
+				 opens_with(q, end, " records out"));
+	}
+	return opens_with(q, end, " bytes (") ||
+	       opens_with(q, end, " bytes copied") ||
+	       opens_with(q, end, " bytes transferred");
+}
+
+#define REFLOW_MAX 16
+
+/*
+ * A line a web page or mail client ran together from several ("$ dd
+ * if=/dev/zero of=t bs=1M count=1024 1024+0 records in 1024+0 records
+ * out 1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.1 s, 211 MB/s") is
+ * cut again before each such opening, every piece under the line's own
+ * number.  Two openings, or one after a command, make it one: a sentence
+ * that quotes one phrase keeps its line.
+ */
+static void add_reflowed(struct input *in, char **arena, const char *s,
+			 const char *end, unsigned lineno)
+{
+	const char *cut[REFLOW_MAX];
+	size_t n = 0;
+
+	if (end - s < 40) {
+		add_line(in, arena, s, end, lineno);
+		return;
+	}
+	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++)
+		if ((p[-1] == ' ' || p[-1] == '\t') && p[0] != ' ' &&
+		    p[0] != '\t' && starts_reflowed_line(p, end))
+			cut[n++] = p;
+	if (n == 1) {
+		/* one opening: the text before it is a command of a tool
+		 * that prints such a line */
+		static const char *const tools[] = {
+			"hdparm", "dd", "time", "iozone", NULL
+		};
+		const char *h = s;
+		char *head;
+		struct shell_cmd sc;
+		size_t k;
+
+		while (h < cut[0] && (is_blank(*h) || *h == '>'))
+			h++;	/* "> $ dd ...": a quoted mail's line */
+		head = xstrndup(h, (size_t)(cut[0] - h));
+
+		for (k = 0; tools[k] && !shell_find(head, tools[k], &sc, 1);
+		     k++)
+			;
+		free(head);
+		if (!tools[k])
+			n = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		add_line(in, arena, s, cut[i], lineno);
+		s = cut[i];
+	}
+	add_line(in, arena, s, end, lineno);
+}
+
 static inline void add_piece(struct input *in, char **arena, const char *s,
 		      const char *end, unsigned lineno, int has_cr)
 {
@@ -368,7 +620,7 @@ static inline void add_piece(struct input *in, char **arena, const char *s,
 			add_line(in, arena, s, c, lineno);
 		s = c + 1;
 	}
-	add_line(in, arena, s, end, lineno);
+	add_reflowed(in, arena, s, end, lineno);
 }
 
 /* Length of a no-break or thin space at s in UTF-8 (U+00A0, U+202F,
@@ -1239,16 +1491,23 @@ static const char *after_prose_colon(const char *s, const char *prog)
 	return NULL;
 }
 
-/* shell_find() on a line whose prompt is gone. */
-static size_t find_simple_commands(const char *s, const char *prog,
-				   struct shell_cmd *cmds, size_t max)
+/* shell_find() on a line whose prompt is gone, up to end. */
+static size_t find_simple_commands(const char *s, const char *end,
+				   const char *prog, struct shell_cmd *cmds,
+				   size_t max)
 {
 	const char *start = s;
 	size_t n = 0;
 	char quote = 0;
 
 	for (const char *p = s;; p++) {
-		int sep = !*p;
+		int sep = p >= end || !*p;
+
+		if (sep) {
+			if (n < max && match_simple(start, p, prog, &cmds[n]))
+				n++;
+			break;
+		}
 
 		if (*p && quote) {
 			if (*p == quote)
@@ -1267,21 +1526,80 @@ static size_t find_simple_commands(const char *s, const char *prog,
 			continue;
 		if (n < max && match_simple(start, p, prog, &cmds[n]))
 			n++;
-		if (!*p || sep == 2)
+		if (sep == 2)
 			break;
 		start = p + 1;
 	}
 	return n;
 }
 
+/*
+ * A command in Markdown inline code: "I ran `dd if=/dev/sdb of=/dev/null
+ * bs=1M` on the old disk:".  The spans of the line that run prog with an
+ * option ("`dd` is slow" runs nothing); the first that does, found.
+ */
+static size_t find_in_inline_code(const char *s, const char *prog,
+				  struct shell_cmd *cmds, size_t max)
+{
+	const char *open = strchr(s, '`'), *close;
+
+	if (!open || !strstr(s, prog))
+		return 0;
+	for (; open && (close = strchr(open + 1, '`')); open = strchr(close + 1,
+								      '`')) {
+		const char *b = open + 1;
+		size_t n;
+
+		if (close == b)		/* "``cmd``": the span after both */
+			continue;
+		n = find_simple_commands(b, close, prog, cmds, max);
+		if (n && has_option_word(cmds[0].args, cmds[0].prog +
+					 cmds[0].len))
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * A prompt glued to the output before it, which ended without a newline:
+ * "umount: /dev/sda: not mountedpi@raspberrypi:~/Desktop $ sudo dd ...".
+ * The word before a lone '$' or '#' holds user@host and a ':' after it,
+ * as only a prompt does.  Returns the text after it, or NULL.
+ */
+static const char *after_glued_prompt(const char *s, const char *prog)
+{
+	if (!strstr(s, prog))
+		return NULL;
+	for (const char *p = strchr(s, ' '); p; p = strchr(p + 1, ' ')) {
+		const char *w = p, *at;
+
+		if (!((p[1] == '$' || p[1] == '#') && p[2] == ' '))
+			continue;
+		while (w > s && w[-1] != ' ' && w[-1] != '\t')
+			w--;
+		at = memchr(w, '@', (size_t)(p - w));
+		if (at && at > w && memchr(at, ':', (size_t)(p - at)))
+			return skip_blanks_const(p + 3);
+	}
+	return NULL;
+}
+
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max)
 {
 	const char *s = line_after_prompt(line), *after_prose;
-	size_t n = find_simple_commands(s, prog, cmds, max);
+	size_t n = find_simple_commands(s, s + strlen(s), prog, cmds, max);
 
 	if (!n && (after_prose = after_prose_colon(s, prog)))
-		n = find_simple_commands(after_prose, prog, cmds, max);
+		n = find_simple_commands(after_prose,
+					 after_prose + strlen(after_prose),
+					 prog, cmds, max);
+	if (!n && s == line && (after_prose = after_glued_prompt(s, prog)))
+		n = find_simple_commands(after_prose,
+					 after_prose + strlen(after_prose),
+					 prog, cmds, max);
+	if (!n && s == line)
+		n = find_in_inline_code(s, prog, cmds, max);
 	return n;
 }
 

@@ -205,8 +205,11 @@ struct shell_cmd {
  * program's base name, after sudo/time/nice/env wrappers and VAR=x
  * assignments).  The line may start with a prompt, or with prose and a
  * colon when none runs prog from the start ("Test partition : sudo dd
- * if=/dev/zero ...": the word after ": " runs prog, with an option).
- * Returns how many were found, at most max.
+ * if=/dev/zero ...": the word after ": " runs prog, with an option), or
+ * with a prompt glued to the output before it ("... not mountedpi@pi:~ $
+ * sudo dd ..."), or in Markdown inline code when it runs prog with an
+ * option ("I ran `dd if=/dev/sdb of=/dev/null bs=1M` on it:").  Returns
+ * how many were found, at most max.
  */
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max);

@@ -10,6 +10,16 @@
  *     (bytes)      (s)      (s)      (s)    MB/s)    MB/s)   (IOPS) ...
  *    67108864    0.550    0.548    0.551  116.286    0.254    1.817 ...
  *
+ * From r1f5216bc2 (2009-06-15) to r30fef168b (2010-01-17) the script
+ * printed "R(std" without its comma and ",MB/s)" under both std columns:
+ *
+ *   blocksize        W ...   W(avg,   W(std,        W ...   R(avg,    R(std        R
+ *     (bytes)      (s) ...    MB/s)   ,MB/s)   (IOPS) ...    MB/s)   ,MB/s)   (IOPS)
+ *
+ * so header words are matched by their letters, whatever commas and
+ * parentheses mail left around them; a header that does not match says
+ * which word was expected where.
+ *
  * Mail clients wrap these long lines (header and rows) anywhere between
  * fields, and pages copied from the web lose the breaks altogether, so the
  * text is read as one stream of fields: the header words fix the number of
@@ -69,11 +79,17 @@ struct bpt_state {
 	size_t nf;
 	uint64_t last_bs;
 	size_t header_li;
+	int copy_noted;		/* the table's first quoted row was noted */
 };
 
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t';
+}
+
+static int is_ascii_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 static int parse_int(const char *s, int *out)
@@ -256,9 +272,32 @@ static void end_table(struct bpt_state *st)
 	st->nf = 0;
 }
 
+/*
+ * Was this row, every field of it, read before in this input?  With its
+ * times printed to the millisecond, such a row is the same table quoted
+ * in a reply or copied again (a blog's copy with its line breaks lost
+ * under the mail's own), not another run.  Returns the first one's line
+ * index, or (size_t)-1 (and remembers this one).
+ */
+static size_t copy_of_row(struct bpt_state *st)
+{
+	struct strbuf key = STRBUF_INIT;
+	size_t orig;
+	int seen;
+
+	strbuf_adds(&key, "blockdev-perftest");
+	for (size_t i = 0; i < st->nf; i++) {
+		strbuf_addch(&key, '\037');
+		strbuf_adds(&key, st->f[i].text);
+	}
+	seen = parse_seen(st->ctx, strbuf_str(&key), st->f[0].li, &orig);
+	strbuf_release(&key);
+	return seen ? orig : (size_t)-1;
+}
+
 static void finish_row(struct bpt_state *st)
 {
-	size_t it = (size_t)st->iterations;
+	size_t it = (size_t)st->iterations, orig;
 	uint64_t bs;
 	const char *p = st->f[0].text;
 
@@ -271,44 +310,192 @@ static void finish_row(struct bpt_state *st)
 		return;
 	}
 	st->last_bs = bs;
+	orig = copy_of_row(st);
+	if (orig != (size_t)-1) {
+		if (!st->copy_noted)
+			parse_note(st->ctx, st->f[0].li, "the same "
+				   "blockdev-perftest rows as line %u (quoted "
+				   "or copied again): not counted twice",
+				   st->ctx->in->lines[orig].lineno);
+		st->copy_noted = 1;
+		st->nf = 0;
+		return;
+	}
 	emit_op(st, "write", st->f + 1, bs);
 	emit_op(st, "read", st->f + 1 + it + 3, bs);
 	st->nf = 0;
 }
 
-/* Header line 1: blocksize W... W(avg, W(std, W R... R(avg, R(std, R */
-static int header1_done(struct bpt_state *st)
-{
-	size_t w = 0, r = 0, i;
-	static const char *const tail_w[] = { "W(avg,", "W(std,", "W" };
-	static const char *const tail_r[] = { "R(avg,", "R(std,", "R" };
+/*
+ * The header is matched by the letters of its words, not their commas and
+ * parentheses: from r1f5216bc2 (2009-06-15) to r30fef168b (2010-01-17) the
+ * script printed "R(std" without its comma and ",MB/s)" for the std's
+ * unit, and mail moves both about (",MB/s)" glued to the next word).  Each
+ * field gives its runs of letters ("W(avg," gives W and avg, ",MB/s)(IOPS)"
+ * MB, s and IOPS); a field without letters gives "#", which no header has.
+ */
+#define BPT_MAX_TOKENS (4 * BPT_MAX_FIELDS)
 
-	for (i = 1; i < st->nf && !strcmp(st->f[i].text, "W"); i++)
-		w++;
-	for (size_t k = 0; k < 3; k++, i++)
-		if (i >= st->nf || strcmp(st->f[i].text, tail_w[k]))
-			return 0;
-	for (; i < st->nf && !strcmp(st->f[i].text, "R"); i++)
-		r++;
-	for (size_t k = 0; k < 3; k++, i++)
-		if (i >= st->nf || strcmp(st->f[i].text, tail_r[k]))
-			return 0;
-	if (!w || w != r || w > BPT_MAX_ITER)
-		return -1;
-	st->iterations = (int)w;
-	return 1;
+struct bpt_token {
+	char w[12];
+	size_t field;		/* index into st->f */
+};
+
+static size_t tokenize(const struct bpt_state *st, struct bpt_token *t)
+{
+	size_t n = 0;
+
+	for (size_t f = 0; f < st->nf; f++) {
+		const char *p = st->f[f].text;
+		int letters = 0;
+
+		while (*p && n < BPT_MAX_TOKENS) {
+			size_t len = 0;
+
+			while (!is_ascii_alpha(*p) && *p)
+				p++;
+			while (is_ascii_alpha(p[len]))
+				len++;
+			if (!len)
+				break;
+			letters = 1;
+			if (len >= sizeof(t[n].w))
+				len = sizeof(t[n].w) - 1;
+			memcpy(t[n].w, p, len);
+			t[n].w[len] = '\0';
+			t[n++].field = f;
+			while (is_ascii_alpha(*p))
+				p++;
+		}
+		if (!letters && n < BPT_MAX_TOKENS) {
+			strcpy(t[n].w, "#");
+			t[n++].field = f;
+		}
+	}
+	return n;
 }
 
-static int header2_word_ok(const struct bpt_state *st, size_t i)
-{
-	size_t it = (size_t)st->iterations, k = (i - 1) % (it + 3);
-	const char *s = st->f[i].text;
+/* One expected letter word and the script's header word it is part of. */
+struct bpt_expect {
+	const char *w;
+	const char *word;
+};
 
-	if (i == 0)
-		return !strcmp(s, "(bytes)");
-	if (k < it)
-		return !strcmp(s, "(s)");
-	return !strcmp(s, k == it + 2 ? "(IOPS)" : "MB/s)");
+static size_t expect_add(struct bpt_expect *e, size_t n, const char *w,
+			 const char *word)
+{
+	e[n].w = w;
+	e[n].word = word;
+	return n + 1;
+}
+
+/* Header line 1 with it iterations, as letter words. */
+static size_t expect_header1(struct bpt_expect *e, size_t it)
+{
+	size_t n = expect_add(e, 0, "blocksize", "blocksize");
+
+	for (int side = 0; side < 2; side++) {
+		const char *x = side ? "R" : "W";
+
+		for (size_t i = 0; i < it; i++)
+			n = expect_add(e, n, x, x);
+		n = expect_add(e, n, x, side ? "R(avg," : "W(avg,");
+		n = expect_add(e, n, "avg", side ? "R(avg," : "W(avg,");
+		n = expect_add(e, n, x, side ? "R(std," : "W(std,");
+		n = expect_add(e, n, "std", side ? "R(std," : "W(std,");
+		n = expect_add(e, n, x, x);
+	}
+	return n;
+}
+
+static size_t expect_header2(struct bpt_expect *e, size_t it)
+{
+	size_t n = expect_add(e, 0, "bytes", "(bytes)");
+
+	for (int side = 0; side < 2; side++) {
+		for (size_t i = 0; i < it; i++)
+			n = expect_add(e, n, "s", "(s)");
+		for (int k = 0; k < 2; k++) {
+			n = expect_add(e, n, "MB", "MB/s)");
+			n = expect_add(e, n, "s", "MB/s)");
+		}
+		n = expect_add(e, n, "IOPS", "(IOPS)");
+	}
+	return n;
+}
+
+static int word_is(const char *have, const char *want)
+{
+	/* "std" is "stddev" in the one-line header of r5c4a41b65 */
+	return !strcasecmp(have, want) ||
+	       (!strcmp(want, "std") && !strcasecmp(have, "stddev"));
+}
+
+/*
+ * Matches the fields so far against the expected words: 1 when they are
+ * the whole header line, 0 when a beginning of it, -1 when not (the
+ * field and the word expected there are reported).
+ */
+static int match_header(struct bpt_state *st, const struct bpt_expect *e,
+			size_t ne, const char *which)
+{
+	struct bpt_token *t = xmalloc(BPT_MAX_TOKENS * sizeof(*t));
+	size_t n = tokenize(st, t), i;
+	int rc = 0;
+
+	for (i = 0; i < n && i < ne; i++)
+		if (!word_is(t[i].w, e[i].w))
+			break;
+	if (i < n && i < ne) {
+		const struct bpt_field *f = &st->f[t[i].field];
+
+		parse_error(st->ctx, f->li, "blockdev-perftest %s header line: "
+			    "expected '%s' (field %zu) where '%s' is", which,
+			    e[i].word, t[i].field + 1, f->text);
+		rc = -1;
+	} else if (n >= ne) {
+		/* the last field may not run past the line's last word */
+		rc = n == ne ? 1 : -1;
+		if (rc < 0)
+			parse_error(st->ctx, st->f[t[ne].field].li,
+				    "blockdev-perftest %s header line: '%s' "
+				    "after its last word", which,
+				    st->f[t[ne].field].text);
+	}
+	free(t);
+	return rc;
+}
+
+/*
+ * Header line 1: the W columns before "W(avg," are the iterations.  1 when
+ * the line is whole, 0 when begun, -1 when it is no header (reported), -2
+ * when its R columns are not as many as its W columns.
+ */
+static int header1_done(struct bpt_state *st)
+{
+	struct bpt_token *t = xmalloc(BPT_MAX_TOKENS * sizeof(*t));
+	struct bpt_expect e[2 * (BPT_MAX_ITER + 6) + 1];
+	size_t n = tokenize(st, t), w = 0, r = 0, i;
+	int unequal = 0, rc;
+
+	for (i = 1; i < n && !strcasecmp(t[i].w, "W"); i++)
+		w++;
+	if (i + 4 < n && !strcasecmp(t[i].w, "avg")) {
+		for (i += 4; i < n && !strcasecmp(t[i].w, "R"); i++)
+			r++;
+		unequal = i < n && !strcasecmp(t[i].w, "avg") && r != w;
+	}
+	free(t);
+	if (i >= n && !unequal && w <= BPT_MAX_ITER + 1)
+		return 0;	/* still in the W (or R) run */
+	if (unequal)
+		return -2;
+	if (w < 2 || w - 1 > BPT_MAX_ITER)
+		w = 2;		/* reports the first word out of place */
+	rc = match_header(st, e, expect_header1(e, w - 1), "first");
+	if (rc > 0)
+		st->iterations = (int)(w - 1);
+	return rc;
 }
 
 /* Feeds one field; returns 0 when the field ends the table. */
@@ -327,9 +514,10 @@ static int feed(struct bpt_state *st, const char *s, size_t len, size_t li)
 	case 1: {
 		int done = header1_done(st);
 
-		if (done < 0) {
+		if (done == -2)
 			parse_error(st->ctx, st->header_li, "blockdev-perftest "
 				    "header with unequal W and R columns");
+		if (done < 0) {
 			st->phase = 0;
 			return 0;
 		}
@@ -346,17 +534,20 @@ static int feed(struct bpt_state *st, const char *s, size_t len, size_t li)
 		}
 		return 1;
 	}
-	case 2:
-		if (!header2_word_ok(st, st->nf - 1)) {
-			parse_error(st->ctx, li, "unexpected '%s' in the "
-				    "second blockdev-perftest header line",
-				    f->text);
+	case 2: {
+		struct bpt_expect e[2 * (BPT_MAX_ITER + 5) + 1];
+		int done = match_header(st, e, expect_header2(e,
+				(size_t)st->iterations), "second");
+
+		if (done < 0) {
 			st->phase = 0;
 			return 0;
 		}
-		if (st->nf == st->want)
-			st->phase = 3, st->nf = 0, st->last_bs = 0;
+		if (done)
+			st->phase = 3, st->nf = 0, st->last_bs = 0,
+			st->copy_noted = 0;
 		return 1;
+	}
 	default:
 		if (st->nf == 1 ? !is_integer(f->text) :
 				  !is_decimal(f->text, &v)) {

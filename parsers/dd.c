@@ -39,16 +39,22 @@
  * or three digits and its unit differs between versions.  A figure is a
  * result only when it is dd's final summary:
  *
- *   - a summary right after its "records out" line is final, unless the
- *     record counts in and out differ (a SIGUSR1 snapshot while a block is
- *     in flight; not checked when ibs= or obs= make them differ anyway);
+ *   - a summary right after its "records out" line is final, also when
+ *     the counts in and out differ ("1953+1 records in", "1953+0 records
+ *     out": a partial last block, conv=sync, ibs=/obs=), unless dd prints
+ *     more right after it (a SIGUSR1 snapshot while a block was in
+ *     flight);
  *   - a summary not after a records line but followed by one (or by a dd
  *     error) is a status=progress line;
  *   - the same summary twice in a row is one output printed twice;
  *   - a summary line and dd command line both seen before (a forum reply
  *     or an e-mail quoting the first post) are a copy: noted, not counted;
- *   - a dd error before the summary makes the output not a result,
- *     but for "dd: fsync failed for '/dev/null': Invalid argument" (or
+ *   - a dd error before the summary ("dd: error writing '/dev/sdX': No
+ *     space left on device") ends the copy: dd prints what it copied and
+ *     quits, and that figure is kept, labelled partial=<the message>
+ *     (storan check flags it); nothing copied is no result, and counts
+ *     dd goes on after (conv=noerror's report at each bad block) none;
+ *     for "dd: fsync failed for '/dev/null': Invalid argument" (or
  *     fdatasync): conv=fsync syncs after the copy, so the copy was whole;
  *     kept, with a note that a write's figure lacks the flush.
  *
@@ -64,9 +70,17 @@
  *
  * Direction: from the dd command line seen before the output (of=/dev/null
  * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
- * without of= (into a pipe) -> copy; else of= -> write, if= alone ->
- * read; of=/dev/stdout and if=/dev/stdin count as no of= and no if=);
- * without a command line, op "copy".  A shell
+ * without of= (into a pipe) -> copy; a device imaged into a file,
+ * "if=/dev/sdb1 of=disk.img" -> read; a file or image onto a device ->
+ * write; file to file, or device to device -> copy; else of= -> write,
+ * if= alone -> read; of=/dev/stdout and if=/dev/stdin count as no of=
+ * and no if=);
+ * without a command line, op "copy".  A dd run in the background ("dd
+ * ... &", the shell's job lines "[1] 4021" and "[1]+  Done  dd ..." around
+ * its output) is paired with its output apart: by a lone job line right
+ * after the output that names it, else by its bs= times count= making the
+ * byte count, else when it is the only one pending; otherwise the output
+ * gets no command (noted), never another's.  A shell
  * line with several dd commands gives its outputs to them in order; a
  * command may follow prose and a colon on its line ("Teste de vitesse
  * partition : sudo dd if=/dev/zero of=/mnt/raid_storage ...").
@@ -85,11 +99,11 @@
 #include <string.h>
 
 #define MAX_DD_PER_LINE 8
+#define MAX_DD_BACKGROUND 16
 
 struct dd_command {
 	struct labels labels;	/* if, of, bs, count, iflag, oflag, conv */
 	const char *op;
-	int mixed_block_sizes;	/* ibs= or obs=: in/out counts differ */
 	size_t li;
 };
 
@@ -97,6 +111,11 @@ struct dd_state {
 	struct dd_command cmd[MAX_DD_PER_LINE];
 	size_t ncmd, next;	/* commands of the last dd line; next unused */
 	int used;		/* an output took a command already */
+	/* dd commands run in the background ("dd ... &") whose output has
+	 * not come yet: it comes when each ends, among later lines */
+	struct dd_command bg[MAX_DD_BACKGROUND];
+	size_t nbg;
+	struct dd_command taken;	/* the background command last paired */
 	/* The output in progress. */
 	uint64_t rec_in, rec_out;
 	int have_in, have_out;
@@ -106,7 +125,8 @@ struct dd_state {
 				   command, not answered by an output yet */
 	size_t signal_li;
 	size_t error_li;	/* (size_t)-1: no dd error in this output */
-	char *error;
+	char *error;		/* its reason ("No space left on device") */
+	char *error_text;	/* and the whole message, for the label */
 	size_t sync_li;		/* the failed sync after the copy, if any */
 	char *sync_error;
 	size_t last_li;		/* previous non-empty line index */
@@ -213,6 +233,24 @@ static int is_std_stream(const char *path)
 			!strcmp(path, "/dev/fd/0") || !strcmp(path, "/dev/fd/1"));
 }
 
+/*
+ * A device node ("/dev/sdb1", "/dev/mapper/vg-root", "/dev/rdisk5"), not
+ * a file: /dev/shm holds files, and the streams, sinks and generators
+ * are told apart before.
+ */
+static int is_device(const char *path)
+{
+	return starts_with(path, "/dev/") && !starts_with(path, "/dev/shm/") &&
+	       !starts_with(path, "/dev/fd/");
+}
+
+/*
+ * The op, from if= and of=: into a sink, a read; from a generator, a
+ * write (or, into a pipe, a copy that touches no storage); a device
+ * imaged into a file ("if=/dev/sdb1 of=disk.img"), a read; anything onto
+ * a device, a write; a file copied to a file, or a device cloned onto a
+ * device, a copy; of= alone a write, if= alone a read.
+ */
 static const char *dd_direction(const struct labels *l)
 {
 	const char *in = labels_get(l, "if"), *out = labels_get(l, "of");
@@ -226,6 +264,9 @@ static const char *dd_direction(const struct labels *l)
 		return "read";
 	if (in && is_generator(in))
 		return out ? "write" : "copy";	/* "| base64": no storage */
+	if (in && out)
+		return is_device(in) == is_device(out) ? "copy" :
+		       is_device(in) ? "read" : "write";
 	if (out)
 		return "write";
 	if (in)
@@ -263,8 +304,6 @@ static void read_operand(struct dd_command *c, const char *w)
 			labels_set(&c->labels, keys[k], eq + 1);
 	if (starts_with(w, "bs=") && !dd_size(eq + 1, &bytes))
 		labels_setf(&c->labels, "bs", "%.0f", bytes);
-	if (starts_with(w, "ibs=") || starts_with(w, "obs="))
-		c->mixed_block_sizes = 1;
 }
 
 static void read_one_command(struct dd_command *c, const struct shell_cmd *sc,
@@ -275,7 +314,6 @@ static void read_one_command(struct dd_command *c, const struct shell_cmd *sc,
 	char *w, *text;
 
 	labels_init(&c->labels);
-	c->mixed_block_sizes = 0;
 	c->li = li;
 	while ((w = shell_next_word(&p, end))) {
 		read_operand(c, w);
@@ -297,6 +335,24 @@ static void forget_commands(struct dd_state *st)
 		labels_release(&st->cmd[i].labels);
 	st->ncmd = st->next = 0;
 	st->used = 0;
+}
+
+static void forget_background(struct dd_state *st)
+{
+	for (size_t i = 0; i < st->nbg; i++)
+		labels_release(&st->bg[i].labels);
+	st->nbg = 0;
+	labels_release(&st->taken.labels);
+	labels_init(&st->taken.labels);
+}
+
+/* Is the simple command sc run in the background ("dd ... &", not &&)? */
+static int in_background(const struct shell_cmd *sc)
+{
+	const char *sep = sc->prog + sc->len;
+
+	return *sep == '&' && sep[1] != '&' && sep[1] != '>' &&
+	       (sep == sc->prog || sep[-1] != '&');
 }
 
 /* Is word w an operand of dd ("bs=4096")? */
@@ -366,9 +422,13 @@ static int read_commands(void *state, const char *text, size_t li)
 	if (!n)
 		return 0;
 	forget_commands(st);
-	for (size_t i = 0; i < n; i++)
-		read_one_command(&st->cmd[i], &sc[i], li);
-	st->ncmd = n;
+	for (size_t i = 0; i < n; i++) {
+		if (in_background(&sc[i]) && st->nbg < MAX_DD_BACKGROUND) {
+			read_one_command(&st->bg[st->nbg++], &sc[i], li);
+			continue;
+		}
+		read_one_command(&st->cmd[st->ncmd++], &sc[i], li);
+	}
 	return 1;
 }
 
@@ -628,10 +688,142 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 	return read_records(next, &r) || dd_message(next);
 }
 
-static const struct dd_command *take_command(struct dd_state *st)
+/* The bytes a command asks for (bs= times count=), or 0 if unknown. */
+static double asked_bytes(const struct dd_command *c)
+{
+	const char *bs = labels_get(&c->labels, "bs");
+	const char *count = labels_get(&c->labels, "count");
+	double b, n;
+
+	if (!bs || !count || dd_size(bs, &b) || dd_size(count, &n))
+		return 0;
+	return b * n;
+}
+
+/* Do the command's bs= and count= ask for exactly these bytes? */
+static int asks_for(const struct dd_command *c, uint64_t bytes)
+{
+	double b = asked_bytes(c);
+
+	return b > 0 && !(b < (double)bytes) && !(b > (double)bytes);
+}
+
+/*
+ * A job's end as the shell reports it: "[1]+  Done   dd if=/dev/zero
+ * of=a bs=1M" (also "Exit 1", any word): the index of the background
+ * command it names, or SIZE_MAX.
+ */
+static int is_job_line(const char *t)
+{
+	const char *p = t + 1;
+
+	if (t[0] != '[' || !is_ascii_digit(*p))
+		return 0;
+	while (is_ascii_digit(*p))
+		p++;
+	if (*p++ != ']')
+		return 0;
+	if (*p == '+' || *p == '-')
+		p++;
+	return *p == ' ' || *p == '\t';
+}
+
+static size_t job_done(const struct dd_state *st, const char *t)
+{
+	const char *d;
+
+	if (!is_job_line(t) || !(d = strstr(t, " dd ")))
+		return SIZE_MAX;
+	d = skip_spaces(d);
+	for (size_t i = 0; i < st->nbg; i++) {
+		const char *cmd = labels_get(&st->bg[i].labels, "command");
+
+		if (cmd && starts_with(d, cmd))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+static void drop_background(struct dd_state *st, size_t b)
+{
+	labels_release(&st->bg[b].labels);
+	memmove(&st->bg[b], &st->bg[b + 1],
+		(st->nbg - b - 1) * sizeof(st->bg[0]));
+	st->nbg--;
+}
+
+/*
+ * The background command whose output this is: the one a lone job line
+ * right after it names ("[1]+  Done   dd if=..."), else the one whose bs=
+ * and count= make the byte count (and no foreground command's do), else
+ * the only one pending when no foreground dd is; else none (SIZE_MAX):
+ * an output given no command is better than one given another's.
+ */
+static size_t background_of(const struct parse_ctx *ctx,
+			    const struct dd_state *st, size_t li,
+			    uint64_t bytes, int *ambiguous)
+{
+	size_t match = SIZE_MAX, n = 0, jobs = 0, named = SIZE_MAX;
+	int fg, fg_match;
+
+	*ambiguous = 0;
+	/* the job lines the shell printed right after the output */
+	for (size_t k = next_line(ctx, li); k < ctx->in->nlines;
+	     k = next_line(ctx, k)) {
+		const char *t = line_after_prompt(ctx->in->lines[k].text);
+
+		if (!is_job_line(t))
+			break;
+		if (strstr(t, " dd ")) {
+			jobs++;
+			named = job_done(st, t);
+		}
+	}
+	if (jobs == 1 && named != SIZE_MAX)
+		return named;
+	for (size_t i = 0; i < st->nbg; i++)
+		if (asks_for(&st->bg[i], bytes))
+			match = i, n++;
+	fg = st->next < st->ncmd;
+	fg_match = fg && asks_for(&st->cmd[st->next], bytes);
+	if (n == 1 && !fg_match)
+		return match;
+	if (!n && fg)
+		return SIZE_MAX;	/* the foreground command's */
+	if (st->nbg == 1 && !fg)
+		return 0;
+	*ambiguous = 1;
+	return SIZE_MAX;
+}
+
+static const struct dd_command *take_command(struct parse_ctx *ctx,
+					     struct dd_state *st, size_t li,
+					     uint64_t bytes)
 {
 	const struct dd_command *c;
+	int ambiguous;
+	size_t b;
 
+	if (st->nbg) {
+		b = background_of(ctx, st, li, bytes, &ambiguous);
+		if (b != SIZE_MAX) {
+			labels_release(&st->taken.labels);
+			labels_init(&st->taken.labels);
+			labels_copy(&st->taken.labels, &st->bg[b].labels);
+			st->taken.op = st->bg[b].op;
+			st->taken.li = st->bg[b].li;
+			drop_background(st, b);
+			return &st->taken;
+		}
+		if (ambiguous) {
+			parse_note(ctx, li, "dd output while %zu dd command%s "
+				   "ran in the background: which one it is "
+				   "cannot be told, no command given to it",
+				   st->nbg, st->nbg > 1 ? "s" : "");
+			st->used = 1;	/* prose after it forgets them */
+			return NULL;
+		}
+	}
 	if (!st->ncmd)
 		return NULL;
 	c = &st->cmd[st->next < st->ncmd ? st->next : st->ncmd - 1];
@@ -655,7 +847,8 @@ static const char *op_of(const struct dd_command *c)
  */
 static void emit_one(struct parse_ctx *ctx, size_t li,
 		     const struct dd_command *c, const struct summary_line *s,
-		     const char *metric, const char *unit, double v)
+		     const char *partial, const char *metric,
+		     const char *unit, double v)
 {
 	struct measurement *m = parse_emit(ctx, li, "dd", op_of(c), metric,
 					   unit, v);
@@ -664,6 +857,8 @@ static void emit_one(struct parse_ctx *ctx, size_t li,
 		labels_copy(&m->labels, &c->labels);
 	else
 		labels_setf(&m->labels, "size", "%" PRIu64, s->bytes);
+	if (partial)
+		labels_set(&m->labels, "partial", partial);
 }
 
 static void reset_output(struct dd_state *st)
@@ -672,6 +867,8 @@ static void reset_output(struct dd_state *st)
 	st->error_li = (size_t)-1;
 	free(st->error);
 	st->error = NULL;
+	free(st->error_text);
+	st->error_text = NULL;
 	free(st->sync_error);
 	st->sync_error = NULL;
 }
@@ -697,12 +894,25 @@ static const char *command_text(const struct dd_command *c)
  */
 static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 {
-	char *key = xstrfmt("dd\037%s\037%s", command ? command : "",
-			    line_after_prompt(ctx->in->lines[li].text));
-	size_t orig;
-	int seen = parse_seen(ctx, key, li, &orig);
+	const char *text = line_after_prompt(ctx->in->lines[li].text);
+	char *bare = xstrfmt("dd\037\037%s", text);
+	size_t orig, first;
+	int seen;
 
-	free(key);
+	/* A summary quoted alone under prose ("note the time in" over the
+	 * line again) has lost its command: the same line taken before
+	 * under any command is its original.  Each summary with a command
+	 * is remembered both ways. */
+	if (command && *command) {
+		char *key = xstrfmt("dd\037%s\037%s", command, text);
+
+		seen = parse_seen(ctx, key, li, &orig);
+		parse_seen(ctx, bare, li, &first);
+		free(key);
+	} else {
+		seen = parse_seen(ctx, bare, li, &orig);
+	}
+	free(bare);
 	return seen ? orig : (size_t)-1;
 }
 
@@ -712,7 +922,7 @@ static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
  */
 static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			size_t li, const struct summary_line *s,
-			const struct dd_command **c)
+			const char *partial, const struct dd_command **c)
 {
 	size_t orig;
 
@@ -723,15 +933,17 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 	st->have_prev = 1;
 	st->prev_bytes = s->bytes;
 	st->prev_seconds = s->seconds;
-	*c = take_command(st);
+	*c = take_command(ctx, st, li, s->bytes);
 	orig = copy_of(ctx, li, command_text(*c));
 	if (!isnan(s->seconds) && orig != (size_t)-1) {
-		parse_note(ctx, li, "the same dd command and summary as line "
-			   "%u (quoted or pasted again): not counted twice",
+		parse_note(ctx, li, "the same dd %s as line %u (quoted or "
+			   "pasted again): not counted twice",
+			   command_text(*c) ? "command and summary" : "summary",
 			   ctx->in->lines[orig].lineno);
 		return 0;
 	}
-	emit_one(ctx, li, *c, s, "bytes", UNIT_BYTES, (double)s->bytes);
+	emit_one(ctx, li, *c, s, partial, "bytes", UNIT_BYTES,
+		 (double)s->bytes);
 	if (isnan(s->seconds))
 		return 1;
 	if (s->seconds <= 0) {
@@ -739,9 +951,54 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   "no bandwidth computed");
 		return 1;
 	}
-	emit_one(ctx, li, *c, s, "runtime", UNIT_SECONDS, s->seconds);
-	emit_one(ctx, li, *c, s, "bw", UNIT_BW, (double)s->bytes / s->seconds);
+	emit_one(ctx, li, *c, s, partial, "runtime", UNIT_SECONDS, s->seconds);
+	emit_one(ctx, li, *c, s, partial, "bw", UNIT_BW,
+		 (double)s->bytes / s->seconds);
 	return 1;
+}
+
+/*
+ * Does the same dd print more after the summary at li: records, a summary
+ * or an error on the next line?  Then the summary was a report while it
+ * ran (a SIGUSR1 snapshot; conv=noerror's report at each read error).
+ */
+static int dd_goes_on(const struct parse_ctx *ctx, size_t li)
+{
+	size_t n = next_line(ctx, li);
+	struct summary_line s;
+	uint64_t r;
+	const char *kind;
+
+	if (n >= ctx->in->nlines)
+		return 0;
+	kind = classify(ctx->in->lines[n].text, &s, &r);
+	return kind && strcmp(kind, "bad-summary");
+}
+
+/*
+ * An output that stopped on an error ("dd: error writing '/dev/sdX': No
+ * space left on device", then the counts and the summary dd prints as it
+ * quits): what it copied, how fast, is a measurement of that much, kept
+ * labelled partial=<the message>; nothing copied is no measurement.
+ */
+static void take_partial(struct parse_ctx *ctx, struct dd_state *st,
+			 size_t li, const struct summary_line *s)
+{
+	const struct dd_command *c;
+	char *text = xstrdup(st->error_text ? st->error_text : st->error);
+	char *reason = xstrdup(st->error);
+
+	reset_output(st);
+	if (!s->bytes) {
+		parse_note(ctx, li, "dd stopped with an error (%s) before it "
+			   "copied anything: no result", reason);
+	} else if (take_summary(ctx, st, li, s, text, &c)) {
+		parse_note(ctx, li, "dd stopped with an error (%s): its "
+			   "figure, kept as partial, covers only the %" PRIu64
+			   " bytes it copied", reason, s->bytes);
+	}
+	free(text);
+	free(reason);
 }
 
 static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
@@ -762,10 +1019,15 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
-	if (st->error) {
-		parse_note(ctx, li, "dd stopped with an error (%s): "
-			   "this output is not a result", st->error);
+	if (st->error && dd_goes_on(ctx, li)) {
+		parse_note(ctx, li, "the counts dd printed at an error (%s) "
+			   "and went on (conv=noerror): not a result",
+			   st->error);
 		reset_output(st);
+		return;
+	}
+	if (st->error) {
+		take_partial(ctx, st, li, s);
 		return;
 	}
 	if (st->siginfo) {
@@ -781,18 +1043,24 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 		reset_output(st);
 		return;
 	}
+	/* Counts in and out differ at the end of a partial last block
+	 * ("1953+1 records in", "1953+0 records out"): an ordinary output.
+	 * Only when dd prints more after it was it a snapshot while a
+	 * block was in flight. */
 	if (st->have_in && st->have_out && st->rec_in != st->rec_out &&
-	    !st->interrupted &&
-	    !(st->ncmd && st->cmd[st->ncmd - 1].mixed_block_sizes)) {
+	    !st->interrupted && dd_goes_on(ctx, li)) {
+		parse_note(ctx, li, "records in and out differ and dd printed "
+			   "more after them (a snapshot while it ran): not a "
+			   "result");
 		reset_output(st);
-		return;	/* a SIGUSR1 snapshot while a block was in flight */
+		return;
 	}
 	sync_error = st->sync_error;	/* kept past reset_output() */
 	st->sync_error = NULL;
 	reset_output(st);
 	/* The sync concerns the output: a read into /dev/null or a pipe
 	 * has nothing to flush, and its figure stands as it is. */
-	if (take_summary(ctx, st, li, s, &c) && sync_error &&
+	if (take_summary(ctx, st, li, s, NULL, &c) && sync_error &&
 	    strcmp(op_of(c), "read"))
 		parse_note(ctx, li, "the sync dd ran after the copy failed "
 			   "(line %u: %s): this figure is the copy without "
@@ -846,6 +1114,8 @@ static void handle_error(struct dd_state *st, const char *text, size_t li)
 		free(st->error);
 		st->error = reason;
 		st->error_li = li;
+		free(st->error_text);
+		st->error_text = xstrdup(message);
 	}
 }
 
@@ -997,6 +1267,12 @@ static int dd_parse(struct parse_ctx *ctx)
 			st.signalled = 1;
 			st.signal_li = i;
 		}
+		if (!kind && st.nbg) {
+			size_t b = job_done(&st, line_after_prompt(text));
+
+			if (b != SIZE_MAX)	/* it ended: its output came */
+				drop_background(&st, b);
+		}
 		if (!kind) {
 			if (st.used && !is_time_line(text) &&
 			    !ctx->claimed[i])
@@ -1045,6 +1321,7 @@ static int dd_parse(struct parse_ctx *ctx)
 	end_output(ctx, &st, 0);
 	reset_output(&st);
 	forget_commands(&st);
+	forget_background(&st);
 	return (int)(ctx->rs->n - before);
 }
 

@@ -41,7 +41,11 @@
  * header are read only right under an iozone command line, whose -i list
  * (all of tests 0-7 without one) fixes the columns.  A header and its rows
  * on one line (line breaks lost) are cut into rows when exactly one row
- * width fits the count and every row looks like "kB >= reclen".
+ * width fits the count and every row looks like "kB >= reclen"; so are
+ * rows run together with their command line ("iozone -s 64k -i 0 -i 1 64
+ * 4 303383 ..."), from the first word of digits no option takes, when the
+ * command has a -i list (without one, which column is which is unknown:
+ * said so).
  *
  * Units: every iozone "kB" is 1024 bytes; values are kB/s (metric bw),
  * ops/s with -O (iops) or microseconds per operation with -N (lat.mean).
@@ -149,6 +153,7 @@ struct ioz_run {
 	int banner;		/* inside the banner */
 	int have_cmd;		/* cmd_li: the command line read */
 	size_t cmd_li;
+	size_t rows_tail;	/* bytes of figures run together after it */
 };
 
 struct ioz_tok {
@@ -432,25 +437,106 @@ static const char *find_iozone_word(const char *text, int *tick)
 }
 
 /* "$ ./iozone -a ...", "xfs iozone -I ...", "iozone -i 0 -i 1:" */
+/*
+ * Where the figures start on a command line that a web page ran together
+ * with its table ("iozone -s 64k -r 4k -i 0 -i 1 64 4 303383 913649
+ * ..."): the first word of digits that no option takes, or NULL.
+ */
+static const char *rows_after_options(const char *p, const char *end)
+{
+	int skip = 0;
+
+	while (p < end) {
+		const char *w;
+
+		while (p < end && is_blank(*p))
+			p++;
+		w = p;
+		while (p < end && !is_blank(*p))
+			p++;
+		if (w == p)
+			break;
+		if (skip) {
+			skip = 0;
+			continue;
+		}
+		if (*w == '-' && w[1] != '+') {
+			/* "-i 0", "-s64k", "-Ra": the last letter takes the
+			 * next word when nothing follows it */
+			skip = takes_arg(p[-1]) && p - w >= 2 &&
+			       !(p - w > 2 && takes_arg(w[1]));
+			continue;
+		}
+		if (is_ascii_digit(*w)) {
+			const char *q = w;
+
+			while (q < p && is_ascii_digit(*q))
+				q++;
+			if (q == p)
+				return w;
+		}
+	}
+	return NULL;
+}
+
+static void start_command_rows(struct ioz_state *st);
+static void read_lost_breaks(struct ioz_state *st, size_t li,
+			     const struct ioz_tok *t, size_t n);
+
+/*
+ * The figures a command line ran together with: rows of 2 + the -i
+ * list's columns, cut by read_lost_breaks() when that width is certain.
+ */
+static void read_command_rows(struct ioz_state *st, size_t li,
+			      const char *rows)
+{
+	const struct input_line *l = &st->ctx->in->lines[li];
+	size_t n = tokenize(st->ctx->in, l, st->toks), first = 0;
+
+	if (n > IOZ_MAX_TOKS)
+		return;
+	while (first < n && st->toks[first].s < rows)
+		first++;
+	if (!st->run.have_tests) {
+		parse_error(st->ctx, li, "iozone figures run together with "
+			    "the command line, without a -i list: which "
+			    "column is which cannot be told");
+		return;
+	}
+	start_command_rows(st);
+	st->cmd_rows = 0;
+	if (!st->in_table) {
+		parse_error(st->ctx, li, "iozone rows under a command line "
+			    "whose -i tests have no known table columns");
+		return;
+	}
+	read_lost_breaks(st, li, st->toks + first, n - first);
+}
+
 static int read_command(struct ioz_state *st, size_t li)
 {
 	const char *text = st->ctx->in->lines[li].text;
 	int tick;
 	const char *args = find_iozone_word(text, &tick);
-	const char *end;
+	const char *end, *rows;
 
 	if (!args || starts_with(text, "Command line used:"))
 		return 0;
 	end = tick ? strchr(args, '`') : NULL;
 	if (!end)
 		end = args + strlen(args);
+	rows = rows_after_options(args, end);
 	run_reset(&st->run);
-	read_options(&st->run, args, end);
+	read_options(&st->run, args, rows ? rows : end);
 	st->run.have_cmd = 1;
 	st->run.cmd_li = li;
 	st->in_table = st->in_report = 0;
 	st->tp_op = NULL;
 	st->cmd_rows = 1;
+	if (rows && !tick) {
+		st->run.rows_tail = strlen(rows);
+		read_command_rows(st, li, rows);
+	}
 	return 1;
 }
 
@@ -611,6 +697,15 @@ static void label_command(struct ioz_state *st, struct measurement *m)
 		st->cmd_text = context_command_text(st->ctx, run->cmd_li);
 		st->cmd_text_li = run->cmd_li;
 		st->have_cmd_text = 1;
+		if (st->cmd_text && run->rows_tail &&
+		    strlen(st->cmd_text) > run->rows_tail) {
+			char *e = st->cmd_text + strlen(st->cmd_text) -
+				  run->rows_tail;
+
+			while (e > st->cmd_text && is_blank(e[-1]))
+				e--;
+			*e = '\0';	/* the command without its figures */
+		}
 	}
 	if (st->cmd_text)
 		labels_set(&m->labels, "command", st->cmd_text);

@@ -18,6 +18,7 @@
  *                System time (seconds): 0.00
  *                Elapsed (wall clock) time (h:mm:ss or m:ss): 1:42.44
  *   zsh          dd if=/dev/zero of=x  0.01s user 0.50s system 99% cpu 0.512 total
+ *                ... 7% cpu 2:41.07 total, 1:02:13.50 total, 0,00s user ... 3,008 total
  *   BSD, macOS   /usr/bin/time (and time in sh there):
  *                        0.95 real         1.86 user         0.19 sys
  *                247.99s real 1.92s user 48.64s system   (a much copied
@@ -405,12 +406,32 @@ static int read_gnu_verbose(struct parse_ctx *ctx, size_t li)
 	return found ? 1 : 0;
 }
 
-/* zsh: "CMD  0.01s user 0.50s system 99% cpu 0.512 total" */
+/*
+ * zsh's default TIMEFMT, "%J  %U user %S system %P cpu %*E total" (Src/
+ * zsh_system.h): %U and %S are "%4.2fs", %*E printhhmmss()'s "%.3f" under
+ * a minute, "%d:%05.2f" under an hour, "%d:%02d:%05.2f" above, all through
+ * printf, so in the locale's decimal sign:
+ *
+ *   dd if=/dev/zero of=x  0.01s user 0.50s system 99% cpu 0.512 total
+ *   ... 0.05s user 12.31s system 7% cpu 2:41.07 total
+ *   ... 161.00s user 922.77s system 29% cpu 1:02:13.50 total
+ *   sleep 3  0,00s user 0,00s system 0% cpu 3,008 total
+ */
+static int read_zsh_seconds(const char **p, const char *tag, double *v)
+{
+	if (scan_double(p, SCAN_COMMA_DECIMAL | SCAN_NO_EXPONENT, v) ||
+	    !skip_prefix(p, tag))
+		return -1;
+	*p = skip_spaces(*p);
+	return 0;
+}
+
 static int read_zsh(struct parse_ctx *ctx, size_t li)
 {
-	const char *t = ctx->in->lines[li].text, *u, *p;
+	const char *t = ctx->in->lines[li].text, *u, *p, *end;
 	double user, sys, real;
-	char *command;
+	char *command, *total;
+	int bad;
 
 	if (!ends_with(t, " total") || !(u = strstr(t, "s user ")))
 		return 0;
@@ -418,13 +439,18 @@ static int read_zsh(struct parse_ctx *ctx, size_t li)
 	while (p > t && p[-1] != ' ')
 		p--;
 	command = xstrndup(t, (size_t)(p - t));
-	if (read_tagged(&p, "s user", &user) ||
-	    read_tagged(&p, "s system", &sys) || !(p = strstr(p, "cpu "))) {
+	if (read_zsh_seconds(&p, "s user", &user) ||
+	    read_zsh_seconds(&p, "s system", &sys) ||
+	    !(p = strstr(p, "cpu "))) {
 		free(command);
 		return 0;
 	}
-	p += 4;
-	if (read_tagged(&p, " total", &real)) {
+	p = skip_spaces(p + 4);
+	end = t + strlen(t) - strlen(" total");
+	total = xstrndup(p, (size_t)(end > p ? end - p : 0));
+	bad = !*total || strchr(total, ' ') || read_duration(total, &real);
+	free(total);
+	if (bad) {
 		free(command);
 		return 0;
 	}

@@ -261,11 +261,13 @@ static void test_small_file(void **state)
 	x = find(f, "small-file", 0);
 	assert_non_null(x);
 	assert_ptr_equal(x, find(f, "small-file", 1));	/* one per row */
-	assert_int_equal(x->nmeasurements, 2);
+	/* rows 9 to 13 are one output (one source, no command between,
+	 * no test twice): one finding for it, touching row 12 too */
+	assert_ptr_equal(x, find(f, "small-file", 4));
+	assert_int_equal(x->nmeasurements, 3);
 	assert_true(x->value > 4194303 && x->value < 4194305);
 	assert_null(find(f, "small-file", 2));
 	assert_null(find(f, "small-file", 3));
-	assert_non_null(find(f, "small-file", 4));
 	assert_null(find(f, "small-file", 5));	/* 4 files of 4G */
 	assert_null(find(f, "small-file", 6));	/* not the figure */
 	f->opt.ram = 0;				/* unknown RAM: no check */
@@ -356,15 +358,56 @@ static void test_short_run_zero_nosync(void **state)
 	add_m(&f->rs, "dd", "write", "bw", "B/s", 8, synced, 1, 500e6);
 	add_m(&f->rs, "dd", "write", "runtime", "s", 8, synced, 1, 5.0);
 	add_m(&f->rs, "dd", "write", "bytes", "B", 8, synced, 1, 2500e6);
+	/* 2 GB over 40 s: at the disk's pace, whatever the RAM */
+	add_m(&f->rs, "dd", "write", "bw", "B/s", 12, zero, 1, 50e6);
+	add_m(&f->rs, "dd", "write", "runtime", "s", 12, zero, 1, 40.0);
+	add_m(&f->rs, "dd", "write", "bytes", "B", 12, zero, 1, 2000e6);
+	f->opt.ram_given = 1;				/* --ram 16G */
 	run(f);
 	assert_non_null(find(f, "short-run", 0));
 	assert_non_null(find(f, "short-run", 1));	/* touches runtime */
 	assert_null(find(f, "short-run", 3));
 	assert_non_null(find(f, "no-sync", 0));
 	assert_null(find(f, "no-sync", 3));
+	assert_null(find(f, "no-sync", 6));
 	assert_non_null(find(f, "zero-data", 0));
 	assert_non_null(find(f, "zero-data", 3));
 	assert_int_equal(check_worst_for(&f->l, 2), CHECK_WARNING);
+	/* without --ram, this machine's RAM says nothing of the post's,
+	 * and no link is known: no-sync stays silent */
+	f->opt.ram_given = 0;
+	check_list_release(&f->l);
+	run(f);
+	assert_null(find(f, "no-sync", 0));
+	/* with a link, the rate says it: 500 MB/s over USB 2 */
+	f->opt.link = "usb2";
+	check_list_release(&f->l);
+	run(f);
+	assert_non_null(find(f, "no-sync", 0));
+	f->opt.link = NULL;
+}
+
+/* A section that names one link family is a hint for over-link. */
+static void test_link_hint(void **state)
+{
+	struct fixture *f = *state;
+	const struct check_finding *x;
+
+	add_m(&f->rs, "dd", "read", "bw", "B/s", 4,
+	      "of=/dev/null;section=Samsung 860 EVO (SATA)", 1, 1.2e9);
+	add_m(&f->rs, "dd", "read", "bw", "B/s", 8,
+	      "of=/dev/null;section=SATA vs NVMe", 1, 1.2e9);
+	add_m(&f->rs, "dd", "read", "bw", "B/s", 12,
+	      "device=/dev/nvme0n1;of=/dev/null", 1, 1.2e9);
+	add_m(&f->rs, "dd", "read", "bw", "B/s", 16,
+	      "of=/dev/null;section=Kansas office", 1, 1.2e9);
+	run(f);
+	x = find(f, "over-link", 0);
+	assert_non_null(x);
+	assert_non_null(strstr(x->message, "likely over the SATA link"));
+	assert_null(find(f, "over-link", 1));	/* two families: no hint */
+	assert_null(find(f, "over-link", 2));	/* PCIe 5 x16 holds it */
+	assert_null(find(f, "over-link", 3));	/* "sas" inside a word */
 }
 
 static void test_sorted_and_written(void **state)
@@ -414,6 +457,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_noisy_and_few_runs,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_run_zero_nosync,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_hint,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sorted_and_written,
 						setup, teardown),
