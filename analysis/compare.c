@@ -8,6 +8,7 @@
  * then one row per group present on both sides.
  */
 #include "compare.h"
+#include "experiment.h"
 #include "../core/keymap.h"
 #include "table.h"
 #include "../core/numscan.h"
@@ -75,11 +76,13 @@ enum verdict compare_verdict(double change_pct, int direction,
 	return better ? VERDICT_IMPROVEMENT : VERDICT_REGRESSION;
 }
 
-/* The measurements of one side that take part. */
-struct side {
-	const struct result_set *rs;
-	size_t *idx;
-	size_t n;
+/*
+ * The matching, pooling and splitting rules are the experiment model's
+ * (analysis/experiment.h): both inputs go into one model, side 0 the
+ * baseline, side 1 the candidate, and its match classes are the rows.
+ */
+struct selection {
+	const struct compare_options *opt;
 };
 
 static int in_strings(const char *s, char *const *v, size_t n)
@@ -90,325 +93,59 @@ static int in_strings(const char *s, char *const *v, size_t n)
 	return 0;
 }
 
-static void select_side(const struct result_set *rs,
-			const struct compare_options *opt, struct side *s)
+static int compared_metric(const struct measurement *m, const void *arg)
 {
-	s->rs = rs;
-	s->idx = xmalloc((rs->n ? rs->n : 1) * sizeof(*s->idx));
-	s->n = 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct measurement *m = &rs->m[i];
+	const struct compare_options *opt = arg;
 
-		if (opt->metrics ? !in_strings(m->metric, opt->metrics,
-					       opt->nmetrics) :
-		    !compare_default_metric(m->metric))
-			continue;
-		if (opt->where && !filter_match(opt->where, m))
-			continue;
-		s->idx[s->n++] = i;
-	}
+	return opt->metrics ? in_strings(m->metric, opt->metrics,
+					 opt->nmetrics) :
+	       compare_default_metric(m->metric);
 }
 
-/* What one side says about a label key. */
-struct key_info {
-	const char *value;	/* the first value seen (owned by the set) */
-	size_t count;		/* measurements that have the key */
-	int consistent;		/* every value equals the first */
-	int kept;		/* the key takes part in the match */
-};
-
-struct key_table {
-	struct keymap map;
-	struct key_info (*info)[2];	/* [side] per key */
-	const char **names;		/* owned by the sets */
-	size_t n, alloc;
-	int may_split;		/* section is left out, and not by request */
-	struct keymap split;	/* test keys matched by section too */
-};
-
-static void learn_keys(struct key_table *kt, const struct side *s, int side)
+/* Is key k of the model part of what class c is matched on? */
+static int matched_on(const struct experiment *ex, size_t k, int split)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		const struct labels *l = &s->rs->m[s->idx[i]].labels;
+	const struct ex_key *key = &ex->keys[k];
 
-		for (size_t j = 0; j < l->n; j++) {
-			struct key_info *ki;
-			int created;
-			size_t k = *keymap_put(&kt->map, l->v[j].key, kt->n,
-					       &created);
-
-			if (created) {
-				ALLOC_GROW(kt->info, kt->n + 1, kt->alloc);
-				kt->names = xrealloc(kt->names, (kt->n + 1) *
-						     sizeof(*kt->names));
-				memset(kt->info[kt->n], 0,
-				       sizeof(kt->info[kt->n]));
-				kt->names[kt->n++] = l->v[j].key;
-			}
-			ki = &kt->info[k][side];
-			if (!ki->count++) {
-				ki->value = l->v[j].value;
-				ki->consistent = 1;
-			} else if (strcmp(ki->value, l->v[j].value)) {
-				ki->consistent = 0;
-			}
-		}
-	}
-}
-
-/* Constant over a side: everywhere with one value, or nowhere. */
-static int constant_on(const struct key_info *ki, size_t n)
-{
-	return !ki->count || (ki->count == n && ki->consistent);
-}
-
-/*
- * A label that tells the inputs apart.  Against a side with nothing to
- * compare, none does: every constant label of the other side would be
- * one, and its unmatched figures would be listed without their device.
- */
-static int identity_key(const struct key_info *ki, const struct side *s)
-{
-	const char *va = ki[0].count ? ki[0].value : NULL;
-	const char *vb = ki[1].count ? ki[1].value : NULL;
-
-	return s[0].n && s[1].n && constant_on(&ki[0], s[0].n) && constant_on(&ki[1], s[1].n) &&
-	       (!va || !vb || strcmp(va, vb));
-}
-
-static void decide_keys(struct key_table *kt, const struct side *s,
-			const struct compare_options *opt,
-			struct compare_result *r)
-{
-	for (size_t k = 0; k < kt->n; k++) {
-		struct key_info *ki = kt->info[k];
-		const char *key = kt->names[k];
-		int identity = !opt->match && identity_key(ki, s);
-
-		if (opt->match)
-			ki[0].kept = in_strings(key, opt->match, opt->nmatch);
-		else
-			ki[0].kept = !identity && !label_is_provenance(key) &&
-				     !in_strings(key, opt->ignore,
-						 opt->nignore);
-		if (identity && ki[0].count)
-			labels_set(&r->identity_a, key, ki[0].value);
-		if (identity && ki[1].count)
-			labels_set(&r->identity_b, key, ki[1].value);
-		if (!ki[0].kept) {
-			r->ignored = xrealloc(r->ignored, (r->nignored + 1) *
-					      sizeof(*r->ignored));
-			r->ignored[r->nignored++] = xstrdup(key);
-		}
-	}
-}
-
-static void add_kept_labels(const struct key_table *kt,
-			    const struct measurement *m, struct strbuf *sb)
-{
-	for (size_t j = 0; j < m->labels.n; j++) {
-		const size_t *k = keymap_get(&kt->map, m->labels.v[j].key);
-
-		if (k && kt->info[*k][0].kept)
-			strbuf_addf(sb, "%s=%s\037", m->labels.v[j].key,
-				    m->labels.v[j].value);
-	}
-}
-
-/* A test, whatever its metric: tool, op and the kept labels. */
-static void test_key(const struct key_table *kt, const struct measurement *m,
-		     struct strbuf *sb)
-{
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%s\037%s\037", m->tool, m->op);
-	add_kept_labels(kt, m, sb);
-}
-
-/* Is m's test one that an input shows under several headings? */
-static int split_by_section(const struct key_table *kt,
-			    const struct measurement *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int split;
-
-	if (!kt->split.n)
+	if (key->role == EX_IDENTITY || key->role == EX_POOLED ||
+	    key->role == EX_COUNTER)
 		return 0;
-	test_key(kt, m, &sb);
-	split = keymap_get(&kt->split, sb.buf) != NULL;
-	strbuf_release(&sb);
-	return split;
+	return !key->provenance || (split && key->role == EX_FACTOR);
 }
 
-/*
- * A match key: tool, op, metric and the kept labels, and the section
- * where the test is split by it ("\036" apart: no label looks like it).
- */
-static void match_key(const struct key_table *kt,
-		      const struct measurement *m, const char *metric,
-		      struct strbuf *sb)
-{
-	const char *section = labels_get(&m->labels, "section");
-
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%s\037%s\037%s\037", m->tool, m->op, metric);
-	add_kept_labels(kt, m, sb);
-	if (split_by_section(kt, m))
-		strbuf_addf(sb, "\036section%s%s", section ? "=" : "",
-			    section ? section : "");
-}
-
-/*
- * A section is provenance between inputs (other posts' headings say
- * nothing of each other), but one input's headings are its parts:
- * BEFORE: and AFTER:, '## ext4' and '## btrfs' (core/context.c).  The
- * same test and metric under two headings of one input are two tests, not
- * two runs: such tests are matched by section as well, on both sides, so
- * that ext4 meets ext4 and a before/after is never averaged into one
- * figure.  --ignore section (or --match) pools them on request.
- */
-static void find_splits(struct key_table *kt, const struct side *s)
-{
-	struct keymap seen;	/* test, metric, input -> its first */
-	struct strbuf key = STRBUF_INIT;
-
-	keymap_init(&seen);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct measurement *m = &s->rs->m[s->idx[i]];
-		const char *va = labels_get(&m->labels, "section"), *vb;
-		size_t first, tlen;
-		int created;
-
-		test_key(kt, m, &key);
-		tlen = key.len;
-		strbuf_addf(&key, "\037%s\037%zu", m->metric, m->source);
-		first = *keymap_put(&seen, key.buf, s->idx[i], &created);
-		if (created)
-			continue;
-		vb = labels_get(&s->rs->m[first].labels, "section");
-		if ((!va && !vb) || (va && vb && !strcmp(va, vb)))
-			continue;
-		key.buf[key.len = tlen] = '\0';	/* the test alone */
-		keymap_put(&kt->split, key.buf, 0, &created);
-	}
-	keymap_release(&seen);
-	strbuf_release(&key);
-}
-
-static void decide_splits(struct key_table *kt, const struct side *s,
-			  const struct compare_options *opt,
-			  struct compare_result *r)
-{
-	const size_t *k = keymap_get(&kt->map, "section");
-
-	kt->may_split = k && !kt->info[*k][0].kept && !opt->match &&
-			!in_strings("section", opt->ignore, opt->nignore);
-	if (!kt->may_split)
-		return;
-	find_splits(kt, &s[0]);
-	find_splits(kt, &s[1]);
-	r->split_tests = kt->split.n;
-}
-
-struct hist_pool {
-	double *value;
-	uint64_t *count;
-	size_t n;
+/* One match class: its group on each side (EX_NONE: none). */
+struct klass {
+	size_t group[2];
+	int split;		/* matched by a provenance key too */
 };
 
-struct group {
-	size_t first[2];	/* first measurement of each side, or MAX */
-	size_t count[2];
-	size_t *members[2];	/* count[side] measurement indices */
-	size_t members_alloc[2];
-	struct stats_acc acc[2];
-	struct hist_pool hist[2];
-};
-
-struct grouping {
-	struct keymap map;
-	struct group *g;
-	size_t n, alloc;
-};
-
-static void hist_add(struct hist_pool *h, const struct histogram *src)
+/* The labels a row of class c shows: those it is matched on. */
+static void class_labels(const struct experiment *ex, const struct klass *c,
+			 struct labels *out)
 {
-	h->value = xrealloc(h->value, (h->n + src->n) * sizeof(*h->value));
-	h->count = xrealloc(h->count, (h->n + src->n) * sizeof(*h->count));
-	memcpy(h->value + h->n, src->value, src->n * sizeof(*h->value));
-	memcpy(h->count + h->n, src->count, src->n * sizeof(*h->count));
-	h->n += src->n;
-}
-
-static void group_side(struct grouping *gr, const struct key_table *kt,
-		       const struct side *s, int side)
-{
-	struct strbuf key = STRBUF_INIT;
-
-	for (size_t i = 0; i < s->n; i++) {
-		const struct measurement *m = &s->rs->m[s->idx[i]];
-		struct group *g;
-		int created;
-		size_t at;
-
-		match_key(kt, m, m->metric, &key);
-		at = *keymap_put(&gr->map, key.buf, gr->n, &created);
-		if (created) {
-			ALLOC_GROW(gr->g, gr->n + 1, gr->alloc);
-			g = &gr->g[gr->n++];
-			memset(g, 0, sizeof(*g));
-			g->first[0] = g->first[1] = SIZE_MAX;
-			stats_acc_init(&g->acc[0]);
-			stats_acc_init(&g->acc[1]);
-		}
-		g = &gr->g[at];
-		if (g->first[side] == SIZE_MAX)
-			g->first[side] = s->idx[i];
-		ALLOC_GROW(g->members[side], g->count[side] + 1,
-			   g->members_alloc[side]);
-		g->members[side][g->count[side]++] = s->idx[i];
-		stats_acc_add_measurement(&g->acc[side], m);
-		if (m->hist.n)
-			hist_add(&g->hist[side], &m->hist);
-	}
-	strbuf_release(&key);
-}
-
-static void grouping_release(struct grouping *gr)
-{
-	for (size_t i = 0; i < gr->n; i++) {
-		for (int s = 0; s < 2; s++) {
-			stats_acc_release(&gr->g[i].acc[s]);
-			free(gr->g[i].members[s]);
-			free(gr->g[i].hist[s].value);
-			free(gr->g[i].hist[s].count);
-		}
-	}
-	free(gr->g);
-	keymap_release(&gr->map);
-}
-
-static void kept_labels(const struct key_table *kt,
-			const struct measurement *m, struct labels *out)
-{
-	const char *section = labels_get(&m->labels, "section");
+	size_t g = c->group[0] != EX_NONE ? c->group[0] : c->group[1];
+	size_t i = ex->groups[g].first;
 
 	labels_init(out);
-	for (size_t j = 0; j < m->labels.n; j++) {
-		const size_t *k = keymap_get(&kt->map, m->labels.v[j].key);
+	for (size_t k = 0; k < ex->nkeys; k++) {
+		const char *v = experiment_value(ex, i, k);
 
-		if (k && kt->info[*k][0].kept)
-			labels_set(out, m->labels.v[j].key,
-				   m->labels.v[j].value);
+		if (v && matched_on(ex, k, c->split))
+			labels_set(out, ex->keys[k].name, v);
 	}
-	if (section && split_by_section(kt, m))
-		labels_set(out, "section", section);
+}
+
+static const struct measurement *first_of(const struct experiment *ex,
+					  size_t g)
+{
+	return ex->m[ex->groups[g].first].m;
 }
 
 static struct compare_row *new_row(struct compare_result *r,
-				   const struct key_table *kt,
-				   const struct measurement *m,
-				   const char *metric)
+				   const struct experiment *ex,
+				   const struct klass *c, const char *metric)
 {
+	const struct measurement *m = first_of(ex, c->group[0]);
 	struct compare_row *row;
 
 	ALLOC_GROW(r->rows, r->nrows + 1, r->rows_alloc);
@@ -418,22 +155,25 @@ static struct compare_row *new_row(struct compare_result *r,
 	row->op = xstrdup(m->op);
 	row->metric = xstrdup(metric);
 	row->unit = xstrdup(m->unit);
-	kept_labels(kt, m, &row->labels);
+	class_labels(ex, c, &row->labels);
 	row->p = NAN;
 	row->test = "none";
 	return row;
 }
 
-/* The row shows the figures of the group's measurements. */
-static void copy_members(struct compare_row *row, const struct group *g)
+/* The row shows the figures of its groups' measurements (indices into
+ * each side's own result set). */
+static void copy_members(struct compare_row *row,
+			 const struct experiment *ex, const struct klass *c)
 {
 	for (int s = 0; s < 2; s++) {
-		row->nmembers[s] = g->count[s];
-		row->members[s] = xmalloc((g->count[s] ? g->count[s] : 1) *
+		const struct ex_group *g = &ex->groups[c->group[s]];
+
+		row->nmembers[s] = g->nmembers;
+		row->members[s] = xmalloc(g->nmembers *
 					  sizeof(*row->members[s]));
-		if (g->count[s])
-			memcpy(row->members[s], g->members[s],
-			       g->count[s] * sizeof(*row->members[s]));
+		for (size_t j = 0; j < g->nmembers; j++)
+			row->members[s][j] = ex->m[g->members[j]].index;
 	}
 }
 
@@ -449,13 +189,40 @@ static void change_of(struct compare_row *row)
 	}
 }
 
+/* Every value of group g (for Mann-Whitney); NULL when some run is
+ * known only by a summary. */
+static double *group_values(const struct experiment *ex, size_t g,
+			    size_t *n)
+{
+	const struct ex_group *gr = &ex->groups[g];
+	double *v = NULL;
+	size_t alloc = 0;
+
+	*n = 0;
+	for (size_t j = 0; j < gr->nmembers; j++) {
+		const struct measurement *m = ex->m[gr->members[j]].m;
+
+		if (!m->n) {
+			free(v);
+			*n = 0;
+			return NULL;
+		}
+		for (size_t i = 0; i < m->n; i++) {
+			ALLOC_GROW(v, *n + 1, alloc);
+			v[(*n)++] = m->values[i];
+		}
+	}
+	return v;
+}
+
 /* Runs the chosen test; leaves p NAN when none applies. */
-static void run_test(struct compare_row *row, const struct group *g,
-		     enum compare_test test)
+static void run_test(struct compare_row *row, const struct experiment *ex,
+		     const struct klass *c, enum compare_test test)
 {
 	const struct stats *a = &row->a, *b = &row->b;
 	int mw_ok = a->have_values && b->have_values;
-	double t, df, u;
+	double t, df, u, *va, *vb;
+	size_t na, nb;
 	int exact;
 
 	if (a->n < 2 || b->n < 2)
@@ -464,10 +231,13 @@ static void run_test(struct compare_row *row, const struct group *g,
 		      (test == COMPARE_TEST_AUTO && a->n >= COMPARE_MW_MIN &&
 		       b->n >= COMPARE_MW_MIN))) {
 		row->test = "mannwhitney";
-		if (stats_mann_whitney(g->acc[0].values, g->acc[0].nvalues,
-				       g->acc[1].values, g->acc[1].nvalues,
-				       &row->p, &u, &exact))
+		va = group_values(ex, c->group[0], &na);
+		vb = group_values(ex, c->group[1], &nb);
+		if (!va || !vb || stats_mann_whitney(va, na, vb, nb, &row->p,
+						     &u, &exact))
 			row->p = NAN;
+		free(va);
+		free(vb);
 		return;
 	}
 	row->test = "welch";
@@ -498,50 +268,90 @@ static char *family_of(const char *metric)
 	return xstrndup(metric, n);
 }
 
+/* The latency bins of group g's measurements, merged. */
+static void group_histogram(const struct experiment *ex, size_t g,
+			    struct histogram *h)
+{
+	const struct ex_group *gr = &ex->groups[g];
+
+	memset(h, 0, sizeof(*h));
+	for (size_t j = 0; j < gr->nmembers; j++) {
+		const struct histogram *src = &ex->m[gr->members[j]].m->hist;
+
+		if (!src->n)
+			continue;
+		h->value = xrealloc(h->value, (h->n + src->n) *
+				    sizeof(*h->value));
+		h->count = xrealloc(h->count, (h->n + src->n) *
+				    sizeof(*h->count));
+		memcpy(h->value + h->n, src->value, src->n * sizeof(double));
+		memcpy(h->count + h->n, src->count, src->n * sizeof(uint64_t));
+		h->n += src->n;
+	}
+}
+
+static char *row_key(const struct compare_row *row, const char *metric);
+
+static void release_row(struct compare_row *row)
+{
+	free(row->tool);
+	free(row->op);
+	free(row->metric);
+	free(row->unit);
+	labels_release(&row->labels);
+	free(row->members[0]);
+	free(row->members[1]);
+}
+
 /* Tail rows from latency histograms, unless the inputs printed them. */
-static void histogram_rows(struct compare_result *r, const struct group *g,
-			   const struct key_table *kt,
-			   const struct grouping *gr, const struct side *s,
+static void histogram_rows(struct compare_result *r,
+			   const struct experiment *ex, const struct klass *c,
+			   struct keymap *rows,
 			   const struct compare_options *opt)
 {
 	static const struct {
 		double q;
 		const char *suffix;
 	} tails[] = { { 0.99, "p99" }, { 0.999, "p99.9" } };
-	const struct measurement *m = &s[0].rs->m[g->first[0]];
-	struct strbuf key = STRBUF_INIT;
-	char *family = family_of(m->metric);
+	char *family = family_of(first_of(ex, c->group[0])->metric);
+	struct histogram h[2];
 
+	group_histogram(ex, c->group[0], &h[0]);
+	group_histogram(ex, c->group[1], &h[1]);
 	for (size_t i = 0; i < sizeof(tails) / sizeof(*tails); i++) {
-		struct histogram ha = { g->hist[0].n, g->hist[0].value,
-					g->hist[0].count };
-		struct histogram hb = { g->hist[1].n, g->hist[1].value,
-					g->hist[1].count };
 		char *metric = xstrfmt("%s.%s", family, tails[i].suffix);
-		struct compare_row *row;
+		struct compare_row *row = new_row(r, ex, c, metric);
+		char *key = row_key(row, metric);
 
-		match_key(kt, m, metric, &key);
-		if (!keymap_get(&gr->map, key.buf)) {
-			row = new_row(r, kt, m, metric);
+		if (keymap_get(rows, key)) {	/* printed: that row counts */
+			release_row(row);
+			r->nrows--;
+		} else {
 			row->from_histogram = 1;
-			copy_members(row, g);
+			copy_members(row, ex, c);
 			row->test = "hist";
 			row->a.n = row->b.n = 1;
-			row->a.mean = stats_hist_quantile(&ha, tails[i].q);
-			row->b.mean = stats_hist_quantile(&hb, tails[i].q);
+			row->a.mean = stats_hist_quantile(&h[0], tails[i].q);
+			row->b.mean = stats_hist_quantile(&h[1], tails[i].q);
 			row->a.stddev = row->b.stddev = NAN;
 			change_of(row);
 			decide(row, opt);
 		}
+		free(key);
 		free(metric);
 	}
+	for (int s = 0; s < 2; s++) {
+		free(h[s].value);
+		free(h[s].count);
+	}
 	free(family);
-	strbuf_release(&key);
 }
 
-static void add_unmatched(struct compare_result *r, const struct key_table *kt,
-			  const struct measurement *m, int in_candidate)
+static void add_unmatched(struct compare_result *r,
+			  const struct experiment *ex, const struct klass *c,
+			  int in_candidate)
 {
+	const struct measurement *m = first_of(ex, c->group[in_candidate]);
 	struct compare_unmatched *u;
 
 	ALLOC_GROW(r->unmatched, r->nunmatched + 1, r->unmatched_alloc);
@@ -552,36 +362,82 @@ static void add_unmatched(struct compare_result *r, const struct key_table *kt,
 	u->metric = xstrdup(m->metric);
 	u->source = xstrdup(m->source_name ? m->source_name : "");
 	u->line = m->line;
-	kept_labels(kt, m, &u->labels);
+	class_labels(ex, c, &u->labels);
 }
 
-static void group_rows(struct compare_result *r, const struct grouping *gr,
-		       const struct key_table *kt, const struct side *s,
-		       const struct compare_options *opt)
+/*
+ * The classes in the order of their first group: groups are numbered as
+ * the measurements came, the baseline's first, so rows follow the
+ * baseline and what only the candidate has comes last.
+ */
+static struct klass *classes_of(const struct experiment *ex, size_t n,
+				size_t **order)
 {
-	for (size_t i = 0; i < gr->n; i++) {
-		const struct group *g = &gr->g[i];
+	struct klass *c = xmalloc((n ? n : 1) * sizeof(*c));
+	size_t *seq = xmalloc((n ? n : 1) * sizeof(*seq)), k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		c[i].group[0] = c[i].group[1] = EX_NONE;
+		c[i].split = 0;
+	}
+	for (size_t g = 0; g < ex->ngroups; g++) {
+		const struct ex_group *gr = &ex->groups[g];
+
+		if (gr->match == EX_NONE)
+			continue;
+		if (c[gr->match].group[0] == EX_NONE &&
+		    c[gr->match].group[1] == EX_NONE)
+			seq[k++] = gr->match;
+		c[gr->match].group[gr->side] = g;
+		c[gr->match].split = gr->split;
+	}
+	*order = seq;
+	return c;
+}
+
+static void fill_rows(struct compare_result *r, struct experiment *ex,
+		      const struct compare_options *opt)
+{
+	size_t nclasses = experiment_match(ex, 0, 1, &r->split_tests);
+	size_t *order;
+	struct klass *c = classes_of(ex, nclasses, &order);
+	struct keymap rows;
+	int created;
+
+	keymap_init(&rows);
+	for (size_t g = 0; g < ex->ngroups; g++)
+		r->pooled += ex->groups[g].nmembers - 1;
+	for (size_t i = 0; i < nclasses; i++) {
+		struct klass *k = &c[order[i]];
 		struct compare_row *row;
+		char *key;
 
-		r->pooled += (g->count[0] > 1 ? g->count[0] - 1 : 0) +
-			     (g->count[1] > 1 ? g->count[1] - 1 : 0);
-		if (g->first[0] == SIZE_MAX || g->first[1] == SIZE_MAX) {
-			int c = g->first[0] == SIZE_MAX;
-
-			add_unmatched(r, kt, &s[c].rs->m[g->first[c]], c);
+		if (k->group[0] == EX_NONE || k->group[1] == EX_NONE) {
+			add_unmatched(r, ex, k, k->group[0] == EX_NONE);
 			continue;
 		}
-		row = new_row(r, kt, &s[0].rs->m[g->first[0]],
-			      s[0].rs->m[g->first[0]].metric);
-		copy_members(row, g);
-		stats_compute(&g->acc[0], &row->a);
-		stats_compute(&g->acc[1], &row->b);
+		row = new_row(r, ex, k, first_of(ex, k->group[0])->metric);
+		copy_members(row, ex, k);
+		row->a = ex->groups[k->group[0]].st;
+		row->b = ex->groups[k->group[1]].st;
 		change_of(row);
-		run_test(row, g, opt->test);
+		run_test(row, ex, k, opt->test);
 		decide(row, opt);
-		if (g->hist[0].n && g->hist[1].n)
-			histogram_rows(r, g, kt, gr, s, opt);
+		key = row_key(row, row->metric);
+		keymap_put(&rows, key, r->nrows - 1, &created);
+		free(key);
 	}
+	for (size_t i = 0; i < nclasses; i++) {
+		struct klass *k = &c[order[i]];
+
+		if (k->group[0] != EX_NONE && k->group[1] != EX_NONE &&
+		    first_of(ex, k->group[0])->hist.n &&
+		    first_of(ex, k->group[1])->hist.n)
+			histogram_rows(r, ex, k, &rows, opt);
+	}
+	keymap_release(&rows);
+	free(order);
+	free(c);
 }
 
 /* A tail metric "clat.p99", "lat.p99.9": its family and quantile >= 99. */
@@ -686,55 +542,60 @@ static void summarise(struct compare_result *r)
 			exp(r->geo[g].value / (double)r->geo[g].n) : NAN;
 }
 
+/* Every label the match leaves out: identities, provenance, --ignore. */
+static void list_ignored(struct compare_result *r,
+			 const struct experiment *ex)
+{
+	for (size_t k = 0; k < ex->nkeys; k++) {
+		const struct ex_key *key = &ex->keys[k];
+
+		if (key->origin == EX_FROM_NAMES ||
+		    (key->role != EX_IDENTITY && key->role != EX_POOLED &&
+		     key->role != EX_COUNTER && !key->provenance))
+			continue;
+		r->ignored = xrealloc(r->ignored, (r->nignored + 1) *
+				      sizeof(*r->ignored));
+		r->ignored[r->nignored++] = xstrdup(key->name);
+	}
+}
+
 void compare_sets(const struct result_set *a, const struct result_set *b,
 		  const struct compare_options *opt,
 		  struct compare_result *out)
 {
-	struct side s[2];
-	struct key_table kt;
-	struct grouping gr;
+	struct result_set sets[2] = { *a, *b };	/* (shallow: read only) */
+	struct experiment_options eo = {
+		.where = opt->where, .take = compared_metric,
+		.take_arg = opt, .ignore = opt->ignore,
+		.nignore = opt->nignore, .match = opt->match,
+		.nmatch = opt->nmatch,
+	};
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
 
 	memset(out, 0, sizeof(*out));
-	labels_init(&out->identity_a);
-	labels_init(&out->identity_b);
-	select_side(a, opt, &s[0]);
-	select_side(b, opt, &s[1]);
-	out->compared[0] = s[0].n;
-	out->compared[1] = s[1].n;
-	memset(&kt, 0, sizeof(kt));
-	keymap_init(&kt.map);
-	keymap_init(&kt.split);
-	learn_keys(&kt, &s[0], 0);
-	learn_keys(&kt, &s[1], 1);
-	decide_keys(&kt, s, opt, out);
-	decide_splits(&kt, s, opt, out);
-	memset(&gr, 0, sizeof(gr));
-	keymap_init(&gr.map);
-	group_side(&gr, &kt, &s[0], 0);
-	group_side(&gr, &kt, &s[1], 1);
-	group_rows(out, &gr, &kt, s, opt);
+	if (experiment_build(&ex, sets, 2, &eo, &err))
+		BUG("compare: %s", err.buf);	/* no side key: cannot fail */
+	out->compared[0] = ex.sides[0].nmeasurements;
+	out->compared[1] = ex.sides[1].nmeasurements;
+	/* against a side with nothing to compare, no label tells them
+	 * apart: the other side's unmatched figures keep their labels */
+	if (out->compared[0] && out->compared[1]) {
+		labels_copy(&out->identity_a, &ex.sides[0].identity);
+		labels_copy(&out->identity_b, &ex.sides[1].identity);
+	}
+	list_ignored(out, &ex);
+	fill_rows(out, &ex, opt);
 	tail_notes(out);
 	summarise(out);
-	grouping_release(&gr);
-	keymap_release(&kt.map);
-	keymap_release(&kt.split);
-	free(kt.info);
-	free(kt.names);
-	free(s[0].idx);
-	free(s[1].idx);
+	experiment_release(&ex);
+	strbuf_release(&err);
 }
 
 void compare_result_release(struct compare_result *r)
 {
-	for (size_t i = 0; i < r->nrows; i++) {
-		free(r->rows[i].tool);
-		free(r->rows[i].op);
-		free(r->rows[i].metric);
-		free(r->rows[i].unit);
-		labels_release(&r->rows[i].labels);
-		free(r->rows[i].members[0]);
-		free(r->rows[i].members[1]);
-	}
+	for (size_t i = 0; i < r->nrows; i++)
+		release_row(&r->rows[i]);
 	for (size_t i = 0; i < r->nunmatched; i++) {
 		free(r->unmatched[i].tool);
 		free(r->unmatched[i].op);

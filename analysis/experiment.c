@@ -383,7 +383,8 @@ static void find_profiles(struct experiment *ex,
 		size_t *slot;
 
 		if (in == last_input && e->side == last_side &&
-		    e->m->labels.v == last_v && last_v) {
+		    e->m->labels.v == last_v && last_v &&
+		    !strcmp(e->m->tool, ex->priv->profile_m[last_profile]->tool)) {
 			e->profile = last_profile;
 			continue;
 		}
@@ -392,6 +393,7 @@ static void find_profiles(struct experiment *ex,
 		strbuf_addch(&key, ':');
 		strbuf_add_int(&key, (long long)e->side);
 		strbuf_addch(&key, ':');
+		strbuf_add_keypart(&key, e->m->tool);
 		labels_add_keyparts(&e->m->labels, &key);
 		slot = keymap_put(&profiles, key.buf, ex->nprofiles, &created);
 		if (created) {
@@ -450,14 +452,33 @@ static void learn_label_keys(struct experiment *ex,
 	}
 }
 
+/*
+ * Is the command line a condition of m?  For time it is what was timed.
+ * The other tools' parsers take every option that matters from it as a
+ * label of its own (bs, oflag, direct, iodepth, device, filesize...):
+ * what else differs between two of their command lines is where the
+ * output went or which file a loop wrote, and two hosts' runs of one
+ * test differ there.  So for them it is a record of how the figure was
+ * made, shown but never splitting.
+ */
+static int command_is_condition(const struct measurement *m)
+{
+	return !strcmp(m->tool, "time") || !strcmp(m->tool, "csv");
+}
+
 static void fill_label_codes(struct experiment *ex)
 {
 	ex->codes = xcalloc(ex->nprofiles * ex->nkeys + 1, sizeof(uint32_t));
 	for (size_t p = 0; p < ex->nprofiles; p++) {
-		const struct labels *l = &ex->priv->profile_m[p]->labels;
+		const struct measurement *m = ex->priv->profile_m[p];
+		const struct labels *l = &m->labels;
 
 		for (size_t j = 0; j < l->n; j++) {
 			size_t k = experiment_key(ex, l->v[j].key);
+
+			if (!strcmp(l->v[j].key, "command") &&
+			    !command_is_condition(m))
+				continue;
 
 			ex->codes[p * ex->nkeys + k] =
 				add_value(ex, k, l->v[j].value);
@@ -775,6 +796,8 @@ static void decide_roles(struct experiment *ex,
 			key->role = EX_POOLED;
 		else if (opt->side_key && !strcmp(opt->side_key, key->name))
 			key->role = EX_IDENTITY;
+		else if (opt->match)	/* what --match names: matched */
+			key->role = EX_FACTOR;
 		else if (within)
 			key->role = EX_FACTOR;
 		else if (between && sides_with == (int)ex->nsides)
@@ -1329,6 +1352,7 @@ size_t experiment_match(struct experiment *ex, size_t a, size_t b,
 		int is_split;
 
 		gr->match = EX_NONE;
+		gr->split = 0;
 		if (gr->side != a && gr->side != b)
 			continue;
 		t[0] = ex->priv->tom[3 * i];
@@ -1342,6 +1366,7 @@ size_t experiment_match(struct experiment *ex, size_t a, size_t b,
 					experiment_code(ex, i, prov[j]) : 0;
 		t[3 + nb + np] = (uint64_t)is_split;
 		gr->match = tuple_map_put(&classes, t, classes.n);
+		gr->split = is_split;
 	}
 	nclasses = classes.n;
 	if (split)

@@ -16,7 +16,8 @@
  *   COUNTER   a run number (run1, run2 in input names): its measurements
  *             are repetitions;
  *   POOLED    the user said so (--pool KEY, --ignore KEY), or --match
- *             left it out;
+ *             left it out (what --match names is a factor, whatever
+ *             its values);
  *   CONSTANT  one value everywhere.
  *
  * Input names.  The names of the inputs (file names without extension,
@@ -126,6 +127,7 @@ struct ex_group {
 	struct stats st;	/* pooled, as analysis/stats.h computes */
 	enum ex_summary summary;
 	size_t match;		/* compare: its match class, EX_NONE before */
+	int split;		/* matched by provenance keys too */
 };
 
 struct ex_side {
@@ -138,8 +140,8 @@ struct ex_side {
 struct experiment_options {
 	const struct filter *where;	/* NULL: every measurement */
 	/* more selection (a metric list, compare's defaults); NULL: all */
-	int (*take)(const struct measurement *m, void *arg);
-	void *take_arg;
+	int (*take)(const struct measurement *m, const void *arg);
+	const void *take_arg;
 	char **pool;			/* --pool: keys pooled on request */
 	size_t npool;
 	char **ignore;			/* --ignore: the same, for compare */

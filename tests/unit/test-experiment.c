@@ -224,13 +224,18 @@ static void test_pool_on_request(void **state)
 	result_set_release(&rs);
 }
 
-/* A device that restates the command is no second distinction. */
+/*
+ * A device that restates the command is no second distinction, and for
+ * dd the command is no condition at all (its parser labels what matters);
+ * for time it is the only one.
+ */
 static void test_distinguishing_skips_restatements(void **state)
 {
 	struct result_set rs;
 	struct experiment ex;
 	struct strbuf err = STRBUF_INIT;
 	size_t *all, keys[8], n;
+	struct measurement *m;
 	char buf[64];
 
 	(void)state;
@@ -248,13 +253,26 @@ static void test_distinguishing_skips_restatements(void **state)
 	n = experiment_distinguishing(&ex, all, ex.n, NULL, 0, keys, 8);
 	assert_int_equal(n, 1);
 	assert_string_equal(ex.keys[keys[0]].name, "device");
-	/* a command shown by the part that differs */
+	assert_int_equal(key(&ex, "command")->role, EX_CONSTANT);
+	free(all);
+	experiment_release(&ex);
+	result_set_release(&rs);
+
+	/* time: the command is what was timed, shown by what differs */
+	result_set_init(&rs);
+	m = add(&rs, "log.txt", "run",
+		"command=tar cf /backup/home.tar /home/alice", one, 1);
+	measurement_set_key(m, "time", "run", "time.real", "s");
+	m = add(&rs, "log.txt", "run",
+		"command=tar cf /backup/home.tar /home/bob", one, 1);
+	measurement_set_key(m, "time", "run", "time.real", "s");
+	assert_int_equal(experiment_build(&ex, &rs, 1, NULL, &err), 0);
+	assert_int_equal(ex.ngroups, 2);
 	assert_string_equal(experiment_value_text(&ex,
 			experiment_key(&ex, "command"),
 			experiment_code(&ex, 0, experiment_key(&ex, "command")),
 			buf, sizeof(buf)),
-		"\xe2\x80\xa6of=/dev/sdb\xe2\x80\xa6");
-	free(all);
+		"\xe2\x80\xa6/home/alice");
 	experiment_release(&ex);
 	result_set_release(&rs);
 }
