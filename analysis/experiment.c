@@ -1005,6 +1005,23 @@ static void fill_groups(struct experiment *ex)
 
 /* ---- building ---------------------------------------------------------- */
 
+/* One note naming every key --pool pooled. */
+static void note_pooled(struct experiment *ex,
+			const struct experiment_options *opt)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t k = 0; k < ex->nkeys; k++)
+		if (ex->keys[k].role == EX_POOLED &&
+		    in_names(opt->pool, opt->npool, ex->keys[k].name))
+			strbuf_addf(&sb, "%s'%s'", sb.len ? ", " : "",
+				    ex->keys[k].name);
+	if (sb.len)
+		add_note(ex, "measurements that differ only in %s are "
+			 "pooled, as --pool asked", sb.buf);
+	strbuf_release(&sb);
+}
+
 static int check_sides(struct experiment *ex,
 		       const struct experiment_options *opt,
 		       struct strbuf *err)
@@ -1054,11 +1071,7 @@ int experiment_build(struct experiment *ex, const struct result_set *sets,
 	name_sides(ex);
 	make_groups(ex);
 	fill_groups(ex);
-	for (size_t k = 0; k < ex->nkeys; k++)
-		if (ex->keys[k].role == EX_POOLED &&
-		    in_names(opt->pool, opt->npool, ex->keys[k].name))
-			add_note(ex, "pooled over %s, as --pool asked",
-				 ex->keys[k].name);
+	note_pooled(ex, opt);
 	return 0;
 }
 
@@ -1116,19 +1129,35 @@ void experiment_release(struct experiment *ex)
 
 /* ---- questions --------------------------------------------------------- */
 
-/* The code of key k (or EX_OP: the op) of measurement i. */
-static uint64_t code_of(const struct experiment *ex, size_t i, size_t k)
+uint64_t experiment_code_of(const struct experiment *ex, size_t i, size_t k)
 {
 	if (k == EX_OP)
 		return (uint64_t)ex->priv->tom[3 * i + 1] + 1;
 	return experiment_code(ex, i, k);
 }
 
+size_t experiment_first_difference(const struct experiment *ex, size_t a,
+				   size_t b)
+{
+	size_t best = EX_NONE;
+
+	if (experiment_code_of(ex, a, EX_OP) != experiment_code_of(ex, b, EX_OP))
+		return EX_OP;
+	for (size_t k = 0; k < ex->nkeys; k++) {
+		if (ex->keys[k].role != EX_FACTOR ||
+		    experiment_code(ex, a, k) == experiment_code(ex, b, k))
+			continue;
+		if (best == EX_NONE || ex->keys[k].pref < ex->keys[best].pref)
+			best = k;
+	}
+	return best;
+}
+
 int experiment_varies(const struct experiment *ex, const size_t *members,
 		      size_t n, size_t k)
 {
 	for (size_t j = 1; j < n; j++)
-		if (code_of(ex, members[j], k) != code_of(ex, members[0], k))
+		if (experiment_code_of(ex, members[j], k) != experiment_code_of(ex, members[0], k))
 			return 1;
 	return 0;
 }
@@ -1151,12 +1180,12 @@ static int adds_information(const struct experiment *ex,
 		size_t first;
 
 		for (size_t h = 0; h < nhave; h++)
-			t[h] = code_of(ex, members[j], have[h]);
+			t[h] = experiment_code_of(ex, members[j], have[h]);
 		if (!nhave)
 			t[0] = 0;
 		first = tuple_map_put(&seen, t, j);
-		adds = code_of(ex, members[first], cand) !=
-		       code_of(ex, members[j], cand);
+		adds = experiment_code_of(ex, members[first], cand) !=
+		       experiment_code_of(ex, members[j], cand);
 	}
 	tuple_map_release(&seen);
 	free(t);

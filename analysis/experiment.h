@@ -213,6 +213,17 @@ size_t experiment_distinguishing(const struct experiment *ex,
 				 const size_t *chosen, size_t nchosen,
 				 size_t *out, size_t max);
 
+/* The code of key k, or of the op for EX_OP (any key of the model). */
+uint64_t experiment_code_of(const struct experiment *ex, size_t i, size_t k);
+
+/*
+ * The factor (or EX_OP) measurements a and b differ in first, in display
+ * order; EX_NONE when they differ in none (one condition, or only in
+ * tool, metric or side).
+ */
+size_t experiment_first_difference(const struct experiment *ex, size_t a,
+				   size_t b);
+
 /* Does key k (or EX_OP) take two or more values over members? */
 int experiment_varies(const struct experiment *ex, const size_t *members,
 		      size_t n, size_t k);

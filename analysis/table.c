@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include "table.h"
+#include "experiment.h"
 #include "../core/keymap.h"
 #include "../core/xalloc.h"
 
@@ -95,6 +96,7 @@ struct entry {
 	size_t row, col;	/* in order of first appearance */
 	size_t cell;		/* row-major, once the axes are sorted */
 	int side;
+	size_t ex;		/* its index in the experiment model */
 };
 
 struct axis {
@@ -249,18 +251,6 @@ static char **copy_keys(char *const *keys, size_t n)
 	return v;
 }
 
-/* Does KEY name a row, a column or the ratio group (not a condition)? */
-static int key_is_axis(const struct pivot *pv, const char *key)
-{
-	for (size_t i = 0; i < pv->nrow_keys; i++)
-		if (!strcmp(key, pv->row_key_names[i]))
-			return 1;
-	for (size_t i = 0; i < pv->ncol_keys; i++)
-		if (!strcmp(key, pv->col_key_names[i]))
-			return 1;
-	return pv->ratio_key && !strcmp(key, pv->ratio_key);
-}
-
 static void note_mix(struct pivot *pv, const char *key, const char *a,
 		     const char *b)
 {
@@ -271,59 +261,24 @@ static void note_mix(struct pivot *pv, const char *key, const char *a,
 	pv->mix_b = xstrdup(b ? b : "(none)");
 }
 
-/* Records the first condition in which a and b (one cell) differ. */
-static int differs(struct pivot *pv, const struct measurement *a,
-		   const struct measurement *b)
-{
-	const struct labels *la = &a->labels, *lb = &b->labels;
-	size_t i = 0, j = 0;
-
-	if (!key_is_axis(pv, "tool") && strcmp(a->tool, b->tool)) {
-		note_mix(pv, "tool", a->tool, b->tool);
-		return 1;
-	}
-	if (!key_is_axis(pv, "op") && strcmp(a->op, b->op)) {
-		note_mix(pv, "op", a->op, b->op);
-		return 1;
-	}
-	while (i < la->n || j < lb->n) {
-		int c = i >= la->n ? 1 : j >= lb->n ? -1 :
-			strcmp(la->v[i].key, lb->v[j].key);
-		const char *key = c <= 0 ? la->v[i].key : lb->v[j].key;
-		const char *va = c <= 0 ? la->v[i].value : NULL;
-		const char *vb = c >= 0 ? lb->v[j].value : NULL;
-
-		i += c <= 0;
-		j += c >= 0;
-		if (key_is_axis(pv, key) || label_is_provenance(key))
-			continue;
-		if (!va || !vb || strcmp(va, vb)) {
-			note_mix(pv, key, va, vb);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /*
- * Are a and b one input's figures under two of its headings?  A section
- * is provenance between inputs (other posts' headings say nothing of each
- * other), but within one input its headings are its parts -- BEFORE: and
- * AFTER:, "## ext4" and "## btrfs" -- and the same test under two of them
- * is two tests, not two runs (labels the parser gives, core/context.c).
+ * The cell of entries a and b pools two conditions (two groups of the
+ * experiment model): the first key the two differ in is noted.
  */
-static int splits_sections(struct pivot *pv, const struct measurement *a,
-			   const struct measurement *b)
+static int differs(struct pivot *pv, const struct experiment *ex,
+		   size_t a, size_t b)
 {
-	const char *va, *vb;
+	size_t k;
 
-	if (a->source != b->source || key_is_axis(pv, "section"))
+	if (ex->m[a].group == ex->m[b].group)
 		return 0;
-	va = labels_get(&a->labels, "section");
-	vb = labels_get(&b->labels, "section");
-	if ((!va && !vb) || (va && vb && !strcmp(va, vb)))
-		return 0;
-	note_mix(pv, "section", va, vb);
+	k = experiment_first_difference(ex, a, b);
+	if (k == EX_NONE)	/* tool: the metric is one */
+		note_mix(pv, "tool", ex->m[a].m->tool, ex->m[b].m->tool);
+	else
+		note_mix(pv, k == EX_OP ? "op" : ex->keys[k].name,
+			 experiment_value(ex, a, k),
+			 experiment_value(ex, b, k));
 	return 1;
 }
 
@@ -348,9 +303,14 @@ static double stat_value(const struct stats *st, enum pivot_stat stat)
 	return NAN;
 }
 
-/* Pools each run of entries of one cell and side into its statistics. */
+/*
+ * Pools each run of entries of one cell and side into its statistics.
+ * A cell whose entries are two conditions of the experiment model (they
+ * differ in a factor neither rows nor columns show) is mixed.
+ */
 static void pool_cells(struct pivot *pv, const struct result_set *rs,
-		       struct entry *e, size_t n)
+		       const struct experiment *ex, struct entry *e,
+		       size_t n)
 {
 	for (size_t i = 0; i < n;) {
 		struct stats_acc acc;
@@ -361,13 +321,8 @@ static void pool_cells(struct pivot *pv, const struct result_set *rs,
 		for (; j < n && e[j].cell == e[i].cell &&
 		       e[j].side == e[i].side; j++) {
 			stats_acc_add_measurement(&acc, &rs->m[e[j].m]);
-			/* entries go in measurement order, an input's
-			 * together: its neighbour tells its sections */
 			if (!mixed && j > i)
-				mixed = differs(pv, &rs->m[e[i].m],
-						&rs->m[e[j].m]) ||
-					splits_sections(pv, &rs->m[e[j - 1].m],
-							&rs->m[e[j].m]);
+				mixed = differs(pv, ex, e[i].ex, e[j].ex);
 		}
 		pv->mixed_cells += (size_t)mixed;
 		stats_compute(&acc, &pv->cells[e[i].cell].st[e[i].side]);
@@ -465,7 +420,7 @@ static int select_entries(struct pivot *pv, const struct result_set *rs,
 			strbuf_addf(err, "'%s' comes in two units, %s and %s",
 				    opt->metric, pv->unit, m->unit);
 		ALLOC_GROW(e, n + 1, alloc);
-		e[n++] = (struct entry){ i, r, c, 0, side };
+		e[n++] = (struct entry){ i, r, c, 0, side, 0 };
 	}
 	strbuf_release(&scratch);
 	*out = e;
@@ -515,11 +470,66 @@ static void record_members(struct pivot *pv, const struct entry *e, size_t n)
 		pv->members[i] = e[i].m;
 }
 
+/*
+ * The experiment model of the table's entries: its rows, columns and
+ * the ratio key are the sides of nothing; the model's groups say which
+ * entries are repetitions of one condition.  e[i].ex is entry i's index
+ * in it (the model takes them in the same order).
+ */
+struct entries_sel {
+	const unsigned char *taken;
+	const struct result_set *rs;
+};
+
+static int entry_taken(const struct measurement *m, const void *arg)
+{
+	const struct entries_sel *s = arg;
+
+	return s->taken[m - s->rs->m];
+}
+
+static void model_entries(struct pivot *pv, struct experiment *ex,
+			  const struct result_set *rs,
+			  const struct pivot_options *opt, struct entry *e,
+			  size_t n)
+{
+	unsigned char *taken = xcalloc(rs->n + 1, 1);
+	size_t *at = xmalloc((rs->n + 1) * sizeof(*at));
+	struct entries_sel sel = { taken, rs };
+	struct experiment_options eo = { .take = entry_taken,
+					 .take_arg = &sel, .pool = opt->pool,
+					 .npool = opt->npool };
+	struct strbuf err = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		taken[e[i].m] = 1;
+	if (opt->ratio_key) {
+		eo.side_key = opt->ratio_key;
+		eo.side_a = opt->ratio_num;
+		eo.side_b = opt->ratio_den;
+	}
+	if (experiment_build(ex, rs, 1, &eo, &err))
+		BUG("table model: %s", err.buf);	/* both sides have some */
+	for (size_t i = 0; i < ex->n; i++)
+		at[ex->m[i].index] = i;
+	for (size_t i = 0; i < n; i++)
+		e[i].ex = at[e[i].m];
+	for (size_t i = 0; i < ex->nnotes && opt->npool; i++)
+		if (strstr(ex->notes[i], "--pool")) {
+			free(pv->pooled);
+			pv->pooled = xstrdup(ex->notes[i]);
+		}
+	strbuf_release(&err);
+	free(at);
+	free(taken);
+}
+
 int pivot_build(struct pivot *pv, const struct result_set *rs,
 		const struct pivot_options *opt, struct strbuf *err)
 {
 	struct axis rows, cols;
 	struct entry *e;
+	struct experiment ex;
 	size_t n, *row_rank, *col_rank;
 
 	pivot_start(pv, opt);
@@ -540,10 +550,12 @@ int pivot_build(struct pivot *pv, const struct result_set *rs,
 			    col_rank[e[i].col];
 	free(row_rank);
 	free(col_rank);
+	model_entries(pv, &ex, rs, opt, e, n);
 	qsort(e, n, sizeof(*e), cmp_entry);
 	pv->cells = xcalloc(pv->nrows * pv->ncols, sizeof(*pv->cells));
 	record_members(pv, e, n);
-	pool_cells(pv, rs, e, n);
+	pool_cells(pv, rs, &ex, e, n);
+	experiment_release(&ex);
 	pv->used = n;
 	cell_values(pv);
 	free(e);
@@ -573,6 +585,7 @@ void pivot_release(struct pivot *pv)
 	free(pv->member_at);
 	free(pv->lacking_key);
 	free(pv->mix_key);
+	free(pv->pooled);
 	free(pv->mix_a);
 	free(pv->mix_b);
 	memset(pv, 0, sizeof(*pv));
@@ -733,6 +746,8 @@ static void add_notes(const struct pivot *pv, double alpha, unsigned marks,
 		fmt_table_add_note(t, "%zu cell(s) pool measurements that "
 				   "differ in '%s' (%s, %s)", pv->mixed_cells,
 				   pv->mix_key, pv->mix_a, pv->mix_b);
+	if (pv->pooled)
+		fmt_table_add_note(t, "%s", pv->pooled);
 }
 
 static char *pivot_title(const struct pivot *pv, const char *unit)

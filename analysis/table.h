@@ -10,10 +10,10 @@
  * one wild run.
  *
  * Measurements that land in one cell are pooled as repetitions.  When they
- * differ in anything the rows and columns do not name (another op, another
- * host...) the cell mixes conditions: the pivot says so (mix_key) instead of
- * averaging in silence.  Provenance labels (label_is_provenance) do not
- * count as conditions.
+ * are two conditions of the experiment model (analysis/experiment.h: they
+ * differ in a factor the rows and columns do not name -- another op,
+ * host, section, input...) the cell mixes conditions: the pivot says so
+ * (mix_key) instead of averaging in silence, unless --pool names the key.
  *
  * The pivot is independent of output format; pivot_to_fmt() turns it into a
  * display table (analysis/format.h) in chosen display units.  Building
@@ -69,6 +69,10 @@ struct pivot_options {
 	 * value "" shown as "no KEY" (the report, whose charts draw it so),
 	 * instead of being left out. */
 	int keep_lacking;
+	/* Keys pooled on request (--pool): a cell whose measurements differ
+	 * only in these is no mix (analysis/experiment.h). */
+	char **pool;
+	size_t npool;
 };
 
 /*
@@ -104,6 +108,7 @@ struct pivot {
 	size_t mixed_cells;	/* cells pooling different conditions */
 	char *mix_key, *mix_a, *mix_b;	/* first difference found */
 	size_t half_cells;	/* ratio cells with only one group present */
+	char *pooled;		/* what --pool pooled, or NULL */
 };
 
 /*

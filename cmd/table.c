@@ -36,6 +36,8 @@ static const char table_usage[] =
 	"  -w, --where K=V,...  only measurements that match (K!=V excludes)\n"
 	"  -s, --stat S         mean (default), median, min, max, cv, n\n"
 	"      --ratio K=A/K=B  divide the cells of K=A by those of K=B\n"
+	"      --pool KEYS      pool measurements that differ only in these\n"
+	"                       (else a cell pooling them is reported)\n"
 	"      --alpha A        significance level of ratio marks (0.05)\n"
 	"  -u, --units U        auto (default), B/s, kB/s, MB/s, MiB/s, GB/s,\n"
 	"                       GiB/s, iops, kiops, us, ms, s\n"
@@ -158,6 +160,11 @@ static int parse_option(int c, struct table_args *a)
 		break;
 	case 'o':
 		a->output = optarg;
+		break;
+	case 'P':
+		free_keys(a->po.pool, a->po.npool);
+		if (split_keys(optarg, &a->po.pool, &a->po.npool))
+			return usage_error("table", "bad --pool '%s'", optarg);
 		break;
 	default:
 		return usage_error("table", "bad option");
@@ -331,6 +338,7 @@ int cmd_table(int argc, char **argv)
 		{ "units", required_argument, NULL, 'u' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "pool", required_argument, NULL, 'P' },
 		FINDINGS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -363,6 +371,7 @@ int cmd_table(int argc, char **argv)
 out:
 	free_keys(a.po.row_keys, a.po.nrow_keys);
 	free_keys(a.po.col_keys, a.po.ncol_keys);
+	free_keys(a.po.pool, a.po.npool);
 	free(a.ratio_key);
 	free(a.ratio_num);
 	free(a.ratio_den);

@@ -41,7 +41,7 @@ grep -q '^4096,' "$tmp/out" || fail "missing among good: no table"
 # pooling different conditions is a finding, named on stderr and in a note
 "$S" table kind-both.json --rows bs --metric bw >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] || fail "mixed: exit"
-grep -q "differ in 'device'" "$tmp/err" || fail "mixed: $(cat "$tmp/err")"
+grep -q "differ in 'kind'" "$tmp/err" || fail "mixed: $(cat "$tmp/err")"
 grep -q "3 cell(s) pool measurements" "$tmp/out" || fail "mixed note"
 
 # a broken result set: FILE: message, exit 1 (read but not understood)

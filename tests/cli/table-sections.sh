@@ -25,8 +25,8 @@ run "$STORAN" table "$IN" --rows device --cols op --metric bw --no-check \
 	--where section=AFTER
 expect_rc 0 "table of AFTER only"
 
-# two inputs, each under a heading of its own, pool as before: between
-# inputs a section is provenance (other posts' headings)
+# two inputs, each under a heading of its own: two setups, never pooled
+# (the experiment model), whoever wrote the headings
 for d in Monday Tuesday; do
 	printf '%s:\n\n# hdparm -t /dev/hda\n\n/dev/hda:\n Timing buffered disk reads: 64 MB in  8.89 seconds =  7.20 MB/sec\n' \
 		"$d" > "$TMP/$d.txt"
@@ -35,6 +35,15 @@ run "$STORAN" ingest "$TMP/Monday.txt" --format csv
 expect_in "$out" "section=Monday" "a heading of its own"
 run "$STORAN" table "$TMP/Monday.txt" "$TMP/Tuesday.txt" --rows device \
 	--metric bw --stat n --no-check --format csv
-expect_rc 0 "two inputs"
+expect_rc 1 "two inputs"
+expect_in "$err" "differ in 'section' (Monday, Tuesday)" "two setups"
+run "$STORAN" table "$TMP/Monday.txt" "$TMP/Tuesday.txt" --rows section \
+	--metric bw --stat n --no-check --format csv
+expect_rc 0 "two inputs by section"
+expect_in "$out" "Monday,1" "Monday"
+expect_in "$out" "Tuesday,1" "Tuesday"
+run "$STORAN" table "$TMP/Monday.txt" "$TMP/Tuesday.txt" --rows device \
+	--metric bw --stat n --no-check --format csv --pool section,test
+expect_rc 0 "pooled on request"
 expect_in "$out" "/dev/hda,2" "two runs pooled"
 finish
