@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "experiment.h"
 #include "links.h"
 #include "../core/json-out.h"
 #include "../core/human.h"
@@ -1107,50 +1108,6 @@ static void test_key(const struct measurement *m, struct strbuf *sb)
 }
 
 /*
- * next[i]: the next position (in c->order) of the same test as position
- * i, or SIZE_MAX.  One pass with a hash map: comparing every position
- * with every later one took 50 s for 25,000 measurements.
- */
-static size_t *chain_tests(struct check_ctx *c)
-{
-	size_t n = c->rs->n, *next = xmalloc((n ? n : 1) * sizeof(*next));
-	struct strbuf key = STRBUF_INIT;
-	struct keymap last;	/* test key -> its latest position */
-
-	keymap_init(&last);
-	for (size_t i = 0; i < n; i++) {
-		size_t *slot;
-		int created;
-
-		next[i] = SIZE_MAX;
-		if (!spread_metric(M(c, c->order[i])))
-			continue;
-		test_key(M(c, c->order[i]), &key);
-		slot = keymap_put(&last, key.buf, i, &created);
-		if (!created) {
-			next[*slot] = i;
-			*slot = i;
-		}
-	}
-	keymap_release(&last);
-	strbuf_release(&key);
-	return next;
-}
-
-/* Collects the repetitions of the test at position first. */
-static size_t group_of(struct check_ctx *c, size_t first, const size_t *next,
-		       unsigned char *done, size_t *members)
-{
-	size_t n = 0;
-
-	for (size_t i = first; i != SIZE_MAX; i = next[i]) {
-		done[i] = 1;
-		members[n++] = c->order[i];
-	}
-	return n;
-}
-
-/*
  * The statistics of a group: one member speaks for itself (its values or
  * the summary its tool printed); several pool their values, a summary
  * counting as one run of its mean.
@@ -1233,29 +1190,68 @@ static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
 			     f->nmeasurements > 2 ? "s" : "");
 }
 
+static int spread_taken(const struct measurement *m, const void *arg)
+{
+	(void)arg;
+	return spread_metric(m);
+}
+
+static const size_t *order_pos;
+
+static int by_text_position(const void *a, const void *b)
+{
+	size_t x = order_pos[*(const size_t *)a];
+	size_t y = order_pos[*(const size_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The repetitions of each test are a group of the experiment model
+ * (analysis/experiment.h: equal in every factor, inputs that differ only
+ * by a run number included); groups are taken in the order of their
+ * first figure in the text, their members in text order.
+ */
 static void check_repetitions(struct check_ctx *c)
 {
-	unsigned char *done = xcalloc(c->rs->n ? c->rs->n : 1, 1);
-	size_t *members = xmalloc((c->rs->n ? c->rs->n : 1) *
-				  sizeof(*members));
-	size_t *next = chain_tests(c);
+	struct experiment_options eo = { .take = spread_taken };
+	size_t n = c->rs->n ? c->rs->n : 1;
+	size_t *pos = xmalloc(n * sizeof(*pos)), *first, *members;
+	struct strbuf err = STRBUF_INIT;
+	struct experiment ex;
 
-	for (size_t i = 0; i < c->rs->n; i++) {
+	if (experiment_build(&ex, c->rs, 1, &eo, &err))
+		BUG("check: %s", err.buf);	/* no sides: cannot fail */
+	for (size_t i = 0; i < c->rs->n; i++)
+		pos[c->order[i]] = i;
+	first = xmalloc((ex.ngroups + 1) * sizeof(*first));
+	members = xmalloc(n * sizeof(*members));
+	for (size_t g = 0; g < ex.ngroups; g++)
+		first[g] = ex.m[ex.groups[g].first].index;
+	order_pos = pos;
+	qsort(first, ex.ngroups, sizeof(*first), by_text_position);
+	for (size_t i = 0; i < ex.n; i++)	/* (first[] holds rs indices) */
+		members[ex.m[i].index] = ex.m[i].group;
+	for (size_t k = 0; k < ex.ngroups; k++) {
+		const struct ex_group *g = &ex.groups[members[first[k]]];
+		size_t *mi = xmalloc(g->nmembers * sizeof(*mi));
 		struct measurement_stats st;
-		size_t n;
 
-		if (done[i] || !spread_metric(M(c, c->order[i])))
-			continue;
-		n = group_of(c, i, next, done, members);
-		group_stats(c, members, n, &st);
-		if (st.n == 1 && n == 1)
-			check_few_runs(c, i, members[0]);
+		for (size_t j = 0; j < g->nmembers; j++)
+			mi[j] = ex.m[g->members[j]].index;
+		qsort(mi, g->nmembers, sizeof(*mi), by_text_position);
+		group_stats(c, mi, g->nmembers, &st);
+		if (st.n == 1 && g->nmembers == 1)
+			check_few_runs(c, pos[mi[0]], mi[0]);
 		else if (st.n >= 2 && st.mean > 0 && !isnan(st.stddev))
-			check_noisy(c, members, n, &st);
+			check_noisy(c, mi, g->nmembers, &st);
+		free(mi);
 	}
+	experiment_release(&ex);
+	strbuf_release(&err);
 	free(members);
-	free(next);
-	free(done);
+	free(first);
+	free(pos);
 }
 
 /* ---- running, sorting, output ---- */
