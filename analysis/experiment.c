@@ -253,6 +253,8 @@ const char *experiment_value(const struct experiment *ex, size_t i, size_t k)
 {
 	if (k == EX_OP)
 		return ex->m[i].m->op;
+	if (k == EX_TOOL)
+		return ex->m[i].m->tool;
 	return ex->keys[k].values[experiment_code(ex, i, k)];
 }
 
@@ -1133,6 +1135,8 @@ uint64_t experiment_code_of(const struct experiment *ex, size_t i, size_t k)
 {
 	if (k == EX_OP)
 		return (uint64_t)ex->priv->tom[3 * i + 1] + 1;
+	if (k == EX_TOOL)
+		return (uint64_t)ex->priv->tom[3 * i] + 1;
 	return experiment_code(ex, i, k);
 }
 
@@ -1141,6 +1145,9 @@ size_t experiment_first_difference(const struct experiment *ex, size_t a,
 {
 	size_t best = EX_NONE;
 
+	if (experiment_code_of(ex, a, EX_TOOL) !=
+	    experiment_code_of(ex, b, EX_TOOL))
+		return EX_TOOL;
 	if (experiment_code_of(ex, a, EX_OP) != experiment_code_of(ex, b, EX_OP))
 		return EX_OP;
 	for (size_t k = 0; k < ex->nkeys; k++) {
@@ -1194,7 +1201,10 @@ static int adds_information(const struct experiment *ex,
 
 static size_t key_pref(const struct experiment *ex, size_t k)
 {
-	/* the op right after the user's keys: it is what a test is */
+	/* the tool, then the op, right after the user's keys: they are
+	 * what a test is */
+	if (k == EX_TOOL)
+		return 1;
 	if (k == EX_OP)
 		return 1;
 	return ex->keys[k].pref ? ex->keys[k].pref + 1 : 0;
@@ -1209,6 +1219,8 @@ static int by_pref(const void *a, const void *b)
 
 	if (px != py)
 		return px < py ? -1 : 1;
+	if (x == EX_TOOL || y == EX_TOOL)
+		return x == EX_TOOL ? -1 : 1;
 	if (x == EX_OP || y == EX_OP)
 		return x == EX_OP ? -1 : 1;
 	return strcmp(pref_ex->keys[x].name, pref_ex->keys[y].name);
@@ -1231,6 +1243,7 @@ size_t experiment_distinguishing(const struct experiment *ex,
 	size_t *have = xmalloc((ex->nkeys + nchosen + 2) * sizeof(*have));
 	size_t ncand = 0, nhave = nchosen, nout = 0;
 
+	cand[ncand++] = EX_TOOL;
 	cand[ncand++] = EX_OP;
 	for (size_t k = 0; k < ex->nkeys; k++)
 		if (ex->keys[k].role == EX_FACTOR)
@@ -1307,7 +1320,7 @@ const char *experiment_value_text(const struct experiment *ex, size_t k,
 	const char *v;
 	size_t len, head, tail;
 
-	if (k == EX_OP) {
+	if (k == EX_OP || k == EX_TOOL) {
 		snprintf(buf, size, "%s", ex->priv->string_v[code - 1]);
 		return buf;
 	}

@@ -205,9 +205,11 @@ const char *experiment_value(const struct experiment *ex, size_t i, size_t k);
  * usual conditions bs iodepth numjobs rw..., sections, tests, the
  * rest), each only if it says something the keys before it do not (a
  * device that restates the command is left out).  Returns how many were
- * written to out (at most max).  The ops are a key here: index EX_OP.
+ * written to out (at most max).  The ops and the tools are keys here:
+ * EX_OP and EX_TOOL.
  */
 #define EX_OP (SIZE_MAX - 1)
+#define EX_TOOL (SIZE_MAX - 2)	/* the tool, a key like the op */
 size_t experiment_distinguishing(const struct experiment *ex,
 				 const size_t *members, size_t n,
 				 const size_t *chosen, size_t nchosen,

@@ -151,6 +151,34 @@ void stats_compute(const struct stats_acc *a, struct stats *st)
 	st->ci_high = st->mean + half;
 }
 
+int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
+		   double mean_b, double sd_b, double level, double *lo,
+		   double *hi)
+{
+	double ua, ub, se, df, t, r;
+
+	*lo = *hi = NAN;
+	if (na < 2 || nb < 2 || isnan(sd_a) || isnan(sd_b) ||
+	    !(mean_a > 0) || !(mean_b > 0) || !(level > 0 && level < 1))
+		return -1;
+	ua = sd_a * sd_a / ((double)na * mean_a * mean_a);
+	ub = sd_b * sd_b / ((double)nb * mean_b * mean_b);
+	se = sqrt(ua + ub);
+	r = mean_b / mean_a;
+	if (!(se > 0)) {		/* no spread at all: the ratio itself */
+		*lo = *hi = r;
+		return 0;
+	}
+	df = (ua + ub) * (ua + ub) /
+	     (ua * ua / (double)(na - 1) + ub * ub / (double)(nb - 1));
+	t = gsl_cdf_tdist_Qinv((1 - level) / 2, df);
+	if (!isfinite(t))
+		return -1;
+	*lo = r * exp(-t * se);
+	*hi = r * exp(t * se);
+	return 0;
+}
+
 int stats_welch(size_t na, double mean_a, double sd_a, size_t nb,
 		double mean_b, double sd_b, double *p, double *t, double *df)
 {

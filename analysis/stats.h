@@ -96,6 +96,18 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
  */
 double stats_hist_quantile(const struct histogram *h, double q);
 
+/*
+ * The confidence interval (at level) of the ratio mean_b / mean_a of two
+ * independent samples, by the delta method on the log of the ratio:
+ * se = sqrt(sd_a^2 / (n_a mean_a^2) + sd_b^2 / (n_b mean_b^2)), with
+ * the Welch-Satterthwaite degrees of freedom of those two terms, and
+ * [r exp(-t se), r exp(t se)].  Returns 0, or -1 (lo and hi NAN) when
+ * it does not apply: n < 2, an unknown stddev, a mean not above zero.
+ */
+int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
+		   double mean_b, double sd_b, double level, double *lo,
+		   double *hi);
+
 /* Geometric mean of the positive, finite x[]; NAN when there is none. */
 double stats_geomean(const double *x, size_t n);
 

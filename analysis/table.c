@@ -273,11 +273,9 @@ static int differs(struct pivot *pv, const struct experiment *ex,
 	if (ex->m[a].group == ex->m[b].group)
 		return 0;
 	k = experiment_first_difference(ex, a, b);
-	if (k == EX_NONE)	/* tool: the metric is one */
-		note_mix(pv, "tool", ex->m[a].m->tool, ex->m[b].m->tool);
-	else
-		note_mix(pv, k == EX_OP ? "op" : ex->keys[k].name,
-			 experiment_value(ex, a, k),
+	if (k != EX_NONE)	/* (the metric is one, the side too) */
+		note_mix(pv, k == EX_OP ? "op" : k == EX_TOOL ? "tool" :
+			 ex->keys[k].name, experiment_value(ex, a, k),
 			 experiment_value(ex, b, k));
 	return 1;
 }
