@@ -370,8 +370,9 @@ static void add_unmatched(struct compare_result *r,
  * the measurements came, the baseline's first, so rows follow the
  * baseline and what only the candidate has comes last.
  */
-static struct klass *classes_of(const struct experiment *ex, size_t n,
-				size_t **order)
+static struct klass *classes_of(const struct experiment *ex,
+				const size_t *match, const int *split,
+				size_t n, size_t a, size_t **order)
 {
 	struct klass *c = xmalloc((n ? n : 1) * sizeof(*c));
 	size_t *seq = xmalloc((n ? n : 1) * sizeof(*seq)), k = 0;
@@ -383,24 +384,26 @@ static struct klass *classes_of(const struct experiment *ex, size_t n,
 	for (size_t g = 0; g < ex->ngroups; g++) {
 		const struct ex_group *gr = &ex->groups[g];
 
-		if (gr->match == EX_NONE)
+		if (match[g] == EX_NONE)
 			continue;
-		if (c[gr->match].group[0] == EX_NONE &&
-		    c[gr->match].group[1] == EX_NONE)
-			seq[k++] = gr->match;
-		c[gr->match].group[gr->side] = g;
-		c[gr->match].split = gr->split;
+		if (c[match[g]].group[0] == EX_NONE &&
+		    c[match[g]].group[1] == EX_NONE)
+			seq[k++] = match[g];
+		c[match[g]].group[gr->side == a ? 0 : 1] = g;
+		c[match[g]].split = split[g];
 	}
 	*order = seq;
 	return c;
 }
 
-static void fill_rows(struct compare_result *r, struct experiment *ex,
-		      const struct compare_options *opt)
+static void fill_rows(struct compare_result *r, const struct experiment *ex,
+		      size_t a, size_t b, const struct compare_options *opt)
 {
-	size_t nclasses = experiment_match(ex, 0, 1, &r->split_tests);
-	size_t *order;
-	struct klass *c = classes_of(ex, nclasses, &order);
+	size_t *match = xmalloc((ex->ngroups + 1) * sizeof(*match)), *order;
+	int *split = xmalloc((ex->ngroups + 1) * sizeof(*split));
+	size_t nclasses = experiment_match(ex, a, b, match, split,
+					   &r->split_tests);
+	struct klass *c = classes_of(ex, match, split, nclasses, a, &order);
 	struct keymap rows;
 	int created;
 
@@ -438,6 +441,8 @@ static void fill_rows(struct compare_result *r, struct experiment *ex,
 	keymap_release(&rows);
 	free(order);
 	free(c);
+	free(match);
+	free(split);
 }
 
 /* A tail metric "clat.p99", "lat.p99.9": its family and quantile >= 99. */
@@ -559,37 +564,50 @@ static void list_ignored(struct compare_result *r,
 	}
 }
 
-void compare_sets(const struct result_set *a, const struct result_set *b,
-		  const struct compare_options *opt,
-		  struct compare_result *out)
+void compare_sides(const struct result_set *sets, size_t nsets,
+		   const char *side_key, size_t k,
+		   const struct compare_options *opt,
+		   struct compare_result *out)
 {
-	struct result_set sets[2] = { *a, *b };	/* (shallow: read only) */
 	struct experiment_options eo = {
 		.where = opt->where, .take = compared_metric,
 		.take_arg = opt, .ignore = opt->ignore,
 		.nignore = opt->nignore, .match = opt->match,
-		.nmatch = opt->nmatch,
+		.nmatch = opt->nmatch, .side_key = side_key,
 	};
 	struct experiment ex;
 	struct strbuf err = STRBUF_INIT;
 
 	memset(out, 0, sizeof(*out));
-	if (experiment_build(&ex, sets, 2, &eo, &err))
-		BUG("compare: %s", err.buf);	/* no side key: cannot fail */
+	if (experiment_build(&ex, sets, nsets, &eo, &err) || k >= ex.nsides) {
+		/* (a side key the caller's model had: not here) */
+		experiment_release(&ex);
+		strbuf_release(&err);
+		return;
+	}
 	out->compared[0] = ex.sides[0].nmeasurements;
-	out->compared[1] = ex.sides[1].nmeasurements;
+	out->compared[1] = ex.sides[k].nmeasurements;
 	/* against a side with nothing to compare, no label tells them
 	 * apart: the other side's unmatched figures keep their labels */
 	if (out->compared[0] && out->compared[1]) {
 		labels_copy(&out->identity_a, &ex.sides[0].identity);
-		labels_copy(&out->identity_b, &ex.sides[1].identity);
+		labels_copy(&out->identity_b, &ex.sides[k].identity);
 	}
 	list_ignored(out, &ex);
-	fill_rows(out, &ex, opt);
+	fill_rows(out, &ex, 0, k, opt);
 	tail_notes(out);
 	summarise(out);
 	experiment_release(&ex);
 	strbuf_release(&err);
+}
+
+void compare_sets(const struct result_set *a, const struct result_set *b,
+		  const struct compare_options *opt,
+		  struct compare_result *out)
+{
+	struct result_set sets[2] = { *a, *b };	/* (shallow: read only) */
+
+	compare_sides(sets, 2, NULL, 1, opt, out);
 }
 
 void compare_result_release(struct compare_result *r)

@@ -138,6 +138,15 @@ struct compare_result {
 void compare_sets(const struct result_set *a, const struct result_set *b,
 		  const struct compare_options *opt,
 		  struct compare_result *out);
+/*
+ * The same for side k against side 0 of the experiment model of sets
+ * (each set a side), or of the values of side_key in them (--compare
+ * KEY).  Row members index the result set their measurement is in.
+ */
+void compare_sides(const struct result_set *sets, size_t nsets,
+		   const char *side_key, size_t k,
+		   const struct compare_options *opt,
+		   struct compare_result *out);
 void compare_result_release(struct compare_result *r);
 
 #endif

@@ -160,6 +160,7 @@ struct ex_private {
 	size_t *profile_side;
 	/* per measurement: codes of tool, op, metric */
 	uint32_t *tom;
+	const char *side_key;		/* --compare, --ratio: names sides */
 	/* per key: the common prefix and suffix of its long values */
 	size_t *trim_head, *trim_tail;
 	int *trimmed;
@@ -302,12 +303,13 @@ static void take_measurements(struct experiment *ex,
 			      const struct result_set *sets, size_t nsets,
 			      const struct experiment_options *opt)
 {
+	ex->priv->side_key = opt->side_key;
 	if (opt->side_key && opt->side_a) {
 		add_side(ex, opt->side_b);
 		add_side(ex, opt->side_a);
 	}
 	for (size_t s = 0; !opt->side_key && s < nsets; s++)
-		add_side(ex, sets[s].nsources ? sets[s].sources[0].name : "");
+		add_side(ex, "");	/* named by its inputs: name_sides() */
 	for (size_t s = 0; s < nsets; s++) {
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct measurement *m = &sets[s].m[i];
@@ -686,7 +688,7 @@ static void name_sides_by_tokens(struct experiment *ex,
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t s = 0; s < ex->nsides; s++) {
+	for (size_t s = 0; s < ex->nsides && !ex->priv->side_key; s++) {
 		size_t i;
 
 		for (i = 0; i < ex->ninputs && side_of[i] != s; i++)
@@ -883,6 +885,10 @@ static void name_sides(struct experiment *ex)
 				break;
 		if (p == ex->nprofiles)
 			continue;
+		if (!*side->name) {	/* an input's own name, at least */
+			free(side->name);
+			side->name = xstrdup(ex->inputs[ex->profile_input[p]]);
+		}
 		for (size_t k = 0; k < ex->nkeys; k++) {
 			const char *v = ex->keys[k].values[
 				ex->codes[p * ex->nkeys + k]];
@@ -890,6 +896,14 @@ static void name_sides(struct experiment *ex)
 			if (ex->keys[k].role == EX_IDENTITY && v)
 				labels_set(&side->identity, ex->keys[k].name,
 					   v);
+		}
+		if (ex->priv->side_key) {	/* the key the user named */
+			char *name = xstrfmt("%s=%s", ex->priv->side_key,
+					     side->name);
+
+			free(side->name);
+			side->name = name;
+			continue;
 		}
 		strbuf_reset(&sb);
 		/* the user's labels, the names' tokens, the other labels */
@@ -959,7 +973,6 @@ static void make_groups(struct experiment *ex)
 			memset(&ex->groups[g], 0, sizeof(ex->groups[g]));
 			ex->groups[g].side = e->side;
 			ex->groups[g].first = i;
-			ex->groups[g].match = EX_NONE;
 			ex->ngroups++;
 		}
 		e->group = g;
@@ -1239,8 +1252,8 @@ size_t experiment_distinguishing(const struct experiment *ex,
 				 const size_t *chosen, size_t nchosen,
 				 size_t *out, size_t max)
 {
-	size_t *cand = xmalloc((ex->nkeys + 1) * sizeof(*cand));
-	size_t *have = xmalloc((ex->nkeys + nchosen + 2) * sizeof(*have));
+	size_t *cand = xmalloc((ex->nkeys + 2) * sizeof(*cand));
+	size_t *have = xmalloc((ex->nkeys + nchosen + 3) * sizeof(*have));
 	size_t ncand = 0, nhave = nchosen, nout = 0;
 
 	cand[ncand++] = EX_TOOL;
@@ -1350,8 +1363,8 @@ const char *experiment_value_text(const struct experiment *ex, size_t k,
 
 /* ---- matching two sides ------------------------------------------------ */
 
-size_t experiment_match(struct experiment *ex, size_t a, size_t b,
-			size_t *split)
+size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
+			size_t *match, int *split, size_t *nsplit_out)
 {
 	size_t nb = 0, np = 0, *base = xmalloc((ex->nkeys + 1) *
 					       sizeof(*base));
@@ -1389,12 +1402,13 @@ size_t experiment_match(struct experiment *ex, size_t a, size_t b,
 			nsplit++;
 	}
 	for (size_t g = 0; g < ex->ngroups; g++) {
-		struct ex_group *gr = &ex->groups[g];
+		const struct ex_group *gr = &ex->groups[g];
 		size_t i = gr->first;
 		int is_split;
 
-		gr->match = EX_NONE;
-		gr->split = 0;
+		match[g] = EX_NONE;
+		if (split)
+			split[g] = 0;
 		if (gr->side != a && gr->side != b)
 			continue;
 		t[0] = ex->priv->tom[3 * i];
@@ -1407,12 +1421,13 @@ size_t experiment_match(struct experiment *ex, size_t a, size_t b,
 			t[3 + nb + j] = is_split ?
 					experiment_code(ex, i, prov[j]) : 0;
 		t[3 + nb + np] = (uint64_t)is_split;
-		gr->match = tuple_map_put(&classes, t, classes.n);
-		gr->split = is_split;
+		match[g] = tuple_map_put(&classes, t, classes.n);
+		if (split)
+			split[g] = is_split;
 	}
 	nclasses = classes.n;
-	if (split)
-		*split = nsplit;
+	if (nsplit_out)
+		*nsplit_out = nsplit;
 	tuple_map_release(&within);
 	tuple_map_release(&splits);
 	tuple_map_release(&classes);

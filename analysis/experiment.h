@@ -126,8 +126,6 @@ struct ex_group {
 	size_t nmembers;
 	struct stats st;	/* pooled, as analysis/stats.h computes */
 	enum ex_summary summary;
-	size_t match;		/* compare: its match class, EX_NONE before */
-	int split;		/* matched by provenance keys too */
 };
 
 struct ex_side {
@@ -242,12 +240,13 @@ const char *experiment_value_text(const struct experiment *ex, size_t k,
 				  uint32_t code, char *buf, size_t size);
 
 /*
- * Compare: puts the groups of sides a and b into match classes (their
- * ex_group.match) as the matching rules above say, and returns the
- * number of classes.  split (may be NULL) receives how many tests were
- * matched by a provenance key as well.
+ * Compare: the match class of every group of sides a and b, as the
+ * matching rules above say, into match[g] (EX_NONE for groups of other
+ * sides) and split[g] (matched by provenance keys too; may be NULL).
+ * Returns the number of classes; *nsplit (may be NULL) how many tests
+ * one side splits by a provenance key.
  */
-size_t experiment_match(struct experiment *ex, size_t a, size_t b,
-			size_t *split);
+size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
+			size_t *match, int *split, size_t *nsplit);
 
 #endif

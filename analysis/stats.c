@@ -121,6 +121,22 @@ static double median_of(const double *v, size_t n)
 	return med;
 }
 
+double stats_quantile(double *v, size_t n, double q)
+{
+	double h, f;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	h = q * (double)(n - 1);
+	f = floor(h);
+	i = (size_t)f;
+	if (i + 1 >= n)
+		return v[n - 1];
+	return v[i] + (h - f) * (v[i + 1] - v[i]);
+}
+
 double stats_ci_half_width(size_t n, double stddev, double level)
 {
 	double t;

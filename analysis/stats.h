@@ -108,6 +108,13 @@ int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
 		   double mean_b, double sd_b, double level, double *lo,
 		   double *hi);
 
+/*
+ * The q-quantile (0 <= q <= 1) of v[0..n), linear between order
+ * statistics (type 7, as R and numpy do); NAN when n is 0.  v is sorted
+ * in place.
+ */
+double stats_quantile(double *v, size_t n, double q);
+
 /* Geometric mean of the positive, finite x[]; NAN when there is none. */
 double stats_geomean(const double *x, size_t n);
 

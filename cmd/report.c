@@ -2,77 +2,229 @@
  * storan report: charts, a workbook, a web page and Markdown from result
  * sets, in one directory written whole or not at all.
  *
- * Thin: load the inputs, report_plan (plot/report.c chooses the charts),
- * report_write, with the findings of storan check listed in the report
- * and numbered as footnotes on the figures they touch
- * (analysis/footnotes.h), as `storan table` marks them.  Exit 0 written, 1 written but an input failed or
- * storan check warns, 2 trouble (usage, nothing to report, a directory
- * that cannot be written).
+ * Thin: load the inputs (each a side when there are several), run storan
+ * check over them, report_plan() (plot/report.c: the plan of
+ * analysis/plan.c, compare's verdicts, the charts), report_write().
+ * Exit 0 when the report is written (findings are in the page), 1 when
+ * it is written but an input could not be read in full, 2 for trouble
+ * (usage, nothing to report, a directory that may not be replaced).
  */
 #include "cmd.h"
 #include "findings-args.h"
 #include "../analysis/check.h"
 #include "../analysis/footnotes.h"
 #include "../core/load.h"
+#include "../core/numscan.h"
 #include "../core/outdir.h"
 #include "../core/xalloc.h"
 #include "../plot/report.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char report_usage[] =
-	"usage: storan report INPUT... -o DIR [--title T]\n"
+	"usage: storan report INPUT... -o DIR [options]\n"
 	"\n"
-	"Chooses the charts a reader needs from the data -- one per tool and\n"
-	"metric group, block-size sweeps as lines, operations as grouped\n"
-	"bars, ratios where two groups differ by one label, latency\n"
-	"percentiles and distributions where present -- and writes:\n"
+	"A page that answers what the data asks.  With two inputs or more\n"
+	"(or --compare / --ratio) it is a comparison: the first input is the\n"
+	"baseline, and the page opens with the verdicts of each other one\n"
+	"against it (storan compare's), the geometric mean of the ratios and\n"
+	"ratio charts, then the sides side by side.  With one input it\n"
+	"shows what the measurements differ in.  No chart pools what\n"
+	"differs (machines, drives, sections, tests, block sizes): the\n"
+	"experiment model decides, as for table and compare.  Writes:\n"
 	"  DIR/charts/NN-name.png, .svg   every chart\n"
-	"  DIR/report.xlsx                Summary, Data and a sheet per chart\n"
+	"  DIR/charts/NN-name.json        every chart as data\n"
+	"  DIR/report.xlsx                Summary, Verdicts, Data, a sheet a\n"
+	"                                 chart\n"
 	"  DIR/index.html                 one self-contained page\n"
 	"  DIR/report.md                  Markdown tables and image links\n"
 	"  DIR/" MANIFEST_NAME "   the SHA-256 of every file above\n"
 	"DIR is replaced whole, and only when storan wrote all of it: every\n"
 	"file listed in its manifest and unchanged since (or DIR empty).\n"
 	"\n"
-	"Tables are those 'storan table' prints for each chart's selection.\n"
-	"The findings of 'storan check' are listed, and marked as numbered\n"
-	"footnotes (" FMT_NOTE_MARK "1) on the figures and charts they touch.\n"
+	"  -o, --output DIR      the report directory (required)\n"
+	"  -t, --title T         the report's title\n"
+	"      --compare KEY     the values of label KEY are the sides\n"
+	"      --ratio K=A/K=B   sides K=B (baseline) and K=A (candidate)\n"
+	"      --series KEY      the key drawn as series (one input)\n"
+	"  -w, --where K=V,...   only measurements that match (K!=V excludes)\n"
+	"  -m, --metric M        only this metric (or family: clat); again for\n"
+	"                        more\n"
+	"      --pool KEYS       pool measurements that differ only in these\n"
+	"      --match KEYS      verdicts: match on these labels only\n"
+	"      --ignore KEYS     verdicts: leave these labels out of the match\n"
+	"      --threshold PCT   verdicts: a change within it is unchanged (5%)\n"
+	"      --alpha A         verdicts and ratio marks: significance (0.05)\n"
+	"      --scale S         PNG pixels per point (2; 1 for small files)\n"
+	"  -l, --link NAME       for storan check: the link (sata3, pcie3x4...)\n"
+	"  -r, --ram SIZE        for storan check: RAM of the tested machine\n"
+	"      --findings F      warnings (default) or all: which findings get\n"
+	"                        marks in the tables\n"
+	"      --no-check        no findings, no marks\n"
+	"  -h, --help            show this help\n"
 	"\n"
-	"  -o, --output DIR   the report directory (required)\n"
-	"  -t, --title T      the report's title\n"
-	"  -l, --link NAME    for storan check: the link (sata3, pcie3x4...)\n"
-	"  -r, --ram SIZE     for storan check: RAM of the tested machine\n"
-	"      --findings F   warnings (default) or all: which findings get\n"
-	"                     footnote marks in tables and headings\n"
-	"  -h, --help         show this help\n";
+	"Exit status: 0 written, 1 written but an input was not read in full,\n"
+	"2 trouble.\n";
 
-/* The inputs into rs (what could not be read into diags), the findings
- * of storan check into fn. */
-static enum load_status load_and_check(char **paths, int n,
-				       struct findings_args *fa,
-				       struct result_set *rs,
-				       struct diag_list *diags,
-				       struct footnotes *fn, size_t *set)
+enum {
+	OPT_COMPARE = 0x2000, OPT_RATIO, OPT_SERIES, OPT_POOL, OPT_MATCH,
+	OPT_IGNORE, OPT_THRESHOLD, OPT_ALPHA, OPT_SCALE,
+};
+
+struct report_args {
+	struct report_options ro;
+	struct filter where;
+	const char *dir;
+	struct findings_args fa;
+};
+
+static void free_list(char **v, size_t n)
 {
-	struct strbuf err = STRBUF_INIT;
-	enum load_status worst = LOAD_OK;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
 
-	for (int i = 0; i < n; i++) {
-		enum load_status st = load_input_hooked(paths[i], NULL, rs,
-							 diags,
-							 findings_text_hook,
-							 fa);
+/* "a,b" appended to a list; -1 for an empty part. */
+static int add_list(const char *s, char ***v, size_t *n)
+{
+	const char *p = s;
 
-		if (st > worst)
-			worst = st;
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (!len)
+			return -1;
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = xstrndup(p, len);
+		if (!end)
+			return 0;
+		p = end + 1;
 	}
-	diag_print(diags, stderr);
-	if (footnotes_check(fn, rs, &fa->check, set, &err))
-		BUG("%s", strbuf_str(&err));	/* the link was checked */
-	strbuf_release(&err);
-	return worst;
+}
+
+static int parse_number(const char *s, double lo, double hi, double *out)
+{
+	const char *p = s;
+
+	if (scan_double(&p, 0, out))
+		return -1;
+	if (*p == '%')
+		p++;
+	return *p || !(*out >= lo && *out <= hi) ? -1 : 0;
+}
+
+static int parse_option(int c, struct report_args *a)
+{
+	struct report_options *ro = &a->ro;
+	int rc = findings_args_option("report", c, optarg, &a->fa);
+
+	if (rc >= 0)
+		return rc;
+	switch (c) {
+	case 'o': a->dir = optarg; break;
+	case 't': ro->title = optarg; break;
+	case 'l':	/* short for --link */
+		return findings_args_option("report", OPT_FINDINGS_LINK,
+					    optarg, &a->fa);
+	case 'r':	/* short for --ram */
+		return findings_args_option("report", OPT_FINDINGS_RAM,
+					    optarg, &a->fa);
+	case OPT_COMPARE: ro->compare = optarg; break;
+	case OPT_RATIO: ro->ratio = optarg; break;
+	case OPT_SERIES: ro->series = optarg; break;
+	case 'w':
+		if (filter_parse(&a->where, optarg))
+			return usage_error("report", "bad --where '%s' "
+					   "(k=v,k!=v)", optarg);
+		ro->where = &a->where;
+		break;
+	case 'm':
+		if (add_list(optarg, &ro->metrics, &ro->nmetrics))
+			return usage_error("report", "bad --metric '%s'",
+					   optarg);
+		break;
+	case OPT_POOL:
+		if (add_list(optarg, &ro->pool, &ro->npool))
+			return usage_error("report", "bad --pool '%s'", optarg);
+		break;
+	case OPT_MATCH:
+		if (add_list(optarg, &ro->match, &ro->nmatch))
+			return usage_error("report", "bad --match '%s'",
+					   optarg);
+		break;
+	case OPT_IGNORE:
+		if (add_list(optarg, &ro->ignore, &ro->nignore))
+			return usage_error("report", "bad --ignore '%s'",
+					   optarg);
+		break;
+	case OPT_THRESHOLD:
+		if (parse_number(optarg, 0, 1e6, &ro->threshold))
+			return usage_error("report", "bad --threshold '%s' "
+					   "(a percentage: 5%%)", optarg);
+		break;
+	case OPT_ALPHA:
+		if (parse_number(optarg, 1e-12, 0.999999, &ro->alpha))
+			return usage_error("report", "bad --alpha '%s' (a "
+					   "number between 0 and 1)", optarg);
+		break;
+	case OPT_SCALE:
+		if (parse_number(optarg, 0.25, 8, &ro->scale))
+			return usage_error("report", "bad --scale '%s' (0.25 "
+					   "to 8)", optarg);
+		break;
+	default:
+		return usage_error("report", "bad option");
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "title", required_argument, NULL, 't' },
+		{ "compare", required_argument, NULL, OPT_COMPARE },
+		{ "ratio", required_argument, NULL, OPT_RATIO },
+		{ "series", required_argument, NULL, OPT_SERIES },
+		{ "where", required_argument, NULL, 'w' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "pool", required_argument, NULL, OPT_POOL },
+		{ "match", required_argument, NULL, OPT_MATCH },
+		{ "ignore", required_argument, NULL, OPT_IGNORE },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "scale", required_argument, NULL, OPT_SCALE },
+		FINDINGS_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc = 0;
+
+	while (!rc && (c = getopt_long(argc, argv, "o:t:l:r:w:m:h", longopts,
+				       NULL)) != -1) {
+		if (c == 'h') {
+			print_usage(stdout, report_usage);
+			return -1;
+		}
+		rc = parse_option(c, a);
+	}
+	if (!rc && optind >= argc)
+		rc = usage_error("report", "no input files");
+	else if (!rc && (!a->dir || !*a->dir))
+		rc = usage_error("report", "no output directory: -o DIR");
+	else if (!rc && a->ro.compare && a->ro.ratio)
+		rc = usage_error("report", "--compare and --ratio exclude each "
+				 "other");
+	else if (!rc && a->ro.match && a->ro.ignore)
+		rc = usage_error("report", "--match and --ignore exclude each "
+				 "other");
+	else if (!rc && outdir_check(a->dir))
+		rc = EXIT_TROUBLE;
+	return rc;
 }
 
 #define MAX_INPUT_NOTES 20
@@ -107,112 +259,130 @@ static void note_input_errors(struct report *r, const struct diag_list *dl)
 				"(storan ingest lists them)", errors - shown);
 }
 
-static int write_report(struct report *r, char **paths, int n,
-			const char *dir, const char *title)
+/* Every input into rs, input i's measurements at [start[i], start[i+1]). */
+static enum load_status load_all(char **paths, int n, struct report_args *a,
+				 struct result_set *rs, size_t *start,
+				 struct diag_list *diags)
+{
+	enum load_status worst = LOAD_OK;
+
+	for (int i = 0; i < n; i++) {
+		enum load_status st;
+
+		start[i] = rs->n;
+		st = load_input_hooked(paths[i], NULL, rs, diags,
+				       findings_text_hook, &a->fa);
+		if (st > worst)
+			worst = st;
+	}
+	start[n] = rs->n;
+	diag_print(diags, stderr);
+	return worst;
+}
+
+/* Views into rs, one an input (the sides of a comparison). */
+static struct result_set *input_views(const struct result_set *rs,
+				      const size_t *start, int n)
+{
+	struct result_set *v = xcalloc((size_t)n + 1, sizeof(*v));
+
+	for (int i = 0; i < n; i++) {
+		v[i].sources = rs->sources;
+		v[i].nsources = rs->nsources;
+		v[i].m = rs->m + start[i];
+		v[i].n = start[i + 1] - start[i];
+	}
+	return v;
+}
+
+static int write_report(struct report *r, struct report_args *a, char **paths,
+			int n)
 {
 	struct chart_input *inputs = chart_inputs(paths, n);
+	struct strbuf err = STRBUF_INIT;
 	size_t first_note = r->nnotes;
 	int rc;
 
 	r->command_line = storan_command_line;
 	r->ninputs = n;
 	r->inputs = inputs;
-	if (report_plan(r, r->rs, title)) {
-		fputs("storan report: nothing to chart in the input\n", stderr);
+	if (report_plan(r, &a->ro, &err)) {
+		fprintf(stderr, "storan report: %s\n", err.len ? err.buf :
+			"nothing to chart in the input");
 		rc = -1;
 	} else {
 		/* the inputs' errors were said on stderr as they came */
 		for (size_t i = first_note; i < r->nnotes; i++)
 			fprintf(stderr, "storan report: note: %s\n",
 				r->notes[i]);
-		rc = report_write(r, dir);
+		rc = report_write(r, a->dir);
 	}
+	strbuf_release(&err);
 	chart_inputs_free(inputs, n);
 	chart_render_done();
 	return rc;
 }
 
-int cmd_report(int argc, char **argv)
+static int run_report(struct report_args *a, char **paths, int n)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "title", required_argument, NULL, 't' },
-		{ "link", required_argument, NULL, OPT_FINDINGS_LINK },
-		{ "ram", required_argument, NULL, OPT_FINDINGS_RAM },
-		{ "findings", required_argument, NULL, OPT_FINDINGS_LEVEL },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL, *title = NULL;
-	struct findings_args fa;
-	struct footnotes fn;
-	size_t set = 0;
-	struct result_set rs;
-	struct report r;
+	size_t *start = xmalloc(((size_t)n + 1) * sizeof(*start)), set = 0;
+	struct strbuf err = STRBUF_INIT;
 	struct diag_list diags;
+	struct footnotes fn;
+	struct result_set rs, *views;
+	struct report r;
 	enum load_status st;
-	int c, rc = EXIT_OK;
+	int rc;
 
-	findings_args_init(&fa);
-	while (!rc && (c = getopt_long(argc, argv, "o:t:l:r:h", longopts,
-				       NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			dir = optarg;
-			break;
-		case 't':
-			title = optarg;
-			break;
-		case 'l':	/* short for --link */
-			rc = findings_args_option("report", OPT_FINDINGS_LINK,
-						  optarg, &fa);
-			break;
-		case 'r':	/* short for --ram */
-			rc = findings_args_option("report", OPT_FINDINGS_RAM,
-						  optarg, &fa);
-			break;
-		case OPT_FINDINGS_LINK:
-		case OPT_FINDINGS_RAM:
-		case OPT_FINDINGS_LEVEL:
-			rc = findings_args_option("report", c, optarg, &fa);
-			break;
-		case 'h':
-			print_usage(stdout, report_usage);
-			findings_args_release(&fa);
-			return EXIT_OK;
-		default:
-			rc = usage_error("report", "bad option");
-		}
-	}
-	if (!rc && optind >= argc)
-		rc = usage_error("report", "no input files");
-	else if (!rc && (!dir || !*dir))
-		rc = usage_error("report", "no output directory: -o DIR");
-	else if (!rc && outdir_check(dir))
-		rc = EXIT_TROUBLE;
-	if (rc) {
-		findings_args_release(&fa);
-		return rc;
-	}
 	result_set_init(&rs);
-	footnotes_init(&fn, fa.level);
+	footnotes_init(&fn, a->fa.level);
 	report_init(&r);
 	diag_list_init(&diags);
-	st = load_and_check(argv + optind, argc - optind, &fa, &rs, &diags,
-			    &fn, &set);
+	st = load_all(paths, n, a, &rs, start, &diags);
 	note_input_errors(&r, &diags);
 	diag_list_release(&diags);
+	if (!a->fa.off && footnotes_check(&fn, &rs, &a->fa.check, &set, &err))
+		BUG("%s", strbuf_str(&err));	/* the link was checked */
 	r.rs = &rs;
-	r.findings = &fn.sets[set].findings;
-	r.fn = &fn;
-	r.fn_set = set;
-	rc = write_report(&r, argv + optind, argc - optind, dir, title) ?
-	     EXIT_TROUBLE : (int)st;
-	if (rc == EXIT_OK && check_count(r.findings, CHECK_WARNING))
-		rc = EXIT_FINDINGS;
+	r.sets = views = input_views(&rs, start, n);
+	r.nsets = (size_t)n;
+	if (!a->fa.off) {
+		r.findings = &fn.sets[set].findings;
+		r.fn = &fn;
+		r.fn_set = set;
+	}
+	rc = write_report(&r, a, paths, n) ? EXIT_TROUBLE :
+	     st == LOAD_OK ? EXIT_OK : EXIT_FINDINGS;
+	free(views);
 	report_release(&r);
 	footnotes_release(&fn);
-	findings_args_release(&fa);
 	result_set_release(&rs);
+	strbuf_release(&err);
+	free(start);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	filter_init(&a.where);
+	a.ro.threshold = 5;
+	a.ro.alpha = 0.05;
+	a.ro.scale = 2;
+	findings_args_init(&a.fa);
+	rc = parse_args(argc, argv, &a);
+	if (rc < 0)
+		rc = EXIT_OK;	/* --help */
+	else if (!rc)
+		rc = run_report(&a, argv + optind, argc - optind);
+	free_list(a.ro.metrics, a.ro.nmetrics);
+	free_list(a.ro.pool, a.ro.npool);
+	free_list(a.ro.match, a.ro.nmatch);
+	free_list(a.ro.ignore, a.ro.nignore);
+	filter_release(&a.where);
+	findings_args_release(&a.fa);
 	return rc;
 }

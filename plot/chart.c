@@ -1,19 +1,23 @@
 /*
- * Building the chart model from a result set; see chart.h.
+ * Building the chart model; see chart.h.
  *
- * The steps: select the measurements (metric, --where); choose the x key
- * and the series keys (what the user named, else the keys that vary, the
- * most telling first, leaving out keys that only restate another); sort
- * the measurements into (series, x) groups and pool each group's
- * repetitions into one point; choose the display unit; lay out the axes
+ * The steps: select the measurements (metric, --where); build the
+ * experiment model of them (analysis/experiment.h); choose the x key and
+ * the series keys (what the user named, else what the model says tells
+ * the points apart, the most telling first; whatever else tells them
+ * apart joins the series); one point per group of the model, with the
+ * whisker its summary allows; choose the display unit; lay out the axes
  * (scale, range, ticks, labels); write titles and footer.  Latency
  * percentile curves and CDFs come from metrics named FAMILY.pNN or from
- * histograms; ratio charts divide one label's group by another's.
+ * histograms; ratio charts divide one side by another, match by match.
  */
 #include "chart.h"
+#include "../analysis/experiment.h"
 #include "../analysis/stats.h"
 #include "../analysis/table.h"
+#include "../core/keymap.h"
 #include "../core/numscan.h"
+#include "../core/suggest.h"
 #include "../core/units.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -77,12 +81,14 @@ void chart_release(struct chart *c)
 		free(c->notes[i]);
 	free(c->series);
 	free(c->members);
+	free(c->point_members);
 	free(c->notes);
 	free(c->title);
 	free(c->subtitle);
 	free(c->footer);
 	free(c->metric);
 	free(c->source_names);
+	free(c->pooled);
 	axis_release(&c->x);
 	axis_release(&c->y);
 	chart_init(c);
@@ -129,393 +135,12 @@ static struct chart_point *add_point(struct chart_series *s, double x)
 	p->lo = p->hi = NAN;
 	for (int i = 0; i < 5; i++)
 		p->box[i] = NAN;
+	p->p = NAN;
+	p->sig = -1;
+	p->member = SIZE_MAX;
 	return p;
 }
 
-/* ---- statistics (to move onto analysis/stats.h once it is on main) ----- */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Quantile of sorted v[0..n), linear between order statistics. */
-static double quantile_sorted(const double *v, size_t n, double q)
-{
-	double h = q * (double)(n - 1), f = floor(h);
-	size_t i = (size_t)f;
-
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (h - f) * (v[i + 1] - v[i]);
-}
-
-/* The figures behind one point, pooled from one or more measurements. */
-struct pool {
-	double *v;
-	size_t n, alloc;
-	const struct summary *summary;	/* the only source, when summary-only */
-	size_t nsummary;		/* summary-only measurements pooled */
-};
-
-static void pool_add(struct pool *p, const struct measurement *m)
-{
-	if (m->n) {
-		for (size_t i = 0; i < m->n; i++) {
-			ALLOC_GROW(p->v, p->n + 1, p->alloc);
-			p->v[p->n++] = m->values[i];
-		}
-		return;
-	}
-	if (!m->summary.present)
-		return;
-	p->nsummary++;
-	p->summary = &m->summary;
-	ALLOC_GROW(p->v, p->n + 1, p->alloc);
-	p->v[p->n++] = m->summary.mean;
-}
-
-struct pool_stats {
-	size_t n;
-	double mean, median, sd, min, max, q1, q3;
-};
-
-/* A printed summary alone: its own figures (sd as the sample sd). */
-static int pool_summary_stats(const struct pool *p, struct pool_stats *st)
-{
-	const struct summary *s = p->summary;
-
-	if (p->nsummary != 1 || p->n != 1)
-		return 0;
-	st->n = s->n >= 1 ? (size_t)s->n : 1;
-	st->mean = st->median = s->mean;
-	st->sd = s->stddev;
-	if (s->stddev_population && st->n > 1)
-		st->sd = s->stddev * sqrt((double)st->n / (double)(st->n - 1));
-	st->min = s->min;
-	st->max = s->max;
-	st->q1 = st->q3 = NAN;
-	return 1;
-}
-
-static void pool_stats(struct pool *p, struct pool_stats *st)
-{
-	double sum = 0, ss = 0;
-
-	if (pool_summary_stats(p, st))
-		return;
-	qsort(p->v, p->n, sizeof(double), cmp_double);
-	st->n = p->n;
-	for (size_t i = 0; i < p->n; i++)
-		sum += p->v[i];
-	st->mean = sum / (double)p->n;
-	for (size_t i = 0; i < p->n; i++)
-		ss += (p->v[i] - st->mean) * (p->v[i] - st->mean);
-	st->sd = p->n > 1 ? sqrt(ss / (double)(p->n - 1)) : NAN;
-	st->min = p->v[0];
-	st->max = p->v[p->n - 1];
-	st->median = quantile_sorted(p->v, p->n, 0.5);
-	st->q1 = quantile_sorted(p->v, p->n, 0.25);
-	st->q3 = quantile_sorted(p->v, p->n, 0.75);
-}
-
-/* Half width of the 95% confidence interval of the mean (Student t). */
-static double ci95_half(const struct pool_stats *st)
-{
-	return stats_ci_half_width(st->n, st->sd, 0.95);
-}
-
-/* ---- keys -------------------------------------------------------------- */
-
-/* Keys in the order a reader looks for them; other labels come after. */
-static const char *const key_preference[] = {
-	"bs", "iodepth", "numjobs", "filesize", "threads", "rwmixread",
-	"op", "host", "device", "fs", "kind", "ioengine", "engine", "rw",
-	"direct", "tool", "metric", "source", NULL,
-};
-
-static const char *const size_keys[] = {
-	"bs", "filesize", "size", "bsrange", "blocksize", "count_bytes", NULL,
-};
-
-static const char *const op_order[] = {
-	"read", "write", "randread", "randwrite", "rw", "randrw", "reread",
-	"rewrite", "bkwdread", "strideread", "recrewrite", "fread", "freread",
-	"fwrite", "frewrite", "cachedread", "trim", "randtrim", "copy", "run",
-	NULL,
-};
-
-static int in_list(const char *const *list, const char *s)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(list[i], s))
-			return (int)i;
-	return -1;
-}
-
-static const char *key_value(const struct measurement *m, const char *key)
-{
-	const char *v = measurement_key(m, key);
-
-	return v ? v : "";
-}
-
-/* One distinct value of a key and where it goes in the key's order. */
-struct kval {
-	const char *val;
-	size_t first;		/* first measurement that has it */
-	double num;
-	size_t rank;
-};
-
-struct key_order {
-	const char *key;
-	int numeric;		/* every value a number */
-	struct kval *v;		/* sorted by val, for bsearch */
-	size_t n;
-};
-
-static int cmp_kval_str(const void *a, const void *b)
-{
-	const struct kval *x = a, *y = b;
-	int c = strcmp(x->val, y->val);
-
-	if (c)
-		return c;
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-static const struct key_order *order_ctx;
-
-/* Numbers by value, ops in their usual order, the rest as they came. */
-static int cmp_kval_order(const void *a, const void *b)
-{
-	const struct kval *x = *(const struct kval *const *)a;
-	const struct kval *y = *(const struct kval *const *)b;
-	int ox, oy;
-
-	if (order_ctx->numeric && (x->num < y->num || x->num > y->num))
-		return x->num < y->num ? -1 : 1;
-	if (!strcmp(order_ctx->key, "op")) {
-		ox = in_list(op_order, x->val);
-		oy = in_list(op_order, y->val);
-		if (ox >= 0 && oy >= 0 && ox != oy)
-			return ox < oy ? -1 : 1;
-		if ((ox >= 0) != (oy >= 0))
-			return ox >= 0 ? -1 : 1;
-	}
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-static void key_order_build(struct key_order *ko, const struct result_set *rs,
-			    const unsigned char *sel, const char *key)
-{
-	struct kval *all = NULL, **byorder;
-	size_t n = 0, alloc = 0, u = 0;
-
-	ko->key = key;
-	ko->numeric = 1;
-	for (size_t i = 0; i < rs->n; i++) {
-		if (!sel[i])
-			continue;
-		ALLOC_GROW(all, n + 1, alloc);
-		all[n].val = key_value(&rs->m[i], key);
-		all[n].first = i;
-		all[n].rank = 0;
-		if (!is_numeric_string(all[n].val, &all[n].num))
-			ko->numeric = 0;
-		n++;
-	}
-	qsort(all, n, sizeof(*all), cmp_kval_str);
-	for (size_t i = 0; i < n; i++)
-		if (!u || strcmp(all[u - 1].val, all[i].val))
-			all[u++] = all[i];
-	byorder = xmalloc((u ? u : 1) * sizeof(*byorder));
-	for (size_t i = 0; i < u; i++)
-		byorder[i] = &all[i];
-	order_ctx = ko;
-	qsort(byorder, u, sizeof(*byorder), cmp_kval_order);
-	for (size_t i = 0; i < u; i++)
-		byorder[i]->rank = i;
-	free(byorder);
-	ko->v = all;
-	ko->n = u;
-}
-
-static const struct kval *key_order_find(const struct key_order *ko,
-					 const char *val)
-{
-	size_t lo = 0, hi = ko->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(ko->v[mid].val, val);
-
-		if (!c)
-			return &ko->v[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	BUG("value '%s' of key '%s' not in its order", val, ko->key);
-}
-
-/* The value with rank r. */
-static const struct kval *key_order_at(const struct key_order *ko, size_t r)
-{
-	for (size_t i = 0; i < ko->n; i++)
-		if (ko->v[i].rank == r)
-			return &ko->v[i];
-	BUG("no rank %zu in key '%s'", r, ko->key);
-}
-
-static void key_order_release(struct key_order *ko)
-{
-	free(ko->v);
-	ko->v = NULL;
-	ko->n = 0;
-}
-
-static int is_size_key(const char *key)
-{
-	return in_list(size_keys, key) >= 0;
-}
-
-/* ---- which keys vary --------------------------------------------------- */
-
-struct sig_entry {
-	char *sig;		/* values of the chosen keys, joined */
-	const char *val;	/* value of the candidate key */
-};
-
-static int cmp_sig(const void *a, const void *b)
-{
-	return strcmp(((const struct sig_entry *)a)->sig,
-		      ((const struct sig_entry *)b)->sig);
-}
-
-/* Does key take more than one value where the chosen keys are all equal? */
-static int key_adds_information(const struct result_set *rs,
-				const unsigned char *sel, const char **chosen,
-				size_t nchosen, const char *key)
-{
-	struct sig_entry *e = NULL;
-	size_t n = 0, alloc = 0;
-	int adds = 0;
-
-	for (size_t i = 0; i < rs->n; i++) {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (!sel[i])
-			continue;
-		for (size_t k = 0; k < nchosen; k++) {
-			strbuf_adds(&sb, key_value(&rs->m[i], chosen[k]));
-			strbuf_addch(&sb, '\x1f');
-		}
-		ALLOC_GROW(e, n + 1, alloc);
-		e[n].sig = strbuf_detach(&sb);
-		e[n].val = key_value(&rs->m[i], key);
-		n++;
-	}
-	qsort(e, n, sizeof(*e), cmp_sig);
-	for (size_t i = 1; i < n && !adds; i++)
-		adds = !strcmp(e[i].sig, e[i - 1].sig) &&
-		       strcmp(e[i].val, e[i - 1].val);
-	for (size_t i = 0; i < n; i++)
-		free(e[i].sig);
-	free(e);
-	return adds;
-}
-
-static int listed(const char *const *keys, size_t n, const char *key)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(keys[i], key))
-			return 1;
-	return 0;
-}
-
-/* Candidate keys: the preferred ones, then every label key in the data. */
-static size_t candidate_keys(const struct result_set *rs,
-			     const unsigned char *sel, const char ***out)
-{
-	const char **k = NULL;
-	size_t n = 0, alloc = 0;
-
-	for (size_t i = 0; key_preference[i]; i++) {
-		ALLOC_GROW(k, n + 1, alloc);
-		k[n++] = key_preference[i];
-	}
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct labels *l = &rs->m[i].labels;
-
-		if (!sel[i])
-			continue;
-		for (size_t j = 0; j < l->n; j++) {
-			if (listed(k, n, l->v[j].key))
-				continue;
-			ALLOC_GROW(k, n + 1, alloc);
-			k[n++] = l->v[j].key;
-		}
-	}
-	*out = k;
-	return n;
-}
-
-size_t chart_varying_keys(const struct result_set *rs,
-			  const unsigned char *selected,
-			  const char **chosen, size_t nchosen,
-			  const char **keys, size_t max)
-{
-	const char **cand, **have;
-	size_t ncand = candidate_keys(rs, selected, &cand), nhave = nchosen;
-	size_t n = 0;
-
-	have = xmalloc((nchosen + ncand + 1) * sizeof(*have));
-	if (nchosen)
-		memcpy(have, chosen, nchosen * sizeof(*have));
-	for (size_t i = 0; i < ncand && n < max; i++) {
-		if (listed(have, nhave, cand[i]) ||
-		    !key_adds_information(rs, selected, have, nhave, cand[i]))
-			continue;
-		keys[n++] = cand[i];
-		have[nhave++] = cand[i];
-	}
-	free(have);
-	free(cand);
-	return n;
-}
-
-/*
- * A key for a numeric axis: numbers, and at least three of them -- two
- * values (direct=0/1) are a choice between two things, not a scale.
- */
-static int numeric_axis(const struct key_order *ko)
-{
-	return ko->numeric && ko->n >= 3;
-}
-
-const char *chart_pick_x(const struct result_set *rs,
-			 const unsigned char *selected)
-{
-	const char *keys[32];
-	size_t n = chart_varying_keys(rs, selected, NULL, 0, keys, 32);
-
-	for (size_t i = 0; i < n; i++) {
-		struct key_order ko;
-		int numeric;
-
-		key_order_build(&ko, rs, selected, keys[i]);
-		numeric = numeric_axis(&ko);
-		key_order_release(&ko);
-		if (numeric)
-			return keys[i];
-	}
-	return n ? keys[0] : "op";
-}
 
 /* ---- names ------------------------------------------------------------- */
 
@@ -550,6 +175,9 @@ static const struct {
 	{ "command", "Command" },
 	{ "direct", "Direct I/O" },
 	{ "job", "Job" },
+	{ "input", "Input" },
+	{ "test", "Test" },
+	{ "section", "Section" },
 };
 
 const char *chart_key_title(const char *key)
@@ -837,32 +465,45 @@ static void nines_ticks(struct chart *c, double lo, double hi)
 
 /* ---- selection --------------------------------------------------------- */
 
+/* Pseudo keys beside the model's (EX_OP, EX_TOOL): the side, the metric. */
+#define CK_SIDE (SIZE_MAX - 3)
+#define CK_METRIC (SIZE_MAX - 4)
+
 struct build {
-	const struct result_set *rs;
+	const struct result_set *sets;
+	size_t nsets;
 	const struct chart_spec *spec;
-	unsigned char *sel;
+	unsigned char **sel;	/* [set][measurement] */
 	size_t nsel;
-	const char *x_key;
-	const char *skeys[MAX_SERIES_KEYS];
+	const struct experiment *ex;	/* the model: own, or the caller's */
+	struct experiment own;
+	int have_own;
+	size_t *mem;		/* the measurements drawn: indices into ex */
+	size_t nmem;
+	unsigned char *in;	/* [ex index]: drawn */
+	size_t x;			/* a key of the model, or a pseudo key */
+	size_t skeys[MAX_SERIES_KEYS];
 	size_t nskeys;
-	const char *ratio_key, *ratio_a, *ratio_b;
-	char *ratio_parts[3];	/* what ratio_key, _a, _b point into */
+	char *ratio_parts[3];		/* --ratio KEY=A/KEY=B */
 	int pct;	/* points from FAMILY.pNN metrics: x is the percentile */
 	int hist;	/* points from histograms */
+	int sided;	/* several sides: "input" names them */
+	int category;	/* x is a category axis (chosen in choose_kind) */
 };
 
 static size_t select_measurements(struct build *b, int (*want)(
 		const struct measurement *, const char *), const char *metric)
 {
-	const struct result_set *rs = b->rs;
-
 	b->nsel = 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct measurement *m = &rs->m[i];
+	for (size_t s = 0; s < b->nsets; s++) {
+		for (size_t i = 0; i < b->sets[s].n; i++) {
+			const struct measurement *m = &b->sets[s].m[i];
 
-		b->sel[i] = want(m, metric) &&
-			    (!b->spec->where || filter_match(b->spec->where, m));
-		b->nsel += b->sel[i];
+			b->sel[s][i] = want(m, metric) &&
+				       (!b->spec->where ||
+					filter_match(b->spec->where, m));
+			b->nsel += b->sel[s][i];
+		}
 	}
 	return b->nsel;
 }
@@ -887,739 +528,6 @@ static int want_histogram(const struct measurement *m, const char *family)
 	return m->hist.n && !strncmp(m->metric, family, len) &&
 	       (!m->metric[len] || m->metric[len] == '.');
 }
-
-/* ---- grouping ---------------------------------------------------------- */
-
-struct entry {
-	size_t m;
-	size_t xr;
-	size_t sr[MAX_SERIES_KEYS];
-};
-
-static size_t entry_nkeys;
-
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	for (size_t k = 0; k < entry_nkeys; k++)
-		if (x->sr[k] != y->sr[k])
-			return x->sr[k] < y->sr[k] ? -1 : 1;
-	if (x->xr != y->xr)
-		return x->xr < y->xr ? -1 : 1;
-	return x->m < y->m ? -1 : x->m > y->m;
-}
-
-static int same_series(const struct entry *a, const struct entry *b)
-{
-	for (size_t k = 0; k < entry_nkeys; k++)
-		if (a->sr[k] != b->sr[k])
-			return 0;
-	return 1;
-}
-
-/* "read", or "read, host=a" with several keys; numbers keep their key. */
-static char *series_name(const struct build *b, const struct measurement *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char buf[32];
-
-	for (size_t k = 0; k < b->nskeys; k++) {
-		const char *key = b->skeys[k], *v = key_value(m, key);
-		double num;
-
-		if (k)
-			strbuf_adds(&sb, ", ");
-		if (!*v)
-			strbuf_addf(&sb, "no %s", key);
-		else if (is_numeric_string(v, &num))
-			strbuf_addf(&sb, "%s=%s", key, is_size_key(key) ?
-				    human_size(num, buf, sizeof(buf)) : v);
-		else
-			strbuf_adds(&sb, v);
-	}
-	return strbuf_detach(&sb);
-}
-
-/*
- * The orders of the x key and the series keys over every selected
- * measurement, and the entries sorted by series, then x.
- */
-struct grouping {
-	struct key_order xo;
-	struct key_order so[MAX_SERIES_KEYS];
-	struct entry *e;
-	size_t n;
-};
-
-static void grouping_build(struct grouping *g, const struct build *b,
-			   const unsigned char *sel)
-{
-	const struct result_set *rs = b->rs;
-
-	key_order_build(&g->xo, rs, b->sel, b->x_key);
-	for (size_t k = 0; k < b->nskeys; k++)
-		key_order_build(&g->so[k], rs, b->sel, b->skeys[k]);
-	g->e = xmalloc((b->nsel ? b->nsel : 1) * sizeof(*g->e));
-	g->n = 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		struct entry *e;
-
-		if (!sel[i])
-			continue;
-		e = &g->e[g->n++];
-		memset(e, 0, sizeof(*e));
-		e->m = i;
-		e->xr = key_order_find(&g->xo,
-				       key_value(&rs->m[i], b->x_key))->rank;
-		for (size_t k = 0; k < b->nskeys; k++)
-			e->sr[k] = key_order_find(&g->so[k], key_value(
-					&rs->m[i], b->skeys[k]))->rank;
-	}
-	entry_nkeys = b->nskeys;
-	qsort(g->e, g->n, sizeof(*g->e), cmp_entry);
-}
-
-static void grouping_release(struct grouping *g, size_t nskeys)
-{
-	key_order_release(&g->xo);
-	for (size_t k = 0; k < nskeys; k++)
-		key_order_release(&g->so[k]);
-	free(g->e);
-}
-
-/*
- * The x coordinate of an entry: the number, the category's index, or for
- * percentile metrics the percentile in nines.
- */
-static double entry_x(const struct chart *c, const struct build *b,
-		      const struct grouping *g, const struct entry *e)
-{
-	double p;
-
-	if (b->pct && metric_percentile(b->rs->m[e->m].metric, b->spec->y, &p))
-		return -log10(1 - p / 100);
-	if (c->x.scale == AXIS_CATEGORY)
-		return (double)e->xr;
-	return key_order_at(&g->xo, e->xr)->num;
-}
-
-/* Sets p from the pooled figures (base units; scaled later). */
-static void point_from_pool(struct chart *c, const struct chart_spec *spec,
-			    struct chart_point *p, struct pool *pl)
-{
-	struct pool_stats st;
-	double half;
-
-	pool_stats(pl, &st);
-	p->n = st.n;
-	p->y = spec->stat == CHART_STAT_MEDIAN ? st.median : st.mean;
-	if (c->kind == CHART_BOX) {
-		p->box[0] = st.min;
-		p->box[1] = st.q1;
-		p->box[2] = st.median;
-		p->box[3] = st.q3;
-		p->box[4] = st.max;
-		return;
-	}
-	switch (c->errorbars) {
-	case CHART_ERR_SD:
-		if (!isnan(st.sd) && st.n > 1) {
-			p->lo = p->y - st.sd;
-			p->hi = p->y + st.sd;
-		}
-		break;
-	case CHART_ERR_CI:
-		half = ci95_half(&st);
-		if (!isnan(half)) {
-			p->lo = st.mean - half;
-			p->hi = st.mean + half;
-		}
-		break;
-	case CHART_ERR_MINMAX:
-		if (st.n > 1 && !isnan(st.min) && !isnan(st.max)) {
-			p->lo = st.min;
-			p->hi = st.max;
-		}
-		break;
-	default:
-		break;
-	}
-	/* A bandwidth, a rate or a latency is never negative: a wide
-	 * interval of few runs stops at zero instead of pulling the axis
-	 * below it. */
-	if (!(st.min < 0) && p->lo < 0)
-		p->lo = 0;
-}
-
-/* One point per (series, x) group of entries. */
-static void grouping_points(struct chart *c, const struct build *b,
-			    const struct grouping *g)
-{
-	struct chart_series *s = NULL;
-
-	for (size_t i = 0; i < g->n;) {
-		const struct entry *e = &g->e[i];
-		struct pool pl = { 0 };
-		struct chart_point *p;
-
-		if (!i || !same_series(&g->e[i - 1], e)) {
-			char *name = series_name(b, &b->rs->m[e->m]);
-
-			s = add_series(c, name);
-			free(name);
-		}
-		p = add_point(s, entry_x(c, b, g, e));
-		for (; i < g->n && same_series(&g->e[i], e) &&
-		       g->e[i].xr == e->xr; i++)
-			pool_add(&pl, &b->rs->m[g->e[i].m]);
-		point_from_pool(c, b->spec, p, &pl);
-		free(pl.v);
-	}
-}
-
-/* ---- percentile curves and CDFs from histograms ------------------------ */
-
-struct bucket {
-	double value;
-	uint64_t count;
-};
-
-static int cmp_bucket(const void *a, const void *b)
-{
-	return cmp_double(&((const struct bucket *)a)->value,
-			  &((const struct bucket *)b)->value);
-}
-
-/* The histograms of a group, merged: buckets sorted, equal values summed. */
-static struct bucket *merge_histograms(const struct build *b,
-				       const struct entry *e, size_t ne,
-				       size_t *nout, double *total)
-{
-	struct bucket *v = NULL;
-	size_t n = 0, alloc = 0, u = 0;
-
-	for (size_t i = 0; i < ne; i++) {
-		const struct histogram *h = &b->rs->m[e[i].m].hist;
-
-		for (size_t j = 0; j < h->n; j++) {
-			ALLOC_GROW(v, n + 1, alloc);
-			v[n].value = h->value[j];
-			v[n++].count = h->count[j];
-		}
-	}
-	qsort(v, n, sizeof(*v), cmp_bucket);
-	*total = 0;
-	for (size_t i = 0; i < n; i++) {
-		*total += (double)v[i].count;
-		if (u && !(v[u - 1].value < v[i].value) &&
-		    !(v[u - 1].value > v[i].value))
-			v[u - 1].count += v[i].count;
-		else
-			v[u++] = v[i];
-	}
-	*nout = u;
-	return v;
-}
-
-/* The smallest bucket value with at least q of the samples at or below. */
-static double bucket_quantile(const struct bucket *v, size_t n, double total,
-			      double q)
-{
-	double cum = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		cum += (double)v[i].count;
-		if (cum >= q * total * (1 - 1e-12))
-			return v[i].value;
-	}
-	return n ? v[n - 1].value : NAN;
-}
-
-static void histogram_series(struct chart *c, struct chart_series *s,
-			     const struct bucket *v, size_t n, double total)
-{
-	if (c->kind == CHART_CDF) {
-		double cum = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			cum += (double)v[i].count;
-			if (v[i].count)
-				add_point(s, v[i].value)->y = 100 * cum / total;
-		}
-		return;
-	}
-	/* percentiles: p50 up to the finest percentile the count supports */
-	for (double x = log10(2); x <= log10(total) + 1e-9; x += 0.02) {
-		struct chart_point *p = add_point(s, x);
-
-		p->y = bucket_quantile(v, n, total, 1 - pow(10, -x));
-		p->n = (size_t)total;
-	}
-}
-
-static void histogram_points(struct chart *c, const struct build *b,
-			     const struct grouping *g)
-{
-	for (size_t i = 0; i < g->n;) {
-		size_t j = i, nb;
-		struct bucket *v;
-		double total;
-		char *name;
-
-		while (j < g->n && same_series(&g->e[j], &g->e[i]))
-			j++;
-		v = merge_histograms(b, g->e + i, j - i, &nb, &total);
-		name = series_name(b, &b->rs->m[g->e[i].m]);
-		if (total > 0)
-			histogram_series(c, add_series(c, name), v, nb, total);
-		free(name);
-		free(v);
-		i = j;
-	}
-}
-
-/* ---- the y axis -------------------------------------------------------- */
-
-static void scale_points(struct chart *c, double f)
-{
-	for (size_t i = 0; i < c->nseries; i++) {
-		for (size_t j = 0; j < c->series[i].n; j++) {
-			struct chart_point *p = &c->series[i].p[j];
-
-			p->y /= f;
-			p->lo /= f;
-			p->hi /= f;
-			for (int k = 0; k < 5; k++)
-				p->box[k] /= f;
-		}
-	}
-}
-
-static void data_range(const struct chart *c, int of_x, double *lo,
-		       double *hi)
-{
-	*lo = INFINITY;
-	*hi = -INFINITY;
-	for (size_t i = 0; i < c->nseries; i++) {
-		for (size_t j = 0; j < c->series[i].n; j++) {
-			const struct chart_point *p = &c->series[i].p[j];
-			double v[8] = { of_x ? p->x : p->y, p->lo, p->hi,
-					p->box[0], p->box[4], NAN, NAN, NAN };
-
-			for (int k = 0; k < (of_x ? 1 : 5); k++) {
-				if (isnan(v[k]))
-					continue;
-				*lo = v[k] < *lo ? v[k] : *lo;
-				*hi = v[k] > *hi ? v[k] : *hi;
-			}
-		}
-	}
-}
-
-static int choose_y_unit(struct chart *c, const struct chart_spec *spec,
-			 const char *base_unit, struct strbuf *err)
-{
-	double lo, hi;
-	int binary = spec->units && !strcmp(spec->units, "binary");
-
-	if (c->ratio || c->kind == CHART_CDF) {
-		c->y.unit.name = c->ratio ? "" : "%";
-		c->y.unit.factor = 1;
-		return 0;
-	}
-	if (spec->units && !binary && strcmp(spec->units, "auto")) {
-		if (display_unit_parse(spec->units, base_unit, &c->y.unit)) {
-			strbuf_addf(err, "unit '%s' does not fit %s (%s)",
-				    spec->units, c->metric, base_unit);
-			return -1;
-		}
-	} else if (!strcmp(base_unit, UNIT_IOPS)) {
-		c->y.unit.name = "IOPS";
-		c->y.unit.factor = 1;
-	} else {
-		data_range(c, 0, &lo, &hi);
-		display_unit_auto(base_unit, fabs(hi) > fabs(lo) ? hi : lo,
-				  binary, &c->y.unit);
-	}
-	scale_points(c, c->y.unit.factor);
-	return 0;
-}
-
-static void y_axis(struct chart *c, const struct chart_spec *spec)
-{
-	double lo, hi;
-
-	data_range(c, 0, &lo, &hi);
-	if (c->kind == CHART_PERCENTILES && !spec->log_y && lo > 0 &&
-	    hi / lo > 100)
-		c->y.scale = AXIS_LOG10;
-	if (spec->log_y)
-		c->y.scale = AXIS_LOG10;
-	if (c->y.scale == AXIS_LOG10 && !(lo > 0)) {
-		add_note(c, "log y axis needs values above zero; using a "
-			 "linear one");
-		c->y.scale = AXIS_LINEAR;
-	}
-	if (c->y.scale == AXIS_LOG10) {
-		log10_ticks(c, &c->y, lo, hi, 1);
-	} else {
-		if (c->kind == CHART_CDF) {
-			lo = 0;
-			hi = 100;
-		}
-		/* bars and lines start at their baseline: no false zoom */
-		if (c->kind == CHART_BAR || c->kind == CHART_LINE) {
-			lo = lo < c->baseline ? lo : c->baseline;
-			hi = hi > c->baseline ? hi : c->baseline;
-		}
-		/* a ratio's 1.0 line is never the frame */
-		if (c->ratio && !(hi > 1))
-			hi = 1 + (1 - lo) / 20;
-		else if (c->ratio && !(lo < 1))
-			lo = 1 - (hi - 1) / 20;
-		linear_ticks(c, &c->y, lo, hi, 1);
-	}
-}
-
-/* ---- the x axis -------------------------------------------------------- */
-
-static void x_axis_categories(struct chart *c, const struct grouping *g)
-{
-	for (size_t r = 0; r < g->xo.n; r++) {
-		const struct kval *kv = key_order_at(&g->xo, r);
-		char buf[64];
-
-		ALLOC_GROW(c->x.cat, c->x.ncat + 1, c->x.cat_alloc);
-		if (g->xo.numeric && c->x.size_key)
-			c->x.cat[c->x.ncat++] = xstrdup(human_size(
-					kv->num, buf, sizeof(buf)));
-		else
-			c->x.cat[c->x.ncat++] = xstrdup(*kv->val ? kv->val :
-							"(none)");
-		add_tick(&c->x, (double)r, c->x.cat[r]);
-	}
-	c->x.min = -0.5;
-	c->x.max = (double)c->x.ncat - 0.5;
-}
-
-static int all_powers_of_two(const struct key_order *ko)
-{
-	for (size_t i = 0; i < ko->n; i++) {
-		int e;
-
-		if (!(ko->v[i].num > 0) || frexp(ko->v[i].num, &e) < 0.5 ||
-		    frexp(ko->v[i].num, &e) > 0.5)
-			return 0;
-	}
-	return 1;
-}
-
-/* Scale of a numeric x key: log 2 for sizes and doublings, else linear. */
-static void x_axis_numeric_scale(struct chart *c, const struct chart_spec *spec,
-				 const struct key_order *xo)
-{
-	double lo = INFINITY, hi = -INFINITY;
-
-	for (size_t i = 0; i < xo->n; i++) {
-		lo = xo->v[i].num < lo ? xo->v[i].num : lo;
-		hi = xo->v[i].num > hi ? xo->v[i].num : hi;
-	}
-	c->x.scale = AXIS_LINEAR;
-	if (lo > 0 && (spec->log_x || hi / lo >= 8))
-		c->x.scale = c->x.size_key || all_powers_of_two(xo) ?
-			     AXIS_LOG2 : AXIS_LOG10;
-	if (spec->log_x && !(lo > 0))
-		add_note(c, "log x axis needs values above zero; using a "
-			 "linear one");
-}
-
-static void x_axis_numeric(struct chart *c)
-{
-	double lo, hi;
-
-	data_range(c, 1, &lo, &hi);
-	if (c->x.scale == AXIS_LOG2)
-		log2_ticks(c, lo, hi);
-	else if (c->x.scale == AXIS_LOG10)
-		log10_ticks(c, &c->x, lo, hi, 0);
-	else
-		linear_ticks(c, &c->x, lo, hi, 0);
-}
-
-/* ---- titles ------------------------------------------------------------ */
-
-/* Does every selected measurement have one value of key? */
-static int key_constant(const struct build *b, const char *key)
-{
-	const char *first = NULL;
-
-	for (size_t i = 0; i < b->rs->n; i++) {
-		const char *v;
-
-		if (!b->sel[i])
-			continue;
-		v = measurement_key(&b->rs->m[i], key);
-		if (!v || (first && strcmp(v, first)))
-			return 0;
-		first = v;
-	}
-	return 1;
-}
-
-/* Facts every measurement in the chart shares: "fio · randread · bs=4K". */
-static char *constant_facts(const struct build *b)
-{
-	const char *keys[64], *have[64 + MAX_SERIES_KEYS + 1];
-	struct strbuf sb = STRBUF_INIT;
-	const struct measurement *m = NULL;
-	size_t nh = 0, nk;
-
-	for (size_t i = 0; i < b->rs->n && !m; i++)
-		if (b->sel[i])
-			m = &b->rs->m[i];
-	if (!m)
-		return xstrdup("");
-	have[nh++] = b->x_key;
-	for (size_t k = 0; k < b->nskeys; k++)
-		have[nh++] = b->skeys[k];
-	nk = chart_varying_keys(b->rs, b->sel, have, nh, keys, 64);
-	strbuf_adds(&sb, m->tool);
-	if (key_constant(b, "op"))
-		strbuf_addf(&sb, " \xc2\xb7 %s", m->op);
-	for (size_t i = 0; i < m->labels.n; i++) {
-		const struct label *l = &m->labels.v[i];
-		double num;
-		char buf[32];
-
-		if (listed(have, nh, l->key) || listed(keys, nk, l->key) ||
-		    strlen(l->value) > 32 || !strcmp(l->key, "command") ||
-		    !key_constant(b, l->key))
-			continue;
-		if (is_size_key(l->key) && is_numeric_string(l->value, &num))
-			strbuf_addf(&sb, " \xc2\xb7 %s=%s", l->key,
-				    human_size(num, buf, sizeof(buf)));
-		else
-			strbuf_addf(&sb, " \xc2\xb7 %s=%s", l->key, l->value);
-	}
-	return strbuf_detach(&sb);
-}
-
-static char *source_list(const struct build *b)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char **names = NULL;
-	size_t n = 0, alloc = 0;
-
-	for (size_t i = 0; i < b->rs->n; i++) {
-		const char *s = b->rs->m[i].source_name;
-
-		if (!b->sel[i] || !s || !*s || listed(names, n, s))
-			continue;
-		ALLOC_GROW(names, n + 1, alloc);
-		names[n++] = s;
-	}
-	for (size_t i = 0; i < n && i < 4; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
-	if (n > 4)
-		strbuf_addf(&sb, " and %zu more", n - 4);
-	free(names);
-	return strbuf_detach(&sb);
-}
-
-static const char *errorbars_text(enum chart_errorbars e)
-{
-	switch (e) {
-	case CHART_ERR_SD:
-		return "error bars: \xc2\xb1 1 standard deviation";
-	case CHART_ERR_CI:
-		return "error bars: 95% confidence interval of the mean";
-	case CHART_ERR_MINMAX:
-		return "error bars: minimum to maximum";
-	default:
-		return NULL;
-	}
-}
-
-static size_t max_runs(const struct chart *c)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < c->nseries; i++)
-		for (size_t j = 0; j < c->series[i].n; j++)
-			if (!isnan(c->series[i].p[j].lo) ||
-			    c->kind == CHART_BOX)
-				n = c->series[i].p[j].n > n ?
-				    c->series[i].p[j].n : n;
-	return n;
-}
-
-static void titles(struct chart *c, const struct build *b)
-{
-	const struct chart_spec *spec = b->spec;
-	char mt[96], *facts = constant_facts(b);
-	const char *err = errorbars_text(c->errorbars);
-	struct strbuf sb = STRBUF_INIT;
-	size_t runs = max_runs(c);
-
-	chart_metric_title(c->metric, mt, sizeof(mt));
-	if (c->ratio)
-		c->y.title = xstrfmt("%s, %s=%s / %s=%s", mt, b->ratio_key,
-				     b->ratio_a, b->ratio_key, b->ratio_b);
-	else if (c->kind == CHART_CDF)
-		c->y.title = xstrdup("Share of I/Os at or below (%)");
-	else if (!strcmp(c->y.unit.name, "IOPS"))
-		c->y.title = xstrdup(mt);
-	else
-		c->y.title = xstrfmt("%s (%s)", mt,
-				     unit_display_name(c->y.unit.name));
-	if (c->kind == CHART_CDF) {
-		free(c->x.title);
-		c->x.title = xstrfmt("%s (%s)", mt,
-				     unit_display_name(c->x.unit.name));
-	}
-	if (spec->title)
-		c->title = xstrdup(spec->title);
-	else if (c->kind == CHART_PERCENTILES)
-		c->title = xstrfmt("%s percentiles", mt);
-	else if (c->kind == CHART_CDF)
-		c->title = xstrfmt("%s distribution", mt);
-	else if (c->ratio)
-		c->title = xstrfmt("%s: %s=%s relative to %s=%s", mt,
-				   b->ratio_key, b->ratio_a, b->ratio_key,
-				   b->ratio_b);
-	else
-		c->title = xstrfmt("%s by %c%s", mt, lower_word(c->x.title),
-				   c->x.title + 1);
-	c->subtitle = xstrdup(spec->subtitle ? spec->subtitle : facts);
-	c->source_names = source_list(b);
-	strbuf_addf(&sb, "Data: %s", c->source_names);
-	if (err && runs > 1)
-		strbuf_addf(&sb, "; %s (up to %zu runs)", err, runs);
-	if (c->kind == CHART_BOX)
-		strbuf_adds(&sb, "; boxes: quartiles, whiskers: min to max");
-	c->footer = strbuf_detach(&sb);
-	free(facts);
-}
-
-/* ---- choosing keys ----------------------------------------------------- */
-
-/* "host,op" -> skeys; the pointers go into keys, which the caller keeps. */
-static int parse_series_keys(struct build *b, char *keys, struct strbuf *err)
-{
-	for (char *p = keys; p && *p;) {
-		char *comma = strchr(p, ',');
-
-		if (comma)
-			*comma = '\0';
-		if (b->nskeys == MAX_SERIES_KEYS) {
-			strbuf_addf(err, "at most %d series keys",
-				    MAX_SERIES_KEYS);
-			return -1;
-		}
-		b->skeys[b->nskeys++] = p;
-		p = comma ? comma + 1 : NULL;
-	}
-	return 0;
-}
-
-static void choose_keys(struct chart *c, struct build *b, int user_series)
-{
-	const char *have[MAX_SERIES_KEYS + 2], *rest[32];
-	size_t nh = 0, nrest;
-
-	if (b->pct || b->hist)
-		b->x_key = "metric";
-	else
-		b->x_key = b->spec->x ? b->spec->x :
-			   chart_pick_x(b->rs, b->sel);
-	have[nh++] = b->x_key;
-	if (b->ratio_key)
-		have[nh++] = b->ratio_key;
-	if (!user_series) {
-		b->nskeys = chart_varying_keys(b->rs, b->sel, have, nh,
-					       b->skeys, MAX_SERIES_KEYS);
-		return;
-	}
-	for (size_t k = 0; k < b->nskeys; k++)
-		have[nh++] = b->skeys[k];
-	nrest = chart_varying_keys(b->rs, b->sel, have, nh, rest, 32);
-	for (size_t k = 0; k < nrest; k++)
-		add_note(c, "measurements also differ in '%s': each point "
-			 "pools them (narrow with --where, or add the key to "
-			 "--series)", rest[k]);
-}
-
-/* ---- ratio ------------------------------------------------------------- */
-
-/*
- * KEY=A/KEY=B, read as storan table reads it (pivot_ratio_parse: the last
- * "/KEY=" splits), so that values with '/' in them -- device=/dev/sdb,
- * the commonest ratio of all -- are not cut at their first '/'.  The
- * parts are kept in b->ratio_parts and freed with the build.
- */
-static int parse_ratio(struct build *b, const char *spec, struct strbuf *err)
-{
-	const char *slash = strchr(spec, '/'), *eq = strchr(spec, '=');
-
-	if (!pivot_ratio_parse(spec, &b->ratio_parts[0], &b->ratio_parts[1],
-			       &b->ratio_parts[2])) {
-		b->ratio_key = b->ratio_parts[0];
-		b->ratio_a = b->ratio_parts[1];
-		b->ratio_b = b->ratio_parts[2];
-		return 0;
-	}
-	if (eq && eq != spec && slash && slash > eq && strchr(slash, '='))
-		strbuf_addf(err, "--ratio compares two values of one key "
-			    "(KEY=A/KEY=B), not '%s'", spec);
-	else
-		strbuf_addf(err, "--ratio wants KEY=A/KEY=B, not '%s'", spec);
-	return -1;
-}
-
-static const struct chart_point *find_x(const struct chart_series *s, double x)
-{
-	for (size_t k = 0; s && k < s->n; k++)
-		if (!(s->p[k].x < x) && !(s->p[k].x > x))
-			return &s->p[k];
-	return NULL;
-}
-
-/* Each A point divided by the B point of the same series and x. */
-static void ratio_divide(struct chart *c, const struct chart *cb,
-			 const struct build *b)
-{
-	size_t dropped = 0;
-
-	for (size_t i = 0; i < c->nseries; i++) {
-		struct chart_series *s = &c->series[i];
-		const struct chart_series *sb = NULL;
-		size_t out = 0;
-
-		for (size_t j = 0; j < cb->nseries && !sb; j++)
-			if (!strcmp(cb->series[j].name, s->name))
-				sb = &cb->series[j];
-		for (size_t j = 0; j < s->n; j++) {
-			const struct chart_point *pb = find_x(sb, s->p[j].x);
-
-			if (!pb || !(fabs(pb->y) > 0)) {
-				dropped++;
-				continue;
-			}
-			s->p[out] = s->p[j];
-			s->p[out].y = s->p[j].y / pb->y;
-			s->p[out].lo = s->p[out].hi = NAN;
-			out++;
-		}
-		s->n = out;
-	}
-	if (dropped)
-		add_note(c, "%zu point(s) with %s=%s have no %s=%s to divide "
-			 "by", dropped, b->ratio_key, b->ratio_a,
-			 b->ratio_key, b->ratio_b);
-}
-
-/* ---- building ---------------------------------------------------------- */
 
 static int select_for_kind(struct chart *c, struct build *b,
 			   struct strbuf *err)
@@ -1660,9 +568,10 @@ static int select_for_kind(struct chart *c, struct build *b,
 
 static const char *selected_unit(const struct build *b)
 {
-	for (size_t i = 0; i < b->rs->n; i++)
-		if (b->sel[i])
-			return b->rs->m[i].unit;
+	for (size_t s = 0; s < b->nsets; s++)
+		for (size_t i = 0; i < b->sets[s].n; i++)
+			if (b->sel[s][i])
+				return b->sets[s].m[i].unit;
 	return "";
 }
 
@@ -1670,108 +579,1107 @@ static int check_units(const struct build *b, struct strbuf *err)
 {
 	const char *u = selected_unit(b);
 
-	for (size_t i = 0; i < b->rs->n; i++) {
-		if (b->sel[i] && strcmp(b->rs->m[i].unit, u)) {
-			strbuf_addf(err, "metric '%s' comes in two units (%s "
-				    "and %s); narrow it with --where",
-				    b->spec->y, u, b->rs->m[i].unit);
-			return -1;
+	for (size_t s = 0; s < b->nsets; s++) {
+		for (size_t i = 0; i < b->sets[s].n; i++) {
+			if (b->sel[s][i] && strcmp(b->sets[s].m[i].unit, u)) {
+				strbuf_addf(err, "metric '%s' comes in two "
+					    "units (%s and %s); narrow it with "
+					    "--where", b->spec->y, u,
+					    b->sets[s].m[i].unit);
+				return -1;
+			}
 		}
 	}
 	return 0;
 }
 
-static int has_repetitions(const struct build *b, const struct grouping *g)
-{
-	for (size_t i = 1; i < g->n; i++)
-		if (same_series(&g->e[i - 1], &g->e[i]) &&
-		    g->e[i - 1].xr == g->e[i].xr)
-			return 1;
-	for (size_t i = 0; i < g->n; i++) {
-		const struct measurement *m = &b->rs->m[g->e[i].m];
+/* ---- the experiment model of the selection ----------------------------- */
 
-		if (m->n > 1 || (!m->n && m->summary.n > 1))
-			return 1;
-	}
+struct take_arg {
+	const struct build *b;
+};
+
+static int taken(const struct measurement *m, const void *arg)
+{
+	const struct build *b = ((const struct take_arg *)arg)->b;
+
+	for (size_t s = 0; s < b->nsets; s++)
+		if (m >= b->sets[s].m && m < b->sets[s].m + b->sets[s].n)
+			return b->sel[s][m - b->sets[s].m];
 	return 0;
 }
 
-/* Kind, error bars and the x scale, once the keys are known. */
-static void choose_kind(struct chart *c, const struct build *b)
+/*
+ * KEY=A/KEY=B, read as storan table reads it (pivot_ratio_parse: the last
+ * "/KEY=" splits), so that values with '/' in them -- device=/dev/sdb,
+ * the commonest ratio of all -- are not cut at their first '/'.
+ */
+static int parse_ratio(struct build *b, const char *spec, struct strbuf *err)
 {
-	struct grouping g;
+	const char *slash = strchr(spec, '/'), *eq = strchr(spec, '=');
 
-	grouping_build(&g, b, b->sel);
+	if (!pivot_ratio_parse(spec, &b->ratio_parts[0], &b->ratio_parts[1],
+			       &b->ratio_parts[2]))
+		return 0;
+	if (eq && eq != spec && slash && slash > eq && strchr(slash, '='))
+		strbuf_addf(err, "--ratio compares two values of one key "
+			    "(KEY=A/KEY=B), not '%s'", spec);
+	else
+		strbuf_addf(err, "--ratio wants KEY=A/KEY=B, not '%s'", spec);
+	return -1;
+}
+
+static int build_model(struct build *b, struct strbuf *err)
+{
+	const struct chart_spec *spec = b->spec;
+	struct take_arg ta = { b };
+	struct experiment_options eo = {
+		.take = taken, .take_arg = &ta, .pool = spec->pool,
+		.npool = spec->npool,
+	};
+
+	if (b->ratio_parts[0]) {
+		eo.side_key = b->ratio_parts[0];
+		eo.side_a = b->ratio_parts[1];
+		eo.side_b = b->ratio_parts[2];
+	} else if (spec->compare) {
+		eo.side_key = spec->compare;
+	}
+	if (experiment_build(&b->own, b->sets, b->nsets, &eo, err))
+		return -1;
+	b->have_own = 1;
+	b->ex = &b->own;
+	return 0;
+}
+
+/* What the model pooled on request, for the chart's notes. */
+static void note_pooled(struct chart *c, const struct experiment *ex)
+{
+	for (size_t i = 0; i < ex->nnotes; i++)
+		if (strstr(ex->notes[i], "--pool")) {
+			free(c->pooled);
+			c->pooled = xstrdup(ex->notes[i]);
+		}
+}
+
+/* ---- keys: codes, order, names ----------------------------------------- */
+
+static uint64_t key_code(const struct build *b, size_t i, size_t k)
+{
+	double p;
+
+	if (k == CK_SIDE)
+		return b->ex->m[i].side + 1;
+	if (k == CK_METRIC) {	/* a percentile: its value, in 1e-6 */
+		metric_percentile(b->ex->m[i].m->metric, b->spec->y, &p);
+		return (uint64_t)llround(p * 1e6);
+	}
+	return experiment_code_of(b->ex, i, k);
+}
+
+static const char *const op_order[] = {
+	"read", "write", "randread", "randwrite", "rw", "randrw", "reread",
+	"rewrite", "bkwdread", "strideread", "recrewrite", "fread", "freread",
+	"fwrite", "frewrite", "cachedread", "trim", "randtrim", "copy", "run",
+	NULL,
+};
+
+static int in_list(const char *const *list, const char *s)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(list[i], s))
+			return (int)i;
+	return -1;
+}
+
+/* The number a code stands for, or NAN (sides, ops, words). */
+static double code_number(const struct build *b, size_t k, uint64_t code)
+{
+	if (k == CK_METRIC)
+		return (double)code / 1e6;
+	if (k == CK_SIDE || k == EX_OP || k == EX_TOOL || !code)
+		return NAN;
+	return b->ex->keys[k].num[code];
+}
+
+static int key_numeric(const struct build *b, size_t k)
+{
+	return k == CK_METRIC ||
+	       (k != CK_SIDE && k != EX_OP && k != EX_TOOL &&
+		b->ex->keys[k].numeric);
+}
+
+static int key_is_sizes(const struct build *b, size_t k)
+{
+	return k != CK_SIDE && k != EX_OP && k != EX_TOOL && k != CK_METRIC &&
+	       b->ex->keys[k].size;
+}
+
+/* Where a code goes among its key's values: numbers by value, ops in
+ * fio's order, sides as given, the rest as found. */
+static double code_order(const struct build *b, size_t k, uint64_t code,
+			 size_t i)
+{
+	char buf[64];
+	int op;
+
+	if (k == CK_SIDE || k == CK_METRIC)
+		return (double)code;
+	if (k == EX_OP) {
+		op = in_list(op_order, experiment_value_text(b->ex, k,
+				(uint32_t)code, buf, sizeof(buf)));
+		return op >= 0 ? op : 100.0 + (double)i;
+	}
+	if (k == EX_TOOL)
+		return (double)code;
+	if (!code)
+		return 1e300;	/* "no KEY" last */
+	return (double)b->ex->keys[k].rank[code];
+}
+
+static const char *key_name(const struct build *b, size_t k)
+{
+	if (k == CK_SIDE)
+		return CHART_SIDE_KEY;
+	if (k == EX_OP)
+		return "op";
+	if (k == EX_TOOL)
+		return "tool";
+	if (k == CK_METRIC)
+		return "metric";
+	return b->ex->keys[k].name;
+}
+
+/* A value as a reader wants it: "4K", "read", "hosta", "no section". */
+static const char *code_text(const struct build *b, size_t k, uint64_t code,
+			     char *buf, size_t size)
+{
+	if (k == CK_SIDE) {
+		snprintf(buf, size, "%s", b->ex->sides[code - 1].name);
+		return buf;
+	}
+	if (k == CK_METRIC) {
+		snprintf(buf, size, "p%g", (double)code / 1e6);
+		return buf;
+	}
+	return experiment_value_text(b->ex, k, (uint32_t)code, buf, size);
+}
+
+/* ---- choosing keys ----------------------------------------------------- */
+
+/* Names people type for keys that have another ("blocksize": bs). */
+static const struct {
+	const char *alias, *key;
+} key_aliases[] = {
+	{ "blocksize", "bs" }, { "block_size", "bs" }, { "block", "bs" },
+	{ "qd", "iodepth" }, { "depth", "iodepth" },
+	{ "queue_depth", "iodepth" }, { "jobs", "numjobs" },
+	{ "readwrite", "rw" }, { "operation", "op" }, { "engine", "ioengine" },
+	{ "file_size", "filesize" }, { "side", CHART_SIDE_KEY },
+	{ "source", "test" },
+};
+
+static size_t find_key(const struct build *b, const char *name)
+{
+	size_t k;
+
+	if (!strcmp(name, "op"))
+		return EX_OP;
+	if (!strcmp(name, "tool"))
+		return EX_TOOL;
+	if (!strcmp(name, CHART_SIDE_KEY) && b->sided)
+		return CK_SIDE;
+	k = experiment_key(b->ex, name);
+	return k;
+}
+
+/* An unknown key: an error that lists what there is. */
+static int no_such_key(const struct build *b, const char *name,
+		       const char *option, struct strbuf *err)
+{
+	const char **names = xmalloc((b->ex->nkeys + 4) * sizeof(*names));
+	const char *near = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(key_aliases) / sizeof(*key_aliases);
+	     i++)
+		if (!strcmp(key_aliases[i].alias, name) &&
+		    find_key(b, key_aliases[i].key) != EX_NONE)
+			near = key_aliases[i].key;
+	names[n++] = "op";
+	names[n++] = "tool";
+	if (b->sided)
+		names[n++] = CHART_SIDE_KEY;
+	for (size_t k = 0; k < b->ex->nkeys; k++)
+		names[n++] = b->ex->keys[k].name;
+	if (!near)
+		near = suggest_closest(name, names, n);
+	strbuf_addf(err, "%s '%s': no measurement has that key", option, name);
+	if (near)
+		strbuf_addf(err, "; did you mean '%s'?", near);
+	strbuf_adds(err, " (keys:");
+	for (size_t i = 0; i < n && i < 24; i++)
+		strbuf_addf(err, " %s", names[i]);
+	strbuf_adds(err, n > 24 ? " ...)" : ")");
+	free(names);
+	return -1;
+}
+
+static int listed_key(const size_t *keys, size_t n, size_t k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] == k)
+			return 1;
+	return 0;
+}
+
+static size_t *all_members(const struct build *b)
+{
+	size_t *all = xmalloc((b->nmem ? b->nmem : 1) * sizeof(*all));
+
+	memcpy(all, b->mem, b->nmem * sizeof(*all));
+	return all;
+}
+
+/* Does key k take two or more values (sides and metrics too)? */
+static int varies(const struct build *b, size_t k)
+{
+	for (size_t j = 1; j < b->nmem; j++)
+		if (key_code(b, b->mem[j], k) != key_code(b, b->mem[0], k))
+			return 1;
+	return 0;
+}
+
+static size_t count_values(const struct build *b, size_t k)
+{
+	struct keymap seen;
+	char buf[32];
+	size_t n;
+	int created;
+
+	keymap_init(&seen);
+	for (size_t j = 0; j < b->nmem; j++) {
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)key_code(b, b->mem[j], k));
+		keymap_put(&seen, buf, 0, &created);
+	}
+	n = seen.n;
+	keymap_release(&seen);
+	return n;
+}
+
+/*
+ * A numeric key with three values or more for x (two, direct=0/1, are a
+ * choice, not a scale); else the first that tells points apart; else op.
+ */
+static size_t pick_x(const struct build *b, const size_t *dist, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (key_numeric(b, dist[i]) && count_values(b, dist[i]) >= 3)
+			return dist[i];
+	return n ? dist[0] : EX_OP;
+}
+
+static int parse_series(struct build *b, const char *spec, struct strbuf *err)
+{
+	char *copy = xstrdup(spec);
+	int rc = 0;
+
+	for (char *p = copy; p && *p && !rc;) {
+		char *comma = strchr(p, ',');
+		size_t k;
+
+		if (comma)
+			*comma = '\0';
+		k = find_key(b, p);
+		if (k == EX_NONE)
+			rc = no_such_key(b, p, "--series", err);
+		else if (b->nskeys == MAX_SERIES_KEYS)
+			rc = (strbuf_addf(err, "at most %d series keys",
+					  MAX_SERIES_KEYS), -1);
+		else if (!listed_key(b->skeys, b->nskeys, k))
+			b->skeys[b->nskeys++] = k;
+		p = comma ? comma + 1 : NULL;
+	}
+	free(copy);
+	return rc;
+}
+
+/* The keys the model knows (not the side, not the percentile). */
+static size_t model_keys_only(size_t *keys, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] != CK_SIDE && keys[i] != CK_METRIC)
+			keys[out++] = keys[i];
+	return out;
+}
+
+/*
+ * x and the series.  Whatever else still tells points apart joins the
+ * series: a point is one condition, never two pooled (--pool pools on
+ * request).
+ */
+static int choose_keys(struct chart *c, struct build *b, struct strbuf *err)
+{
+	const struct chart_spec *spec = b->spec;
+	size_t have[MAX_SERIES_KEYS + 2], nh = 0, rest[32], nrest;
+	size_t *all = all_members(b), dist[32], ndist;
+	int user_series = spec->series != NULL;
+
+	ndist = experiment_distinguishing(b->ex, all, b->nmem, NULL, 0, dist,
+					  32);
+	if (b->pct || b->hist) {
+		b->x = b->pct ? CK_METRIC : EX_NONE;
+	} else if (spec->x) {
+		b->x = find_key(b, spec->x);
+		if (b->x == EX_NONE) {
+			free(all);
+			return no_such_key(b, spec->x, "--x", err);
+		}
+	} else {
+		b->x = pick_x(b, dist, ndist);
+	}
+	if (user_series && parse_series(b, spec->series, err)) {
+		free(all);
+		return -1;
+	}
+	if (b->x != EX_NONE)
+		have[nh++] = b->x;
+	for (size_t k = 0; k < b->nskeys; k++)
+		have[nh++] = b->skeys[k];
+	/* the sides first: a comparison's series */
+	if (b->sided && !listed_key(have, nh, CK_SIDE) &&
+	    b->nskeys < MAX_SERIES_KEYS) {
+		b->skeys[b->nskeys++] = CK_SIDE;
+		have[nh++] = CK_SIDE;
+	}
+	nh = model_keys_only(have, nh);
+	nrest = experiment_distinguishing(b->ex, all, b->nmem, have, nh,
+					  rest, 32);
+	for (size_t k = 0; k < nrest; k++) {
+		if (b->nskeys == MAX_SERIES_KEYS) {
+			free(all);
+			strbuf_addf(err, "the measurements differ in more "
+				    "than %d keys: narrow them with --where",
+				    MAX_SERIES_KEYS);
+			return -1;
+		}
+		b->skeys[b->nskeys++] = rest[k];
+		if (user_series)
+			add_note(c, "measurements also differ in '%s': drawn "
+				 "as series of their own (--pool %s pools "
+				 "them)", key_name(b, rest[k]),
+				 key_name(b, rest[k]));
+	}
+	/* a side-by-side chart of one side is no comparison */
+	if (b->nskeys == 1 && b->skeys[0] == CK_SIDE && !varies(b, CK_SIDE))
+		b->nskeys = 0;
+	free(all);
+	return 0;
+}
+
+/* ---- points ------------------------------------------------------------ */
+
+/* The string that names a point's series: its codes of the series keys. */
+static void series_sig(const struct build *b, size_t i, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	for (size_t k = 0; k < b->nskeys; k++) {
+		strbuf_add_int(sb, (long long)key_code(b, i, b->skeys[k]));
+		strbuf_addch(sb, ',');
+	}
+}
+
+/* "read", or "read, host=a" with several keys; numbers keep their key. */
+static char *series_name(const struct build *b, size_t i)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[96];
+
+	for (size_t k = 0; k < b->nskeys; k++) {
+		size_t key = b->skeys[k];
+		uint64_t code = key_code(b, i, key);
+
+		if (k)
+			strbuf_adds(&sb, ", ");
+		code_text(b, key, code, buf, sizeof(buf));
+		if (key_numeric(b, key) && code)
+			strbuf_addf(&sb, "%s=%s", key_name(b, key), buf);
+		else
+			strbuf_adds(&sb, buf);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The series of measurement i, added when new (series in key order). */
+struct series_map {
+	struct keymap map;
+	size_t *first;		/* per series: a measurement of it */
+	size_t n, alloc;
+};
+
+static size_t series_of(struct chart *c, struct series_map *sm,
+			const struct build *b, size_t i, struct strbuf *sb)
+{
+	int created;
+	size_t *slot;
+
+	series_sig(b, i, sb);
+	slot = keymap_put(&sm->map, strbuf_str(sb), c->nseries, &created);
+	if (created) {
+		char *name = series_name(b, i);
+
+		add_series(c, name);
+		free(name);
+		ALLOC_GROW(sm->first, sm->n + 1, sm->alloc);
+		sm->first[sm->n++] = i;
+	}
+	return *slot;
+}
+
+static const struct build *order_b;
+
+static int cmp_series(const void *pa, const void *pb)
+{
+	const size_t *a = pa, *b = pb;	/* [0]: index, [1]: a measurement */
+
+	for (size_t k = 0; k < order_b->nskeys; k++) {
+		size_t key = order_b->skeys[k];
+		double x = code_order(order_b, key,
+				      key_code(order_b, a[1], key), a[1]);
+		double y = code_order(order_b, key,
+				      key_code(order_b, b[1], key), b[1]);
+
+		if (x < y || x > y)
+			return x < y ? -1 : 1;
+	}
+	return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* Series in the order of their keys' values (read before write...). */
+static void sort_series(struct chart *c, const struct build *b,
+			const struct series_map *sm)
+{
+	size_t (*ord)[2];
+	struct chart_series *s;
+
+	if (!c->nseries)
+		return;
+	ord = xmalloc((c->nseries + 1) * sizeof(*ord));
+	s = xmalloc((c->nseries + 1) * sizeof(*s));
+	for (size_t i = 0; i < c->nseries; i++) {
+		ord[i][0] = i;
+		ord[i][1] = sm->first[i];
+	}
+	order_b = b;
+	qsort(ord, c->nseries, sizeof(*ord), cmp_series);
+	for (size_t i = 0; i < c->nseries; i++)
+		s[i] = c->series[ord[i][0]];
+	memcpy(c->series, s, c->nseries * sizeof(*s));
+	free(s);
+	free(ord);
+}
+
+/* The x coordinate of measurement i: a number, a category, nines. */
+struct x_order {
+	double *order;		/* per category index: its place */
+	struct keymap map;	/* code -> category index */
+	uint64_t *codes;
+	size_t *first;
+	size_t n, alloc;
+};
+
+static size_t x_category(struct x_order *xo, const struct build *b,
+			 size_t i)
+{
+	char buf[32];
+	int created;
+	size_t *slot;
+	uint64_t code = key_code(b, i, b->x);
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)code);
+	slot = keymap_put(&xo->map, buf, xo->n, &created);
+	if (created) {
+		ALLOC_GROW(xo->codes, xo->n + 1, xo->alloc);
+		xo->first = xrealloc(xo->first, xo->alloc * sizeof(size_t));
+		xo->codes[xo->n] = code;
+		xo->first[xo->n] = i;
+		xo->n++;
+	}
+	return *slot;
+}
+
+static size_t member_index(const struct build *b, size_t i)
+{
+	const struct measurement *m = b->ex->m[i].m;
+
+	if (b->spec->base)
+		return (size_t)(m - b->spec->base->m);
+	return b->ex->m[i].index;
+}
+
+/* The measurements of group g are the point's too. */
+static void point_members(struct chart *c, struct chart_point *p,
+			  const struct build *b, const struct ex_group *g)
+{
+	if (!p->nmembers)
+		p->first = c->npoint_members;
+	for (size_t j = 0; j < g->nmembers; j++) {
+		ALLOC_GROW(c->point_members, c->npoint_members + 1,
+			   c->point_members_alloc);
+		c->point_members[c->npoint_members++] =
+			member_index(b, g->members[j]);
+	}
+	p->nmembers += g->nmembers;
+}
+
+/* The whisker a group of the model gets (--errorbars on request). */
+static void set_bar(struct chart *c, struct chart_point *p,
+		    const struct ex_group *g)
+{
+	const struct stats *st = &g->st;
+	enum chart_errorbars want = c->errorbars;
+
+	p->bar = BAR_NONE;
+	if (want == CHART_ERR_NONE || g->summary == EX_SINGLE)
+		return;
+	if (want == CHART_ERR_MINMAX && st->n >= 2 && !isnan(st->min) &&
+	    !isnan(st->max)) {
+		p->bar = BAR_RANGE;
+		p->lo = st->min;
+		p->hi = st->max;
+	} else if (g->summary == EX_BOTH) {	/* never t from two runs */
+		p->bar = BAR_BOTH;
+		p->lo = st->min;
+		p->hi = st->max;
+	} else if (want == CHART_ERR_SD && !isnan(st->stddev)) {
+		p->bar = BAR_SD;
+		p->lo = st->mean - st->stddev;
+		p->hi = st->mean + st->stddev;
+	} else if (g->summary == EX_INTERVAL) {
+		p->bar = BAR_INTERVAL;
+		p->lo = st->ci_low;
+		p->hi = st->ci_high;
+	}
+	/* a bandwidth, a rate or a latency is never negative: a wide
+	 * interval stops at zero instead of pulling the axis below it */
+	if (!(st->min < 0) && p->lo < 0)
+		p->lo = 0;
+	if (p->bar != BAR_NONE)
+		c->bars |= 1 << p->bar;
+}
+
+/* The box of a group: its runs' quartiles (printed summaries: none). */
+static void set_box(struct chart_point *p, const struct build *b,
+		    const struct ex_group *g)
+{
+	double *v = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t j = 0; j < g->nmembers; j++) {
+		const struct measurement *m = b->ex->m[g->members[j]].m;
+
+		for (size_t i = 0; i < m->n; i++) {
+			ALLOC_GROW(v, n + 1, alloc);
+			v[n++] = m->values[i];
+		}
+	}
+	p->box[0] = stats_quantile(v, n, 0);
+	p->box[1] = stats_quantile(v, n, 0.25);
+	p->box[2] = stats_quantile(v, n, 0.5);
+	p->box[3] = stats_quantile(v, n, 0.75);
+	p->box[4] = stats_quantile(v, n, 1);
+	free(v);
+}
+
+static double x_of(const struct build *b, struct x_order *xo, size_t i)
+{
+	double p;
+
+	if (b->pct) {
+		metric_percentile(b->ex->m[i].m->metric, b->spec->y, &p);
+		return -log10(1 - p / 100);
+	}
+	if (!b->category)
+		return code_number(b, b->x, key_code(b, i, b->x));
+	return (double)x_category(xo, b, i);
+}
+
+/* One point per group of the model. */
+static void group_points(struct chart *c, const struct build *b,
+			 struct series_map *sm, struct x_order *xo)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t g = 0; g < b->ex->ngroups; g++) {
+		const struct ex_group *gr = &b->ex->groups[g];
+		size_t i = gr->first, s_at;
+		struct chart_point *p;
+
+		if (!b->in[i])
+			continue;
+		s_at = series_of(c, sm, b, i, &sb);	/* (may grow series) */
+		p = add_point(&c->series[s_at], x_of(b, xo, i));
+
+		p->n = gr->st.n;
+		p->member = member_index(b, i);
+		point_members(c, p, b, gr);
+		p->y = b->spec->stat == CHART_STAT_MEDIAN &&
+		       !isnan(gr->st.median) ? gr->st.median : gr->st.mean;
+		if (c->kind == CHART_BOX)
+			set_box(p, b, gr);
+		else
+			set_bar(c, p, gr);
+	}
+	strbuf_release(&sb);
+}
+
+/* ---- ratios ------------------------------------------------------------ */
+
+/*
+ * Side 1 over side 0, one point per match of the model (the same test on
+ * both sides): the ratio of the means, its 95% interval where both have
+ * three runs or more, and whether Welch's test finds the difference at
+ * alpha.
+ */
+static void ratio_points(struct chart *c, struct build *b,
+			 struct series_map *sm, struct x_order *xo)
+{
+	size_t a = b->spec->ratio_side ? b->spec->ratio_side : 1;
+	size_t *match = xmalloc((b->ex->ngroups + 1) * sizeof(*match));
+	size_t n = experiment_match(b->ex, 0, a, match, NULL, NULL);
+	size_t (*pair)[2] = xmalloc((n + 1) * sizeof(*pair)), dropped = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		pair[i][0] = pair[i][1] = EX_NONE;
+	for (size_t g = 0; g < b->ex->ngroups; g++) {
+		const struct ex_group *gr = &b->ex->groups[g];
+
+		if (match[g] != EX_NONE && b->in[gr->first])
+			pair[match[g]][gr->side == 0 ? 0 : 1] = g;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct ex_group *g0, *g1;
+		struct chart_point *p;
+		double t, df;
+		size_t s_at;
+
+		if (pair[k][0] == EX_NONE || pair[k][1] == EX_NONE) {
+			dropped += pair[k][1] != EX_NONE;
+			continue;
+		}
+		g0 = &b->ex->groups[pair[k][0]];
+		g1 = &b->ex->groups[pair[k][1]];
+		if (!(fabs(g0->st.mean) > 0)) {
+			dropped++;
+			continue;
+		}
+		s_at = series_of(c, sm, b, g1->first, &sb);
+		p = add_point(&c->series[s_at], x_of(b, xo, g1->first));
+		p->y = g1->st.mean / g0->st.mean;
+		p->n = g1->st.n < g0->st.n ? g1->st.n : g0->st.n;
+		p->member = member_index(b, g1->first);
+		point_members(c, p, b, g0);
+		point_members(c, p, b, g1);
+		p->p = NAN;
+		p->sig = -1;
+		if (!stats_welch(g0->st.n, g0->st.mean, g0->st.stddev,
+				 g1->st.n, g1->st.mean, g1->st.stddev, &p->p,
+				 &t, &df))
+			p->sig = p->p < c->alpha;
+		if (g0->summary == EX_INTERVAL && g1->summary == EX_INTERVAL &&
+		    !stats_ratio_ci(g0->st.n, g0->st.mean, g0->st.stddev,
+				    g1->st.n, g1->st.mean, g1->st.stddev, 0.95,
+				    &p->lo, &p->hi)) {
+			p->bar = BAR_INTERVAL;
+			c->bars |= 1 << BAR_INTERVAL;
+		}
+	}
+	if (dropped)
+		add_note(c, "%zu figure(s) of %s have nothing of %s to be "
+			 "divided by", dropped, b->ex->sides[a].name,
+			 b->ex->sides[0].name);
+	free(match);
+	free(pair);
+	strbuf_release(&sb);
+}
+
+/* ---- percentile curves and CDFs from histograms ------------------------ */
+
+struct bucket {
+	double value;
+	uint64_t count;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	return cmp_double(&((const struct bucket *)a)->value,
+			  &((const struct bucket *)b)->value);
+}
+
+/* The smallest bucket value with at least q of the samples at or below. */
+static double bucket_quantile(const struct bucket *v, size_t n, double total,
+			      double q)
+{
+	double cum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		cum += (double)v[i].count;
+		if (cum >= q * total * (1 - 1e-12))
+			return v[i].value;
+	}
+	return n ? v[n - 1].value : NAN;
+}
+
+/* The histograms of one series, merged: buckets sorted, equal summed. */
+struct merged {
+	struct bucket *v;
+	size_t n, alloc;
+	double total;
+};
+
+static void merge_into(struct merged *h, const struct histogram *src)
+{
+	for (size_t j = 0; j < src->n; j++) {
+		ALLOC_GROW(h->v, h->n + 1, h->alloc);
+		h->v[h->n].value = src->value[j];
+		h->v[h->n++].count = src->count[j];
+	}
+}
+
+static void merged_finish(struct merged *h)
+{
+	size_t u = 0;
+
+	qsort(h->v, h->n, sizeof(*h->v), cmp_bucket);
+	h->total = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		h->total += (double)h->v[i].count;
+		if (u && !(h->v[u - 1].value < h->v[i].value) &&
+		    !(h->v[u - 1].value > h->v[i].value))
+			h->v[u - 1].count += h->v[i].count;
+		else
+			h->v[u++] = h->v[i];
+	}
+	h->n = u;
+}
+
+static void histogram_series(struct chart *c, struct chart_series *s,
+			     const struct merged *h)
+{
+	if (c->kind == CHART_CDF) {
+		double cum = 0;
+
+		for (size_t i = 0; i < h->n; i++) {
+			cum += (double)h->v[i].count;
+			if (h->v[i].count)
+				add_point(s, h->v[i].value)->y =
+					100 * cum / h->total;
+		}
+		return;
+	}
+	/* percentiles: p50 up to the finest percentile the count supports */
+	for (double x = log10(2); x <= log10(h->total) + 1e-9; x += 0.02) {
+		struct chart_point *p = add_point(s, x);
+
+		p->y = bucket_quantile(h->v, h->n, h->total, 1 - pow(10, -x));
+		p->n = (size_t)h->total;
+	}
+}
+
+/* One curve per series: its groups' histograms merged (repetitions). */
+static void histogram_points(struct chart *c, const struct build *b,
+			     struct series_map *sm)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct merged *h = NULL;
+	size_t nh = 0;
+
+	for (size_t j = 0; j < b->nmem; j++) {
+		size_t i = b->mem[j], s = series_of(c, sm, b, i, &sb);
+
+		if (s >= nh) {
+			h = xrealloc(h, (s + 1) * sizeof(*h));
+			memset(h + nh, 0, (s + 1 - nh) * sizeof(*h));
+			nh = s + 1;
+		}
+		merge_into(&h[s], &b->ex->m[i].m->hist);
+	}
+	for (size_t s = 0; s < nh; s++) {
+		merged_finish(&h[s]);
+		if (h[s].total > 0)
+			histogram_series(c, &c->series[s], &h[s]);
+		free(h[s].v);
+	}
+	free(h);
+	strbuf_release(&sb);
+}
+
+/* ---- the y axis -------------------------------------------------------- */
+
+static void scale_points(struct chart *c, double f)
+{
+	for (size_t i = 0; i < c->nseries; i++) {
+		for (size_t j = 0; j < c->series[i].n; j++) {
+			struct chart_point *p = &c->series[i].p[j];
+
+			p->y /= f;
+			p->lo /= f;
+			p->hi /= f;
+			for (int k = 0; k < 5; k++)
+				p->box[k] /= f;
+		}
+	}
+}
+
+static void data_range(const struct chart *c, int of_x, double *lo,
+		       double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < c->nseries; i++) {
+		for (size_t j = 0; j < c->series[i].n; j++) {
+			const struct chart_point *p = &c->series[i].p[j];
+			double v[5] = { of_x ? p->x : p->y, p->lo, p->hi,
+					p->box[0], p->box[4] };
+
+			for (int k = 0; k < (of_x ? 1 : 5); k++) {
+				if (isnan(v[k]))
+					continue;
+				*lo = v[k] < *lo ? v[k] : *lo;
+				*hi = v[k] > *hi ? v[k] : *hi;
+			}
+		}
+	}
+}
+
+static int choose_y_unit(struct chart *c, const struct chart_spec *spec,
+			 const char *base_unit, struct strbuf *err)
+{
+	double lo, hi;
+	int binary = spec->units && !strcmp(spec->units, "binary");
+
+	if (c->ratio || c->kind == CHART_CDF) {
+		c->y.unit.name = c->ratio ? "" : "%";
+		c->y.unit.factor = 1;
+		return 0;
+	}
+	if (spec->units && !binary && strcmp(spec->units, "auto")) {
+		if (display_unit_parse(spec->units, base_unit, &c->y.unit)) {
+			strbuf_addf(err, "unit '%s' does not fit %s (%s)",
+				    spec->units, c->metric, base_unit);
+			return -1;
+		}
+	} else if (!strcmp(base_unit, UNIT_IOPS)) {
+		c->y.unit.name = "IOPS";
+		c->y.unit.factor = 1;
+	} else {
+		data_range(c, 0, &lo, &hi);
+		display_unit_auto(base_unit, fabs(hi) > fabs(lo) ? hi : lo,
+				  binary, &c->y.unit);
+	}
+	scale_points(c, c->y.unit.factor);
+	return 0;
+}
+
+/*
+ * The y range: the data, and the whiskers as far as twice the data's
+ * span above it (a wild interval of three runs must not squash the
+ * data into the bottom of the chart; the renderer marks a whisker cut
+ * there with an arrow).
+ */
+static void y_range(const struct chart *c, double *lo, double *hi)
+{
+	double dlo = INFINITY, dhi = -INFINITY;
+
+	data_range(c, 0, lo, hi);
+	for (size_t i = 0; i < c->nseries; i++)
+		for (size_t j = 0; j < c->series[i].n; j++) {
+			double y = c->series[i].p[j].y;
+
+			dlo = y < dlo ? y : dlo;
+			dhi = y > dhi ? y : dhi;
+		}
+	if (dhi > dlo || dhi > 0) {
+		double span = dhi - (dlo < 0 ? dlo : 0);
+
+		if (*hi > dhi + 2 * span)
+			*hi = dhi + 2 * span;
+	}
+}
+
+static void y_axis(struct chart *c, const struct chart_spec *spec)
+{
+	double lo, hi;
+
+	y_range(c, &lo, &hi);
+	/* three decades or more: a log axis, 1 10 100 (K M G) */
+	if (!spec->log_y && !c->ratio && lo > 0 && hi / lo >= 1000 &&
+	    c->kind != CHART_BAR && c->kind != CHART_BOX &&
+	    c->kind != CHART_CDF)
+		c->y.scale = AXIS_LOG10;
+	if (c->kind == CHART_PERCENTILES && !spec->log_y && lo > 0 &&
+	    hi / lo > 100)
+		c->y.scale = AXIS_LOG10;
+	if (spec->log_y)
+		c->y.scale = AXIS_LOG10;
+	if (c->y.scale == AXIS_LOG10 && !(lo > 0)) {
+		add_note(c, "log y axis needs values above zero; using a "
+			 "linear one");
+		c->y.scale = AXIS_LINEAR;
+	}
+	if (c->y.scale == AXIS_LOG10) {
+		log10_ticks(c, &c->y, lo, hi, 1);
+	} else {
+		if (c->kind == CHART_CDF) {
+			lo = 0;
+			hi = 100;
+		}
+		/* bars and lines start at their baseline: no false zoom */
+		if (c->kind == CHART_BAR || c->kind == CHART_LINE) {
+			lo = lo < c->baseline ? lo : c->baseline;
+			hi = hi > c->baseline ? hi : c->baseline;
+		}
+		/* a ratio's 1.0 line is never the frame */
+		if (c->ratio && !(hi > 1))
+			hi = 1 + (1 - lo) / 20;
+		else if (c->ratio && !(lo < 1))
+			lo = 1 - (hi - 1) / 20;
+		linear_ticks(c, &c->y, lo, hi, 1);
+	}
+}
+
+/* ---- the x axis -------------------------------------------------------- */
+
+static const struct build *xorder_b;
+static const struct x_order *xorder_xo;
+
+static int cmp_category(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	double x = code_order(xorder_b, xorder_b->x, xorder_xo->codes[a],
+			      xorder_xo->first[a]);
+	double y = code_order(xorder_b, xorder_b->x, xorder_xo->codes[b],
+			      xorder_xo->first[b]);
+
+	if (x < y || x > y)
+		return x < y ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Categories in their key's order; points move to their places. */
+static void x_axis_categories(struct chart *c, const struct build *b,
+			      const struct x_order *xo)
+{
+	size_t *ord = xmalloc((xo->n + 1) * sizeof(*ord));
+	double *place = xmalloc((xo->n + 1) * sizeof(*place));
+	char buf[96];
+
+	for (size_t i = 0; i < xo->n; i++)
+		ord[i] = i;
+	xorder_b = b;
+	xorder_xo = xo;
+	qsort(ord, xo->n, sizeof(*ord), cmp_category);
+	for (size_t r = 0; r < xo->n; r++) {
+		place[ord[r]] = (double)r;
+		ALLOC_GROW(c->x.cat, c->x.ncat + 1, c->x.cat_alloc);
+		c->x.cat[c->x.ncat++] = xstrdup(code_text(b, b->x,
+				xo->codes[ord[r]], buf, sizeof(buf)));
+		add_tick(&c->x, (double)r, c->x.cat[r]);
+	}
+	for (size_t s = 0; s < c->nseries; s++)
+		for (size_t j = 0; j < c->series[s].n; j++)
+			c->series[s].p[j].x =
+				place[(size_t)c->series[s].p[j].x];
+	c->x.min = -0.5;
+	c->x.max = (double)c->x.ncat - 0.5;
+	free(place);
+	free(ord);
+}
+
+static int all_powers_of_two(const struct chart *c)
+{
+	for (size_t s = 0; s < c->nseries; s++)
+		for (size_t j = 0; j < c->series[s].n; j++) {
+			int e;
+			double f = frexp(c->series[s].p[j].x, &e);
+
+			if (!(c->series[s].p[j].x > 0) || f < 0.5 || f > 0.5)
+				return 0;
+		}
+	return 1;
+}
+
+/* Scale of a numeric x key: log 2 for sizes and doublings, else linear. */
+static void x_axis_numeric_scale(struct chart *c, const struct chart_spec *spec)
+{
+	double lo, hi;
+
+	data_range(c, 1, &lo, &hi);
+	c->x.scale = AXIS_LINEAR;
+	if (lo > 0 && (spec->log_x || hi / lo >= 8))
+		c->x.scale = c->x.size_key || all_powers_of_two(c) ?
+			     AXIS_LOG2 : AXIS_LOG10;
+	if (spec->log_x && !(lo > 0))
+		add_note(c, "log x axis needs values above zero; using a "
+			 "linear one");
+}
+
+static void x_axis_numeric(struct chart *c)
+{
+	double lo, hi;
+
+	data_range(c, 1, &lo, &hi);
+	if (c->x.scale == AXIS_LOG2)
+		log2_ticks(c, lo, hi);
+	else if (c->x.scale == AXIS_LOG10)
+		log10_ticks(c, &c->x, lo, hi, 0);
+	else
+		linear_ticks(c, &c->x, lo, hi, 0);
+}
+
+/* Has any point more than one run behind it? */
+static int has_repetitions(const struct build *b)
+{
+	for (size_t j = 0; j < b->nmem; j++)
+		if (b->ex->groups[b->ex->m[b->mem[j]].group].st.n > 1)
+			return 1;
+	return 0;
+}
+
+/* Kind and scale once the keys are known. */
+static void choose_kind(struct chart *c, struct build *b)
+{
+	int numeric = b->x != EX_NONE && key_numeric(b, b->x) && !b->pct &&
+		      count_values(b, b->x) >= 3;
+
 	if (c->kind == CHART_AUTO)
-		c->kind = numeric_axis(&g.xo) && !c->ratio ? CHART_LINE :
-			  CHART_BAR;
+		c->kind = numeric && !c->ratio ? CHART_LINE : CHART_BAR;
 	if (c->errorbars == CHART_ERR_AUTO)
-		c->errorbars = c->kind != CHART_BOX && !b->pct && !b->hist &&
-			       !c->ratio && has_repetitions(b, &g) ?
-			       CHART_ERR_CI : CHART_ERR_NONE;
-	if (c->ratio)
+		c->errorbars = has_repetitions(b) ? CHART_ERR_CI :
+			       CHART_ERR_NONE;
+	if (b->pct || b->hist)
 		c->errorbars = CHART_ERR_NONE;
 	if (c->kind == CHART_PERCENTILES)
 		c->x.scale = AXIS_NINES;
 	else if (c->kind == CHART_CDF)
 		c->x.scale = AXIS_LINEAR;
-	else if (!numeric_axis(&g.xo) || c->ratio || c->kind == CHART_BAR ||
+	else if (!numeric || c->ratio || c->kind == CHART_BAR ||
 		 c->kind == CHART_BOX)
 		c->x.scale = AXIS_CATEGORY;
 	else
-		x_axis_numeric_scale(c, b->spec, &g.xo);
-	grouping_release(&g, b->nskeys);
-}
-
-static void fill_points(struct chart *c, const struct build *b,
-			const unsigned char *sel)
-{
-	struct grouping g;
-
-	grouping_build(&g, b, sel);
-	if (b->hist)
-		histogram_points(c, b, &g);
-	else
-		grouping_points(c, b, &g);
-	grouping_release(&g, b->nskeys);
-}
-
-static int cmp_point_x(const void *a, const void *b)
-{
-	return cmp_double(&((const struct chart_point *)a)->x,
-			  &((const struct chart_point *)b)->x);
-}
-
-static void build_points(struct chart *c, const struct build *b)
-{
-	unsigned char *sel_a, *sel_b;
-	struct chart cb;
-
-	if (!c->ratio) {
-		fill_points(c, b, b->sel);
-	} else {
-		sel_a = xcalloc(b->rs->n, 1);
-		sel_b = xcalloc(b->rs->n, 1);
-		for (size_t i = 0; i < b->rs->n; i++) {
-			const char *v = key_value(&b->rs->m[i], b->ratio_key);
-
-			sel_a[i] = b->sel[i] && !strcmp(v, b->ratio_a);
-			sel_b[i] = b->sel[i] && !strcmp(v, b->ratio_b);
-		}
-		chart_init(&cb);
-		cb.kind = c->kind;
-		cb.x.scale = c->x.scale;
-		cb.errorbars = CHART_ERR_NONE;
-		fill_points(c, b, sel_a);
-		fill_points(&cb, b, sel_b);
-		ratio_divide(c, &cb, b);
-		chart_release(&cb);
-		free(sel_a);
-		free(sel_b);
-	}
-	for (size_t i = 0; i < c->nseries; i++)
-		qsort(c->series[i].p, c->series[i].n,
-		      sizeof(struct chart_point), cmp_point_x);
+		c->x.scale = AXIS_LINEAR;	/* (log or not: once points) */
+	b->category = c->x.scale == AXIS_CATEGORY;
 }
 
 /* CDF points carry latency on x: give x a display unit of its own. */
@@ -1786,34 +1694,173 @@ static void cdf_x_unit(struct chart *c, const char *base_unit)
 			c->series[i].p[j].x /= c->x.unit.factor;
 }
 
+/* The x axis's title, and its ticks unless it has categories (laid out
+ * with the points, x_axis_categories()). */
 static void x_axis(struct chart *c, const struct build *b)
 {
-	struct grouping g;
 	double lo, hi;
 
-	c->x.key = xstrdup(b->x_key);
-	c->x.size_key = is_size_key(b->x_key);
+	c->x.key = xstrdup(b->pct || b->hist ? "metric" : key_name(b, b->x));
+	c->x.size_key = b->x != EX_NONE && key_is_sizes(b, b->x);
 	c->x.title = xstrdup(b->pct || b->hist ? "Percentile" :
-			     chart_key_title(b->x_key));
-	data_range(c, 1, &lo, &hi);
+			     chart_key_title(key_name(b, b->x)));
 	switch (c->x.scale) {
 	case AXIS_NINES:
+		data_range(c, 1, &lo, &hi);
 		nines_ticks(c, lo, hi);
 		break;
 	case AXIS_CATEGORY:
-		grouping_build(&g, b, b->sel);
-		x_axis_categories(c, &g);
-		grouping_release(&g, b->nskeys);
 		break;
 	default:
-		if (c->kind == CHART_CDF)
+		if (c->kind == CHART_CDF) {
+			data_range(c, 1, &lo, &hi);
 			c->x.scale = lo > 0 && (b->spec->log_x ||
 						hi / lo > 20) ?
 				     AXIS_LOG10 : AXIS_LINEAR;
+		} else {
+			x_axis_numeric_scale(c, b->spec);
+		}
 		x_axis_numeric(c);
 		break;
 	}
 }
+
+/* ---- titles ------------------------------------------------------------ */
+
+/* Facts every point of the chart shares: "fio · randread · bs=4K". */
+static char *constant_facts(const struct build *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[64];
+
+	if (!b->nmem)
+		return xstrdup("");
+	strbuf_adds(&sb, b->ex->m[b->mem[0]].m->tool);
+	if (!varies(b, EX_OP))
+		strbuf_addf(&sb, " \xc2\xb7 %s", b->ex->m[b->mem[0]].m->op);
+	for (size_t k = 0; k < b->ex->nkeys; k++) {
+		const struct ex_key *key = &b->ex->keys[k];
+		uint64_t code = key_code(b, b->mem[0], k);
+
+		if (!code || varies(b, k) || key->role == EX_IDENTITY ||
+		    key->provenance || strlen(key->values[code]) > 32)
+			continue;
+		strbuf_addf(&sb, " \xc2\xb7 %s=%s", key->name,
+			    code_text(b, k, code, buf, sizeof(buf)));
+	}
+	return strbuf_detach(&sb);
+}
+
+static char *source_list(const struct build *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char **names = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < b->nmem; i++) {
+		const char *s = b->ex->m[b->mem[i]].m->source_name;
+		size_t j;
+
+		if (!s || !*s)
+			continue;
+		for (j = 0; j < n && strcmp(names[j], s); j++)
+			;
+		if (j < n)
+			continue;
+		ALLOC_GROW(names, n + 1, alloc);
+		names[n++] = s;
+	}
+	for (size_t i = 0; i < n && i < 4; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
+	if (n > 4)
+		strbuf_addf(&sb, " and %zu more", n - 4);
+	free(names);
+	return strbuf_detach(&sb);
+}
+
+/* What the whiskers are, as drawn: "whiskers: 95% CI (n >= 3), ...". */
+static void whiskers_text(const struct chart *c, struct strbuf *sb)
+{
+	static const char *const what[] = {
+		[BAR_BOTH] = "the two runs (n = 2)",
+		[BAR_INTERVAL] = "95% confidence interval (n \xe2\x89\xa5 3)",
+		[BAR_SD] = "\xc2\xb1 1 standard deviation",
+		[BAR_RANGE] = "minimum to maximum",
+	};
+	size_t lo = SIZE_MAX, hi = 0, shown = 0;
+
+	for (int k = BAR_BOTH; k <= BAR_RANGE; k++) {
+		if (!(c->bars & (1 << k)))
+			continue;
+		strbuf_addf(sb, "%s%s", shown++ ? ", " : "; whiskers: ",
+			    what[k]);
+	}
+	for (size_t i = 0; i < c->nseries; i++)
+		for (size_t j = 0; j < c->series[i].n; j++) {
+			size_t n = c->series[i].p[j].n;
+
+			lo = n < lo ? n : lo;
+			hi = n > hi ? n : hi;
+		}
+	if (hi > 1 && lo == hi)
+		strbuf_addf(sb, "; %zu runs a point", hi);
+	else if (hi > 1)
+		strbuf_addf(sb, "; %zu to %zu runs a point", lo, hi);
+}
+
+static void titles(struct chart *c, const struct build *b)
+{
+	const struct chart_spec *spec = b->spec;
+	char mt[96], *facts = constant_facts(b);
+	struct strbuf sb = STRBUF_INIT;
+
+	chart_metric_title(c->metric, mt, sizeof(mt));
+	if (c->ratio)
+		c->y.title = xstrfmt("%s, %s / %s", mt,
+				     b->ex->sides[spec->ratio_side ?
+						 spec->ratio_side : 1].name,
+				     b->ex->sides[0].name);
+	else if (c->kind == CHART_CDF)
+		c->y.title = xstrdup("Share of I/Os at or below (%)");
+	else if (!strcmp(c->y.unit.name, "IOPS"))
+		c->y.title = xstrdup(mt);
+	else
+		c->y.title = xstrfmt("%s (%s)", mt,
+				     unit_display_name(c->y.unit.name));
+	if (c->kind == CHART_CDF) {
+		free(c->x.title);
+		c->x.title = xstrfmt("%s (%s)", mt,
+				     unit_display_name(c->x.unit.name));
+	}
+	if (spec->title)
+		c->title = xstrdup(spec->title);
+	else if (c->kind == CHART_PERCENTILES)
+		c->title = xstrfmt("%s percentiles", mt);
+	else if (c->kind == CHART_CDF)
+		c->title = xstrfmt("%s distribution", mt);
+	else if (c->ratio)
+		c->title = xstrfmt("%s of %s relative to %s, by %c%s", mt,
+				   b->ex->sides[spec->ratio_side ?
+					       spec->ratio_side : 1].name,
+				   b->ex->sides[0].name, lower_word(c->x.title),
+				   c->x.title + 1);
+	else
+		c->title = xstrfmt("%s by %c%s", mt, lower_word(c->x.title),
+				   c->x.title + 1);
+	c->subtitle = xstrdup(spec->subtitle ? spec->subtitle : facts);
+	c->source_names = source_list(b);
+	strbuf_addf(&sb, "Data: %s", c->source_names);
+	if (c->ratio)
+		strbuf_addf(&sb, "; * significant at p < %g (Welch)",
+			    c->alpha);
+	whiskers_text(c, &sb);
+	if (c->kind == CHART_BOX)
+		strbuf_adds(&sb, "; boxes: quartiles, whiskers: min to max");
+	c->footer = strbuf_detach(&sb);
+	free(facts);
+}
+
+/* ---- building ---------------------------------------------------------- */
 
 static int has_points(const struct chart *c)
 {
@@ -1823,49 +1870,161 @@ static int has_points(const struct chart *c)
 	return 0;
 }
 
-int chart_build(struct chart *c, const struct result_set *rs,
-		const struct chart_spec *spec, struct strbuf *err)
+static int cmp_point_x(const void *a, const void *b)
 {
-	struct build b = { .rs = rs, .spec = spec };
-	const char *ratio = spec->ratio;
-	char *series = spec->series ? xstrdup(spec->series) : NULL;
-	int rc = -1;
+	return cmp_double(&((const struct chart_point *)a)->x,
+			  &((const struct chart_point *)b)->x);
+}
 
+static void build_points(struct chart *c, struct build *b)
+{
+	struct series_map sm = { .n = 0 };
+	struct x_order xo = { .n = 0 };
+
+	keymap_init(&sm.map);
+	keymap_init(&xo.map);
+	if (b->hist)
+		histogram_points(c, b, &sm);
+	else if (c->ratio)
+		ratio_points(c, b, &sm, &xo);
+	else
+		group_points(c, b, &sm, &xo);
+	sort_series(c, b, &sm);
+	if (c->x.scale == AXIS_CATEGORY && !b->hist)
+		x_axis_categories(c, b, &xo);
+	for (size_t i = 0; i < c->nseries; i++)
+		qsort(c->series[i].p, c->series[i].n,
+		      sizeof(struct chart_point), cmp_point_x);
+	keymap_release(&sm.map);
+	keymap_release(&xo.map);
+	free(sm.first);
+	free(xo.codes);
+	free(xo.first);
+}
+
+static void record_members(struct chart *c, const struct build *b)
+{
+	c->members = xmalloc((b->nmem ? b->nmem : 1) * sizeof(size_t));
+	for (size_t j = 0; j < b->nmem; j++)
+		c->members[c->nmembers++] = member_index(b, b->mem[j]);
+}
+
+static int finish(struct chart *c, struct build *b, struct strbuf *err)
+{
+	const struct chart_spec *spec = b->spec;
+
+	if (!has_points(c)) {
+		strbuf_addf(err, "nothing to draw for '%s'%s", spec->y,
+			    c->ratio ? ": no test is on both sides" : "");
+		return -1;
+	}
+	if (c->kind == CHART_CDF)
+		cdf_x_unit(c, b->ex->m[b->mem[0]].m->unit);
+	if (choose_y_unit(c, spec, b->ex->m[b->mem[0]].m->unit, err))
+		return -1;
+	x_axis(c, b);
+	y_axis(c, spec);
+	titles(c, b);
+	record_members(c, b);
+	return 0;
+}
+
+/* The drawing, once the model and its members are known. */
+static int build_from_model(struct chart *c, struct build *b,
+			    struct strbuf *err)
+{
+	b->in = xcalloc(b->ex->n + 1, 1);
+	for (size_t j = 0; j < b->nmem; j++)
+		b->in[b->mem[j]] = 1;
+	b->sided = b->ex->nsides > 1;
+	note_pooled(c, b->ex);
+	if (c->ratio && b->ex->nsides < 2) {
+		strbuf_addf(err, "a ratio needs two sides");
+		return -1;
+	}
+	if (!b->nmem) {
+		strbuf_addf(err, "no measurement of metric '%s' matches",
+			    b->spec->y);
+		return -1;
+	}
+	if (choose_keys(c, b, err))
+		return -1;
+	choose_kind(c, b);
+	build_points(c, b);
+	return finish(c, b, err);
+}
+
+static void start(struct chart *c, const struct chart_spec *spec)
+{
 	chart_release(c);
 	c->kind = spec->kind;
 	c->errorbars = spec->errorbars;
 	c->metric = xstrdup(spec->y);
-	c->ratio = ratio != NULL;
+	c->alpha = spec->alpha > 0 ? spec->alpha : 0.05;
+	c->ratio = spec->ratio != NULL || spec->ratio_side;
 	c->baseline = c->ratio ? 1 : 0;
-	b.sel = xcalloc(rs->n ? rs->n : 1, 1);
-	if ((ratio && parse_ratio(&b, ratio, err)) ||
-	    (series && parse_series_keys(&b, series, err)) ||
-	    select_for_kind(c, &b, err) || check_units(&b, err))
+}
+
+int chart_build_sets(struct chart *c, const struct result_set *sets,
+		     size_t nsets, const struct chart_spec *spec,
+		     struct strbuf *err)
+{
+	struct build b = { .sets = sets, .nsets = nsets, .spec = spec };
+	int rc = -1;
+
+	start(c, spec);
+	b.sel = xcalloc(nsets + 1, sizeof(*b.sel));
+	for (size_t s = 0; s < nsets; s++)
+		b.sel[s] = xcalloc(sets[s].n + 1, 1);
+	if ((spec->ratio && parse_ratio(&b, spec->ratio, err)) ||
+	    select_for_kind(c, &b, err) || check_units(&b, err) ||
+	    build_model(&b, err))
 		goto out;
-	choose_keys(c, &b, series != NULL);
-	choose_kind(c, &b);
-	build_points(c, &b);
-	if (!has_points(c)) {
-		strbuf_addf(err, "nothing to draw for '%s'%s", spec->y,
-			    c->ratio ? ": no pair to divide" : "");
-		goto out;
-	}
-	if (c->kind == CHART_CDF)
-		cdf_x_unit(c, selected_unit(&b));
-	if (choose_y_unit(c, spec, selected_unit(&b), err))
-		goto out;
-	x_axis(c, &b);
-	y_axis(c, spec);
-	titles(c, &b);
-	c->members = xmalloc((b.nsel ? b.nsel : 1) * sizeof(size_t));
-	for (size_t i = 0; i < rs->n; i++)
-		if (b.sel[i])
-			c->members[c->nmembers++] = i;
-	rc = 0;
+	b.mem = xmalloc((b.ex->n + 1) * sizeof(*b.mem));
+	for (size_t i = 0; i < b.ex->n; i++)
+		b.mem[b.nmem++] = i;
+	rc = build_from_model(c, &b, err);
 out:
+	if (b.have_own)
+		experiment_release(&b.own);
+	for (size_t s = 0; s < nsets; s++)
+		free(b.sel[s]);
 	free(b.sel);
+	free(b.mem);
+	free(b.in);
 	for (size_t i = 0; i < 3; i++)
 		free(b.ratio_parts[i]);
-	free(series);
+	return rc;
+}
+
+int chart_build(struct chart *c, const struct result_set *rs,
+		const struct chart_spec *spec, struct strbuf *err)
+{
+	return chart_build_sets(c, rs, 1, spec, err);
+}
+
+int chart_build_model(struct chart *c, const struct experiment *ex,
+		      const size_t *members, size_t n,
+		      const struct chart_spec *spec, struct strbuf *err)
+{
+	struct build b = { .spec = spec, .ex = ex };
+	int all_hist = n > 0;
+	int rc;
+
+	start(c, spec);
+	for (size_t j = 0; j < n; j++)
+		all_hist &= ex->m[members[j]].m->hist.n > 0;
+	if (c->kind == CHART_CDF || (c->kind == CHART_PERCENTILES &&
+				     spec->from != CHART_FROM_METRICS &&
+				     all_hist))
+		b.hist = 1;
+	else if (c->kind == CHART_PERCENTILES)
+		b.pct = 1;
+	b.mem = xmalloc((n + 1) * sizeof(*b.mem));
+	memcpy(b.mem, members, n * sizeof(*b.mem));
+	b.nmem = n;
+	rc = build_from_model(c, &b, err);
+	free(b.mem);
+	free(b.in);
 	return rc;
 }

@@ -4,10 +4,18 @@
  * chart_build() turns a result set and a chart_spec (the user's options,
  * most of them "choose for me") into a struct chart: axes with their scale,
  * range, ticks and titles; series of points in display units; a title,
- * subtitle and footer.  Every decision about a chart -- which key goes on
- * x, which makes the series, log axis or not, units, tick positions and
- * labels, error bars -- is taken here, so that it can be tested as data.
- * The renderers (plot/cairo.c, plot/xlsx.c) only draw what the model says.
+ * subtitle and footer.  Which measurements are one point, which keys tell
+ * points apart and how a point is summarised are the experiment model's
+ * (analysis/experiment.h): a point is one of its groups (repetitions of
+ * one condition), never two; keys the user did not put on x or into the
+ * series but that still tell points apart join the series.  What is
+ * taken here is how to show it -- which key goes on x, log axis or not,
+ * units, ticks, titles -- so that it can be tested as data.  The
+ * renderers (plot/cairo.c, plot/xlsx.c) only draw what the model says.
+ *
+ * Whiskers follow the model's summaries: none for a single run, the two
+ * values for two runs (never a t-interval from n = 2), the 95% interval
+ * of the mean from three runs on (--errorbars sd and minmax on request).
  *
  * Invariants: points of a series are sorted by x; y, lo and hi are in the
  * y axis's display unit (lo/hi NAN when a point has no error bar); x is
@@ -72,8 +80,20 @@ struct chart_spec {
 	int log_x, log_y;
 	const char *units;		/* a display unit name, "binary" or NULL */
 	const char *ratio;		/* "key=A/key=B": chart A / B around 1.0 */
+	const char *compare;		/* --compare KEY: its values are sides */
 	const char *title, *subtitle;
+	char **pool;			/* --pool: keys pooled on request */
+	size_t npool;
+	/* chart_build_sets(): the sets are sides ("input" is a key); a
+	 * ratio chart of side ratio_side over side 0 when set */
+	size_t ratio_side;
+	double alpha;			/* ratio marks: p < alpha (0: 0.05) */
+	/* members are indices into base (the sets are views into it) */
+	const struct result_set *base;
 };
+
+/* The key that names the sides (inputs of a report, --compare values). */
+#define CHART_SIDE_KEY "input"
 
 struct chart_tick {
 	double pos;
@@ -93,11 +113,26 @@ struct chart_axis {
 	struct display_unit unit;	/* y: the display unit */
 };
 
+enum point_bar {
+	BAR_NONE,		/* a single run, or none asked for */
+	BAR_BOTH,		/* two runs: lo and hi are the two values */
+	BAR_INTERVAL,		/* the 95% confidence interval of the mean */
+	BAR_SD,			/* +- one standard deviation (asked for) */
+	BAR_RANGE,		/* min to max (asked for) */
+};
+
 struct chart_point {
 	double x, y;
 	double lo, hi;		/* error bar, NAN when none */
+	enum point_bar bar;	/* what lo and hi are */
 	size_t n;		/* repetitions behind y */
 	double box[5];		/* CHART_BOX: min, q1, median, q3, max */
+	int sig;		/* ratio: 1 significant, 0 not, -1 untested */
+	double p;		/* ratio: the test's p-value, NAN untested */
+	size_t member;		/* one measurement of the point (SIZE_MAX) */
+	/* every measurement behind it (both sides of a ratio):
+	 * chart.point_members[first .. first + nmembers) */
+	size_t first, nmembers;
 };
 
 struct chart_series {
@@ -119,6 +154,11 @@ struct chart {
 	int ratio;			/* y is a ratio A / B */
 	size_t *members;		/* indices of the measurements drawn */
 	size_t nmembers;
+	size_t *point_members;		/* see chart_point.first */
+	size_t npoint_members, point_members_alloc;
+	int bars;			/* kinds of whiskers drawn (1 << bar) */
+	double alpha;			/* ratio marks: p < alpha */
+	char *pooled;			/* what --pool pooled, or NULL */
 	char **notes;			/* things the user should hear */
 	size_t nnotes, notes_alloc;
 };
@@ -128,10 +168,29 @@ void chart_release(struct chart *c);
 
 /*
  * Builds c from the measurements of rs that spec selects.  Returns 0, or
- * -1 with a one-line reason in err (nothing matched, a bad --ratio...).
+ * -1 with a one-line reason in err (nothing matched, a bad --ratio, a key
+ * that no measurement has: "did you mean ...").
  */
 int chart_build(struct chart *c, const struct result_set *rs,
 		const struct chart_spec *spec, struct strbuf *err);
+/*
+ * The same over several result sets, each one side (a report's inputs):
+ * the key "input" tells them apart, and spec->ratio_side charts the
+ * ratio of that side to side 0 over the experiment model's matches.
+ */
+int chart_build_sets(struct chart *c, const struct result_set *sets,
+		     size_t nsets, const struct chart_spec *spec,
+		     struct strbuf *err);
+/*
+ * From a model the caller built (the report: one model per tool and
+ * metric, charts of parts of it): the measurements members[0..n) of ex
+ * (indices into ex->m; whole groups), drawn as spec says (spec->y
+ * names the metric or family, spec->where is not looked at again).
+ */
+struct experiment;
+int chart_build_model(struct chart *c, const struct experiment *ex,
+		      const size_t *members, size_t n,
+		      const struct chart_spec *spec, struct strbuf *err);
 
 /* Where v lies on the axis, 0 (min) to 1 (max); log axes clamp v > 0. */
 double chart_axis_frac(const struct chart_axis *a, double v);
@@ -140,21 +199,6 @@ double chart_axis_frac(const struct chart_axis *a, double v);
 char *chart_format_y(const struct chart *c, double v, char *buf, size_t size);
 /* Formats an x value: "4K", "p99.9", a category name, "32". */
 char *chart_format_x(const struct chart *c, double x, char *buf, size_t size);
-
-/* The x key chart_build would choose on its own ("bs", "op"...). */
-const char *chart_pick_x(const struct result_set *rs,
-			 const unsigned char *selected);
-
-/*
- * Keys that vary among the selected measurements and say something that
- * the keys in chosen[0..nchosen) do not (a key that only restates another,
- * like source beside host, is left out).  Fills keys (strings owned by
- * rs) in order of preference and returns how many.
- */
-size_t chart_varying_keys(const struct result_set *rs,
-			  const unsigned char *selected,
-			  const char **chosen, size_t nchosen,
-			  const char **keys, size_t max);
 
 /* Readable names: "bw" -> "Throughput", "bs" -> "Block size". */
 const char *chart_metric_title(const char *metric, char *buf, size_t size);

@@ -1,9 +1,18 @@
 /*
  * index.html: the report as one self-contained page -- CSS inline, every
- * chart as inline SVG, the tables `storan table --format html` prints,
- * storan check's findings (numbered footnotes on the figures and charts
- * they touch, and all of them in a list), notes and inputs; no script, no font, no
- * URL outside the report, so it opens anywhere, offline.
+ * chart as inline SVG, tables as analysis/format.h renders them; no
+ * script, no font, no URL outside the report, so it opens anywhere,
+ * offline.  What a reader came for comes first:
+ *
+ *   the title, and what was compared (or what the measurements differ
+ *   in, for one input);
+ *   with two sides or more, per candidate: the summary of the verdicts,
+ *   the geometric mean of the ratios per metric, the verdict table;
+ *   the caveats: storan check's findings, each once, grouped by code
+ *   with a count and the lines they concern (the numbers the cells cite);
+ *   the charts -- a comparison's ratio charts first -- each with its
+ *   table;
+ *   notes on what the page leaves out, and the inputs with their sha256.
  *
  * cairo names the ids in each SVG glyph0-1, clip1...; on one page those
  * would collide between charts (a later chart would borrow an earlier
@@ -22,10 +31,12 @@ static const char css[] =
 	"main{max-width:1240px;margin:0 auto;padding:24px}"
 	"h1{font-size:2em;margin:.2em 0}"
 	"h2{font-size:1.35em;margin:1.6em 0 .4em}"
+	"h3{font-size:1.1em;margin:1.2em 0 .3em}"
 	".meta,figcaption,.note{color:#555;font-size:.9em}"
 	"figure{margin:0;background:#fff;border:1px solid #e4e4e4}"
 	"figure svg{display:block;width:100%;height:auto}"
 	"figcaption{padding:.4em .8em}"
+	".scroll{overflow-x:auto}"
 	"table{border-collapse:collapse;margin:.8em 0;background:#fff;"
 	"font-size:.92em}"
 	"th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right}"
@@ -36,8 +47,15 @@ static const char css[] =
 	"caption{text-align:left;font-weight:bold;padding:.3em 0}"
 	"sup.fn,.footnote sup{color:#a04000}"
 	".footnote{color:#555;font-size:.85em;margin:.2em 0}"
-	"td.warn{background:#fff4d6}td.bad{color:#a00}td.good{color:#070}"
-	"li.warning b{color:#a04000}";
+	"td.warn{background:#fff4d6}td.bad{color:#a00;font-weight:bold}"
+	"td.good{color:#070;font-weight:bold}"
+	".verdict{font-size:1.15em;margin:.4em 0}"
+	".caveats{background:#fff8e6;border:1px solid #f0d48a;"
+	"padding:.6em 1em;margin:1em 0}"
+	".caveats h2{margin-top:.2em}"
+	".caveats li{margin:.3em 0}"
+	"details{margin:.2em 0 .4em 1em;font-size:.9em;color:#444}"
+	"@media(max-width:820px){main{padding:12px}nav ol{columns:1}}";
 
 /*
  * The SVG file without its XML declaration, ids prefixed with "cN-".  One
@@ -67,70 +85,138 @@ static void inline_svg(struct strbuf *sb, const char *svg, size_t n)
 	strbuf_adds(sb, copied);
 }
 
-/* The chart's table (analysis/format.h) with its notes and footnotes. */
-static void html_table(struct strbuf *sb, const struct report_chart *rc)
+static void html_table(struct strbuf *sb, const struct fmt_table *t)
 {
-	if (rc->has_table) {
-		fmt_render(&rc->table, FMT_HTML, 0, sb);
-	} else if (rc->table.nfootnotes) {
-		strbuf_adds(sb, "<div class=\"footnotes\">\n");
-		fmt_render_footnotes(&rc->table, FMT_HTML, sb);
-		strbuf_adds(sb, "</div>\n");
+	strbuf_adds(sb, "<div class=\"scroll\">\n");
+	fmt_render(t, FMT_HTML, 0, sb);
+	strbuf_adds(sb, "</div>\n");
+}
+
+/* ---- the comparison ---------------------------------------------------- */
+
+static void html_verdicts(struct strbuf *sb, const struct report *r)
+{
+	for (size_t i = 0; i < r->nverdicts; i++) {
+		const struct report_verdicts *v = &r->verdicts[i];
+
+		strbuf_adds(sb, "<section class=\"verdicts\">\n<h2>");
+		strbuf_add_markup(sb, r->plan.side_names[v->side]);
+		strbuf_adds(sb, " against ");
+		strbuf_add_markup(sb, r->plan.side_names[0]);
+		strbuf_adds(sb, "</h2>\n<p class=\"verdict\">");
+		strbuf_add_markup(sb, v->summary);
+		strbuf_adds(sb, "</p>\n");
+		if (*v->geomeans) {
+			strbuf_adds(sb, "<p>Geometric mean of the ratios "
+				    "(candidate / baseline): ");
+			strbuf_add_markup(sb, v->geomeans);
+			strbuf_adds(sb, ".</p>\n");
+		}
+		if (v->table.nrows)
+			html_table(sb, &v->table);
+		strbuf_adds(sb, "</section>\n");
 	}
 }
 
-static void html_finding(struct strbuf *sb, const struct check_finding *f)
+/* ---- caveats ----------------------------------------------------------- */
+
+/* The findings of one code: numbers the cells cite, or none (uncited). */
+static void html_code(struct strbuf *sb, const struct report *r,
+		      const char *code)
 {
-	strbuf_addf(sb, "<li class=\"%s\"><b>%s</b> <code>%s</code> ",
-		    check_severity_name(f->severity),
-		    check_severity_name(f->severity), f->code);
-	strbuf_add_markup(sb, f->source);
-	strbuf_addf(sb, ":%u: ", f->line);
-	strbuf_add_markup(sb, f->message);
+	const struct check_list *l = r->findings;
+	size_t n = 0, first = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].code, code) && !n++)
+			first = i;
+	strbuf_addf(sb, "<li><b>%s</b> \xe2\x80\x94 %zu finding%s: ", code, n,
+		    n == 1 ? "" : "s");
+	strbuf_add_markup(sb, l->v[first].source);
+	strbuf_addf(sb, ":%u: ", l->v[first].line);
+	strbuf_add_markup(sb, l->v[first].message);
+	if (n > 1) {
+		strbuf_addf(sb, "\n<details><summary>all %zu</summary><ul>\n",
+			    n);
+		for (size_t i = 0; i < l->n; i++) {
+			if (strcmp(l->v[i].code, code))
+				continue;
+			strbuf_adds(sb, "<li>");
+			strbuf_add_markup(sb, l->v[i].source);
+			strbuf_addf(sb, ":%u: ", l->v[i].line);
+			strbuf_add_markup(sb, l->v[i].message);
+			strbuf_adds(sb, "</li>\n");
+		}
+		strbuf_adds(sb, "</ul></details>");
+	}
 	strbuf_adds(sb, "</li>\n");
 }
 
-static void html_findings(struct strbuf *sb, const struct report *r)
+static void html_caveats(struct strbuf *sb, const struct report *r)
 {
-	if (!r->findings)
+	const struct check_list *l = r->findings;
+
+	if (!l || !l->n)
 		return;
-	strbuf_adds(sb, "<section id=\"findings\">\n<h2>Findings of storan "
-		    "check</h2>\n");
-	if (!r->findings->n)
-		strbuf_adds(sb, "<p>None: no figure looks implausible.</p>\n");
-	strbuf_adds(sb, "<ul>\n");
-	for (size_t i = 0; i < r->findings->n; i++)
-		html_finding(sb, &r->findings->v[i]);
-	strbuf_adds(sb, "</ul>\n</section>\n");
+	strbuf_adds(sb, "<section id=\"caveats\" class=\"caveats\">\n"
+		    "<h2>Caveats</h2>\n<p class=\"note\">What storan check "
+		    "finds implausible or fragile in these figures; cells "
+		    "marked " FMT_NOTE_MARK "N in the tables cite finding N "
+		    "below.</p>\n<ul>\n");
+	for (size_t i = 0; i < l->n; i++) {
+		size_t j;
+
+		for (j = 0; j < i && strcmp(l->v[j].code, l->v[i].code); j++)
+			;
+		if (j == i)
+			html_code(sb, r, l->v[i].code);
+	}
+	strbuf_adds(sb, "</ul>\n");
+	if (r->fn && r->fn->ncited) {
+		strbuf_adds(sb, "<details><summary>the findings by number"
+			    "</summary><ol>\n");
+		for (unsigned k = 1; k <= r->fn->ncited; k++) {
+			const struct check_finding *f =
+				footnotes_finding(r->fn, k);
+
+			strbuf_addf(sb, "<li><code>%s</code> ", f->code);
+			strbuf_add_markup(sb, f->source);
+			strbuf_addf(sb, ":%u: ", f->line);
+			strbuf_add_markup(sb, f->message);
+			strbuf_adds(sb, "</li>\n");
+		}
+		strbuf_adds(sb, "</ol></details>\n");
+	}
+	strbuf_adds(sb, "</section>\n");
 }
+
+/* ---- charts ------------------------------------------------------------ */
 
 static void html_chart(struct strbuf *sb, const struct report *r, size_t i,
 		       const struct strbuf *svg)
 {
-	const struct chart *c = &r->charts[i].chart;
-	const char *name = r->charts[i].name;
+	const struct report_chart *rc = &r->charts[i];
+	const struct chart *c = &rc->chart;
 
-	strbuf_addf(sb, "<section id=\"c%zu\">\n<h2>%zu. ", i + 1, i + 1);
+	strbuf_addf(sb, "<section id=\"c%zu\">\n<h3>%zu. ", i + 1, i + 1);
 	strbuf_add_markup(sb, c->title);
-	if (r->charts[i].nmarks) {
-		strbuf_adds(sb, " <sup class=\"fn\">");
-		footnotes_marker(r->charts[i].marks, r->charts[i].nmarks, sb);
-		strbuf_adds(sb, "</sup>");
-	}
-	strbuf_adds(sb, "</h2>\n<figure>\n");
+	strbuf_adds(sb, "</h3>\n<figure>\n");
 	inline_svg(sb, strbuf_str(svg), i + 1);
 	strbuf_adds(sb, "\n<figcaption>");
 	strbuf_add_markup(sb, c->footer);
 	strbuf_addf(sb, ". <a href=\"charts/%s.png\">PNG</a> "
-		    "<a href=\"charts/%s.svg\">SVG</a></figcaption>\n"
-		    "</figure>\n", name, name);
-	html_table(sb, &r->charts[i]);
+		    "<a href=\"charts/%s.svg\">SVG</a> "
+		    "<a href=\"charts/%s.json\">data</a></figcaption>\n"
+		    "</figure>\n", rc->name, rc->name, rc->name);
+	if (rc->has_table)
+		html_table(sb, &rc->table);
 	strbuf_adds(sb, "</section>\n");
 }
 
 static void html_sources(struct strbuf *sb, const struct report *r)
 {
-	strbuf_adds(sb, "<section id=\"inputs\">\n<h2>Inputs</h2>\n<table>\n"
+	strbuf_adds(sb, "<section id=\"inputs\">\n<h2>Inputs</h2>\n"
+		    "<div class=\"scroll\"><table>\n"
 		    "<tr><th>Input</th><th>Format</th><th>sha256</th></tr>\n");
 	for (int i = 0; i < r->ninputs; i++) {
 		strbuf_adds(sb, "<tr><td>");
@@ -148,7 +234,7 @@ static void html_sources(struct strbuf *sb, const struct report *r)
 		strbuf_addf(sb, "</td><td><code>%s</code></td></tr>\n",
 			    s->sha256);
 	}
-	strbuf_adds(sb, "</table>\n");
+	strbuf_adds(sb, "</table></div>\n");
 	if (r->command_line) {
 		strbuf_adds(sb, "<p class=\"meta\">Command: <code>");
 		strbuf_add_markup(sb, r->command_line);
@@ -168,16 +254,36 @@ static void html_head(struct strbuf *sb, const struct report *r)
 	strbuf_addf(sb, "</title>\n<style>%s</style>\n</head>\n<body>\n"
 		    "<main>\n<h1>", css);
 	strbuf_add_markup(sb, r->title);
-	strbuf_addf(sb, "</h1>\n<p class=\"meta\">%zu measurements from "
-		    "%zu input(s); made by storan %s.</p>\n", r->rs->n,
-		    r->rs->nsources, STORAN_VERSION);
+	strbuf_adds(sb, "</h1>\n<p class=\"meta\">");
+	if (r->plan.nsides > 1) {
+		strbuf_adds(sb, "Compared: ");
+		for (size_t s = 0; s < r->plan.nsides; s++) {
+			if (s)
+				strbuf_adds(sb, s + 1 == r->plan.nsides ?
+					    " and " : ", ");
+			strbuf_adds(sb, "<b>");
+			strbuf_add_markup(sb, r->plan.side_names[s]);
+			strbuf_adds(sb, s ? "</b>" : "</b> (baseline)");
+		}
+		strbuf_adds(sb, ". ");
+	}
+	strbuf_addf(sb, "%zu measurements from %zu source(s); made by "
+		    "storan %s.</p>\n", r->rs->n, r->rs->nsources,
+		    STORAN_VERSION);
 }
 
 void report_write_html(const struct report *r, const struct strbuf *svgs,
 		       struct strbuf *sb)
 {
 	html_head(sb, r);
-	strbuf_adds(sb, "<nav><ol>\n");
+	html_verdicts(sb, r);
+	if (r->has_factors) {
+		strbuf_adds(sb, "<section id=\"factors\">\n");
+		html_table(sb, &r->factors);
+		strbuf_adds(sb, "</section>\n");
+	}
+	html_caveats(sb, r);
+	strbuf_adds(sb, "<h2>Charts</h2>\n<nav><ol>\n");
 	for (size_t i = 0; i < r->n; i++) {
 		strbuf_addf(sb, "<li><a href=\"#c%zu\">", i + 1);
 		strbuf_add_markup(sb, r->charts[i].chart.title);
@@ -195,7 +301,6 @@ void report_write_html(const struct report *r, const struct strbuf *svgs,
 		}
 		strbuf_adds(sb, "</ul>\n</section>\n");
 	}
-	html_findings(sb, r);
 	html_sources(sb, r);
 	strbuf_adds(sb, "</main>\n</body>\n</html>\n");
 }

@@ -1,9 +1,10 @@
 /*
- * report.md: the report as Markdown, ready to paste into a blog post --
- * a heading per chart (with the footnote marks of storan check's findings
- * about its figures), its PNG as an image link (charts/NN-name.png), and
- * its table as `storan table --format md` prints it, footnotes under it.
- * Names and messages go through fmt_md_escape() (analysis/format.h).
+ * report.md: the report as Markdown, ready to paste into a blog post, in
+ * the page's order (plot/html.c): what was compared and the verdicts
+ * first, the caveats (storan check's findings, each once, by code), then
+ * a heading per chart with its PNG (charts/NN-name.png) and its table,
+ * notes and inputs.  Names and messages go through fmt_md_escape()
+ * (analysis/format.h).
  */
 #include "report.h"
 #include "../core/version.h"
@@ -12,16 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The chart's table (analysis/format.h) with its notes and footnotes. */
-static void md_table(struct strbuf *sb, const struct report_chart *rc)
+static void md_table(struct strbuf *sb, const struct fmt_table *t)
 {
-	if (rc->has_table) {
-		fmt_render(&rc->table, FMT_MD, 0, sb);
-		strbuf_addch(sb, '\n');
-	} else if (rc->table.nfootnotes) {
-		fmt_render_footnotes(&rc->table, FMT_MD, sb);
-		strbuf_addch(sb, '\n');
-	}
+	fmt_render(t, FMT_MD, 0, sb);
+	strbuf_addch(sb, '\n');
 }
 
 static void md_sources(struct strbuf *sb, const struct report *r)
@@ -48,25 +43,70 @@ static void md_sources(struct strbuf *sb, const struct report *r)
 	strbuf_addch(sb, '\n');
 }
 
-static void md_finding(struct strbuf *sb, const struct check_finding *f)
+static void md_verdicts(struct strbuf *sb, const struct report *r)
 {
-	strbuf_addf(sb, "- **%s** `%s` ", check_severity_name(f->severity),
-		    f->code);
-	fmt_md_escape(sb, f->source);
-	strbuf_addf(sb, ":%u: ", f->line);
-	fmt_md_escape(sb, f->message);
-	strbuf_addch(sb, '\n');
+	for (size_t i = 0; i < r->nverdicts; i++) {
+		const struct report_verdicts *v = &r->verdicts[i];
+
+		strbuf_adds(sb, "## ");
+		fmt_md_escape(sb, r->plan.side_names[v->side]);
+		strbuf_adds(sb, " against ");
+		fmt_md_escape(sb, r->plan.side_names[0]);
+		strbuf_adds(sb, "\n\n**");
+		fmt_md_escape(sb, v->summary);
+		strbuf_adds(sb, "**\n\n");
+		if (*v->geomeans) {
+			strbuf_adds(sb, "Geometric mean of the ratios "
+				    "(candidate / baseline): ");
+			fmt_md_escape(sb, v->geomeans);
+			strbuf_adds(sb, ".\n\n");
+		}
+		if (v->table.nrows)
+			md_table(sb, &v->table);
+	}
 }
 
-static void md_findings(struct strbuf *sb, const struct report *r)
+/* Each code once: its count, its first finding, then the others. */
+static void md_caveats(struct strbuf *sb, const struct report *r)
 {
-	if (!r->findings)
+	const struct check_list *l = r->findings;
+
+	if (!l || !l->n)
 		return;
-	strbuf_adds(sb, "## Findings of storan check\n\n");
-	if (!r->findings->n)
-		strbuf_adds(sb, "None: no figure looks implausible.\n");
-	for (size_t i = 0; i < r->findings->n; i++)
-		md_finding(sb, &r->findings->v[i]);
+	strbuf_adds(sb, "## Caveats\n\nWhat storan check finds implausible "
+		    "or fragile in these figures; a cell marked "
+		    FMT_NOTE_MARK "N cites finding N.\n\n");
+	for (size_t i = 0; i < l->n; i++) {
+		size_t j, n = 0;
+
+		for (j = 0; j < i && strcmp(l->v[j].code, l->v[i].code); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < l->n; j++)
+			n += !strcmp(l->v[j].code, l->v[i].code);
+		strbuf_addf(sb, "- **%s** (%zu): ", l->v[i].code, n);
+		for (j = i; j < l->n; j++) {
+			if (strcmp(l->v[j].code, l->v[i].code))
+				continue;
+			strbuf_adds(sb, j == i ? "" : "; ");
+			fmt_md_escape(sb, l->v[j].source);
+			strbuf_addf(sb, ":%u", l->v[j].line);
+		}
+		strbuf_adds(sb, ". ");
+		fmt_md_escape(sb, l->v[i].message);
+		strbuf_addch(sb, '\n');
+	}
+	for (unsigned k = 1; r->fn && k <= r->fn->ncited; k++) {
+		const struct check_finding *f = footnotes_finding(r->fn, k);
+
+		strbuf_addf(sb, "%s" FMT_NOTE_MARK "%u `%s` ", k == 1 ?
+			    "\n" : "", k, f->code);
+		fmt_md_escape(sb, f->source);
+		strbuf_addf(sb, ":%u: ", f->line);
+		fmt_md_escape(sb, f->message);
+		strbuf_adds(sb, "  \n");
+	}
 	strbuf_addch(sb, '\n');
 }
 
@@ -74,17 +114,31 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 {
 	strbuf_adds(sb, "# ");
 	fmt_md_escape(sb, r->title);
-	strbuf_addf(sb, "\n\n%zu measurements from %zu input(s); made by "
+	strbuf_adds(sb, "\n\n");
+	if (r->plan.nsides > 1) {
+		strbuf_adds(sb, "Compared: ");
+		for (size_t s = 0; s < r->plan.nsides; s++) {
+			if (s)
+				strbuf_adds(sb, s + 1 == r->plan.nsides ?
+					    " and " : ", ");
+			strbuf_adds(sb, "**");
+			fmt_md_escape(sb, r->plan.side_names[s]);
+			strbuf_adds(sb, s ? "**" : "** (baseline)");
+		}
+		strbuf_adds(sb, ". ");
+	}
+	strbuf_addf(sb, "%zu measurements from %zu source(s); made by "
 		    "storan %s.\n\n", r->rs->n, r->rs->nsources,
 		    STORAN_VERSION);
+	md_verdicts(sb, r);
+	if (r->has_factors)
+		md_table(sb, &r->factors);
+	md_caveats(sb, r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct chart *c = &r->charts[i].chart;
 
 		strbuf_addf(sb, "## %zu. ", i + 1);
 		fmt_md_escape(sb, c->title);
-		if (r->charts[i].nmarks)
-			strbuf_addch(sb, ' ');
-		footnotes_marker(r->charts[i].marks, r->charts[i].nmarks, sb);
 		strbuf_adds(sb, "\n\n");
 		if (*c->subtitle) {
 			fmt_md_escape(sb, c->subtitle);
@@ -95,9 +149,9 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 		strbuf_addf(sb, "](charts/%s.png)\n\n", r->charts[i].name);
 		fmt_md_escape(sb, c->footer);
 		strbuf_adds(sb, ".\n\n");
-		md_table(sb, &r->charts[i]);
+		if (r->charts[i].has_table)
+			md_table(sb, &r->charts[i].table);
 	}
-	md_findings(sb, r);
 	if (r->nnotes) {
 		strbuf_adds(sb, "## Notes\n\n");
 		for (size_t i = 0; i < r->nnotes; i++) {

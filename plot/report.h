@@ -1,85 +1,118 @@
 /*
- * The report: which charts and tables a reader needs, chosen from the data,
- * and the directory that holds them.
+ * The report: what the plan (analysis/plan.h) decided, drawn, and the
+ * directory that holds it.
  *
- * report_plan() looks at a result set and builds one chart per tool and
- * metric group (throughput, IOPS, mean latency, latency percentiles, CDFs
- * from histograms, elapsed time), split into one chart per value of any
- * key that would otherwise crowd a chart (a facet), plus a ratio chart
- * where the data holds two groups that differ by one label (file vs block,
- * old vs new host).  The findings of `storan check` (r->findings, run by
- * the caller) are listed; footnotes (analysis/footnotes.h) mark the
- * figures they touch in each chart's table and the chart's caption, as
- * `storan table` marks them.  Tables are pivots (analysis/table.h) rendered
- * by analysis/format.h: the table `storan table` prints for the same rows
- * and columns.  report_write() renders everything into a temporary
- * directory beside DIR and renames it into place, so a failed run leaves
- * no half report:
+ * report_plan() asks the plan for the charts, and with two or more sides
+ * (report A B, --compare KEY, --ratio) compare (analysis/compare.h) for
+ * the verdicts of each candidate against the baseline; it builds every
+ * chart from the plan's experiment models (plot/chart.h), its table from
+ * its points (so the table shows exactly what the chart does: one row
+ * per x, one column per series, the whisker and n of each point), and
+ * marks the cells with storan check's findings, numbered once for the
+ * whole report (analysis/footnotes.h): a cell cites only the findings on
+ * the measurements behind its own figure.  report_write() renders it
+ * into a directory written whole (core/outdir.h):
  *
- *   DIR/charts/NN-name.png, .svg   every chart
- *   DIR/report.xlsx                Summary, Data, one sheet per chart
+ *   DIR/charts/NN-name.png, .svg   every chart (PNG at 2x by default)
+ *   DIR/charts/NN-name.json        the chart as data: series, points with
+ *                                  n, mean or values, interval, labels
+ *   DIR/report.xlsx                Summary, Verdicts, Data, a sheet per
+ *                                  chart
  *   DIR/index.html                 one self-contained page
  *   DIR/report.md                  Markdown tables and image links
  *
- * A report borrows its result set (which must outlive it) and owns the rest.
+ * A report borrows its result sets (which must outlive it) and owns the
+ * rest.
  */
 #ifndef STORAN_PLOT_REPORT_H
 #define STORAN_PLOT_REPORT_H
 
 #include "chart.h"
 #include "../analysis/check.h"
+#include "../analysis/compare.h"
 #include "../analysis/footnotes.h"
 #include "../analysis/format.h"
+#include "../analysis/plan.h"
 
 struct report_chart {
-	char *name;		/* file stem: "01-fio-bw-host-nvme" */
+	char *name;		/* file stem: "01-fio-bw-ratio-1" */
 	struct chart chart;
-	/* what the chart selects, for its pivot table */
-	struct filter where;
-	char *x_key, *series_key;	/* series_key NULL: one column */
-	char *ratio;			/* "key=A/key=B" or NULL */
-	/*
-	 * Its table (report_tables): the pivot `storan table` would print,
-	 * or the chart's points for percentile curves; has_table 0 when
-	 * there is none (CDFs), and then table holds only the footnotes.
-	 */
+	int ratio;		/* a ratio chart of a comparison */
+	size_t side;		/* ratio: the candidate side */
+	/* Its table: the chart's points (has_table 0 for CDFs, whose
+	 * points are the workbook's) */
 	struct fmt_table table;
 	int has_table;
-	int pivot;			/* table is a pivot (rows x, cols series) */
-	unsigned *marks;		/* footnotes the chart's figures cite */
+	unsigned *marks;	/* findings the chart's figures cite */
 	size_t nmarks;
+};
+
+/* A candidate side against the baseline (side 0). */
+struct report_verdicts {
+	size_t side;
+	struct compare_result res;
+	struct fmt_table table;		/* the headline rows */
+	struct fmt_table all;		/* every row (the workbook) */
+	char *summary;			/* "2 regressions, ... (n compared)" */
+	char *geomeans;			/* "bw x1.12 over 8 tests; ..." */
+};
+
+struct report_options {
+	const char *title;
+	const struct filter *where;
+	char **metrics;
+	size_t nmetrics;
+	char **pool;
+	size_t npool;
+	const char *compare;		/* --compare KEY */
+	const char *ratio;		/* --ratio KEY=A/KEY=B */
+	const char *series;		/* --series KEY */
+	char **match, **ignore;		/* for the verdicts */
+	size_t nmatch, nignore;
+	double threshold, alpha;	/* for the verdicts (5%, 0.05) */
+	double scale;			/* PNG pixels per point (2) */
 };
 
 struct report {
 	char *title;
-	const struct result_set *rs;
+	const struct result_set *rs;	/* every input, merged */
+	const struct result_set *sets;	/* views into rs: one per input */
+	size_t nsets;
 	const char *command_line;
 	const struct chart_input *inputs;	/* the files named */
 	int ninputs;
 	const struct check_list *findings;	/* storan check's, or NULL */
 	struct footnotes *fn;		/* numbers findings; NULL: none */
 	size_t fn_set;			/* the set of rs in fn */
+	double scale;
+	struct plan plan;
+	struct report_verdicts *verdicts;	/* one per candidate side */
+	size_t nverdicts;
+	struct fmt_table factors;	/* one side: what varies (keys) */
+	int has_factors;
 	struct report_chart *charts;
 	size_t n, alloc;
-	char **notes;		/* what the plan left out, and why */
+	char **notes;		/* for the reader: what the page leaves out */
 	size_t nnotes, notes_alloc;
 };
 
 void report_init(struct report *r);
 void report_release(struct report *r);
 
-/* Adds a note to the report's Notes (before report_plan adds its own). */
+/* Adds a note to the report's Notes. */
 void report_add_note(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Chooses the charts for rs; 0, or -1 when there is nothing to show. */
-int report_plan(struct report *r, const struct result_set *rs,
-		const char *title);
-
 /*
- * Builds every chart's table and cites r->fn's findings in it (numbered
- * anew for each chart, from its table's top left); report_plan does it.
+ * Plans and builds everything for r->sets (set r->rs, r->sets, r->nsets,
+ * r->fn first).  Returns 0, or -1 with err set (a bad --compare key) or
+ * empty (nothing to chart).
  */
+int report_plan(struct report *r, const struct report_options *opt,
+		struct strbuf *err);
+
+/* Every chart's table, its cells marked with their findings
+ * (plot/tables.c); report_plan() calls it. */
 void report_tables(struct report *r);
 
 /* Writes DIR atomically; 0, or -1 after error() (DIR is left as it was). */
@@ -87,13 +120,15 @@ int report_write(const struct report *r, const char *dir);
 
 /*
  * A chart's numbers as a table: one row per x value, one column per
- * series; y/lo/hi are nrows x ncols, NAN where a series has no point.
+ * series; y/lo/hi are nrows x ncols, NAN where a series has no point,
+ * and at[] the point each cell shows (NULL where none).
  */
 struct chart_table {
 	size_t nrows, ncols;
 	double *x;
 	char **xlabel;
 	double *y, *lo, *hi;
+	const struct chart_point **at;
 };
 
 /* 0, or -1 when the chart is a curve (CDF, histogram percentiles). */
@@ -101,10 +136,13 @@ int chart_table_build(const struct chart *c, struct chart_table *t);
 void chart_table_release(struct chart_table *t);
 /* "read (MB/s)": a column header with the unit. */
 char *chart_table_header(const struct chart *c, size_t col);
-/* "239 ± 3.1" (the half width of the error bar when it has one). */
+/* "239 ± 3.1" (interval), "239 (228, 250)" (two runs), "239". */
 char *chart_table_cell(const struct chart *c, const struct chart_table *t,
 		       size_t row, size_t col);
 
+/* The chart as data (charts/NN-name.json); see report.c. */
+void chart_write_json(const struct chart *c, const struct result_set *rs,
+		      struct strbuf *out);
 
 /* The writers (plot/xlsx.c, plot/html.c, plot/markdown.c). */
 int report_write_xlsx(const struct report *r, const char *path);

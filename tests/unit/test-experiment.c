@@ -97,7 +97,7 @@ static void test_names_tell_tests_and_sides(void **state)
 	struct result_set sets[2];
 	struct experiment ex;
 	struct strbuf err = STRBUF_INIT;
-	size_t split;
+	size_t split, match[8];
 
 	(void)state;
 	result_set_init(&sets[0]);
@@ -113,13 +113,13 @@ static void test_names_tell_tests_and_sides(void **state)
 	assert_string_equal(ex.sides[0].name, "hosta");
 	assert_string_equal(ex.sides[1].name, "hostb");
 	/* randread meets randread, randrw meets randrw */
-	assert_int_equal(experiment_match(&ex, 0, 1, &split), 2);
+	assert_int_equal(experiment_match(&ex, 0, 1, match, NULL, &split), 2);
 	for (size_t g = 0; g < 4; g++) {
 		const char *t = experiment_value(&ex, ex.groups[g].first,
 						 experiment_key(&ex, "test"));
 
 		for (size_t h = 0; h < 4; h++)
-			if (ex.groups[h].match == ex.groups[g].match)
+			if (match[h] == match[g])
 				assert_string_equal(
 					experiment_value(&ex,
 						ex.groups[h].first,
@@ -182,7 +182,12 @@ static void test_user_labels_name_sides(void **state)
 	assert_int_equal(key(&ex, "device")->role, EX_IDENTITY);
 	assert_string_equal(ex.sides[0].name, "kind=block");
 	assert_string_equal(ex.sides[1].name, "kind=file");
-	assert_int_equal(experiment_match(&ex, 0, 1, NULL), 1);
+	{
+		size_t match[4];
+
+		assert_int_equal(experiment_match(&ex, 0, 1, match, NULL,
+						  NULL), 1);
+	}
 	experiment_release(&ex);
 	result_set_release(&sets[0]);
 	result_set_release(&sets[1]);
@@ -283,7 +288,7 @@ static void test_sections_split_matching(void **state)
 	struct result_set sets[2];
 	struct experiment ex;
 	struct strbuf err = STRBUF_INIT;
-	size_t split = 0;
+	size_t split = 0, match[8];
 
 	(void)state;
 	for (int s = 0; s < 2; s++) {
@@ -297,7 +302,7 @@ static void test_sections_split_matching(void **state)
 	}
 	assert_int_equal(experiment_build(&ex, sets, 2, NULL, &err), 0);
 	assert_int_equal(key(&ex, "host")->role, EX_IDENTITY);
-	assert_int_equal(experiment_match(&ex, 0, 1, &split), 2);
+	assert_int_equal(experiment_match(&ex, 0, 1, match, NULL, &split), 2);
 	assert_int_equal(split, 1);
 	experiment_release(&ex);
 	result_set_release(&sets[0]);
