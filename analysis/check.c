@@ -1534,3 +1534,34 @@ void check_write_json(const struct check_list *l,
 	json_object_set_new(doc, "findings", arr);
 	json_dump_to(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER, 1, out);
 }
+
+size_t check_code_places(const struct check_list *l, const char *code,
+			 struct strbuf *out)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		size_t lines = 0, j;
+
+		if (strcmp(l->v[i].code, code))
+			continue;
+		total++;
+		for (j = 0; j < i; j++)	/* its source listed already? */
+			if (!strcmp(l->v[j].code, code) &&
+			    !strcmp(l->v[j].source, l->v[i].source))
+				break;
+		if (j < i)
+			continue;
+		for (j = i; j < l->n; j++)
+			lines += !strcmp(l->v[j].code, code) &&
+				 !strcmp(l->v[j].source, l->v[i].source);
+		strbuf_addf(out, "%s%s line%s ", out->len ? "; " : "",
+			    l->v[i].source, lines == 1 ? "" : "s");
+		for (j = i, lines = 0; j < l->n; j++)
+			if (!strcmp(l->v[j].code, code) &&
+			    !strcmp(l->v[j].source, l->v[i].source))
+				strbuf_addf(out, "%s%u", lines++ ? ", " : "",
+					    l->v[j].line);
+	}
+	return total;
+}

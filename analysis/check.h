@@ -142,6 +142,15 @@ size_t check_count(const struct check_list *l, enum check_severity sev);
 void check_list_keep(struct check_list *l, enum check_severity min);
 const char *check_severity_name(enum check_severity sev);
 
+/*
+ * Where the findings of one code are, input by input, in the order of
+ * the list: "dd.txt lines 4, 8; hdparm.txt line 22".  Returns how many
+ * findings have that code.
+ */
+struct strbuf;
+size_t check_code_places(const struct check_list *l, const char *code,
+			 struct strbuf *out);
+
 /* "SOURCE:LINE: warning: CODE: message" per finding. */
 void check_write_text(const struct check_list *l, struct strbuf *out);
 /* CSV: source,line,severity,code,message,tool,op,metric,unit,value,limit */

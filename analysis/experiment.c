@@ -506,13 +506,12 @@ static int is_separator(char c)
 	       c == ',';
 }
 
-/* "hosta.randread.txt" -> hosta, randread (an extension is no token). */
-static void tokenize(const char *name, struct name_tokens *t)
+/* "hosta.randread.txt" -> "hosta.randread": an extension is no token. */
+static char *without_extension(const char *name)
 {
 	static const char *const ext[] = { ".txt", ".log", ".out", ".json",
 					   ".csv", ".md", ".fio", NULL };
 	size_t len = strlen(name);
-	char *p;
 
 	for (size_t i = 0; ext[i]; i++) {
 		size_t el = strlen(ext[i]);
@@ -522,7 +521,15 @@ static void tokenize(const char *name, struct name_tokens *t)
 			break;
 		}
 	}
-	t->copy = xstrndup(name, len);
+	return xstrndup(name, len);
+}
+
+/* "hosta.randread.txt" -> hosta, randread. */
+static void tokenize(const char *name, struct name_tokens *t)
+{
+	char *p;
+
+	t->copy = without_extension(name);
 	t->n = 0;
 	for (p = t->copy; *p;) {
 		while (*p && is_separator(*p))
@@ -736,7 +743,9 @@ static void derive_name_keys(struct experiment *ex)
 	if (!ntok) {
 		/* names of different shapes: each whole name a token */
 		for (size_t i = 0; i < ex->ninputs; i++) {
-			names[i].tok[0] = ex->inputs[i];
+			free(names[i].copy);
+			names[i].copy = without_extension(ex->inputs[i]);
+			names[i].tok[0] = names[i].copy;
 			names[i].n = 1;
 		}
 		ntok = 1;
@@ -1239,6 +1248,27 @@ static int by_pref(const void *a, const void *b)
 	return strcmp(pref_ex->keys[x].name, pref_ex->keys[y].name);
 }
 
+/* Does key k have two present values (not only a value and "none")? */
+static int two_values_present(const struct experiment *ex,
+			      const size_t *members, size_t n, size_t k)
+{
+	uint64_t first = 0;
+
+	if (k == EX_OP || k == EX_TOOL)
+		return 1;
+	for (size_t j = 0; j < n; j++) {
+		uint64_t c = experiment_code(ex, members[j], k);
+
+		if (!c)
+			continue;
+		if (!first)
+			first = c;
+		else if (c != first)
+			return 1;
+	}
+	return 0;
+}
+
 static int listed_key(const size_t *keys, size_t n, size_t k)
 {
 	for (size_t i = 0; i < n; i++)
@@ -1265,17 +1295,58 @@ size_t experiment_distinguishing(const struct experiment *ex,
 	qsort(cand, ncand, sizeof(*cand), by_pref);
 	if (nchosen)
 		memcpy(have, chosen, nchosen * sizeof(*have));
-	for (size_t c = 0; c < ncand && nout < max; c++) {
-		if (listed_key(have, nhave, cand[c]) ||
-		    !experiment_varies(ex, members, n, cand[c]) ||
-		    !adds_information(ex, members, n, have, nhave, cand[c]))
-			continue;
-		out[nout++] = cand[c];
-		have[nhave++] = cand[c];
-	}
+	/* keys with two values or more first; a key one capture has and
+	 * another lacks (fio's text lists options its JSON does not) only
+	 * where nothing else tells the measurements apart */
+	for (int strong = 1; strong >= 0; strong--)
+		for (size_t c = 0; c < ncand && nout < max; c++) {
+			if (listed_key(have, nhave, cand[c]) ||
+			    two_values_present(ex, members, n, cand[c]) !=
+			    strong ||
+			    !experiment_varies(ex, members, n, cand[c]) ||
+			    !adds_information(ex, members, n, have, nhave,
+					      cand[c]))
+				continue;
+			out[nout++] = cand[c];
+			have[nhave++] = cand[c];
+		}
 	free(cand);
 	free(have);
 	return nout;
+}
+
+static size_t count_codes(const struct experiment *ex, const size_t *members,
+			  size_t n, size_t k)
+{
+	struct tuple_map seen;
+	uint64_t c;
+	size_t count;
+
+	tuple_map_init(&seen, 1);
+	for (size_t j = 0; j < n; j++) {
+		c = experiment_code_of(ex, members[j], k);
+		tuple_map_put(&seen, &c, seen.n);
+	}
+	count = seen.n;
+	tuple_map_release(&seen);
+	return count;
+}
+
+size_t experiment_pick_x(const struct experiment *ex, const size_t *members,
+			 size_t n)
+{
+	size_t dist[32], nd = experiment_distinguishing(ex, members, n, NULL, 0,
+							dist, 32);
+
+	for (size_t i = 0; i < nd; i++)
+		if (dist[i] != EX_OP && dist[i] != EX_TOOL &&
+		    ex->keys[dist[i]].numeric &&
+		    count_codes(ex, members, n, dist[i]) >= 3)
+			return dist[i];
+	for (size_t i = 0; i < nd; i++)
+		if (dist[i] != EX_OP)
+			return dist[i];
+	return EX_OP;
 }
 
 /*

@@ -224,6 +224,15 @@ uint64_t experiment_code_of(const struct experiment *ex, size_t i, size_t k);
 size_t experiment_first_difference(const struct experiment *ex, size_t a,
 				   size_t b);
 
+/*
+ * The key a chart of members puts on x: the first numeric factor with
+ * three values or more (a block size, a depth, a job count: a scale);
+ * else the first distinguishing key but the op (which reads best as the
+ * series); else the op.  Returns a key index, EX_OP or EX_TOOL.
+ */
+size_t experiment_pick_x(const struct experiment *ex, const size_t *members,
+			 size_t n);
+
 /* Does key k (or EX_OP) take two or more values over members? */
 int experiment_varies(const struct experiment *ex, const size_t *members,
 		      size_t n, size_t k);

@@ -239,21 +239,6 @@ static size_t count_values(const struct experiment *ex, const size_t *mem,
 	return count;
 }
 
-static int numeric_key(const struct experiment *ex, size_t k)
-{
-	return k != EX_OP && k != EX_TOOL && ex->keys[k].numeric;
-}
-
-static size_t pick_x(const struct experiment *ex, const size_t *mem,
-		     size_t n, const size_t *dist, size_t nd)
-{
-	for (size_t i = 0; i < nd; i++)
-		if (numeric_key(ex, dist[i]) &&
-		    count_values(ex, mem, n, dist[i]) >= 3)
-			return dist[i];
-	return nd ? dist[0] : EX_OP;
-}
-
 /* The typical figure of each value of k: do they differ tenfold? */
 static int values_differ_tenfold(const struct experiment *ex,
 				 const size_t *mem, size_t n, size_t k)
@@ -295,15 +280,50 @@ static int values_differ_tenfold(const struct experiment *ex,
 
 /* ---- pinning ----------------------------------------------------------- */
 
-/* The value a pinned key keeps: 4 KiB blocks (latency is quoted there),
+static uint64_t pick_representative(const struct experiment *ex,
+				    const size_t *mem, size_t n, size_t k,
+				    int shared);
+
+/* Has every side with members a member with code c of key k? */
+static int on_every_side(const struct experiment *ex, const size_t *mem,
+			 size_t n, size_t k, uint64_t c)
+{
+	for (size_t s = 0; s < ex->nsides; s++) {
+		int any = 0, with = 0;
+
+		for (size_t j = 0; j < n && !with; j++) {
+			if (ex->m[mem[j]].side != s)
+				continue;
+			any = 1;
+			with = code(ex, mem[j], k) == c;
+		}
+		if (any && !with)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The value a pinned key keeps: 4 KiB blocks (latency is quoted there),
  * the largest file (the least flattered by the page cache), else the
- * value with the most figures. */
+ * value with the most figures -- among those every side has, so that a
+ * comparison compares (one input stopping at 256 MiB: 256 MiB).
+ */
 static uint64_t representative(const struct experiment *ex, const size_t *mem,
 			       size_t n, size_t k)
 {
+	uint64_t best = pick_representative(ex, mem, n, k, 1);
+
+	return best ? best : pick_representative(ex, mem, n, k, 0);
+}
+
+static uint64_t pick_representative(const struct experiment *ex,
+				    const size_t *mem, size_t n, size_t k,
+				    int shared)
+{
 	const struct ex_key *key = k == EX_OP || k == EX_TOOL ? NULL :
 				   &ex->keys[k];
-	uint64_t best = code(ex, mem[0], k);
+	uint64_t best = shared ? 0 : code(ex, mem[0], k);
 	double bv = -1;
 	size_t *count = NULL;
 
@@ -312,6 +332,8 @@ static uint64_t representative(const struct experiment *ex, const size_t *mem,
 			uint64_t c = code(ex, mem[j], k);
 			double v = c ? key->num[c] : NAN;
 
+			if (shared && !on_every_side(ex, mem, n, k, c))
+				continue;
 			if (v > 4095.5 && v < 4096.5)
 				return c;
 			if (!isnan(v) && (bv < 0 || v < bv)) {
@@ -325,6 +347,8 @@ static uint64_t representative(const struct experiment *ex, const size_t *mem,
 		for (size_t j = 0; j < n; j++) {
 			uint64_t c = code(ex, mem[j], k);
 
+			if (shared && !on_every_side(ex, mem, n, k, c))
+				continue;
 			if (c && key->num[c] > bv) {
 				bv = key->num[c];
 				best = c;
@@ -346,6 +370,11 @@ static uint64_t representative(const struct experiment *ex, const size_t *mem,
 			snprintf(buf, sizeof(buf), "%llu",
 				 (unsigned long long)c);
 			slot = keymap_put(&seen, buf, seen.n, &created);
+			if (shared && created &&
+			    !on_every_side(ex, mem, n, k, c))
+				count[*slot] = SIZE_MAX / 2;	/* never */
+			if (count[*slot] >= SIZE_MAX / 2)
+				continue;
 			if (++count[*slot] > bv) {
 				bv = (double)count[*slot];
 				best = c;
@@ -369,15 +398,30 @@ static size_t pin(const struct experiment *ex, size_t *mem, size_t n,
 	return out;
 }
 
+/* Why representative() kept that value, in words. */
+static const char *pin_reason(const struct experiment *ex, size_t k)
+{
+	const struct ex_key *key = k == EX_OP || k == EX_TOOL ? NULL :
+				   &ex->keys[k];
+
+	if (key && !strcmp(key->name, "bs"))
+		return "4 KiB blocks, or the smallest";
+	if (key && key->numeric)
+		return key->size ? "the largest size every input has" :
+		       "the largest value every input has";
+	return "the value with the most figures";
+}
+
 static void note_pin(struct plan *p, const struct plan_model *pm, size_t k,
 		     uint64_t c, size_t dropped, const char *why)
 {
 	char buf[96];
 
 	experiment_value_text(&pm->ex, k, (uint32_t)c, buf, sizeof(buf));
-	add_note(p, "%s %s: shown at %s=%s only (%s); the workbook's Data "
-		 "sheet has the other %zu figure(s)", pm->tool, pm->metric,
-		 key_name(&pm->ex, k), buf, why, dropped);
+	add_note(p, "%s %s: shown at %s=%s only (%s: %s); the workbook's "
+		 "Data sheet has the other %zu figure(s)", pm->tool,
+		 pm->metric, key_name(&pm->ex, k), buf,
+		 pin_reason(&pm->ex, k), why, dropped);
 }
 
 /* ---- charts ------------------------------------------------------------ */
@@ -573,7 +617,7 @@ static size_t cut_facets(struct plan *p, const struct plan_model *pm,
 		c = representative(&pm->ex, mem, n, l->facets[most]);
 		kept = pin(&pm->ex, mem, n, l->facets[most], c);
 		note_pin(p, pm, l->facets[most], c, n - kept,
-			 "too many charts otherwise");
+			 "a chart for each would be too many");
 		n = kept;
 		l->facets[most] = l->facets[--l->nfacets];
 	}
@@ -605,6 +649,51 @@ static int listed(const size_t *v, size_t n, size_t k)
 	return 0;
 }
 
+/* How many charts x would make (the series the next key, if it can be). */
+static size_t charts_with_x(const struct experiment *ex, const size_t *mem,
+			    size_t n, size_t x, int sides)
+{
+	size_t have[2] = { x }, nh = 1, rest[MAX_KEYS], nr, facets[MAX_KEYS];
+
+	nr = experiment_distinguishing(ex, mem, n, have, 1, rest, MAX_KEYS);
+	if (!sides && nr && count_values(ex, mem, n, rest[0]) <=
+	    PLAN_MAX_SERIES)
+		have[nh++] = rest[0];
+	nr = experiment_distinguishing(ex, mem, n, have, nh, facets,
+				       MAX_KEYS);
+	return combinations(ex, mem, n, facets, nr);
+}
+
+/*
+ * x: a numeric key with three values or more, as experiment_pick_x()
+ * says; else, among the keys that tell the members apart, the one that
+ * leaves the fewest charts (the others as series and facets), the first
+ * in display order on a tie -- a job per bar rather than a chart per job.
+ */
+static size_t fewest_charts_x(const struct experiment *ex, const size_t *mem,
+			      size_t n, const struct plan_options *opt)
+{
+	size_t x = experiment_pick_x(ex, mem, n), dist[MAX_KEYS], nd;
+	size_t best = x, fewest;
+	int sides = ex->nsides > 1;
+
+	(void)opt;
+	if (x != EX_OP && x != EX_TOOL && ex->keys[x].numeric &&
+	    count_values(ex, mem, n, x) >= 3)
+		return x;	/* a scale */
+	fewest = charts_with_x(ex, mem, n, x, sides);
+	nd = experiment_distinguishing(ex, mem, n, NULL, 0, dist, MAX_KEYS);
+	for (size_t i = 0; i < nd; i++) {
+		size_t c = charts_with_x(ex, mem, n, dist[i], sides);
+
+		if (c < fewest) {
+			fewest = c;
+			best = dist[i];
+		}
+	}
+	return best;
+}
+
 static int side_has(const struct experiment *ex, const size_t *mem, size_t n,
 		    size_t side)
 {
@@ -626,12 +715,13 @@ static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 
 	if (opt->series && !strcmp(opt->series, "op"))
 		user = EX_OP;
-	nd = experiment_distinguishing(ex, mem, n, NULL, 0, dist, MAX_KEYS);
 	if (pm->kind == PLAN_BARS_OR_LINES)
-		l.x = pick_x(ex, mem, n, dist, nd);
+		l.x = fewest_charts_x(ex, mem, n, opt);
+	/* (what x restates drops out: a device beside its job) */
+	nd = experiment_distinguishing(ex, mem, n, &l.x,
+				       l.x != EX_NONE, dist, MAX_KEYS);
 	for (size_t i = 0; i < nd; i++)
-		if (dist[i] != l.x)
-			rest[nr++] = dist[i];
+		rest[nr++] = dist[i];
 	l.sides = ex->nsides > 1;
 	if (user != EX_NONE && user != l.x && listed(rest, nr, user)) {
 		l.series[l.nseries++] = user;
@@ -647,9 +737,17 @@ static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 			l.series[l.nseries++] = s;
 		}
 	}
-	for (size_t i = 0; i < nr; i++)
-		if (!listed(l.series, l.nseries, rest[i]))
-			l.facets[l.nfacets++] = rest[i];
+	/* the facets: what still tells them apart, x and series known */
+	{
+		size_t have[6], nh = 0;
+
+		if (l.x != EX_NONE)
+			have[nh++] = l.x;
+		for (size_t i = 0; i < l.nseries; i++)
+			have[nh++] = l.series[i];
+		l.nfacets = experiment_distinguishing(ex, mem, n, have, nh,
+						      l.facets, MAX_KEYS);
+	}
 	n = cut_facets(p, pm, &l, mem, n);
 	/* a comparison: the ratio of each candidate first, where both
 	 * it and the baseline have figures */

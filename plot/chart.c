@@ -868,18 +868,6 @@ static size_t count_values(const struct build *b, size_t k)
 	return n;
 }
 
-/*
- * A numeric key with three values or more for x (two, direct=0/1, are a
- * choice, not a scale); else the first that tells points apart; else op.
- */
-static size_t pick_x(const struct build *b, const size_t *dist, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (key_numeric(b, dist[i]) && count_values(b, dist[i]) >= 3)
-			return dist[i];
-	return n ? dist[0] : EX_OP;
-}
-
 static int parse_series(struct build *b, const char *spec, struct strbuf *err)
 {
 	char *copy = xstrdup(spec);
@@ -925,11 +913,9 @@ static int choose_keys(struct chart *c, struct build *b, struct strbuf *err)
 {
 	const struct chart_spec *spec = b->spec;
 	size_t have[MAX_SERIES_KEYS + 2], nh = 0, rest[32], nrest;
-	size_t *all = all_members(b), dist[32], ndist;
+	size_t *all = all_members(b);
 	int user_series = spec->series != NULL;
 
-	ndist = experiment_distinguishing(b->ex, all, b->nmem, NULL, 0, dist,
-					  32);
 	if (b->pct || b->hist) {
 		b->x = b->pct ? CK_METRIC : EX_NONE;
 	} else if (spec->x) {
@@ -939,7 +925,7 @@ static int choose_keys(struct chart *c, struct build *b, struct strbuf *err)
 			return no_such_key(b, spec->x, "--x", err);
 		}
 	} else {
-		b->x = pick_x(b, dist, ndist);
+		b->x = experiment_pick_x(b->ex, all, b->nmem);
 	}
 	if (user_series && parse_series(b, spec->series, err)) {
 		free(all);

@@ -90,7 +90,10 @@
 	X(chart_series_set_values) \
 	X(chart_title_set_name) \
 	X(chart_title_set_name_range) \
+	X(format_set_bg_color) \
 	X(format_set_bold) \
+	X(format_set_font_color) \
+	X(format_set_num_format) \
 	X(lxw_strerror) \
 	X(workbook_add_chart) \
 	X(workbook_add_format) \

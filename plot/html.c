@@ -125,16 +125,18 @@ static void html_code(struct strbuf *sb, const struct report *r,
 		      const char *code)
 {
 	const struct check_list *l = r->findings;
-	size_t n = 0, first = 0;
+	struct strbuf places = STRBUF_INIT;
+	size_t n, first = 0;
 
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i].code, code) && !n++)
-			first = i;
-	strbuf_addf(sb, "<li><b>%s</b> \xe2\x80\x94 %zu finding%s: ", code, n,
+	while (strcmp(l->v[first].code, code))
+		first++;
+	n = check_code_places(l, code, &places);
+	strbuf_addf(sb, "<li><b>%s</b> \xe2\x80\x94 %zu finding%s (", code, n,
 		    n == 1 ? "" : "s");
-	strbuf_add_markup(sb, l->v[first].source);
-	strbuf_addf(sb, ":%u: ", l->v[first].line);
+	strbuf_add_markup(sb, places.buf);
+	strbuf_adds(sb, n > 1 ? "). The first: " : "): ");
 	strbuf_add_markup(sb, l->v[first].message);
+	strbuf_release(&places);
 	if (n > 1) {
 		strbuf_addf(sb, "\n<details><summary>all %zu</summary><ul>\n",
 			    n);

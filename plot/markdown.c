@@ -83,17 +83,15 @@ static void md_caveats(struct strbuf *sb, const struct report *r)
 			;
 		if (j < i)
 			continue;
-		for (j = i; j < l->n; j++)
-			n += !strcmp(l->v[j].code, l->v[i].code);
-		strbuf_addf(sb, "- **%s** (%zu): ", l->v[i].code, n);
-		for (j = i; j < l->n; j++) {
-			if (strcmp(l->v[j].code, l->v[i].code))
-				continue;
-			strbuf_adds(sb, j == i ? "" : "; ");
-			fmt_md_escape(sb, l->v[j].source);
-			strbuf_addf(sb, ":%u", l->v[j].line);
+		{
+			struct strbuf places = STRBUF_INIT;
+
+			n = check_code_places(l, l->v[i].code, &places);
+			strbuf_addf(sb, "- **%s** (%zu): ", l->v[i].code, n);
+			fmt_md_escape(sb, places.buf);
+			strbuf_release(&places);
 		}
-		strbuf_adds(sb, ". ");
+		strbuf_adds(sb, n > 1 ? ". The first: " : ". ");
 		fmt_md_escape(sb, l->v[i].message);
 		strbuf_addch(sb, '\n');
 	}

@@ -200,45 +200,86 @@ static void add_verdicts(struct report *r, const struct report_options *opt,
 
 /* ---- one side: what varies ----------------------------------------------- */
 
-/* The keys of the first model that tell its measurements apart, with
- * their values: what a reader of a one-input report compares. */
+/* The values of factor k of model ex in display order, appended to the
+ * list (as text, each once). */
+static void add_factor_values(const struct experiment *ex, size_t k,
+			      struct strbuf *list)
+{
+	const struct ex_key *key = &ex->keys[k];
+	char buf[96];
+
+	for (size_t rank = 1; rank <= key->nvalues; rank++)
+		for (size_t c = 1; c <= key->nvalues; c++) {
+			const char *v;
+			char *quoted;
+
+			if (key->rank[c] != rank)
+				continue;
+			v = experiment_value_text(ex, k, (uint32_t)c, buf,
+						  sizeof(buf));
+			quoted = xstrfmt("\x1f%s\x1f", v);
+			if (!strstr(strbuf_str(list), quoted))
+				strbuf_adds(list, quoted);
+			free(quoted);
+		}
+}
+
+/* The keys that tell the measurements apart, with their values, over
+ * every model: what a reader of a one-input report compares. */
 static void factors_table(struct report *r)
 {
-	const struct experiment *ex;
-	struct strbuf sb = STRBUF_INIT;
-	char buf[96];
+	const char *names[64];
+	struct strbuf lists[64];
+	size_t n = 0;
 
 	if (!r->plan.nmodels || r->plan.nsides > 1)
 		return;
-	ex = &r->plan.models[0].ex;
+	for (size_t m = 0; m < r->plan.nmodels; m++) {
+		const struct experiment *ex = &r->plan.models[m].ex;
+
+		for (size_t k = 0; k < ex->nkeys; k++) {
+			size_t i;
+
+			/* (a key only some captures carry is no
+			 * difference a reader compares) */
+			if (ex->keys[k].role != EX_FACTOR ||
+			    ex->keys[k].nvalues < 2)
+				continue;
+			for (i = 0; i < n && strcmp(names[i],
+						    ex->keys[k].name); i++)
+				;
+			if (i == n && n == 64)
+				continue;
+			if (i == n) {
+				names[n] = ex->keys[k].name;
+				strbuf_init(&lists[n++]);
+			}
+			add_factor_values(ex, k, &lists[i]);
+		}
+	}
 	fmt_table_init(&r->factors, "What the measurements differ in");
 	fmt_table_add_column(&r->factors, "key", "key", 0);
 	fmt_table_add_column(&r->factors, "values", "values", 0);
-	for (size_t k = 0; k < ex->nkeys; k++) {
-		const struct ex_key *key = &ex->keys[k];
-		size_t row;
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf text = STRBUF_INIT;
+		size_t row = fmt_table_add_row(&r->factors), count = 0;
 
-		if (key->role != EX_FACTOR)
-			continue;
-		strbuf_reset(&sb);
-		for (size_t rank = 1; rank <= key->nvalues; rank++)
-			for (size_t c = 1; c <= key->nvalues; c++)
-				if (key->rank[c] == rank) {
-					if (sb.len > 200) {
-						strbuf_adds(&sb, ", \xe2\x80\xa6");
-						rank = key->nvalues;
-						break;
-					}
-					strbuf_addf(&sb, "%s%s", sb.len ? ", "
-						    : "", experiment_value_text(
-						    ex, k, (uint32_t)c, buf,
-						    sizeof(buf)));
-				}
-		row = fmt_table_add_row(&r->factors);
-		fmt_table_set_cell(&r->factors, row, 0, key->name, NULL);
-		fmt_table_set_cell(&r->factors, row, 1, sb.buf, NULL);
+		/* "\x1fa\x1f\x1fb\x1f" -> "a, b", at most 24 shown */
+		for (char *p = lists[i].buf; p && (p = strchr(p, '\x1f'));) {
+			char *e = strchr(p + 1, '\x1f');
+
+			if (count++ < 24)
+				strbuf_addf(&text, "%s%.*s", text.len ?
+					    ", " : "", (int)(e - p - 1), p + 1);
+			p = e + 1;
+		}
+		if (count > 24)
+			strbuf_addf(&text, " and %zu more", count - 24);
+		fmt_table_set_cell(&r->factors, row, 0, names[i], NULL);
+		fmt_table_set_cell(&r->factors, row, 1, text.buf, NULL);
+		strbuf_release(&text);
+		strbuf_release(&lists[i]);
 	}
-	strbuf_release(&sb);
 	r->has_factors = r->factors.nrows > 0;
 	if (!r->has_factors)
 		fmt_table_release(&r->factors);

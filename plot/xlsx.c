@@ -27,9 +27,13 @@
 
 #define NAMES_SHEET "Names"
 
+#define MAX_DECIMALS 6
+
 struct book {
 	lxw_workbook *wb;
 	lxw_format *bold;
+	lxw_format *decimals[MAX_DECIMALS + 1];	/* "0", "0.0", ... */
+	lxw_format *good, *bad, *warn;		/* verdicts */
 	const struct report *r;
 	lxw_worksheet *names;	/* hidden; see set_chart_name() */
 	lxw_row_t nnames;
@@ -206,21 +210,54 @@ static size_t label_keys(const struct result_set *rs, const char ***out)
 	return n;
 }
 
-static void write_number_or_blank(lxw_worksheet *ws, lxw_row_t r,
-				  lxw_col_t c, double v)
+static void write_number_fmt(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+			     double v, lxw_format *f)
 {
 	if (!isnan(v) && !isinf(v))
-		gfx.worksheet_write_number(ws, r, c, v, NULL);
+		gfx.worksheet_write_number(ws, r, c, v, f);
 }
 
-static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
-			      const struct measurement *m, const char **keys,
-			      size_t nkeys)
+/*
+ * Decimals that show three significant digits of the column's largest
+ * figure (a table of MB/s: 1,234 and 98.7 shown "1234" "98.7", never
+ * 5.428434773910148), at most MAX_DECIMALS.
+ */
+static int column_decimals(const struct fmt_table *t, size_t col)
+{
+	double big = 0;
+	int d;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct fmt_cell *cell = &t->cells[r * t->ncols + col];
+
+		if (cell->is_number && isfinite(cell->value) &&
+		    fabs(cell->value) > big)
+			big = fabs(cell->value);
+	}
+	if (!(big > 0))
+		return 0;
+	d = 2 - (int)floor(log10(big));
+	return d < 0 ? 0 : d > MAX_DECIMALS ? MAX_DECIMALS : d;
+}
+
+/* The Data sheet keeps SI base units: seconds to the microsecond (and
+ * finer in their digits), the rest as whole units with separators. */
+static lxw_format *unit_format(struct book *b, const char *unit)
+{
+	return !strcmp(unit, "s") ? b->decimals[MAX_DECIMALS] :
+	       !strcmp(unit, "%") ? b->decimals[1] : b->decimals[0];
+}
+
+static void write_measurement(struct book *b, lxw_worksheet *ws,
+			      lxw_row_t row, const struct measurement *m,
+			      const char **keys, size_t nkeys)
 {
 	struct measurement_stats st;
 	lxw_col_t col = NDATA;
+	lxw_format *f;
 
 	measurement_basic_stats(m, &st);
+	f = unit_format(b, m->unit);
 	put_text(ws, row, 0, m->source_name ? m->source_name :
 			       "", NULL);
 	gfx.worksheet_write_number(ws, row, 1, m->line, NULL);
@@ -229,10 +266,10 @@ static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
 	put_text(ws, row, 4, m->metric, NULL);
 	put_text(ws, row, 5, m->unit, NULL);
 	gfx.worksheet_write_number(ws, row, 6, (double)st.n, NULL);
-	write_number_or_blank(ws, row, 7, st.mean);
-	write_number_or_blank(ws, row, 8, st.stddev);
-	write_number_or_blank(ws, row, 9, st.min);
-	write_number_or_blank(ws, row, 10, st.max);
+	write_number_fmt(ws, row, 7, st.mean, f);
+	write_number_fmt(ws, row, 8, st.stddev, f);
+	write_number_fmt(ws, row, 9, st.min, f);
+	write_number_fmt(ws, row, 10, st.max, f);
 	for (size_t k = 0; k < nkeys; k++, col++) {
 		const char *v = labels_get(&m->labels, keys[k]);
 		double num;
@@ -245,8 +282,8 @@ static void write_measurement(lxw_worksheet *ws, lxw_row_t row,
 			put_text(ws, row, col, v, NULL);
 	}
 	for (size_t i = 0; i < m->n; i++)
-		write_number_or_blank(ws, row, (lxw_col_t)(col + i),
-				      m->values[i]);
+		write_number_fmt(ws, row, (lxw_col_t)(col + i), m->values[i],
+				 f);
 }
 
 static void write_data(struct book *b)
@@ -270,7 +307,7 @@ static void write_data(struct book *b)
 		free(h);
 	}
 	for (size_t i = 0; i < rs->n; i++)
-		write_measurement(ws, (lxw_row_t)(i + 1), &rs->m[i], keys,
+		write_measurement(b, ws, (lxw_row_t)(i + 1), &rs->m[i], keys,
 				  nkeys);
 	gfx.worksheet_freeze_panes(ws, 1, 0);
 	gfx.worksheet_autofilter(ws, 0, 0, (lxw_row_t)rs->n,
@@ -369,65 +406,77 @@ static void note_comment(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col,
 	strbuf_release(&sb);
 }
 
+static lxw_format *style_format(struct book *b, enum fmt_style style)
+{
+	return style == FMT_GOOD ? b->good : style == FMT_BAD ? b->bad :
+	       style == FMT_WARN ? b->warn : NULL;
+}
+
 /*
- * The chart's table at A1 as `storan table` shows it -- headings with
- * units, figures as numbers in those units, footnoted cells carrying the
- * finding as a comment -- and its notes and footnotes below.  Returns the
- * first row after them.
+ * A table (analysis/format.h) from row `top`: headings with units, figures
+ * as numbers in those units with a number format of three significant
+ * digits, verdicts coloured, footnoted cells carrying the finding as a
+ * comment; its notes below.  With `text`, the cells as the page writes
+ * them ("100 ± 4.97": the whiskers, the marks) in the columns to the
+ * right.  Returns the first row after it.
  */
 static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
-				 const struct fmt_table *t)
+				 const struct fmt_table *t, lxw_row_t top,
+				 int text)
 {
-	lxw_row_t row = (lxw_row_t)t->nrows + 2;
+	lxw_row_t row = top + (lxw_row_t)t->nrows + 2;
+	lxw_col_t text_at = (lxw_col_t)(t->ncols + 1);
 
-	for (size_t col = 0; col < t->ncols; col++)
-		put_text(ws, 0, (lxw_col_t)col,
-				       t->cols[col].heading ?
-				       t->cols[col].heading :
-				       t->cols[col].name, b->bold);
+	for (size_t col = 0; col < t->ncols; col++) {
+		const char *h = t->cols[col].heading ? t->cols[col].heading :
+				t->cols[col].name;
+
+		put_text(ws, top, (lxw_col_t)col, h, b->bold);
+		if (text)
+			put_text(ws, top, text_at + (lxw_col_t)col, h,
+				 b->bold);
+	}
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t col = 0; col < t->ncols; col++) {
 			const struct fmt_cell *cell =
 				&t->cells[r * t->ncols + col];
-			lxw_row_t wr = (lxw_row_t)(r + 1);
+			lxw_row_t wr = top + (lxw_row_t)(r + 1);
 
 			if (cell->is_number)
-				write_number_or_blank(ws, wr, (lxw_col_t)col,
-						      cell->value);
+				write_number_fmt(ws, wr, (lxw_col_t)col,
+						 cell->value, b->decimals[
+						 column_decimals(t, col)]);
 			else if (cell->text)
-				put_text(ws, wr, (lxw_col_t)col,
-						       cell->text, NULL);
+				put_text(ws, wr, (lxw_col_t)col, cell->text,
+					 style_format(b, cell->style));
 			note_comment(ws, wr, (lxw_col_t)col, t, cell);
+			if (text && cell->text)
+				put_text(ws, wr, text_at + (lxw_col_t)col,
+					 cell->text, NULL);
 		}
 	}
 	for (size_t i = 0; i < t->nnotes; i++)
 		put_text(ws, row++, 0, t->notes[i], NULL);
-	for (size_t i = 0; i < t->nfootnotes; i++) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, FMT_NOTE_MARK "%u ", t->footnotes[i].n);
-		fmt_footnote_text(&t->footnotes[i], &sb);
-		put_text(ws, row++, 0, sb.buf, NULL);
-		strbuf_release(&sb);
-	}
-	gfx.worksheet_set_column(ws, 0, (lxw_col_t)(t->ncols ? t->ncols - 1 : 0),
-			     16, NULL);
+	gfx.worksheet_set_column(ws, 0, (lxw_col_t)(text ? 2 * t->ncols :
+						     t->ncols - 1), 16, NULL);
 	return row;
 }
 
-/* One chart series per value column, x from column A. */
+/* One chart series per value column of the table at row top, x from
+ * its column A. */
 static void table_series(struct book *b, lxw_chart *ch,
 			 const struct chart *c, const struct fmt_table *t,
-			 const char *sheet, int columns)
+			 const char *sheet, lxw_row_t top, int columns)
 {
 	for (size_t col = 1; col < t->ncols; col++) {
 		lxw_chart_series *se = gfx.chart_add_series(ch, NULL, NULL);
 		const char *name = t->cols[col].name;
 
-		gfx.chart_series_set_categories(se, sheet, 1, 0,
-					    (lxw_row_t)t->nrows, 0);
-		gfx.chart_series_set_values(se, sheet, 1, (lxw_col_t)col,
-					(lxw_row_t)t->nrows, (lxw_col_t)col);
+		gfx.chart_series_set_categories(se, sheet, top + 1, 0,
+					    top + (lxw_row_t)t->nrows, 0);
+		gfx.chart_series_set_values(se, sheet, top + 1, (lxw_col_t)col,
+					top + (lxw_row_t)t->nrows,
+					(lxw_col_t)col);
 		set_chart_name(b, NAME_SERIES, se,
 			       t->ncols > 2 || !c->nseries ? name :
 			       *c->series[0].name ? c->series[0].name :
@@ -436,9 +485,11 @@ static void table_series(struct book *b, lxw_chart *ch,
 	}
 }
 
-/* Curves (CDFs, percentiles from histograms): x and y columns per series. */
+/* Curves (CDFs, percentiles from histograms): x and y columns per series,
+ * from row top. */
 static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
-			 const struct chart *c, const char *sheet)
+			 const struct chart *c, const char *sheet,
+			 lxw_row_t top)
 {
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct chart_series *se = &c->series[s];
@@ -446,25 +497,29 @@ static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
 		char *h = chart_table_header(c, s);
 		lxw_chart_series *xs;
 
-		put_text(ws, 0, col, c->x.title, b->bold);
-		put_text(ws, 0, col + 1, h, b->bold);
+		put_text(ws, top, col, c->x.title, b->bold);
+		put_text(ws, top, col + 1, h, b->bold);
 		for (size_t i = 0; i < se->n; i++) {
-			gfx.worksheet_write_number(ws, (lxw_row_t)(i + 1), col,
-					       se->p[i].x, NULL);
-			write_number_or_blank(ws, (lxw_row_t)(i + 1), col + 1,
-					      se->p[i].y);
+			lxw_row_t r = top + (lxw_row_t)(i + 1);
+
+			write_number_fmt(ws, r, col, se->p[i].x,
+					 b->decimals[3]);
+			write_number_fmt(ws, r, col + 1, se->p[i].y,
+					 b->decimals[3]);
 		}
 		xs = gfx.chart_add_series(ch, NULL, NULL);
-		gfx.chart_series_set_categories(xs, sheet, 1, col,
-					    (lxw_row_t)se->n, col);
-		gfx.chart_series_set_values(xs, sheet, 1, col + 1,
-					(lxw_row_t)se->n, col + 1);
+		gfx.chart_series_set_categories(xs, sheet, top + 1, col,
+					    top + (lxw_row_t)se->n, col);
+		gfx.chart_series_set_values(xs, sheet, top + 1, col + 1,
+					top + (lxw_row_t)se->n, col + 1);
 		set_chart_name(b, NAME_SERIES, xs,
 			       *se->name ? se->name : c->metric);
 		style_series(c, xs, s, 0);
 		free(h);
 	}
 }
+
+#define CHART_ROWS 24	/* a 1.5-scaled chart, and a row between */
 
 static void write_chart_sheet(struct book *b, size_t i)
 {
@@ -481,27 +536,72 @@ static void write_chart_sheet(struct book *b, size_t i)
 							    category));
 	lxw_chart_options opt = { .x_offset = 10, .y_offset = 10,
 				  .x_scale = 1.5, .y_scale = 1.5 };
-	lxw_row_t below = 0;
 
+	/* the chart on top (rows 1 to CHART_ROWS), its table under it */
 	if (table) {
-		below = write_fmt_table(b, ws, t);
-		table_series(b, ch, c, t, sheet, category &&
+		write_fmt_table(b, ws, t, CHART_ROWS, 1);
+		table_series(b, ch, c, t, sheet, CHART_ROWS, category &&
 			     chart_type(c, 1, 1) == LXW_CHART_COLUMN);
 	} else {
-		write_curves(b, ws, ch, c, sheet);
+		write_curves(b, ws, ch, c, sheet, CHART_ROWS);
 	}
 	set_chart_name(b, NAME_TITLE, ch, c->title);
 	axes(b, c, ch, category);
 	gfx.chart_legend_set_position(ch, c->nseries > 1 ?
 				  LXW_CHART_LEGEND_BOTTOM :
 				  LXW_CHART_LEGEND_NONE);
-	gfx.worksheet_insert_chart_opt(ws, table ? below + 1 : 1, table ? 0 :
-				   (lxw_col_t)(2 * c->nseries + 1), ch, &opt);
-	gfx.worksheet_freeze_panes(ws, 1, 0);
+	gfx.worksheet_insert_chart_opt(ws, 0, 0, ch, &opt);
 	/* printed or converted to PDF: a sheet one page wide */
 	gfx.worksheet_set_landscape(ws);
 	gfx.worksheet_fit_to_pages(ws, 1, 0);
 	free(sheet);
+}
+
+/* Number formats of 0 to MAX_DECIMALS decimals; verdict colours. */
+static void add_formats(struct book *b)
+{
+	char spec[16] = "0.";
+
+	for (int d = 0; d <= MAX_DECIMALS; d++) {
+		b->decimals[d] = gfx.workbook_add_format(b->wb);
+		if (!d) {
+			gfx.format_set_num_format(b->decimals[d], "#,##0");
+			continue;
+		}
+		memset(spec + 2, '0', (size_t)d);
+		spec[2 + d] = '\0';
+		gfx.format_set_num_format(b->decimals[d], spec);
+	}
+	b->good = gfx.workbook_add_format(b->wb);
+	gfx.format_set_font_color(b->good, 0x007700);
+	gfx.format_set_bold(b->good);
+	b->bad = gfx.workbook_add_format(b->wb);
+	gfx.format_set_font_color(b->bad, 0xAA0000);
+	gfx.format_set_bold(b->bad);
+	b->warn = gfx.workbook_add_format(b->wb);
+	gfx.format_set_bg_color(b->warn, 0xFFF4D6);
+}
+
+/* Verdicts: each candidate's every row, the page's summary above it. */
+static void write_verdicts(struct book *b)
+{
+	const struct report *r = b->r;
+	lxw_worksheet *ws;
+	lxw_row_t row = 0;
+
+	if (!r->nverdicts)
+		return;
+	ws = gfx.workbook_add_worksheet(b->wb, "Verdicts");
+	for (size_t i = 0; i < r->nverdicts; i++) {
+		const struct report_verdicts *v = &r->verdicts[i];
+
+		put_text(ws, row++, 0, v->all.title, b->bold);
+		put_text(ws, row++, 0, v->summary, NULL);
+		if (*v->geomeans)
+			put_text(ws, row++, 0, v->geomeans, NULL);
+		row = write_fmt_table(b, ws, &v->all, row + 1, 1) + 1;
+	}
+	gfx.worksheet_set_column(ws, 0, 0, 36, NULL);
 }
 
 static void properties(struct book *b, lxw_doc_properties *p,
@@ -545,9 +645,11 @@ int report_write_xlsx(const struct report *r, const char *path)
 		return error("cannot create '%s'", path);
 	b.bold = gfx.workbook_add_format(b.wb);
 	gfx.format_set_bold(b.bold);
+	add_formats(&b);
 	properties(&b, &props, &comments);
 	gfx.workbook_set_properties(b.wb, &props);
 	write_summary(&b);
+	write_verdicts(&b);
 	write_data(&b);
 	for (size_t i = 0; i < r->n; i++)
 		write_chart_sheet(&b, i);

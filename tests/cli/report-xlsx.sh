@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # report.xlsx: the zip is intact, Summary, Data and one sheet per chart,
-# a native chart per chart sheet, document properties with provenance,
-# the Data sheet's numbers equal to the result set (storan export).
+# a native chart per chart sheet above its table (block sizes as K/M
+# labels, figures with a number format, the page's text beside them),
+# document properties with provenance, the Data sheet's numbers equal to
+# the result set (storan export).
 set -eu
 DATA=$(cd "$(dirname "$0")/data/plot" && pwd)
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -53,9 +55,22 @@ for row, e in zip(data[1:], exp):
     # numeric labels are numbers in the sheet
     assert row[label_cols['bs']] == float(labels['bs'])
     assert row[label_cols['host']] == labels['host']
-# first chart sheet: bw of host alpha by block size, in MB/s
-sheet3, _ = cells(3)
-assert sheet3[0]['A'] == 'bs' and sheet3[0]['B'] == 'read (MB/s)', sheet3[0]
-assert [r['A'] for r in sheet3[1:]] == [4096, 16384, 65536, 262144, 1048576]
+# first chart sheet: bw of host alpha by block size, in MB/s, under the
+# chart (drawn at A1)
+sheet3, ws3 = cells(3)
+rows = [r for r in ws3.iter(M + 'row')]
+assert int(rows[0].get('r')) > 20, 'the table is not under the chart'
+assert sheet3[0]['A'] == 'Block size' and sheet3[0]['B'] == 'read (MB/s)', sheet3[0]
+assert [r['A'] for r in sheet3[1:6]] == ['4K', '16K', '64K', '256K', '1M']
 assert abs(sheet3[1]['B'] - 100) < 1e-9 and abs(sheet3[5]['C'] - 400) < 1e-9
+# the page's text of each cell beside the numbers: 100 MB/s, 95% interval
+assert sheet3[1]['F'] == '100 \u00b1 4.97', sheet3[1]
+styles = ET.fromstring(z.read('xl/styles.xml'))
+fmts = {n.get('numFmtId'): n.get('formatCode') for n in styles.iter(M + 'numFmt')}
+xfs = list(styles.find(M + 'cellXfs'))
+cell_b = [c for c in rows[1].iter(M + 'c') if c.get('r').startswith('B')][0]
+fmt = fmts.get(xfs[int(cell_b.get('s'))].get('numFmtId'))
+assert fmt in ('0', '#,##0'), fmt	# 100 ... 500 MB/s: no decimals
+drawing = z.read('xl/drawings/drawing1.xml').decode()
+assert '<xdr:row>0</xdr:row>' in drawing, 'the chart is not at the top'
 PY

@@ -410,8 +410,8 @@ static void test_errors(void **state)
 
 /*
  * The input's name only restates host: it is no key of its own (the
- * experiment model's distinguishing keys); op goes on x, host makes the
- * series.
+ * experiment model's distinguishing keys); host goes on x, the op, which
+ * reads best as the series, makes the series.
  */
 static void test_restated_keys_left_out(void **state)
 {
@@ -426,10 +426,10 @@ static void test_restated_keys_left_out(void **state)
 	measurement_add_value(add(&rs, "read", "bw", "B/s", "b", 4096), 1);
 	measurement_add_value(add(&rs, "write", "bw", "B/s", "b", 4096), 1);
 	assert_int_equal(build(&c, &rs, &spec), 0);
-	assert_string_equal(c.x.key, "op");
+	assert_string_equal(c.x.key, "host");
 	assert_int_equal(c.nseries, 2);
-	assert_string_equal(c.series[0].name, "a");
-	assert_string_equal(c.series[1].name, "b");
+	assert_string_equal(c.series[0].name, "read");
+	assert_string_equal(c.series[1].name, "write");
 	chart_release(&c);
 	result_set_release(&rs);
 }
