@@ -353,24 +353,68 @@ static void x_axis(struct canvas *cv)
 
 /* ---- data -------------------------------------------------------------- */
 
+/* A whisker cut by the frame (an interval of three wild runs reaching
+ * far past the data) ends in an arrow head: it goes on. */
+static void arrow_head(cairo_t *cr, double x, double y, double dir)
+{
+	gfx.cairo_move_to(cr, x - 5, y - 7 * dir);
+	gfx.cairo_line_to(cr, x, y);
+	gfx.cairo_line_to(cr, x + 5, y - 7 * dir);
+	gfx.cairo_stroke(cr);
+}
+
+/*
+ * The whisker of a point: for two runs their two values, dots joined by
+ * a thin line (never a t-interval); for an interval, a standard
+ * deviation or a range, a line with caps.
+ */
 static void error_bar(struct canvas *cv, double x, const struct chart_point *p,
 		      double cap)
 {
 	cairo_t *cr = cv->cr;
-	double y0, y1;
+	double lo = p->lo, hi = p->hi, y0, y1;
+	int cut_lo = 0, cut_hi = 0;
 
-	if (isnan(p->lo) || isnan(p->hi))
+	if (isnan(lo) || isnan(hi) || p->bar == BAR_NONE)
 		return;
-	y0 = map_y(cv, p->lo);
-	y1 = map_y(cv, p->hi);
+	if (cv->c->y.scale != AXIS_LOG10 && hi > cv->c->y.max) {
+		hi = cv->c->y.max;
+		cut_hi = 1;
+	}
+	if (cv->c->y.scale != AXIS_LOG10 && lo < cv->c->y.min) {
+		lo = cv->c->y.min;
+		cut_lo = 1;
+	}
+	y0 = map_y(cv, lo);
+	y1 = map_y(cv, hi);
+	if (p->bar == BAR_BOTH) {
+		gfx.cairo_set_line_width(cr, 1.2);
+		gfx.cairo_move_to(cr, x, y0);
+		gfx.cairo_line_to(cr, x, y1);
+		gfx.cairo_stroke(cr);
+		gfx.cairo_new_sub_path(cr);
+		gfx.cairo_arc(cr, x, y0, 3.2, 0, 2 * M_PI);
+		gfx.cairo_new_sub_path(cr);
+		gfx.cairo_arc(cr, x, y1, 3.2, 0, 2 * M_PI);
+		gfx.cairo_fill(cr);
+		return;
+	}
 	gfx.cairo_set_line_width(cr, 1.6);
 	gfx.cairo_move_to(cr, x, y0);
 	gfx.cairo_line_to(cr, x, y1);
-	gfx.cairo_move_to(cr, x - cap, y0);
-	gfx.cairo_line_to(cr, x + cap, y0);
-	gfx.cairo_move_to(cr, x - cap, y1);
-	gfx.cairo_line_to(cr, x + cap, y1);
+	if (!cut_lo) {
+		gfx.cairo_move_to(cr, x - cap, y0);
+		gfx.cairo_line_to(cr, x + cap, y0);
+	}
+	if (!cut_hi) {
+		gfx.cairo_move_to(cr, x - cap, y1);
+		gfx.cairo_line_to(cr, x + cap, y1);
+	}
 	gfx.cairo_stroke(cr);
+	if (cut_hi)
+		arrow_head(cr, x, y1, -1);
+	if (cut_lo)
+		arrow_head(cr, x, y0, 1);
 }
 
 static void marker(cairo_t *cr, size_t s, double x, double y, double r)
@@ -426,11 +470,14 @@ static void bar_label(struct canvas *cv, double x, const struct chart_point *p)
 {
 	cairo_t *cr = cv->cr;
 	char buf[32];
-	double y = map_y(cv, isnan(p->hi) ? p->y : p->hi);
+	double top = isnan(p->hi) || p->hi < p->y ? p->y :
+		     p->hi > cv->c->y.max ? cv->c->y.max : p->hi;
+	double y = map_y(cv, top);
 	int below = p->y < cv->c->baseline;
 
-	if (cv->c->ratio)
-		snprintf(buf, sizeof(buf), "%.2f", p->y);
+	if (cv->c->ratio)	/* "*": significant at the chart's alpha */
+		snprintf(buf, sizeof(buf), "%.2f%s", p->y,
+			 p->sig == 1 ? " *" : "");
 	else
 		chart_format_y(cv->c, p->y, buf, sizeof(buf));
 	if (text_width(cr, buf) > bar_width(cv) + 8)
