@@ -104,7 +104,7 @@ $(COMPLETIONS) &: $(BUILD)/storan scripts/gen-completions scripts/storan-options
 	@echo "  GEN     $(BUILD)/completions"
 	$(Q)scripts/gen-completions $(BUILD)/storan $(BUILD)/completions
 
-$(BUILD)/man/%.1: docs/%.1
+$(BUILD)/man/%.1: docs/%.1 $(BUILD)/gen/storan-version.h
 	@mkdir -p $(dir $@)
 	$(Q)sed '1,3s/^\(\.TH .*\) "storan [^"]*"/\1 "storan $(VERSION)"/' $< >$@
 
