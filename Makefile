@@ -195,6 +195,11 @@ dist:
 		--group=0 --sort=name $(DIST)
 	@echo "  DIST    $(DISTDIR)/$(DIST).tar.gz"
 
+# The libraries dlopen()ed at run time, by soname (debian/rules makes the
+# package depend on them: no ELF NEEDED entry names them).
+print-sonames:
+	@echo $(foreach l,cairo fontconfig xlsxwriter,$(call soname,$(l)))
+
 # What a build uses (for scripts: make -s print-flags).
 print-flags:
 	@echo "VERSION=$(VERSION) DEVELOPER=$(DEVELOPER)"
@@ -205,6 +210,6 @@ clean:
 	rm -rf build build-san build-fuzz storan storan-*.tar.gz
 
 .PHONY: all check check-browser demo fuzz install uninstall dist clean \
-	unit-tests man completions build-deps print-flags FORCE
+	unit-tests man completions build-deps print-flags print-sonames FORCE
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/storan.d
