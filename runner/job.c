@@ -311,8 +311,11 @@ int job_parse_data(const char *arg, struct data_spec *d, struct strbuf *err)
 		d->mode = DATA_COMPRESS;
 		d->compress_pct = (unsigned)pct;
 	} else {
+		static const char *const kinds[] = { "random", "zero" };
+
 		strbuf_addf(err, "'%s' is not random, zero or compress:PCT "
 			    "(0-100)", arg);
+		add_suggestion(err, arg, kinds, 2);
 		return -1;
 	}
 	return 0;
@@ -342,8 +345,13 @@ int job_apply_preset(const char *name, struct job_options *o,
 		o->ramp = 0.5;
 		o->repeat = 2;
 	} else {
+		static const char *const presets[] = {
+			"blockdev-perftest", "fio-4k", "quick"
+		};
+
 		strbuf_addf(err, "unknown preset '%s' (blockdev-perftest, "
 			    "fio-4k, quick)", name);
+		add_suggestion(err, name, presets, 3);
 		return -1;
 	}
 	return 0;

@@ -136,6 +136,9 @@ static void test_rw_depth_data_seconds(void **state)
 	assert_int_equal(o.data.compress_pct, 30);
 	assert_int_equal(job_parse_data("compress:101", &o.data, &err), -1);
 	assert_int_equal(job_parse_data("ones", &o.data, &err), -1);
+	strbuf_reset(&err);
+	assert_int_equal(job_parse_data("randm", &o.data, &err), -1);
+	assert_non_null(strstr(err.buf, "did you mean 'random'?"));
 	assert_int_equal(job_parse_seconds("2m", &s, &err), 0);
 	assert_true(s > 119.9 && s < 120.1);
 	assert_int_equal(job_parse_seconds("0.25", &s, &err), 0);
@@ -167,6 +170,9 @@ static void test_presets(void **state)
 	assert_int_equal(o.nrw * o.nbs * o.niodepth * o.repeat, 16);
 	assert_int_equal(job_apply_preset("slow", &o, &err), -1);
 	assert_non_null(strstr(err.buf, "slow"));
+	strbuf_reset(&err);
+	assert_int_equal(job_apply_preset("fio4k", &o, &err), -1);
+	assert_non_null(strstr(err.buf, "did you mean 'fio-4k'?"));
 	job_parse_rw("read,randread", &o, &err);
 	assert_false(job_writes(&o));
 	strbuf_release(&err);
