@@ -4,15 +4,28 @@
 #   make check           every test, under AddressSanitizer + UBSan
 #   make demo            install what is missing, build, ingest sample-data/
 #   make fuzz            a bounded libFuzzer run over every parser (clang)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=...]   binary, man pages, completions
+#   make uninstall       the same files removed
+#   make dist            storan-VERSION.tar.gz, a release that builds without git
 #   make V=1             show the commands
 #   make SANITIZE=1      build ./storan itself with the sanitizers
+#   make DEVELOPER=0     no -Werror (the default outside a git checkout)
+#
+# CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line are
+# honoured (a distribution's hardening flags); CFLAGS replaces -O2 -g.
 
 CC ?= cc
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
-MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 PKG_CONFIG ?= pkg-config
+BUILD ?= build
+# scripts/version: the VERSION file of a release, else git describe
+VERSION := $(shell scripts/version)
 
 PKGS := liburing gsl zlib jansson libcrypto
 # Loaded when a chart or workbook is drawn, not linked (plot/gfx.h): their
@@ -30,15 +43,17 @@ CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 WARNINGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wshadow -Wcast-qual -Wfloat-equal \
 	-Wimplicit-fallthrough -Wno-format-nonliteral
-DEVELOPER ?= 1
+# -Werror only where storan is developed: a git checkout.  A release
+# tarball (no .git) must build on compilers newer than the code.
+DEVELOPER ?= $(if $(wildcard .git),1,0)
 ifeq ($(DEVELOPER),1)
 WARNINGS += -Werror
 endif
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
-ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(PKG_CFLAGS) $(GFX_SONAMES) \
-	-I. -MMD -MP -pthread
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) \
+	$(GFX_SONAMES) -I. -I$(BUILD)/gen -MMD -MP -pthread
 LDLIBS := $(PKG_LIBS) -laio -lm -pthread
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -56,15 +71,45 @@ endif
 
 LIB_SRCS := $(sort $(wildcard core/*.c parsers/*.c cmd/*.c analysis/*.c \
 	plot/*.c runner/*.c))
-BUILD ?= build
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-all: storan
+MAN_PAGES := $(sort $(wildcard docs/*.1))
+COMPLETIONS := $(BUILD)/completions/storan.bash $(BUILD)/completions/_storan \
+	$(BUILD)/completions/storan.fish
+
+all: storan $(COMPLETIONS)
 
 storan: $(BUILD)/storan
 	$(Q)cp $< $@
+
+# Every object waits for these two: the libraries are checked once (a
+# missing one is named as the package to install), and the version header
+# is rewritten only when the version changed, so that only the files that
+# include core/version.h are compiled again.
+build-deps:
+	$(Q)scripts/check-build-deps "$(PKG_CONFIG)" "$(CC)"
+
+$(BUILD)/gen/storan-version.h: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)v='#define STORAN_VERSION "$(VERSION)"'; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
+
+$(LIB_OBJS) $(BUILD)/storan.o: | build-deps $(BUILD)/gen/storan-version.h
+
+# Completions and man pages are made from the binary and docs/: they
+# cannot list an option the binary does not have.
+$(COMPLETIONS) &: $(BUILD)/storan scripts/gen-completions scripts/storan-options
+	@echo "  GEN     $(BUILD)/completions"
+	$(Q)scripts/gen-completions $(BUILD)/storan $(BUILD)/completions
+
+$(BUILD)/man/%.1: docs/%.1 $(BUILD)/gen/storan-version.h
+	@mkdir -p $(dir $@)
+	$(Q)sed '1,3s/^\(\.TH .*\) "storan [^"]*"/\1 "storan $(VERSION)"/' $< >$@
+
+man: $(MAN_PAGES:docs/%=$(BUILD)/man/%)
+completions: $(COMPLETIONS)
 
 $(BUILD)/storan: $(BUILD)/storan.o $(BUILD)/libstoran.a
 	@echo "  LINK    $@"
@@ -100,8 +145,10 @@ check:
 check-browser: storan
 	$(Q)tests/browser/run
 
+# As root it installs what is missing; as anyone else it says what is
+# missing and the command that installs it.
 demo:
-	$(Q)scripts/install-deps
+	$(Q)scripts/install-deps --demo
 	$(Q)$(MAKE) --no-print-directory storan
 	$(Q)scripts/demo
 
@@ -117,14 +164,52 @@ fuzz:
 	build-fuzz/fuzz-parsers -max_total_time=$${FUZZ_SECONDS:-60} \
 		-max_len=65536 build-fuzz/corpus tests/parsers/*/
 
-install: storan
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 storan $(DESTDIR)$(BINDIR)/storan
-	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
+install: $(BUILD)/storan man completions
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(BUILD)/storan $(DESTDIR)$(BINDIR)/storan
+	install -m 644 $(MAN_PAGES:docs/%=$(BUILD)/man/%) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(BUILD)/completions/storan.bash $(DESTDIR)$(BASHCOMPDIR)/storan
+	install -m 644 $(BUILD)/completions/_storan $(DESTDIR)$(ZSHCOMPDIR)/_storan
+	install -m 644 $(BUILD)/completions/storan.fish \
+		$(DESTDIR)$(FISHCOMPDIR)/storan.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/storan \
+		$(MAN_PAGES:docs/%=$(DESTDIR)$(MANDIR)/man1/%) \
+		$(DESTDIR)$(BASHCOMPDIR)/storan $(DESTDIR)$(ZSHCOMPDIR)/_storan \
+		$(DESTDIR)$(FISHCOMPDIR)/storan.fish
+
+# The release: what git has at HEAD, plus VERSION (there is no git to ask
+# in a tarball), unpacked into storan-VERSION/.  It builds with DEVELOPER=0.
+DIST := storan-$(VERSION)
+DISTDIR ?= .
+dist:
+	$(Q)git rev-parse --git-dir >/dev/null 2>&1 || \
+		{ echo "make dist: needs a git checkout" >&2; exit 1; }
+	$(Q)rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST)
+	$(Q)git archive --format=tar HEAD | tar -x -C $(BUILD)/dist/$(DIST)
+	$(Q)echo "$(VERSION)" >$(BUILD)/dist/$(DIST)/VERSION
+	$(Q)tar -C $(BUILD)/dist -czf $(DISTDIR)/$(DIST).tar.gz --owner=0 \
+		--group=0 --sort=name $(DIST)
+	@echo "  DIST    $(DISTDIR)/$(DIST).tar.gz"
+
+# The libraries dlopen()ed at run time, by soname (debian/rules makes the
+# package depend on them: no ELF NEEDED entry names them).
+print-sonames:
+	@echo $(foreach l,cairo fontconfig xlsxwriter,$(call soname,$(l)))
+
+# What a build uses (for scripts: make -s print-flags).
+print-flags:
+	@echo "VERSION=$(VERSION) DEVELOPER=$(DEVELOPER)"
+	@echo "CFLAGS=$(ALL_CFLAGS)"
+	@echo "LDFLAGS=$(LDFLAGS)"
 
 clean:
-	rm -rf build build-san build-fuzz storan
+	rm -rf build build-san build-fuzz storan storan-*.tar.gz
 
-.PHONY: all check check-browser demo fuzz install clean unit-tests
+.PHONY: all check check-browser demo fuzz install uninstall dist clean \
+	unit-tests man completions build-deps print-flags print-sonames FORCE
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/storan.d

@@ -7,6 +7,7 @@
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
 #include "core/strbuf.h"
+#include "core/suggest.h"
 #include "core/version.h"
 #include "core/xalloc.h"
 
@@ -38,7 +39,7 @@ static const struct cmd_entry commands[] = {
 const char *storan_command_line = "storan";
 
 static const char usage_text[] =
-	"usage: storan [--version] [--help] COMMAND [ARGS]\n"
+	"usage: storan [-V | --version] [-h | --help] COMMAND [ARGS]\n"
 	"\n"
 	"storan reads what storage benchmarks printed, measures disks itself,\n"
 	"and turns both into tables, verdicts, charts and reports.\n"
@@ -54,7 +55,10 @@ static void print_main_usage(FILE *fp)
 	fputs("\n'storan help COMMAND' or 'storan COMMAND --help' tells more;\n"
 	      "'man storan' has the whole story.\n"
 	      "Exit status: 0 fine, 1 findings (a failed input, a regression,\n"
-	      "a warning), 2 trouble (usage, missing or unreadable input).\n",
+	      "a warning), 2 trouble (usage, missing or unreadable input).\n"
+	      "\n"
+	      "  -V, --version  print storan's version\n"
+	      "  -h, --help     show this help\n",
 	      fp);
 }
 
@@ -83,6 +87,28 @@ static const struct cmd_entry *find_command(const char *name)
 	return NULL;
 }
 
+/* "storan: 'ingset' is not a storan command; did you mean 'ingest'?" */
+static int unknown_command(const char *word)
+{
+	static const char *const globals[] = { "--version", "--help" };
+	const char *names[NCOMMANDS];
+	const char *best;
+
+	if (word[0] == '-') {
+		best = suggest_closest(word, globals, 2);
+		fprintf(stderr, "storan: unknown option '%s'", word);
+	} else {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			names[i] = commands[i].name;
+		best = suggest_closest(word, names, NCOMMANDS);
+		fprintf(stderr, "storan: '%s' is not a storan command", word);
+	}
+	if (best)
+		fprintf(stderr, "; did you mean '%s'?", best);
+	fputs("\nSee 'storan --help'.\n", stderr);
+	return EXIT_TROUBLE;
+}
+
 static void remember_command_line(int argc, char **argv)
 {
 	static struct strbuf sb = STRBUF_INIT;
@@ -104,10 +130,8 @@ static int run_help(int argc, char **argv)
 		return EXIT_OK;
 	}
 	c = find_command(argv[1]);
-	if (!c) {
-		fprintf(stderr, "storan: no such command '%s'\n", argv[1]);
-		return EXIT_TROUBLE;
-	}
+	if (!c)
+		return unknown_command(argv[1]);
 	args[0] = argv[1];
 	return c->fn(2, args);
 }
@@ -124,18 +148,16 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return run_help(1, argv);
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+	    !strcmp(argv[1], "version")) {
 		printf("storan %s\n", STORAN_VERSION);
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help"))
 		return run_help(argc - 1, argv + 1);
 	c = find_command(argv[1]);
-	if (!c) {
-		fprintf(stderr, "storan: '%s' is not a storan command; "
-			"see 'storan --help'\n", argv[1]);
-		return EXIT_TROUBLE;
-	}
+	if (!c)
+		return unknown_command(argv[1]);
 	optind = 1;
 	return c->fn(argc - 1, argv + 1);
 }

@@ -1,5 +1,6 @@
 /* storan export: a result set -> the flat CSV (or JSON again). */
 #include "cmd.h"
+#include "options.h"
 #include "../core/atomic.h"
 #include "../core/load.h"
 #include "../core/rs-csv.h"
@@ -35,7 +36,8 @@ int cmd_export(int argc, char **argv)
 	struct strbuf sb = STRBUF_INIT;
 	enum load_status st;
 
-	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "csv"))
@@ -53,7 +55,7 @@ int cmd_export(int argc, char **argv)
 			print_usage(stdout, export_usage);
 			return EXIT_OK;
 		default:
-			return usage_error("export", "bad option");
+			return option_error("export", c, argv, longopts);
 		}
 	}
 	if (optind >= argc)

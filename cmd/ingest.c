@@ -3,6 +3,7 @@
  * CSV export).  Every input is tried; problems are reported as FILE:LINE.
  */
 #include "cmd.h"
+#include "options.h"
 #include "../core/atomic.h"
 #include "../core/cpus.h"
 #include "../core/load.h"
@@ -365,7 +366,8 @@ int cmd_ingest(int argc, char **argv)
 	int c, rc;
 
 	memset(&opt, 0, sizeof(opt));
-	while ((c = getopt_long(argc, argv, "l:n:f:o:j:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":l:n:f:o:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (parse_label_arg(optarg, &opt.labels))
@@ -393,7 +395,7 @@ int cmd_ingest(int argc, char **argv)
 			print_usage(stdout, ingest_usage);
 			return EXIT_OK;
 		default:
-			return usage_error("ingest", "bad option");
+			return option_error("ingest", c, argv, longopts);
 		}
 	}
 	if (optind >= argc)

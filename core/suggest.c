@@ -1,71 +1,80 @@
-/* "Did you mean"; see suggest.h. */
+/*
+ * The closest known word (see suggest.h).  Words are short (option names,
+ * values): a full table of distances on the stack, no allocation.  Longer
+ * words are never close to anything: they get no suggestion.
+ */
 #include "suggest.h"
-#include "xalloc.h"
 
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-/* Damerau-Levenshtein (optimal string alignment) distance, ignoring case. */
-static size_t distance(const char *a, const char *b)
+#define WORD_MAX 64
+
+static int same_char(char a, char b)
 {
-	size_t la = strlen(a), lb = strlen(b), d;
-	size_t *row = xmalloc(3 * (lb + 1) * sizeof(*row));
-	size_t *prev2 = row, *prev = row + lb + 1, *cur = row + 2 * (lb + 1);
-
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			int same = tolower((unsigned char)a[i - 1]) ==
-				   tolower((unsigned char)b[j - 1]);
-			size_t v = prev[j - 1] + !same;
-
-			if (prev[j] + 1 < v)
-				v = prev[j] + 1;
-			if (cur[j - 1] + 1 < v)
-				v = cur[j - 1] + 1;
-			if (i > 1 && j > 1 &&
-			    tolower((unsigned char)a[i - 1]) ==
-			    tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) ==
-			    tolower((unsigned char)b[j - 1]) &&
-			    prev2[j - 2] + 1 < v)
-				v = prev2[j - 2] + 1;
-			cur[j] = v;
-		}
-		{
-			size_t *t = prev2;
-
-			prev2 = prev;
-			prev = cur;
-			cur = t;
-		}
-	}
-	d = prev[lb];
-	free(row);
-	return d;
+	if (a == '_')
+		a = '-';
+	if (b == '_')
+		b = '-';
+	return tolower((unsigned char)a) == tolower((unsigned char)b);
 }
 
-const char *suggest_closest(const char *word, const char *const *candidates,
-			    size_t n)
+static size_t min3(size_t a, size_t b, size_t c)
 {
-	size_t len = strlen(word), limit = len / 3 > 2 ? len / 3 : 2;
-	size_t best_d = (size_t)-1;
-	const char *best = NULL;
+	size_t m = a < b ? a : b;
 
-	for (size_t i = 0; i < n; i++) {
-		size_t d = distance(word, candidates[i]);
+	return m < c ? m : c;
+}
 
-		/* a typed prefix ("iodep" for "iodepth") is near */
-		if (len >= 2 && !strncasecmp(candidates[i], word, len))
-			d = d < 1 ? d : 1;
-		if (d < best_d) {
-			best_d = d;
-			best = candidates[i];
+size_t suggest_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t d[WORD_MAX + 1][WORD_MAX + 1];
+
+	if (la > WORD_MAX || lb > WORD_MAX)
+		return (size_t)-1;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = !same_char(a[i - 1], b[j - 1]);
+
+			d[i][j] = min3(d[i - 1][j] + 1, d[i][j - 1] + 1,
+				       d[i - 1][j - 1] + cost);
+			if (i > 1 && j > 1 && same_char(a[i - 1], b[j - 2]) &&
+			    same_char(a[i - 2], b[j - 1]) &&
+			    d[i - 2][j - 2] + 1 < d[i][j])
+				d[i][j] = d[i - 2][j - 2] + 1;
 		}
 	}
-	return best_d <= limit ? best : NULL;
+	return d[la][lb];
+}
+
+static size_t allowed_edits(const char *word)
+{
+	size_t len = strlen(word);
+
+	return len <= 4 ? 1 : len <= 8 ? 2 : 3;
+}
+
+const char *suggest_closest(const char *word, const char *const *cands,
+			    size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = allowed_edits(word) + 1;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d;
+
+		if (!cands[i])
+			continue;
+		d = suggest_distance(word, cands[i]);
+		if (d < best_d) {
+			best = cands[i];
+			best_d = d;
+		}
+	}
+	return best;
 }

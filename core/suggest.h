@@ -1,6 +1,9 @@
 /*
- * "Did you mean": the candidate closest to a word the user typed, for
- * error messages about an unknown key, option or value.
+ * "Did you mean": the known word closest to one that was mistyped, for
+ * option names, commands and option values.  Closeness is the
+ * Damerau-Levenshtein distance (a swap of two neighbours is one edit),
+ * with case ignored and '-' and '_' counted as the same character, so
+ * that fio's --ramp_time and a typed --ramp-time are one word.
  */
 #ifndef STORAN_SUGGEST_H
 #define STORAN_SUGGEST_H
@@ -8,12 +11,15 @@
 #include <stddef.h>
 
 /*
- * The candidate nearest to word by edit distance (insertions, deletions,
- * substitutions, and a swap of two neighbours counting one), or one that
- * word is a prefix of; NULL when none is within a third of word's length
- * (at least 2).  Case is ignored.
+ * The candidate closest to word, or NULL when none is close enough: at
+ * most one edit for words of up to four characters, two up to eight,
+ * three beyond (more would suggest 'read' for 'trim').  Ties go to the
+ * first candidate; cands may contain NULL entries, which are skipped.
  */
-const char *suggest_closest(const char *word, const char *const *candidates,
+const char *suggest_closest(const char *word, const char *const *cands,
 			    size_t n);
+
+/* The edit distance as above (exposed for the unit test). */
+size_t suggest_distance(const char *a, const char *b);
 
 #endif

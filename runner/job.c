@@ -5,6 +5,7 @@
 #include "job.h"
 #include "../core/numscan.h"
 #include "../core/strbuf.h"
+#include "../core/suggest.h"
 
 #include <math.h>
 #include <string.h>
@@ -116,10 +117,23 @@ static int for_each_item(const char *arg, struct job_options *o,
 	return 0;
 }
 
+/* ", did you mean 'X'?" when one of cands is close to word. */
+static void add_suggestion(struct strbuf *err, const char *word,
+			   const char *const *cands, size_t n)
+{
+	const char *s = suggest_closest(word, cands, n);
+
+	if (s)
+		strbuf_addf(err, "; did you mean '%s'?", s);
+}
+
 static int rw_one(const char *item, struct job_options *o, struct strbuf *err)
 {
+	/* fio's other name for rw */
+	const char *name = !strcmp(item, "readwrite") ? "rw" : item;
+
 	for (int m = 0; m < RW_NMODES; m++) {
-		if (strcmp(item, rw_names[m]))
+		if (strcmp(name, rw_names[m]))
 			continue;
 		if (o->nrw == JOB_MAX_LIST)
 			break;
@@ -128,6 +142,7 @@ static int rw_one(const char *item, struct job_options *o, struct strbuf *err)
 	}
 	strbuf_addf(err, "'%s' is not one of read, write, randread, "
 		    "randwrite, randrw, rw (or the list is too long)", item);
+	add_suggestion(err, item, rw_names, RW_NMODES);
 	return -1;
 }
 
@@ -139,14 +154,21 @@ int job_parse_rw(const char *arg, struct job_options *o, struct strbuf *err)
 
 #define BS_MAX (UINT64_C(1) << 30)
 
-static int bs_add(struct job_options *o, uint64_t bs, const char *item,
-		  struct strbuf *err)
+static int bs_check(uint64_t bs, const char *item, struct strbuf *err)
 {
 	if (bs < 512 || bs % 512 || bs > BS_MAX) {
 		strbuf_addf(err, "block size '%s' must be a multiple of 512 "
 			    "between 512 and 1G", item);
 		return -1;
 	}
+	return 0;
+}
+
+static int bs_add(struct job_options *o, uint64_t bs, const char *item,
+		  struct strbuf *err)
+{
+	if (bs_check(bs, item, err))
+		return -1;
 	if (o->nbs == JOB_MAX_LIST) {
 		strbuf_addf(err, "more than %d block sizes", JOB_MAX_LIST);
 		return -1;
@@ -181,10 +203,75 @@ static int bs_one(const char *item, struct job_options *o, struct strbuf *err)
 	return 0;
 }
 
-int job_parse_bs(const char *arg, struct job_options *o, struct strbuf *err)
+int job_parse_bs_sweep(const char *arg, struct job_options *o,
+		       struct strbuf *err)
 {
 	o->nbs = 0;
+	o->bs_write = 0;
 	return for_each_item(arg, o, err, bs_one);
+}
+
+/* One of fio's READ,WRITE,TRIM sizes; empty is fio's default, 4k. */
+static int bs_side(const char *text, size_t len, uint64_t *out,
+		   struct strbuf *err)
+{
+	char item[64];
+
+	if (!len) {
+		*out = 4096;
+		return 0;
+	}
+	if (len >= sizeof(item) || memchr(text, '-', len)) {
+		strbuf_addf(err, "'%.*s' is not one block size (--bs "
+			    "READ,WRITE takes one size for each, as fio's bs "
+			    "does; a range is --bs-sweep)", (int)len, text);
+		return -1;
+	}
+	memcpy(item, text, len);
+	item[len] = '\0';
+	return job_parse_size(item, out, err) || bs_check(*out, item, err) ?
+	       -1 : 0;
+}
+
+int job_parse_bs(const char *arg, struct job_options *o, struct strbuf *err)
+{
+	uint64_t side[3];
+	const char *p = arg;
+	size_t n = 0;
+
+	if (!strchr(arg, ','))		/* one size, or a range */
+		return job_parse_bs_sweep(arg, o, err);
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n == 3) {
+			strbuf_addf(err, "--bs '%s': fio's bs takes at most "
+				    "READ,WRITE,TRIM sizes; a list of block "
+				    "sizes to sweep is --bs-sweep %s", arg,
+				    arg);
+			return -1;
+		}
+		if (bs_side(p, len, &side[n++], err))
+			return -1;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	/* a trim size is accepted, as fio does, and unused: storan has no
+	 * trim pattern */
+	o->bs[0] = side[0];
+	o->nbs = 1;
+	o->bs_write = side[1];
+	return 0;
+}
+
+uint64_t job_block_size(const struct job_options *o, size_t i,
+			enum rw_mode rw)
+{
+	if (o->bs_write && (rw == RW_WRITE || rw == RW_RANDWRITE))
+		return o->bs_write;
+	return o->bs[i];
 }
 
 static int depth_one(const char *item, struct job_options *o,
@@ -224,8 +311,11 @@ int job_parse_data(const char *arg, struct data_spec *d, struct strbuf *err)
 		d->mode = DATA_COMPRESS;
 		d->compress_pct = (unsigned)pct;
 	} else {
+		static const char *const kinds[] = { "random", "zero" };
+
 		strbuf_addf(err, "'%s' is not random, zero or compress:PCT "
 			    "(0-100)", arg);
+		add_suggestion(err, arg, kinds, 2);
 		return -1;
 	}
 	return 0;
@@ -237,7 +327,7 @@ int job_apply_preset(const char *name, struct job_options *o,
 	if (!strcmp(name, "blockdev-perftest")) {
 		/* SCST's script: sequential write then read, 3 runs each. */
 		job_parse_rw("write,read", o, err);
-		job_parse_bs("512-64M", o, err);
+		job_parse_bs_sweep("512-64M", o, err);
 		job_parse_iodepth("1", o, err);
 		o->repeat = 3;
 	} else if (!strcmp(name, "fio-4k")) {
@@ -249,14 +339,19 @@ int job_apply_preset(const char *name, struct job_options *o,
 	} else if (!strcmp(name, "quick")) {
 		/* A one-minute overview: 16 short runs. */
 		job_parse_rw("read,write,randread,randwrite", o, err);
-		job_parse_bs("4k,1M", o, err);
+		job_parse_bs_sweep("4k,1M", o, err);
 		job_parse_iodepth("32", o, err);
 		o->runtime = 3;
 		o->ramp = 0.5;
 		o->repeat = 2;
 	} else {
+		static const char *const presets[] = {
+			"blockdev-perftest", "fio-4k", "quick"
+		};
+
 		strbuf_addf(err, "unknown preset '%s' (blockdev-perftest, "
 			    "fio-4k, quick)", name);
+		add_suggestion(err, name, presets, 3);
 		return -1;
 	}
 	return 0;

@@ -33,8 +33,9 @@ struct job_options {
 	enum rw_mode rw[JOB_MAX_LIST];
 	size_t nrw;
 	unsigned rwmixread;
-	uint64_t bs[JOB_MAX_LIST];
+	uint64_t bs[JOB_MAX_LIST];	/* the sweep; fio's READ,WRITE: one */
 	size_t nbs;
+	uint64_t bs_write;		/* fio's WRITE size; 0: as bs[] */
 	unsigned iodepth[JOB_MAX_LIST];
 	size_t niodepth;
 	unsigned numjobs;
@@ -63,8 +64,21 @@ void job_options_release(struct job_options *o);
 int job_parse_size(const char *arg, uint64_t *out, struct strbuf *err);
 int job_parse_seconds(const char *arg, double *out, struct strbuf *err);
 int job_parse_rw(const char *arg, struct job_options *o, struct strbuf *err);
-/* "4k,64k" or a range "512-64M" that doubles from one end to the other. */
+/*
+ * --bs with fio's meaning: one size for reads and writes, or READ,WRITE
+ * (and an unused TRIM) sizes, an empty one being fio's default 4k; a
+ * range "512-64M" (which fio's bs has no meaning for) is a sweep, as in
+ * job_parse_bs_sweep().
+ */
 int job_parse_bs(const char *arg, struct job_options *o, struct strbuf *err);
+/* --bs-sweep: "4k,64k" or a range "512-64M" that doubles from one end to
+ * the other. */
+int job_parse_bs_sweep(const char *arg, struct job_options *o,
+		       struct strbuf *err);
+/* The block size of sweep entry i for pattern rw (fio's WRITE size for
+ * write and randwrite). */
+uint64_t job_block_size(const struct job_options *o, size_t i,
+			enum rw_mode rw);
 int job_parse_iodepth(const char *arg, struct job_options *o,
 		      struct strbuf *err);
 int job_parse_data(const char *arg, struct data_spec *d, struct strbuf *err);

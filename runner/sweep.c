@@ -335,6 +335,23 @@ static int run_combo(struct sweep *s, enum rw_mode rw, uint64_t bs,
 /* I/O buffers of all jobs together: a guard against typing 64M at QD4096. */
 #define BUF_MAX (UINT64_C(16) << 30)
 
+static int check_buffers(struct sweep *s, uint64_t bs)
+{
+	const struct job_options *o = s->o;
+
+	if (bs > s->t.size)
+		return error("block size %llu is larger than the %llu bytes "
+			     "under test", (unsigned long long)bs,
+			     (unsigned long long)s->t.size);
+	for (size_t d = 0; d < o->niodepth; d++)
+		if (bs * o->iodepth[d] * o->numjobs > BUF_MAX)
+			return error("bs %llu x iodepth %u x numjobs %u needs "
+				     "more than %llu bytes of buffers",
+				     (unsigned long long)bs, o->iodepth[d],
+				     o->numjobs, (unsigned long long)BUF_MAX);
+	return 0;
+}
+
 static int open_target(struct sweep *s)
 {
 	struct job_options *o = s->o;
@@ -350,21 +367,10 @@ static int open_target(struct sweep *s)
 	req.destroy_data = o->destroy_data;
 	if (safety_open_target(&req, &s->t))
 		return -1;
-	for (size_t i = 0; i < o->nbs; i++) {
-		if (o->bs[i] > s->t.size)
-			return error("block size %llu is larger than the %llu "
-				     "bytes under test",
-				     (unsigned long long)o->bs[i],
-				     (unsigned long long)s->t.size);
-		for (size_t d = 0; d < o->niodepth; d++)
-			if (o->bs[i] * o->iodepth[d] * o->numjobs > BUF_MAX)
-				return error("bs %llu x iodepth %u x numjobs "
-					     "%u needs more than %llu bytes of "
-					     "buffers", (unsigned long long)
-					     o->bs[i], o->iodepth[d],
-					     o->numjobs, (unsigned long long)
-					     BUF_MAX);
-	}
+	for (size_t i = 0; i < o->nbs; i++)
+		for (size_t r = 0; r < o->nrw; r++)
+			if (check_buffers(s, job_block_size(o, i, o->rw[r])))
+				return -1;
 	return 0;
 }
 
@@ -413,7 +419,8 @@ static int run_all(struct sweep *s)
 	for (size_t r = 0; r < o->nrw && !rc; r++)
 		for (size_t b = 0; b < o->nbs && !rc; b++)
 			for (size_t d = 0; d < o->niodepth && !rc; d++)
-				rc = run_combo(s, o->rw[r], o->bs[b],
+				rc = run_combo(s, o->rw[r],
+					       job_block_size(o, b, o->rw[r]),
 					       o->iodepth[d]);
 	return rc;
 }

@@ -6,7 +6,7 @@
 E=$1
 mkdir "$T/d"
 "$STORAN" run --directory "$T/d" $QUICK --ioengine "$E" \
-	--rw read,write,randread,randwrite,randrw,rw --bs 4k,64k \
+	--rw read,write,randread,randwrite,randrw,rw --bs-sweep 4k,64k \
 	--iodepth 1,4 -o "$T/out.json" 2>"$T/err"
 rc=$?
 if [ $rc -ne 0 ] && grep -q "is not available here" "$T/err"; then

@@ -6,7 +6,7 @@
 mkdir "$T/d"
 for e in io_uring libaio psync; do
 	"$STORAN" run --directory "$T/d" $QUICK --verify --ioengine $e \
-		--rw write,randwrite,randrw,rw,read,randread --bs 4k,16k \
+		--rw write,randwrite,randrw,rw,read,randread --bs-sweep 4k,16k \
 		--iodepth 4 --numjobs 2 -o "$T/v.json" 2>"$T/err"
 	rc=$?
 	if [ $rc -ne 0 ] && grep -q "is not available here" "$T/err"; then

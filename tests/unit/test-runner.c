@@ -50,19 +50,62 @@ static void test_bs_lists_and_ranges(void **state)
 
 	(void)state;
 	job_options_init(&o);
-	assert_int_equal(job_parse_bs("512-64M", &o, &err), 0);
+	assert_int_equal(job_parse_bs_sweep("512-64M", &o, &err), 0);
 	assert_int_equal(o.nbs, 18);
 	assert_int_equal(o.bs[0], 512);
 	assert_int_equal(o.bs[17], 64u << 20);
-	assert_int_equal(job_parse_bs("4k,1M", &o, &err), 0);
+	assert_int_equal(job_parse_bs_sweep("4k,1M", &o, &err), 0);
 	assert_int_equal(o.nbs, 2);
 	assert_int_equal(o.bs[1], 1u << 20);
-	assert_int_equal(job_parse_bs("4k-12k", &o, &err), 0);
+	assert_int_equal(o.bs_write, 0);
+	assert_int_equal(job_parse_bs_sweep("4k-12k", &o, &err), 0);
 	assert_int_equal(o.nbs, 2);	/* 4k, 8k: 16k passes the end */
-	assert_int_equal(job_parse_bs("64k-4k", &o, &err), -1);
-	assert_int_equal(job_parse_bs("100", &o, &err), -1);
-	assert_int_equal(job_parse_bs("4k,,8k", &o, &err), -1);
-	assert_int_equal(job_parse_bs("2G", &o, &err), -1);
+	assert_int_equal(job_parse_bs_sweep("64k-4k", &o, &err), -1);
+	assert_int_equal(job_parse_bs_sweep("100", &o, &err), -1);
+	assert_int_equal(job_parse_bs_sweep("4k,,8k", &o, &err), -1);
+	assert_int_equal(job_parse_bs_sweep("2G", &o, &err), -1);
+	/* --bs without a comma: one size, or a range (a sweep) */
+	assert_int_equal(job_parse_bs("512-64M", &o, &err), 0);
+	assert_int_equal(o.nbs, 18);
+	assert_int_equal(job_parse_bs("8k", &o, &err), 0);
+	assert_int_equal(o.nbs, 1);
+	assert_int_equal(job_block_size(&o, 0, RW_RANDWRITE), 8192);
+	strbuf_release(&err);
+	job_options_release(&o);
+}
+
+/* fio's meaning: bs=4k,64k is 4k reads and 64k writes, ,8k is the
+ * default 4k for reads, and a third (trim) size is allowed. */
+static void test_bs_fio_read_write(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct job_options o;
+
+	(void)state;
+	job_options_init(&o);
+	assert_int_equal(job_parse_bs("4k,64k", &o, &err), 0);
+	assert_int_equal(o.nbs, 1);
+	assert_int_equal(job_block_size(&o, 0, RW_READ), 4096);
+	assert_int_equal(job_block_size(&o, 0, RW_RANDREAD), 4096);
+	assert_int_equal(job_block_size(&o, 0, RW_WRITE), 65536);
+	assert_int_equal(job_block_size(&o, 0, RW_RANDWRITE), 65536);
+	assert_int_equal(job_parse_bs(",8k", &o, &err), 0);
+	assert_int_equal(job_block_size(&o, 0, RW_READ), 4096);
+	assert_int_equal(job_block_size(&o, 0, RW_WRITE), 8192);
+	assert_int_equal(job_parse_bs("16k,16k,4k", &o, &err), 0);
+	assert_int_equal(job_block_size(&o, 0, RW_WRITE), 16384);
+	strbuf_reset(&err);
+	assert_int_equal(job_parse_bs("4k,64k,1M,2M", &o, &err), -1);
+	assert_non_null(strstr(err.buf, "--bs-sweep 4k,64k,1M,2M"));
+	strbuf_reset(&err);
+	assert_int_equal(job_parse_bs("4k,512-64M", &o, &err), -1);
+	assert_non_null(strstr(err.buf, "--bs-sweep"));
+	assert_int_equal(job_parse_bs("4k,100", &o, &err), -1);
+	/* a sweep after a pair forgets the write size */
+	assert_int_equal(job_parse_bs("4k,64k", &o, &err), 0);
+	assert_int_equal(job_parse_bs_sweep("4k,64k", &o, &err), 0);
+	assert_int_equal(job_block_size(&o, 1, RW_WRITE), 65536);
+	assert_int_equal(job_block_size(&o, 0, RW_WRITE), 4096);
 	strbuf_release(&err);
 	job_options_release(&o);
 }
@@ -78,7 +121,12 @@ static void test_rw_depth_data_seconds(void **state)
 	assert_int_equal(job_parse_rw("randrw,read", &o, &err), 0);
 	assert_int_equal(o.nrw, 2);
 	assert_int_equal(o.rw[0], RW_RANDRW);
+	assert_int_equal(job_parse_rw("readwrite", &o, &err), 0);
+	assert_int_equal(o.rw[0], RW_RW);	/* fio's other name */
 	assert_int_equal(job_parse_rw("randomread", &o, &err), -1);
+	strbuf_reset(&err);
+	assert_int_equal(job_parse_rw("read,randred", &o, &err), -1);
+	assert_non_null(strstr(err.buf, "did you mean 'randread'?"));
 	assert_int_equal(job_parse_iodepth("1,32,4096", &o, &err), 0);
 	assert_int_equal(o.iodepth[2], 4096);
 	assert_int_equal(job_parse_iodepth("0", &o, &err), -1);
@@ -88,6 +136,9 @@ static void test_rw_depth_data_seconds(void **state)
 	assert_int_equal(o.data.compress_pct, 30);
 	assert_int_equal(job_parse_data("compress:101", &o.data, &err), -1);
 	assert_int_equal(job_parse_data("ones", &o.data, &err), -1);
+	strbuf_reset(&err);
+	assert_int_equal(job_parse_data("randm", &o.data, &err), -1);
+	assert_non_null(strstr(err.buf, "did you mean 'random'?"));
 	assert_int_equal(job_parse_seconds("2m", &s, &err), 0);
 	assert_true(s > 119.9 && s < 120.1);
 	assert_int_equal(job_parse_seconds("0.25", &s, &err), 0);
@@ -119,6 +170,9 @@ static void test_presets(void **state)
 	assert_int_equal(o.nrw * o.nbs * o.niodepth * o.repeat, 16);
 	assert_int_equal(job_apply_preset("slow", &o, &err), -1);
 	assert_non_null(strstr(err.buf, "slow"));
+	strbuf_reset(&err);
+	assert_int_equal(job_apply_preset("fio4k", &o, &err), -1);
+	assert_non_null(strstr(err.buf, "did you mean 'fio-4k'?"));
 	job_parse_rw("read,randread", &o, &err);
 	assert_false(job_writes(&o));
 	strbuf_release(&err);
@@ -239,6 +293,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_bs_lists_and_ranges),
+		cmocka_unit_test(test_bs_fio_read_write),
 		cmocka_unit_test(test_rw_depth_data_seconds),
 		cmocka_unit_test(test_presets),
 		cmocka_unit_test(test_signatures),
