@@ -609,20 +609,59 @@ static int write_pages(const struct report *r, const char *tmp,
 	struct strbuf html = STRBUF_INIT, md = STRBUF_INIT;
 	char *p_html = xstrfmt("%s/index.html", tmp);
 	char *p_md = xstrfmt("%s/report.md", tmp);
-	char *p_xlsx = xstrfmt("%s/report.xlsx", tmp);
 	int rc;
 
 	report_write_html(r, svgs, &html);
 	report_write_markdown(r, &md);
 	rc = write_whole(p_html, html.buf, html.len) ||
-	     write_whole(p_md, md.buf, md.len) ||
-	     report_write_xlsx(r, p_xlsx) ? -1 : 0;
+	     write_whole(p_md, md.buf, md.len) ? -1 : 0;
 	strbuf_release(&html);
 	strbuf_release(&md);
 	free(p_html);
 	free(p_md);
-	free(p_xlsx);
 	return rc;
+}
+
+/*
+ * The workbook needs nothing the charts' images give, and with many
+ * measurements its Data sheet costs more than everything else together
+ * (libxlsxwriter prints and deflates every cell): it is written by a
+ * thread of its own while the charts are drawn.
+ */
+struct workbook_job {
+	const struct report *r;
+	char *path;
+	int rc;
+	int threaded;
+	pthread_t tid;
+};
+
+static void *workbook_worker(void *arg)
+{
+	struct workbook_job *j = arg;
+
+	j->rc = report_write_xlsx(j->r, j->path);
+	return NULL;
+}
+
+static void workbook_start(struct workbook_job *j, const struct report *r,
+			   const char *tmp)
+{
+	j->r = r;
+	j->path = xstrfmt("%s/report.xlsx", tmp);
+	j->rc = 0;
+	j->threaded = storan_cpus() > 1 &&
+		      !pthread_create(&j->tid, NULL, workbook_worker, j);
+}
+
+static int workbook_finish(struct workbook_job *j)
+{
+	if (j->threaded)
+		pthread_join(j->tid, NULL);
+	else
+		workbook_worker(j);
+	free(j->path);
+	return j->rc;
 }
 
 int report_write(const struct report *r, const char *dir)
@@ -636,11 +675,19 @@ int report_write(const struct report *r, const char *dir)
 		return -1;
 	charts = xstrfmt("%s/charts", out.tmp);
 	svgs = xcalloc(r->n ? r->n : 1, sizeof(*svgs));
-	if (mkdir(charts, 0777))
+	if (mkdir(charts, 0777)) {
 		error("cannot create '%s': %s", charts, strerror(errno));
-	else if (!render_charts(r, out.tmp, svgs) &&
-		 !write_pages(r, out.tmp, svgs))
-		rc = outdir_commit(&out);
+	} else {
+		struct workbook_job book;
+		int failed;
+
+		workbook_start(&book, r, out.tmp);
+		failed = render_charts(r, out.tmp, svgs) ||
+			 write_pages(r, out.tmp, svgs);
+		failed |= workbook_finish(&book) != 0;
+		if (!failed)
+			rc = outdir_commit(&out);
+	}
 	if (rc)
 		outdir_abort(&out);
 	for (size_t i = 0; i < r->n; i++)
