@@ -494,6 +494,40 @@ static void add_chart(struct plan *p, size_t model, const struct layout *l,
 	c->name = strbuf_detach(&sb);
 }
 
+/*
+ * A facet in words, for a title: "4K blocks", "iodepth 32", "8 jobs",
+ * "direct I/O"; keys whose values say what they are by themselves (a
+ * host, a device, a test, a section, an op) give the value alone.
+ */
+static void add_value_words(struct strbuf *sb, const char *key,
+			    const char *text)
+{
+	static const char *const self_evident[] = {
+		"op", "tool", "rw", "host", "device", "test", "section",
+		"kind", "file", "fs", "filesystem", "name", "job", "input",
+		"side", NULL,
+	};
+
+	for (size_t i = 0; self_evident[i]; i++)
+		if (!strcmp(key, self_evident[i])) {
+			strbuf_adds(sb, text);
+			return;
+		}
+	if (!strcmp(key, "bs"))
+		strbuf_addf(sb, "%s blocks", text);
+	else if (!strcmp(key, "filesize"))
+		strbuf_addf(sb, "%s files", text);
+	else if (!strcmp(key, "numjobs"))
+		strbuf_addf(sb, "%s job%s", text, strcmp(text, "1") ? "s" :
+			    "");
+	else if (!strcmp(key, "direct") && !strcmp(text, "1"))
+		strbuf_adds(sb, "direct I/O");
+	else if (!strcmp(key, "direct") && !strcmp(text, "0"))
+		strbuf_adds(sb, "buffered I/O");
+	else
+		strbuf_addf(sb, "%s %s", key, text);
+}
+
 /* The members' value combinations of the facet keys, each a chart. */
 static void add_faceted(struct plan *p, size_t model, const struct layout *l,
 			const size_t *mem, size_t n)
@@ -534,6 +568,8 @@ static void add_faceted(struct plan *p, size_t model, const struct layout *l,
 		lists[*slot][counts[*slot]++] = mem[j];
 	}
 	for (size_t c = 0; c < ncombo; c++) {
+		size_t mark;
+
 		strbuf_reset(&text);
 		strbuf_reset(&slug);
 		for (size_t f = 0; f < l->nfacets; f++) {
@@ -542,15 +578,16 @@ static void add_faceted(struct plan *p, size_t model, const struct layout *l,
 
 			experiment_value_text(ex, k, (uint32_t)v, buf,
 					      sizeof(buf));
+			if (text.len)
+				strbuf_adds(&text, ", ");
+			mark = text.len;
 			if (v || k == EX_OP || k == EX_TOOL)
-				strbuf_addf(&text, "%s%s=%s", text.len ?
-					    ", " : "", key_name(ex, k), buf);
+				add_value_words(&text, key_name(ex, k), buf);
 			else	/* "no direct" */
-				strbuf_addf(&text, "%s%s", text.len ? ", " :
-					    "", buf);
+				strbuf_adds(&text, buf);
 			if (slug.len)
 				strbuf_addch(&slug, '-');
-			add_slug(&slug, buf);
+			add_slug(&slug, text.buf + mark);
 		}
 		if (l->op_groups) {
 			const char *g = op_groups[op_group_of(
