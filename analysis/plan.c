@@ -701,29 +701,41 @@ static size_t charts_with_x(const struct experiment *ex, const size_t *mem,
 	return combinations(ex, mem, n, facets, nr);
 }
 
+static int is_scale(const struct experiment *ex, const size_t *mem, size_t n,
+		    size_t k)
+{
+	return k != EX_OP && k != EX_TOOL && ex->keys[k].numeric &&
+	       count_values(ex, mem, n, k) >= 3;
+}
+
 /*
- * x: a numeric key with three values or more, as experiment_pick_x()
- * says; else, among the keys that tell the members apart, the one that
- * leaves the fewest charts (the others as series and facets), the first
- * in display order on a tie -- a job per bar rather than a chart per job.
+ * x: a scale (a numeric key with three values or more, as
+ * experiment_pick_x() finds them) when there is one: of several (a block
+ * size and an I/O depth sweep), the first in display order (the block
+ * size) unless another leaves at most half as many charts, so that a
+ * 40-step iodepth sweep over 4 block sizes is a line per block size
+ * rather than 40 charts cut down to one.  Else, among the keys that tell the members apart, the
+ * one that leaves the fewest charts (the others as series and facets);
+ * the first in display order on a tie -- a job per bar rather than a
+ * chart per job.
  */
 static size_t fewest_charts_x(const struct experiment *ex, const size_t *mem,
-			      size_t n, const struct plan_options *opt)
+			      size_t n)
 {
 	size_t x = experiment_pick_x(ex, mem, n), dist[MAX_KEYS], nd;
 	size_t best = x, fewest;
-	int sides = ex->nsides > 1;
+	int sides = ex->nsides > 1, scales = is_scale(ex, mem, n, x);
 
-	(void)opt;
-	if (x != EX_OP && x != EX_TOOL && ex->keys[x].numeric &&
-	    count_values(ex, mem, n, x) >= 3)
-		return x;	/* a scale */
 	fewest = charts_with_x(ex, mem, n, x, sides);
 	nd = experiment_distinguishing(ex, mem, n, NULL, 0, dist, MAX_KEYS);
 	for (size_t i = 0; i < nd; i++) {
-		size_t c = charts_with_x(ex, mem, n, dist[i], sides);
+		size_t c;
 
-		if (c < fewest) {
+		if (scales && !is_scale(ex, mem, n, dist[i]))
+			continue;
+		c = charts_with_x(ex, mem, n, dist[i], sides);
+		/* the first scale stays unless another halves the charts */
+		if (scales ? 2 * c <= fewest : c < fewest) {
 			fewest = c;
 			best = dist[i];
 		}
@@ -753,7 +765,7 @@ static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 	if (opt->series && !strcmp(opt->series, "op"))
 		user = EX_OP;
 	if (pm->kind == PLAN_BARS_OR_LINES)
-		l.x = fewest_charts_x(ex, mem, n, opt);
+		l.x = fewest_charts_x(ex, mem, n);
 	/* (what x restates drops out: a device beside its job) */
 	nd = experiment_distinguishing(ex, mem, n, &l.x,
 				       l.x != EX_NONE, dist, MAX_KEYS);

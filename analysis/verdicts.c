@@ -1,6 +1,7 @@
 /* A comparison's verdicts on a report page; see verdicts.h. */
 #include "verdicts.h"
 #include "../core/human.h"
+#include "../core/keymap.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
@@ -19,64 +20,101 @@ int verdicts_headline_metric(const char *metric)
 	       (len > 4 && !strcmp(metric + len - 4, ".p99"));
 }
 
-static int shown(const struct compare_row *row, int headline_only)
+int verdicts_row_shown(const struct compare_row *row, int headline_only)
 {
 	return !headline_only || verdicts_headline_metric(row->metric);
 }
 
-const struct compare_row *verdicts_row(const struct compare_result *r,
-				       int headline_only, size_t row)
+/*
+ * The label keys that take two values (or a value and none) among the
+ * rows shown, and whether the tools do: what a row's test text needs to
+ * tell it apart.  One pass over the rows.
+ */
+struct varying {
+	struct keymap keys;	/* key -> index into first[] */
+	const char **first;	/* the first value seen, per key */
+	size_t *count;		/* rows that have the key */
+	int *varies;
+	size_t n, alloc;
+	int tools;
+};
+
+static void varying_add(struct varying *vy, const struct label *l,
+			size_t rows_before)
 {
-	for (size_t i = 0; i < r->nrows; i++)
-		if (shown(&r->rows[i], headline_only) && !row--)
-			return &r->rows[i];
-	return NULL;
-}
+	int created;
+	size_t *slot = keymap_put(&vy->keys, l->key, vy->n, &created);
 
-/* Does label key take two values (or a value and none) among the rows? */
-static int key_varies(const struct compare_result *r, int headline_only,
-		      const char *key)
-{
-	const char *first = NULL;
-	int seen = 0;
-
-	for (size_t i = 0; i < r->nrows; i++) {
-		const char *v;
-
-		if (!shown(&r->rows[i], headline_only))
-			continue;
-		v = labels_get(&r->rows[i].labels, key);
-		if (!seen++)
-			first = v;
-		else if (!v != !first || (v && strcmp(v, first)))
-			return 1;
+	if (created) {
+		ALLOC_GROW(vy->first, vy->n + 1, vy->alloc);
+		vy->count = xrealloc(vy->count, vy->alloc * sizeof(*vy->count));
+		vy->varies = xrealloc(vy->varies,
+				      vy->alloc * sizeof(*vy->varies));
+		vy->first[vy->n] = l->value;
+		vy->count[vy->n] = 0;
+		vy->varies[vy->n] = rows_before > 0;	/* absent before */
+		vy->n++;
+	} else if (strcmp(vy->first[*slot], l->value)) {
+		vy->varies[*slot] = 1;
 	}
-	return 0;
+	vy->count[*slot]++;
 }
 
-static int tools_vary(const struct compare_result *r)
+static void varying_build(struct varying *vy, const struct compare_result *r,
+			  int headline_only)
 {
-	for (size_t i = 1; i < r->nrows; i++)
-		if (strcmp(r->rows[i].tool, r->rows[0].tool))
-			return 1;
-	return 0;
+	const char *tool = NULL;
+	size_t rows = 0;
+
+	memset(vy, 0, sizeof(*vy));
+	keymap_init(&vy->keys);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (!verdicts_row_shown(row, headline_only))
+			continue;
+		if (!tool)
+			tool = row->tool;
+		else if (strcmp(tool, row->tool))
+			vy->tools = 1;
+		for (size_t j = 0; j < row->labels.n; j++)
+			varying_add(vy, &row->labels.v[j], rows);
+		rows++;
+	}
+	for (size_t k = 0; k < vy->n; k++)
+		vy->varies[k] |= vy->count[k] != rows;
+}
+
+static int varying_key(const struct varying *vy, const char *key)
+{
+	const size_t *slot = keymap_get(&vy->keys, key);
+
+	return slot && vy->varies[*slot];
+}
+
+static void varying_release(struct varying *vy)
+{
+	keymap_release(&vy->keys);
+	free(vy->first);
+	free(vy->count);
+	free(vy->varies);
 }
 
 /* "fio randread bs=4K iodepth=32": what tells the row apart. */
-static char *test_text(const struct compare_result *r, int headline_only,
+static char *test_text(const struct varying *vy,
 		       const struct compare_row *row)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char buf[32];
 	double v;
 
-	if (tools_vary(r))
+	if (vy->tools)
 		strbuf_addf(&sb, "%s ", row->tool);
 	strbuf_adds(&sb, row->op);
 	for (size_t j = 0; j < row->labels.n; j++) {
 		const struct label *l = &row->labels.v[j];
 
-		if (!key_varies(r, headline_only, l->key))
+		if (!varying_key(vy, l->key))
 			continue;
 		if (!strcmp(l->key, "bs") && is_numeric_string(l->value, &v))
 			strbuf_addf(&sb, " bs=%s", human_size(v, buf,
@@ -85,6 +123,66 @@ static char *test_text(const struct compare_result *r, int headline_only,
 			strbuf_addf(&sb, " %s=%s", l->key, l->value);
 	}
 	return strbuf_detach(&sb);
+}
+
+/*
+ * How much a row says: a verdict of change first, then an inconclusive
+ * one, then unchanged; within each, the larger change (on a log scale,
+ * so that halving counts as much as doubling).
+ */
+static double row_weight(const struct compare_row *row)
+{
+	double size = isfinite(row->ratio) && row->ratio > 0 ?
+		      fabs(log(row->ratio)) : 0;
+	int rank = row->verdict == VERDICT_REGRESSION ||
+		   row->verdict == VERDICT_IMPROVEMENT ? 2 :
+		   row->verdict == VERDICT_INCONCLUSIVE ? 1 : 0;
+
+	return rank * 1000.0 + (size < 999 ? size : 999);
+}
+
+struct weighted {
+	double w;
+	size_t i;
+};
+
+static int by_weight_desc(const void *a, const void *b)
+{
+	const struct weighted *x = a, *y = b;
+
+	if (x->w < y->w)
+		return 1;
+	if (x->w > y->w)
+		return -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	const size_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+size_t verdicts_pick(const struct compare_result *r, int headline_only,
+		     size_t max, size_t *rows, size_t *nshown)
+{
+	struct weighted *w = xmalloc((r->nrows + 1) * sizeof(*w));
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (verdicts_row_shown(&r->rows[i], headline_only))
+			w[n++] = (struct weighted){ row_weight(&r->rows[i]), i };
+	*nshown = n;
+	if (max && n > max) {
+		qsort(w, n, sizeof(*w), by_weight_desc);
+		n = max;
+	}
+	for (size_t j = 0; j < n; j++)
+		rows[j] = w[j].i;
+	qsort(rows, n, sizeof(*rows), by_index);
+	free(w);
+	return n;
 }
 
 /* "148 MB/s (n=3)": a mean in a unit that suits both sides. */
@@ -107,14 +205,16 @@ static enum fmt_style verdict_style(enum verdict v)
 	       v == VERDICT_INCONCLUSIVE ? FMT_WARN : FMT_PLAIN;
 }
 
-void verdicts_table(const struct compare_result *r, const char *name_a,
-		    const char *name_b, int headline_only,
-		    struct fmt_table *t)
+void verdicts_table(const struct compare_result *r, int headline_only,
+		    const size_t *rows, size_t nrows, const char *name_a,
+		    const char *name_b, struct fmt_table *t)
 {
 	char *title = xstrfmt("%s against %s (baseline)", name_b, name_a);
 	char *ha = xstrfmt("%s (baseline)", name_a);
 	char buf[96];
+	struct varying vy;
 
+	varying_build(&vy, r, headline_only);
 	fmt_table_init(t, title);
 	fmt_table_add_column(t, "test", "test", 0);
 	fmt_table_add_column(t, "metric", "metric", 0);
@@ -124,15 +224,13 @@ void verdicts_table(const struct compare_result *r, const char *name_a,
 	fmt_table_add_column(t, "change", "change", 1);
 	fmt_table_add_column(t, "p", "p", 1);
 	fmt_table_add_column(t, "verdict", "verdict", 0);
-	for (size_t i = 0; i < r->nrows; i++) {
-		const struct compare_row *row = &r->rows[i];
+	for (size_t i = 0; i < nrows; i++) {
+		const struct compare_row *row = &r->rows[rows[i]];
 		char *test;
 		size_t k;
 
-		if (!shown(row, headline_only))
-			continue;
 		k = fmt_table_add_row(t);
-		test = test_text(r, headline_only, row);
+		test = test_text(&vy, row);
 		fmt_table_set_cell(t, k, 0, test, NULL);
 		free(test);
 		fmt_table_set_cell(t, k, 1, row->metric, NULL);
@@ -156,6 +254,7 @@ void verdicts_table(const struct compare_result *r, const char *name_a,
 		fmt_table_add_note(t, "* single runs: the threshold alone "
 				   "decides, no significance test is "
 				   "possible");
+	varying_release(&vy);
 	free(ha);
 	free(title);
 }

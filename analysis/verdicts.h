@@ -18,18 +18,28 @@
 /* bw, iops, lat.mean, clat.mean, *.p99, time.real. */
 int verdicts_headline_metric(const char *metric);
 
-/*
- * The table of r's rows (all of them, or the headline metrics only),
- * baseline name_a, candidate name_b.  Column 2 is the baseline's mean,
- * column 3 the candidate's (for footnote marks).
- */
-void verdicts_table(const struct compare_result *r, const char *name_a,
-		    const char *name_b, int headline_only,
-		    struct fmt_table *out);
+/* Is row one of the headline metrics, or are all shown? */
+int verdicts_row_shown(const struct compare_row *row, int headline_only);
 
-/* The row of r that table row `row` shows (headline_only as above). */
-const struct compare_row *verdicts_row(const struct compare_result *r,
-				       int headline_only, size_t row);
+/*
+ * The rows a table shows, as indices into r->rows in r's order: those
+ * verdicts_row_shown() takes, and when there are more than max (0: no
+ * limit) the max that say most -- changes before inconclusive before
+ * unchanged, larger ratios first.  rows has room for r->nrows; *nshown
+ * is how many qualified.  Returns how many were picked.
+ */
+size_t verdicts_pick(const struct compare_result *r, int headline_only,
+		     size_t max, size_t *rows, size_t *nshown);
+
+/*
+ * The table of rows[0..nrows) of r, baseline name_a, candidate name_b.
+ * Column 2 is the baseline's mean, column 3 the candidate's (for
+ * footnote marks).  A row's test names what tells it apart from the
+ * other rows verdicts_row_shown() takes, picked or not.
+ */
+void verdicts_table(const struct compare_result *r, int headline_only,
+		    const size_t *rows, size_t nrows, const char *name_a,
+		    const char *name_b, struct fmt_table *out);
 
 /*
  * "3 regressions, 5 improvements, 2 unchanged, 1 inconclusive (11 tests

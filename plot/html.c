@@ -223,18 +223,22 @@ static void html_sources(struct strbuf *sb, const struct report *r)
 	for (int i = 0; i < r->ninputs; i++) {
 		strbuf_adds(sb, "<tr><td>");
 		strbuf_add_markup(sb, r->inputs[i].name);
-		strbuf_addf(sb, "</td><td>(as given)</td><td><code>%s</code>"
-			    "</td></tr>\n", r->inputs[i].sha256);
+		strbuf_adds(sb, "</td><td>");
+		strbuf_add_markup(sb, report_input_format(r, i));
+		strbuf_addf(sb, "</td><td><code>%s</code></td></tr>\n",
+			    report_sha_text(r->inputs[i].sha256));
 	}
 	for (size_t i = 0; i < r->rs->nsources; i++) {
 		const struct source *s = &r->rs->sources[i];
 
+		if (!report_source_listed(r, s))
+			continue;
 		strbuf_adds(sb, "<tr><td>");
 		strbuf_add_markup(sb, s->name);
 		strbuf_adds(sb, "</td><td>");
 		strbuf_add_markup(sb, s->format ? s->format : "");
 		strbuf_addf(sb, "</td><td><code>%s</code></td></tr>\n",
-			    s->sha256);
+			    report_sha_text(s->sha256));
 	}
 	strbuf_adds(sb, "</table></div>\n");
 	if (r->command_line) {

@@ -28,17 +28,21 @@ static void md_sources(struct strbuf *sb, const struct report *r)
 	for (int i = 0; i < r->ninputs; i++) {
 		strbuf_adds(sb, "| ");
 		fmt_md_escape(sb, r->inputs[i].name);
-		strbuf_addf(sb, " | (as given) | `%s` |\n",
-			    r->inputs[i].sha256);
+		strbuf_adds(sb, " | ");
+		fmt_md_escape(sb, report_input_format(r, i));
+		strbuf_addf(sb, " | `%s` |\n",
+			    report_sha_text(r->inputs[i].sha256));
 	}
 	for (size_t i = 0; i < rs->nsources; i++) {
 		const struct source *s = &rs->sources[i];
 
+		if (!report_source_listed(r, s))
+			continue;
 		strbuf_adds(sb, "| ");
 		fmt_md_escape(sb, s->name);
 		strbuf_adds(sb, " | ");
 		fmt_md_escape(sb, s->format ? s->format : "");
-		strbuf_addf(sb, " | `%s` |\n", s->sha256);
+		strbuf_addf(sb, " | `%s` |\n", report_sha_text(s->sha256));
 	}
 	strbuf_addch(sb, '\n');
 }

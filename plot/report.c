@@ -57,6 +57,32 @@ void report_release(struct report *r)
 	report_init(r);
 }
 
+int report_source_listed(const struct report *r, const struct source *s)
+{
+	if (!*s->sha256)
+		return 1;
+	for (int i = 0; i < r->ninputs; i++)
+		if (!strcmp(r->inputs[i].sha256, s->sha256))
+			return 0;
+	return 1;
+}
+
+const char *report_input_format(const struct report *r, int i)
+{
+	const char *sha = r->inputs[i].sha256;
+
+	for (size_t k = 0; *sha && k < r->rs->nsources; k++)
+		if (!strcmp(r->rs->sources[k].sha256, sha) &&
+		    r->rs->sources[k].format)
+			return r->rs->sources[k].format;
+	return "result set";
+}
+
+const char *report_sha_text(const char *sha256)
+{
+	return *sha256 ? sha256 : "\xe2\x80\x94";
+}
+
 void report_add_note(struct report *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -140,12 +166,13 @@ static size_t merged_index(const struct report *r, int side_is_set,
 	return (size_t)(r->sets[set].m - r->rs->m) + idx;
 }
 
-/* Marks the baseline's and the candidate's means with their findings. */
+/* Marks the baseline's and the candidate's means, in the page's table
+ * of rows[0..n), with their findings. */
 static void mark_verdicts(struct report *r, struct report_verdicts *v,
-			  int by_sets)
+			  int by_sets, const size_t *rows, size_t n_rows)
 {
-	for (size_t row = 0; r->fn && row < v->table.nrows; row++) {
-		const struct compare_row *cr = verdicts_row(&v->res, 1, row);
+	for (size_t row = 0; r->fn && row < n_rows; row++) {
+		const struct compare_row *cr = &v->res.rows[rows[row]];
 
 		for (int s = 0; s < 2; s++) {
 			size_t n = cr->nmembers[s];
@@ -160,6 +187,34 @@ static void mark_verdicts(struct report *r, struct report_verdicts *v,
 			free(mi);
 		}
 	}
+}
+
+/*
+ * The page's verdict table: the headline metrics, at most
+ * PAGE_VERDICT_ROWS rows (the largest changes; a page of 10,000 rows
+ * answers nothing); the workbook's Verdicts sheet has every row.
+ */
+#define PAGE_VERDICT_ROWS 30
+
+static void verdict_tables(struct report *r, struct report_verdicts *v,
+			   int by_sets)
+{
+	const char *a = r->plan.side_names[0];
+	const char *b = r->plan.side_names[v->side];
+	size_t *rows = xmalloc((v->res.nrows + 1) * sizeof(*rows));
+	size_t n, nshown;
+
+	n = verdicts_pick(&v->res, 1, PAGE_VERDICT_ROWS, rows, &nshown);
+	verdicts_table(&v->res, 1, rows, n, a, b, &v->table);
+	if (n < nshown)
+		fmt_table_add_note(&v->table, "the %zu rows of the largest "
+				   "changes of %zu, in test order; the "
+				   "workbook's Verdicts sheet has every row",
+				   n, nshown);
+	mark_verdicts(r, v, by_sets, rows, n);
+	n = verdicts_pick(&v->res, 0, 0, rows, &nshown);
+	verdicts_table(&v->res, 0, rows, n, a, b, &v->all);
+	free(rows);
 }
 
 static void add_verdicts(struct report *r, const struct report_options *opt,
@@ -187,11 +242,7 @@ static void add_verdicts(struct report *r, const struct report_options *opt,
 		compare_sides(r->sets, r->nsets, NULL, side, &co, &v->res);
 	else
 		compare_sides(r->rs, 1, key, side, &co, &v->res);
-	verdicts_table(&v->res, r->plan.side_names[0],
-		       r->plan.side_names[side], 1, &v->table);
-	verdicts_table(&v->res, r->plan.side_names[0],
-		       r->plan.side_names[side], 0, &v->all);
-	mark_verdicts(r, v, by_sets);
+	verdict_tables(r, v, by_sets);
 	verdicts_summary(&v->res, &sb);
 	v->summary = strbuf_detach(&sb);
 	verdicts_geomeans(&v->res, &sb);

@@ -99,6 +99,21 @@ struct report {
 void report_init(struct report *r);
 void report_release(struct report *r);
 
+/*
+ * The sources to list under Inputs beside the files given: those a
+ * result set was made from.  A source that is itself one of the files
+ * given (text handed to report directly: the same SHA-256) is listed
+ * once, as given.
+ */
+int report_source_listed(const struct report *r, const struct source *s);
+
+/* What input i is: the format of the source it is (text read directly),
+ * else "result set" (storan JSON, its sources listed after it). */
+const char *report_input_format(const struct report *r, int i);
+
+/* A SHA-256 as shown: the digest, or an em dash where none is known. */
+const char *report_sha_text(const char *sha256);
+
 /* Adds a note to the report's Notes. */
 void report_add_note(struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -426,7 +426,10 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 {
 	lxw_row_t row = top + (lxw_row_t)t->nrows + 2;
 	lxw_col_t text_at = (lxw_col_t)(t->ncols + 1);
+	int *decimals = xmalloc((t->ncols + 1) * sizeof(*decimals));
 
+	for (size_t col = 0; col < t->ncols; col++)
+		decimals[col] = column_decimals(t, col);
 	for (size_t col = 0; col < t->ncols; col++) {
 		const char *h = t->cols[col].heading ? t->cols[col].heading :
 				t->cols[col].name;
@@ -444,8 +447,8 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 
 			if (cell->is_number)
 				write_number_fmt(ws, wr, (lxw_col_t)col,
-						 cell->value, b->decimals[
-						 column_decimals(t, col)]);
+						 cell->value,
+						 b->decimals[decimals[col]]);
 			else if (cell->text)
 				put_text(ws, wr, (lxw_col_t)col, cell->text,
 					 style_format(b, cell->style));
@@ -459,6 +462,7 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 		put_text(ws, row++, 0, t->notes[i], NULL);
 	gfx.worksheet_set_column(ws, 0, (lxw_col_t)(text ? 2 * t->ncols :
 						     t->ncols - 1), 16, NULL);
+	free(decimals);
 	return row;
 }
 
