@@ -1432,6 +1432,40 @@ const char *experiment_value_text(const struct experiment *ex, size_t k,
 	return buf;
 }
 
+/*
+ * A value in words, for titles and legends: "4K blocks", "iodepth 32", "8 jobs",
+ * "direct I/O"; keys whose values say what they are by themselves (a
+ * host, a device, a test, a section, an op) give the value alone.
+ */
+void experiment_value_words(struct strbuf *sb, const char *key,
+			    const char *text)
+{
+	static const char *const self_evident[] = {
+		"op", "tool", "rw", "host", "device", "test", "section",
+		"kind", "file", "fs", "filesystem", "name", "job", "input",
+		"side", NULL,
+	};
+
+	for (size_t i = 0; self_evident[i]; i++)
+		if (!strcmp(key, self_evident[i])) {
+			strbuf_adds(sb, text);
+			return;
+		}
+	if (!strcmp(key, "bs"))
+		strbuf_addf(sb, "%s blocks", text);
+	else if (!strcmp(key, "filesize"))
+		strbuf_addf(sb, "%s files", text);
+	else if (!strcmp(key, "numjobs"))
+		strbuf_addf(sb, "%s job%s", text, strcmp(text, "1") ? "s" :
+			    "");
+	else if (!strcmp(key, "direct") && !strcmp(text, "1"))
+		strbuf_adds(sb, "direct I/O");
+	else if (!strcmp(key, "direct") && !strcmp(text, "0"))
+		strbuf_adds(sb, "buffered I/O");
+	else
+		strbuf_addf(sb, "%s %s", key, text);
+}
+
 /* ---- matching two sides ------------------------------------------------ */
 
 size_t experiment_match(const struct experiment *ex, size_t a, size_t b,

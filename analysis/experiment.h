@@ -241,6 +241,15 @@ int experiment_varies(const struct experiment *ex, const size_t *members,
 enum ex_summary ex_summary_for(size_t n);
 
 /*
+ * Appends value text (as experiment_value_text() gives it) of key in
+ * words: "4K blocks", "64M files", "iodepth 32", "8 jobs", "direct I/O";
+ * keys whose values say what they are (op, host, device, test, section)
+ * give the value alone.
+ */
+void experiment_value_words(struct strbuf *sb, const char *key,
+			    const char *text);
+
+/*
  * A value of key k as a reader wants it: sizes as "4K", "1M"; a long
  * value (a command line) as the part that differs from the key's other
  * values; "no KEY" when absent.  Writes to buf, returns it.

@@ -494,40 +494,6 @@ static void add_chart(struct plan *p, size_t model, const struct layout *l,
 	c->name = strbuf_detach(&sb);
 }
 
-/*
- * A facet in words, for a title: "4K blocks", "iodepth 32", "8 jobs",
- * "direct I/O"; keys whose values say what they are by themselves (a
- * host, a device, a test, a section, an op) give the value alone.
- */
-static void add_value_words(struct strbuf *sb, const char *key,
-			    const char *text)
-{
-	static const char *const self_evident[] = {
-		"op", "tool", "rw", "host", "device", "test", "section",
-		"kind", "file", "fs", "filesystem", "name", "job", "input",
-		"side", NULL,
-	};
-
-	for (size_t i = 0; self_evident[i]; i++)
-		if (!strcmp(key, self_evident[i])) {
-			strbuf_adds(sb, text);
-			return;
-		}
-	if (!strcmp(key, "bs"))
-		strbuf_addf(sb, "%s blocks", text);
-	else if (!strcmp(key, "filesize"))
-		strbuf_addf(sb, "%s files", text);
-	else if (!strcmp(key, "numjobs"))
-		strbuf_addf(sb, "%s job%s", text, strcmp(text, "1") ? "s" :
-			    "");
-	else if (!strcmp(key, "direct") && !strcmp(text, "1"))
-		strbuf_adds(sb, "direct I/O");
-	else if (!strcmp(key, "direct") && !strcmp(text, "0"))
-		strbuf_adds(sb, "buffered I/O");
-	else
-		strbuf_addf(sb, "%s %s", key, text);
-}
-
 /* The members' value combinations of the facet keys, each a chart. */
 static void add_faceted(struct plan *p, size_t model, const struct layout *l,
 			const size_t *mem, size_t n)
@@ -582,7 +548,7 @@ static void add_faceted(struct plan *p, size_t model, const struct layout *l,
 				strbuf_adds(&text, ", ");
 			mark = text.len;
 			if (v || k == EX_OP || k == EX_TOOL)
-				add_value_words(&text, key_name(ex, k), buf);
+				experiment_value_words(&text, key_name(ex, k), buf);
 			else	/* "no direct" */
 				strbuf_adds(&text, buf);
 			if (slug.len)
@@ -752,6 +718,32 @@ static int side_has(const struct experiment *ex, const size_t *mem, size_t n,
 	return 0;
 }
 
+/*
+ * Moves the first facets into the series (two keys at most) while the
+ * lines (or bars) stay few: mult (the sides, or 1) times their values at
+ * most PLAN_MAX_SERIES.
+ * A ratio takes any factor (ratios share a scale); absolute figures only
+ * one whose values do not differ tenfold (a cached read beside a disk
+ * read flattens the other lines).  A chart per block size and per op
+ * becomes a chart per block size with a line per op.
+ */
+static void fold_series(const struct experiment *ex, const size_t *mem,
+			size_t n, struct layout *l, size_t mult,
+			int absolute)
+{
+	while (l->nfacets && l->nseries < 2 && !l->op_groups) {
+		size_t k = l->facets[0], v = count_values(ex, mem, n, k);
+
+		if (mult * v > PLAN_MAX_SERIES ||
+		    (absolute && values_differ_tenfold(ex, mem, n, k)))
+			return;
+		mult *= v;
+		l->series[l->nseries++] = k;
+		memmove(l->facets, l->facets + 1,
+			--l->nfacets * sizeof(*l->facets));
+	}
+}
+
 /* x, series and facets for the members of model m. */
 static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 		    const struct plan_options *opt)
@@ -797,19 +789,27 @@ static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 		l.nfacets = experiment_distinguishing(ex, mem, n, have, nh,
 						      l.facets, MAX_KEYS);
 	}
-	n = cut_facets(p, pm, &l, mem, n);
 	/* a comparison: the ratio of each candidate first, where both
 	 * it and the baseline have figures */
 	for (size_t side = 1; l.sides && side < ex->nsides &&
 	     pm->kind == PLAN_BARS_OR_LINES; side++) {
 		struct layout r = l;
+		size_t *rmem, rn;
 
 		if (!side_has(ex, mem, n, 0) || !side_has(ex, mem, n, side))
 			continue;
 		r.sides = 0;
 		r.ratio_side = side;
-		add_faceted(p, model, &r, mem, n);
+		fold_series(ex, mem, n, &r, 1, 0);
+		rmem = xmalloc((n + 1) * sizeof(*rmem));
+		memcpy(rmem, mem, n * sizeof(*mem));
+		rn = cut_facets(p, pm, &r, rmem, n);
+		add_faceted(p, model, &r, rmem, rn);
+		free(rmem);
 	}
+	if (l.sides)
+		fold_series(ex, mem, n, &l, ex->nsides, 1);
+	n = cut_facets(p, pm, &l, mem, n);
 	add_faceted(p, model, &l, mem, n);
 }
 

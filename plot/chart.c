@@ -936,7 +936,7 @@ static int choose_keys(struct chart *c, struct build *b, struct strbuf *err)
 	for (size_t k = 0; k < b->nskeys; k++)
 		have[nh++] = b->skeys[k];
 	/* the sides first: a comparison's series */
-	if (b->sided && !listed_key(have, nh, CK_SIDE) &&
+	if (b->sided && !c->ratio && !listed_key(have, nh, CK_SIDE) &&
 	    b->nskeys < MAX_SERIES_KEYS) {
 		b->skeys[b->nskeys++] = CK_SIDE;
 		have[nh++] = CK_SIDE;
@@ -978,7 +978,8 @@ static void series_sig(const struct build *b, size_t i, struct strbuf *sb)
 	}
 }
 
-/* "read", or "read, host=a" with several keys; numbers keep their key. */
+/* "read", or "read, 4K blocks" with several keys: numbers in words
+ * (experiment_value_words), names as they are. */
 static char *series_name(const struct build *b, size_t i)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -992,7 +993,7 @@ static char *series_name(const struct build *b, size_t i)
 			strbuf_adds(&sb, ", ");
 		code_text(b, key, code, buf, sizeof(buf));
 		if (key_numeric(b, key) && code)
-			strbuf_addf(&sb, "%s=%s", key_name(b, key), buf);
+			experiment_value_words(&sb, key_name(b, key), buf);
 		else
 			strbuf_adds(&sb, buf);
 	}
@@ -1650,7 +1651,7 @@ static void choose_kind(struct chart *c, struct build *b)
 		      count_values(b, b->x) >= 3;
 
 	if (c->kind == CHART_AUTO)
-		c->kind = numeric && !c->ratio ? CHART_LINE : CHART_BAR;
+		c->kind = numeric ? CHART_LINE : CHART_BAR;
 	if (c->errorbars == CHART_ERR_AUTO)
 		c->errorbars = has_repetitions(b) ? CHART_ERR_CI :
 			       CHART_ERR_NONE;
@@ -1660,7 +1661,7 @@ static void choose_kind(struct chart *c, struct build *b)
 		c->x.scale = AXIS_NINES;
 	else if (c->kind == CHART_CDF)
 		c->x.scale = AXIS_LINEAR;
-	else if (!numeric || c->ratio || c->kind == CHART_BAR ||
+	else if (!numeric || c->kind == CHART_BAR ||
 		 c->kind == CHART_BOX)
 		c->x.scale = AXIS_CATEGORY;
 	else
@@ -1836,9 +1837,12 @@ static void titles(struct chart *c, const struct build *b)
 	c->subtitle = xstrdup(spec->subtitle ? spec->subtitle : facts);
 	c->source_names = source_list(b);
 	strbuf_addf(&sb, "Data: %s", c->source_names);
-	if (c->ratio)
+	if (c->ratio && c->kind == CHART_BAR)
 		strbuf_addf(&sb, "; * significant at p < %g (Welch)",
 			    c->alpha);
+	else if (c->ratio)
+		strbuf_adds(&sb, "; a whisker clear of 1.0 is a significant "
+			    "difference");
 	whiskers_text(c, &sb);
 	if (c->kind == CHART_BOX)
 		strbuf_adds(&sb, "; boxes: quartiles, whiskers: min to max");
