@@ -161,6 +161,10 @@ struct ex_private {
 	/* per measurement: codes of tool, op, metric */
 	uint32_t *tom;
 	const char *side_key;		/* --compare, --ratio: names sides */
+	/* per input: the file its grep prefix came from, or NULL when the
+	 * input is the file itself (see input_file()) */
+	char **input_file;
+	size_t input_file_alloc;
 	/* per key: the common prefix and suffix of its long values */
 	size_t *trim_head, *trim_tail;
 	int *trimmed;
@@ -345,18 +349,44 @@ static const char *input_name(const struct result_set *set,
 	return "";
 }
 
+/*
+ * The file an input's grep prefix came from ("do-5bucks.txt" for the
+ * lines "fio_randread.log:..." in it), or NULL when the input is named
+ * by its file alone.  Two machines' grep'd files hold the same prefixes:
+ * the file is what tells them apart.
+ */
+static const char *input_file(const struct result_set *set,
+			      const struct measurement *m)
+{
+	const char *file;
+
+	if (m->source >= set->nsources)
+		return NULL;
+	file = set->sources[m->source].name;
+	if (!file || !*file || !m->source_name ||
+	    !strcmp(file, m->source_name))
+		return NULL;
+	return file;
+}
+
 static size_t add_input(struct experiment *ex, struct keymap *inputs,
-			size_t set, const char *name)
+			size_t set, const char *file, const char *name)
 {
 	struct strbuf key = STRBUF_INIT;
 	int created;
 	size_t *slot;
 
 	strbuf_add_int(&key, (long long)set);
+	strbuf_add_keypart(&key, file ? file : "");
 	strbuf_add_keypart(&key, name);
 	slot = keymap_put(inputs, key.buf, ex->ninputs, &created);
 	if (created) {
+		struct ex_private *p = ex->priv;
+
 		ALLOC_GROW(ex->inputs, ex->ninputs + 1, ex->inputs_alloc);
+		ALLOC_GROW(p->input_file, ex->ninputs + 1,
+			   p->input_file_alloc);
+		p->input_file[ex->ninputs] = file ? xstrdup(file) : NULL;
 		ex->inputs[ex->ninputs++] = xstrdup(name);
 	}
 	strbuf_release(&key);
@@ -382,6 +412,7 @@ static void find_profiles(struct experiment *ex,
 	for (size_t i = 0; i < ex->n; i++) {
 		struct ex_measurement *e = &ex->m[i];
 		size_t in = add_input(ex, &inputs, e->set,
+				      input_file(&sets[e->set], e->m),
 				      input_name(&sets[e->set], e->m));
 		int created;
 		size_t *slot;
@@ -495,8 +526,8 @@ static void fill_label_codes(struct experiment *ex)
 #define MAX_TOKENS 16
 
 struct name_tokens {
-	char *copy;
-	const char *tok[MAX_TOKENS];
+	char *copy, *copy2;
+	const char *tok[2 * MAX_TOKENS];
 	size_t n;
 };
 
@@ -716,23 +747,67 @@ static void name_sides_by_tokens(struct experiment *ex,
 	strbuf_release(&sb);
 }
 
-/* What tokens the inputs' names vary in, and what that says. */
+/*
+ * Cuts level (0: the files, 1: the names) of every input into tokens,
+ * appended to names[].  Names of different shapes (not as many tokens
+ * each) are one token each, whole.
+ */
+static void tokenize_level(struct experiment *ex, struct name_tokens *names,
+			   int level)
+{
+	size_t n = 0;
+	int same_shape = 1;
+
+	for (size_t i = 0; i < ex->ninputs; i++) {
+		const char *s = level ? ex->inputs[i] :
+				ex->priv->input_file[i];
+		struct name_tokens t;
+
+		tokenize(s ? s : "", &t);
+		if (i == 0)
+			n = t.n;
+		same_shape &= t.n == n && t.n > 0;
+		free(t.copy);
+	}
+	for (size_t i = 0; i < ex->ninputs; i++) {
+		const char *s = level ? ex->inputs[i] :
+				ex->priv->input_file[i];
+		struct name_tokens t;
+		char **keep = level ? &names[i].copy2 : &names[i].copy;
+
+		if (!same_shape) {
+			*keep = without_extension(s ? s : "");
+			names[i].tok[names[i].n++] = *keep;
+			continue;
+		}
+		tokenize(s ? s : "", &t);
+		*keep = t.copy;
+		for (size_t k = 0; k < t.n; k++)
+			names[i].tok[names[i].n++] = t.tok[k];
+	}
+}
+
+/*
+ * What tokens the inputs' names vary in, and what that says.  An input
+ * from a grep'd file is named by two levels, the file and the prefix,
+ * each cut into tokens of its own.
+ */
 static void derive_name_keys(struct experiment *ex)
 {
 	struct name_tokens *names;
 	size_t *side_of, ntok;
-	enum position_kind kind[MAX_TOKENS];
-	int tests = 0, counters = 0;
+	enum position_kind kind[2 * MAX_TOKENS];
+	int tests = 0, counters = 0, files = 0;
 
 	if (ex->ninputs < 2)
 		return;
-	names = xcalloc(ex->ninputs, sizeof(*names));
 	for (size_t i = 0; i < ex->ninputs; i++)
-		tokenize(ex->inputs[i], &names[i]);
+		files |= ex->priv->input_file[i] != NULL;
+	names = xcalloc(ex->ninputs, sizeof(*names));
+	if (files)
+		tokenize_level(ex, names, 0);
+	tokenize_level(ex, names, 1);
 	ntok = names[0].n;
-	for (size_t i = 1; i < ex->ninputs; i++)
-		if (names[i].n != ntok)
-			ntok = 0;	/* no positions to compare */
 	side_of = input_sides(ex);
 	for (size_t t = 0; t < ntok; t++) {
 		kind[t] = classify_position(names, ex->ninputs, side_of,
@@ -740,28 +815,16 @@ static void derive_name_keys(struct experiment *ex)
 		tests += kind[t] == POS_TEST;
 		counters += kind[t] == POS_COUNTER;
 	}
-	if (!ntok) {
-		/* names of different shapes: each whole name a token */
-		for (size_t i = 0; i < ex->ninputs; i++) {
-			free(names[i].copy);
-			names[i].copy = without_extension(ex->inputs[i]);
-			names[i].tok[0] = names[i].copy;
-			names[i].n = 1;
-		}
-		ntok = 1;
-		kind[0] = classify_position(names, ex->ninputs, side_of,
-					    ex->nsides, 0);
-		tests = kind[0] == POS_TEST;
-		counters = kind[0] == POS_COUNTER;
-	}
 	if (tests)
 		add_test_key(ex, names, kind, ntok);
 	name_sides_by_tokens(ex, names, kind, ntok, side_of);
 	if (counters)
 		add_note(ex, "inputs whose names differ only by a run number "
 			 "are repetitions of one test");
-	for (size_t i = 0; i < ex->ninputs; i++)
+	for (size_t i = 0; i < ex->ninputs; i++) {
 		free(names[i].copy);
+		free(names[i].copy2);
+	}
 	free(names);
 	free(side_of);
 }
@@ -1121,8 +1184,11 @@ void experiment_release(struct experiment *ex)
 		free(ex->sides[s].name);
 		labels_release(&ex->sides[s].identity);
 	}
-	for (size_t i = 0; i < ex->ninputs; i++)
+	for (size_t i = 0; i < ex->ninputs; i++) {
 		free(ex->inputs[i]);
+		if (p)
+			free(p->input_file[i]);
+	}
 	for (size_t i = 0; i < ex->nnotes; i++)
 		free(ex->notes[i]);
 	if (p) {
@@ -1138,6 +1204,7 @@ void experiment_release(struct experiment *ex)
 		free(p->trim_head);
 		free(p->trim_tail);
 		free(p->trimmed);
+		free(p->input_file);
 		free(p);
 	}
 	free(ex->keys);

@@ -342,6 +342,67 @@ static void test_compare_key_sides(void **state)
 	result_set_release(&rs);
 }
 
+/* A measurement of op from the file `file`, its lines grep-prefixed with
+ * `prefix` (grep -H '' fio_randread.log ... > do-5bucks.txt). */
+static void add_prefixed(struct result_set *rs, const char *file,
+			 const char *prefix, const char *op)
+{
+	size_t src = SIZE_MAX;
+	struct measurement *m;
+
+	for (size_t i = 0; i < rs->nsources; i++)
+		if (!strcmp(rs->sources[i].name, file))
+			src = i;
+	if (src == SIZE_MAX)
+		src = result_set_add_source(rs, file, NULL);
+	m = result_set_add_from(rs, "fio", op, "bw", "B/s", src, prefix, 1);
+	for (size_t i = 0; i < 3; i++)
+		measurement_add_value(m, three[i]);
+}
+
+/*
+ * Two machines, one grep'd file each, holding the same prefixes: the
+ * files name the sides (not "fio_randread.log", which both have), the
+ * prefixes the tests; merged into one set, the machines are never
+ * pooled as repetitions of each other.
+ */
+static void test_grep_files_name_sides(void **state)
+{
+	static const char *const file[] = { "do-5bucks.txt",
+					    "vultr-25gbssd.txt" };
+	struct result_set rs[2], merged;
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&merged);
+	for (int s = 0; s < 2; s++) {
+		result_set_init(&rs[s]);
+		add_prefixed(&rs[s], file[s], "fio_randread.log", "randread");
+		add_prefixed(&rs[s], file[s], "fio_randwrite.log",
+			     "randwrite");
+		add_prefixed(&merged, file[s], "fio_randread.log",
+			     "randread");
+		add_prefixed(&merged, file[s], "fio_randwrite.log",
+			     "randwrite");
+	}
+	assert_int_equal(experiment_build(&ex, rs, 2, NULL, &err), 0);
+	assert_int_equal(ex.nsides, 2);
+	assert_string_equal(ex.sides[0].name, "do-5bucks");
+	assert_string_equal(ex.sides[1].name, "vultr-25gbssd");
+	experiment_release(&ex);
+
+	assert_int_equal(experiment_build(&ex, &merged, 1, NULL, &err), 0);
+	assert_int_equal(ex.ngroups, 4);	/* 2 machines x 2 tests */
+	for (size_t g = 0; g < ex.ngroups; g++)
+		assert_int_equal(ex.groups[g].st.n, 3);
+	experiment_release(&ex);
+	for (int s = 0; s < 2; s++)
+		result_set_release(&rs[s]);
+	result_set_release(&merged);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_distinguishing_skips_restatements),
 		cmocka_unit_test(test_sections_split_matching),
 		cmocka_unit_test(test_compare_key_sides),
+		cmocka_unit_test(test_grep_files_name_sides),
 	};
 
 	progname = "test-experiment";
