@@ -58,6 +58,30 @@ static const char *source_of(const struct check_ctx *c, size_t i)
 	       "?";
 }
 
+/*
+ * Where a finding points: the file its line number counts in.  A line
+ * of a grep'd file ("fio_randwrite.log:  write: ...") is line N of the
+ * file grep wrote, not of fio_randwrite.log: the finding names that file,
+ * and its message starts with the prefix (prefix_of()).
+ */
+static const char *place_of(const struct check_ctx *c, size_t i)
+{
+	const struct measurement *m = M(c, i);
+
+	if (m->source < c->rs->nsources && c->rs->sources[m->source].name &&
+	    *c->rs->sources[m->source].name)
+		return c->rs->sources[m->source].name;
+	return source_of(c, i);
+}
+
+/* The grep prefix of measurement i, or NULL (see place_of()). */
+static const char *prefix_of(const struct check_ctx *c, size_t i)
+{
+	const char *place = place_of(c, i), *src = source_of(c, i);
+
+	return strcmp(place, src) ? src : NULL;
+}
+
 /* The figure itself, not fio's per-sample bw.min, bw.stddev... */
 static int is_bw(const struct measurement *m)
 {
@@ -256,7 +280,13 @@ static struct check_finding *add(struct check_ctx *c, enum check_severity sev,
 	va_start(ap, fmt);
 	f->message = xstrvfmt(fmt, ap);
 	va_end(ap);
-	f->source = xstrdup(source_of(c, mi));
+	if (prefix_of(c, mi)) {
+		char *m = xstrfmt("%s: %s", prefix_of(c, mi), f->message);
+
+		free(f->message);
+		f->message = m;
+	}
+	f->source = xstrdup(place_of(c, mi));
 	f->line = M(c, mi)->line;
 	f->measurements = xmalloc(sizeof(*f->measurements));
 	f->measurements[0] = mi;
@@ -381,7 +411,7 @@ static int unknown_link_reported(const struct check_ctx *c, size_t mi)
 		const struct check_finding *f = &c->out->v[i];
 
 		if (!strcmp(f->code, "unknown-link") &&
-		    !strcmp(f->source, source_of(c, mi)) &&
+		    !strcmp(f->source, place_of(c, mi)) &&
 		    !strcmp(label(M(c, f->measurements[0]), "link"), name))
 			return 1;
 	}
@@ -1535,6 +1565,19 @@ void check_write_json(const struct check_list *l,
 	json_dump_to(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER, 1, out);
 }
 
+/* Is finding j's line that of an earlier one of code and its source,
+ * from finding i on? (A line with four figures is listed once.) */
+static int line_listed(const struct check_list *l, const char *code,
+		       size_t i, size_t j)
+{
+	for (size_t k = i; k < j; k++)
+		if (!strcmp(l->v[k].code, code) &&
+		    !strcmp(l->v[k].source, l->v[j].source) &&
+		    l->v[k].line == l->v[j].line)
+			return 1;
+	return 0;
+}
+
 size_t check_code_places(const struct check_list *l, const char *code,
 			 struct strbuf *out)
 {
@@ -1559,7 +1602,8 @@ size_t check_code_places(const struct check_list *l, const char *code,
 			    l->v[i].source, lines == 1 ? "" : "s");
 		for (j = i, lines = 0; j < l->n; j++)
 			if (!strcmp(l->v[j].code, code) &&
-			    !strcmp(l->v[j].source, l->v[i].source))
+			    !strcmp(l->v[j].source, l->v[i].source) &&
+			    !line_listed(l, code, i, j))
 				strbuf_addf(out, "%s%u", lines++ ? ", " : "",
 					    l->v[j].line);
 	}

@@ -232,11 +232,9 @@ static int open_temporary(struct atomic_file *af, const char *path,
 	af->uid = t->st.st_uid;
 	af->gid = t->st.st_gid;
 	af->tmp = xstrfmt("%s.tmp-XXXXXX", af->path);
-	af->fd = mkostemp(af->tmp, O_CLOEXEC);
-	if (af->fd >= 0) {
-		af->tmp_handle = tmpfiles_add(af->tmp, TMPFILE_FILE);
+	af->fd = tmpfiles_mkstemp(af->tmp, O_CLOEXEC, &af->tmp_handle);
+	if (af->fd >= 0)
 		return 0;
-	}
 	saved = errno;
 	free(af->path);
 	free(af->tmp);

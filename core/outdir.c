@@ -413,12 +413,11 @@ int outdir_open(struct outdir *d, const char *path)
 	d->tmp_handle = -1;
 	if (outdir_check(d->target))
 		goto fail;
-	if (!mkdtemp(d->tmp)) {
+	if (!tmpfiles_mkdtemp(d->tmp, &d->tmp_handle)) {
 		error("cannot create a directory beside '%s': %s", d->target,
 		      strerror(errno));
 		goto fail;
 	}
-	d->tmp_handle = tmpfiles_add(d->tmp, TMPFILE_DIR);
 	return 0;
 fail:
 	free(d->target);

@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -189,4 +191,50 @@ void tmpfiles_forget(int handle)
 {
 	if (handle >= 0 && handle < TMPFILES_MAX)
 		atomic_store(&slots[handle].state, SLOT_FREE);
+}
+
+/* Blocks the fatal signals in this thread, after making sure they are
+ * caught: what is created next is registered before one is delivered. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	catch_fatal_signals();
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(*fatal_signals);
+	     i++)
+		sigaddset(&block, fatal_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+	int saved = errno;
+
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+	errno = saved;
+}
+
+int tmpfiles_mkstemp(char *template, int flags, int *handle)
+{
+	sigset_t old;
+	int fd;
+
+	hold_signals(&old);
+	fd = mkostemp(template, flags);
+	*handle = fd >= 0 ? tmpfiles_add(template, TMPFILE_FILE) : -1;
+	release_signals(&old);
+	return fd;
+}
+
+char *tmpfiles_mkdtemp(char *template, int *handle)
+{
+	sigset_t old;
+	char *dir;
+
+	hold_signals(&old);
+	dir = mkdtemp(template);
+	*handle = dir ? tmpfiles_add(template, TMPFILE_DIR) : -1;
+	release_signals(&old);
+	return dir;
 }

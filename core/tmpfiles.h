@@ -28,6 +28,14 @@ enum tmpfile_kind { TMPFILE_FILE, TMPFILE_DIR };
 
 /* Registers path; returns a handle for tmpfiles_forget(). */
 int tmpfiles_add(const char *path, enum tmpfile_kind kind);
+/*
+ * mkostemp(template, flags) and mkdtemp(template) that register what they
+ * create, with the fatal signals blocked from before the creation until
+ * the registration: a signal in between would leave the file behind.
+ * Return as mkostemp and mkdtemp do; *handle is for tmpfiles_forget().
+ */
+int tmpfiles_mkstemp(char *template, int flags, int *handle);
+char *tmpfiles_mkdtemp(char *template, int *handle);
 /* path was renamed into place or removed: not to be touched any more. */
 void tmpfiles_forget(int handle);
 /* Removes everything registered now (async-signal-safe). */

@@ -54,7 +54,7 @@ rm in.fifo
 # A report being rendered: a large result set keeps it busy.
 {
 	printf '{"schema":"storan/1","generator":"test","sources":[{"path":"big"}],"measurements":['
-	for i in $(seq 1 3000); do
+	for i in $(seq 1 20000); do
 		[ "$i" -gt 1 ] && printf ','
 		printf '{"tool":"fio","op":"read","metric":"bw","unit":"B/s","values":[%d,%d,%d],"labels":{"bs":"%d","host":"h%d"}}' \
 			"$i" "$((i + 1))" "$((i + 2))" "$((4096 * (i % 12 + 1)))" "$((i % 40))"
