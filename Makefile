@@ -14,7 +14,7 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
 
-PKGS := liburing gsl zlib jansson libcrypto
+PKGS := liburing gsl zlib jansson libcrypto sqlite3 libpq
 # Loaded when a chart or workbook is drawn, not linked (plot/gfx.h): their
 # headers at build time, their sonames for dlopen().
 GFX_PKGS := cairo fontconfig xlsxwriter
@@ -55,7 +55,7 @@ Q := @
 endif
 
 LIB_SRCS := $(sort $(wildcard core/*.c parsers/*.c cmd/*.c analysis/*.c \
-	plot/*.c runner/*.c))
+	plot/*.c runner/*.c store/*.c))
 BUILD ?= build
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))

@@ -23,6 +23,19 @@ int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_store(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+
+/*
+ * The series of store DB (analysis/history.h), for history, detect and
+ * report DB: 0, or the exit code after saying what is wrong.  metric and
+ * where may be NULL.
+ */
+struct store_data;
+struct history;
+int history_load(const char *db, const char *metric, const char *where,
+		 struct store_data *d, struct history *h);
 
 /* Exit codes shared by every command (like diff(1)). */
 enum exit_code {

@@ -1,0 +1,94 @@
+/*
+ * History: the runs of a store (store/store.h) as time series, one per
+ * series, oldest run first -- what `storan history` prints, `storan
+ * detect` searches for change points and `storan report DB` draws.
+ *
+ * A series is one tool, op, metric and unit under one set of conditions:
+ * the measurement's labels less the run's identity (the labels `store
+ * add --label` gave any run, and commit, time, date, run) and less where
+ * a number came from (command, file).  history_series_labels() is the
+ * one place that decides it (the experiment model of analysis/ will take
+ * it over).  Measurements of one run in one series are its repetitions:
+ * pooled into one point, every value kept.
+ *
+ * A history borrows the store_data it was built from (runs, names); the
+ * data must outlive it.
+ */
+#ifndef STORAN_HISTORY_H
+#define STORAN_HISTORY_H
+
+#include <stddef.h>
+
+#include "detect.h"
+#include "../core/filter.h"
+#include "../store/store.h"
+
+/* One run of one series: its repetitions pooled. */
+struct history_point {
+	size_t run;		/* index into the store_data's runs */
+	double *values;		/* every repetition (NULL: summaries only) */
+	size_t nvalues;
+	size_t n;		/* repetitions, values or summaries' n */
+	double mean, stddev, min, max;	/* (analysis/stats.c) */
+};
+
+struct history_series {
+	char *tool, *op, *metric, *unit;
+	struct labels labels;	/* the series' conditions */
+	char *name;		/* "fio randread iops bs=4096 rw=randread" */
+	int direction;		/* +1 higher is better, -1 lower, 0 unknown */
+	struct history_point *p;	/* oldest run first */
+	size_t n, alloc;
+};
+
+struct history {
+	const struct store_data *data;
+	struct history_series *s;	/* in order of tool, op, metric, labels */
+	size_t n, alloc;
+};
+
+/*
+ * The series labels of a measurement with labels l, in a store whose
+ * runs are labelled with the keys run_keys[0..nrun_keys): written to out.
+ */
+void history_series_labels(const struct labels *l, char *const *run_keys,
+			   size_t nrun_keys, struct labels *out);
+
+/*
+ * Builds the series of d whose measurements `where` selects (NULL:
+ * all).  Series with no point are left out.
+ */
+void history_build(struct history *h, const struct store_data *d,
+		   const struct filter *where);
+void history_release(struct history *h);
+/* Keeps the series keep() says yes to, in their order. */
+void history_keep(struct history *h,
+		  int (*keep)(const struct history_series *s));
+
+/* A change point of one series, judged in the metric's own direction. */
+enum history_verdict {
+	HISTORY_REGRESSION,
+	HISTORY_IMPROVEMENT,
+	HISTORY_CHANGED,	/* the metric has no direction (bytes) */
+};
+
+struct history_change {
+	size_t series;		/* index into h->s */
+	size_t point;		/* the series' first point after the change */
+	struct change_point cp;	/* means in the metric's unit */
+	double ratio;		/* mean after / mean before */
+	double change_pct;
+	enum history_verdict verdict;
+};
+
+const char *history_verdict_name(enum history_verdict v);
+
+/*
+ * The change points of every series (each point's mean is one value),
+ * series by series, in time order.  Returns how many; *out is the
+ * caller's to free.
+ */
+size_t history_detect(const struct history *h, const struct detect_options *o,
+		      struct history_change **out);
+
+#endif
