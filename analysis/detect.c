@@ -249,14 +249,106 @@ static void divide_window(const double *x, size_t from, size_t to,
 	free(bounds);
 }
 
-/* ---- the merge test: energy distance at one split -------------------------- */
+/* ---- the merge test: the best split of a neighbourhood ------------------ */
 
-struct sorted_seg {
-	double *z;		/* the values of the segment, sorted */
-	size_t *pos;		/* their positions in it */
-	unsigned char *in_x;	/* per sorted value: before the split */
+/*
+ * Scratch of the merge test, for a neighbourhood of up to `alloc` runs:
+ * the values in test order, their ranks among themselves, two Fenwick
+ * trees (count and sum by rank) and the within-sums of every prefix and
+ * suffix.
+ */
+struct merge_scratch {
+	double *v, *sum, *sxx, *syy;
+	size_t *rank, *pos, *cnt;
 	size_t alloc;
 };
+
+static void scratch_grow(struct merge_scratch *g, size_t n)
+{
+	if (n <= g->alloc)
+		return;
+	g->alloc = n;
+	g->v = xrealloc(g->v, n * sizeof(*g->v));
+	g->sum = xrealloc(g->sum, (n + 1) * sizeof(*g->sum));
+	g->sxx = xrealloc(g->sxx, (n + 1) * sizeof(*g->sxx));
+	g->syy = xrealloc(g->syy, (n + 1) * sizeof(*g->syy));
+	g->rank = xrealloc(g->rank, n * sizeof(*g->rank));
+	g->pos = xrealloc(g->pos, n * sizeof(*g->pos));
+	g->cnt = xrealloc(g->cnt, (n + 1) * sizeof(*g->cnt));
+}
+
+static void scratch_release(struct merge_scratch *g)
+{
+	free(g->v);
+	free(g->sum);
+	free(g->sxx);
+	free(g->syy);
+	free(g->rank);
+	free(g->pos);
+	free(g->cnt);
+}
+
+/*
+ * Adds value v of rank r to the trees holding `count` values summing to
+ * `total`; returns the sum of its distances to them.
+ */
+static double tree_add(struct merge_scratch *g, size_t n, size_t r, double v,
+		       size_t count, double total)
+{
+	size_t below = 0;
+	double sum_below = 0;
+
+	for (size_t i = r; i > 0; i -= i & -i) {
+		below += g->cnt[i];
+		sum_below += g->sum[i];
+	}
+	for (size_t i = r + 1; i <= n; i += i & -i) {
+		g->cnt[i]++;
+		g->sum[i] += v;
+	}
+	return ((double)below * v - sum_below) +
+	       ((total - sum_below) - (double)(count - below) * v);
+}
+
+/* Q^(0, tau, n) of g->v for every tau; the largest, and at `at` in *q_at. */
+static double best_tau(struct merge_scratch *g, size_t n, size_t at,
+		       double *q_at)
+{
+	double total = 0, best = -INFINITY, whole;
+
+	memset(g->cnt, 0, (n + 1) * sizeof(*g->cnt));
+	memset(g->sum, 0, (n + 1) * sizeof(*g->sum));
+	g->sxx[0] = 0;
+	for (size_t t = 0; t < n; t++) {
+		g->sxx[t + 1] = g->sxx[t] + tree_add(g, n, g->rank[t], g->v[t],
+						     t, total);
+		total += g->v[t];
+	}
+	memset(g->cnt, 0, (n + 1) * sizeof(*g->cnt));
+	memset(g->sum, 0, (n + 1) * sizeof(*g->sum));
+	g->syy[n] = 0;
+	total = 0;
+	for (size_t t = n; t-- > 0;) {
+		g->syy[t] = g->syy[t + 1] + tree_add(g, n, g->rank[t], g->v[t],
+						     n - 1 - t, total);
+		total += g->v[t];
+	}
+	whole = g->syy[0];
+	for (size_t tau = 1; tau < n; tau++) {
+		double a = (double)tau, b = (double)(n - tau);
+		double sxx = g->sxx[tau], syy = g->syy[tau];
+		double q = a * b / (a + b) *
+			   (2 * (whole - sxx - syy) / (a * b) -
+			    (a > 1 ? 2 * sxx / (a * (a - 1)) : 0) -
+			    (b > 1 ? 2 * syy / (b * (b - 1)) : 0));
+
+		if (tau == at)
+			*q_at = q;
+		if (q > best)
+			best = q;
+	}
+	return best;
+}
 
 static int cmp_pos(const void *a, const void *b, void *base)
 {
@@ -268,65 +360,43 @@ static int cmp_pos(const void *a, const void *b, void *base)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-/* Q^ of the labels in_x over the sorted z (nx of them in X). */
-static double split_q(const struct sorted_seg *g, size_t n, size_t nx)
+/*
+ * p of a change at `at` in x[from, to): how often the best split of the
+ * shuffled runs (X from `from`, Y up to `to`, the split anywhere) is at
+ * least the observed split's.  The search over every split is what makes
+ * it honest for a point that was chosen as the best one.
+ */
+static double neighbourhood_test(const double *x, size_t from, size_t at,
+				 size_t to, double level, uint64_t seed,
+				 struct merge_scratch *g)
 {
-	double sxx = 0, syy = 0, all = 0, nn = (double)nx;
-	double m = (double)(n - nx);
-	size_t rx = 0, ry = 0;
-
-	for (size_t k = 0; k < n; k++) {
-		double z = g->z[k];
-
-		all += z * (double)(2 * (k + 1)) - z * (double)(n + 1);
-		if (g->in_x[k])
-			sxx += z * (2 * (double)++rx - nn - 1);
-		else
-			syy += z * (2 * (double)++ry - m - 1);
-	}
-	return nn * m / (nn + m) *
-	       (2 * (all - sxx - syy) / (nn * m) -
-		(nn > 1 ? 2 * sxx / (nn * (nn - 1)) : 0) -
-		(m > 1 ? 2 * syy / (m * (m - 1)) : 0));
-}
-
-/* p of the split of x[from, to) at tau (fixed split, permuted labels). */
-static double split_test(const double *x, size_t from, size_t tau, size_t to,
-			 double level, uint64_t seed, struct sorted_seg *g)
-{
-	size_t n = to - from, nx = tau - from, b = 0, k;
-	size_t perms = permutations_for(level);
-	double q;
+	size_t n = to - from, perms = permutations_for(level), b = 0, k;
+	double q = -INFINITY;
 	struct rng r;
+	union { const double *c; void *v; } base = { x + from };
 
-	if (n > g->alloc) {
-		g->alloc = n;
-		g->z = xrealloc(g->z, n * sizeof(*g->z));
-		g->pos = xrealloc(g->pos, n * sizeof(*g->pos));
-		g->in_x = xrealloc(g->in_x, n);
-	}
+	scratch_grow(g, n);
 	for (size_t i = 0; i < n; i++)
 		g->pos[i] = i;
-	{
-		union { const double *c; void *v; } base = { x + from };
-
-		qsort_r(g->pos, n, sizeof(*g->pos), cmp_pos, base.v);
-	}
-	for (size_t k2 = 0; k2 < n; k2++) {
-		g->z[k2] = x[from + g->pos[k2]];
-		g->in_x[k2] = g->pos[k2] < nx;
-	}
-	q = split_q(g, n, nx);
-	rng_seed(&r, seed ^ 0xa5a5a5a5ULL, from, to, tau);
+	qsort_r(g->pos, n, sizeof(*g->pos), cmp_pos, base.v);
+	for (size_t i = 0; i < n; i++)
+		g->rank[g->pos[i]] = i;
+	memcpy(g->v, x + from, n * sizeof(*g->v));
+	best_tau(g, n, at - from, &q);
+	rng_seed(&r, seed ^ 0xa5a5a5a5ULL, from, to, at);
 	for (k = 1; k <= perms; k++) {
-		for (size_t i = n; i > 1; i--) {
-			size_t j = rng_below(&r, i);
-			unsigned char t = g->in_x[i - 1];
+		double ignored;
 
-			g->in_x[i - 1] = g->in_x[j];
-			g->in_x[j] = t;
+		for (size_t i = n; i > 1; i--) {	/* values with ranks */
+			size_t j = rng_below(&r, i), tr = g->rank[i - 1];
+			double tv = g->v[i - 1];
+
+			g->v[i - 1] = g->v[j];
+			g->rank[i - 1] = g->rank[j];
+			g->v[j] = tv;
+			g->rank[j] = tr;
 		}
-		if (at_least(split_q(g, n, nx), q))
+		if (at_least(best_tau(g, n, SIZE_MAX, &ignored), q))
 			b++;
 		if ((double)(b + 1) / (double)(perms + 1) > level)
 			return (double)(b + 1) / (double)(k + 1);
@@ -337,15 +407,18 @@ static double split_test(const double *x, size_t from, size_t tau, size_t to,
 /* Tests and describes cps[i] between its neighbours (raw: the units). */
 static void describe(const double *x, const double *raw, size_t n,
 		     struct change_point *cps, size_t ncps, size_t i,
-		     const struct detect_options *o, struct sorted_seg *g)
+		     const struct detect_options *o, struct merge_scratch *g)
 {
 	size_t from = i ? cps[i - 1].index : 0;
 	size_t to = i + 1 < ncps ? cps[i + 1].index : n;
-	size_t at = cps[i].index;
+	size_t at = cps[i].index, reach = o->window;
 
 	cps[i].mean_before = stats_mean(raw + from, at - from);
 	cps[i].mean_after = stats_mean(raw + at, to - at);
-	cps[i].p = split_test(x, from, at, to, o->alpha, o->seed, g);
+	/* the test looks a window each way: the runs that show the change */
+	cps[i].p = neighbourhood_test(x, at - from > reach ? at - reach : from,
+				      at, to - at > reach ? at + reach : to,
+				      o->alpha, o->seed, g);
 }
 
 static double rel_change(const struct change_point *c)
@@ -358,7 +431,7 @@ static double rel_change(const struct change_point *c)
 /* Removes the weakest point until all are significant and large. */
 static size_t merge(const double *x, const double *raw, size_t n,
 		    struct change_point *cps, size_t ncps,
-		    const struct detect_options *o, struct sorted_seg *g)
+		    const struct detect_options *o, struct merge_scratch *g)
 {
 	for (size_t i = 0; i < ncps; i++)
 		describe(x, raw, n, cps, ncps, i, o, g);
@@ -419,12 +492,13 @@ size_t detect_change_points(const double *raw, size_t n,
 		       o->alpha < 0.5 ? o->alpha * 2 : o->alpha;
 	size_t *weak = NULL, nweak = 0, alloc = 0, start = 0, uniq = 0;
 	struct change_point *cps;
-	struct sorted_seg g = { NULL, NULL, NULL, 0 };
+	struct merge_scratch g;
 	double *x, *rows, *copy;
 
 	*out = NULL;
 	if (n < 3)
 		return 0;
+	memset(&g, 0, sizeof(g));
 	x = normalised(raw, n);
 	rows = xmalloc(3 * (window + 1) * sizeof(*rows));
 	copy = xmalloc(n * sizeof(*copy));
@@ -448,9 +522,7 @@ size_t detect_change_points(const double *raw, size_t n,
 		if (!uniq || cps[uniq - 1].index != weak[i])
 			cps[uniq++].index = weak[i];
 	uniq = merge(x, raw, n, cps, uniq, o, &g);
-	free(g.z);
-	free(g.pos);
-	free(g.in_x);
+	scratch_release(&g);
 	free(weak);
 	free(rows);
 	free(copy);
