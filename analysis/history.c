@@ -6,12 +6,15 @@
  */
 #include "history.h"
 #include "compare.h"
+#include "format.h"
 #include "stats.h"
+#include "../core/human.h"
 #include "../core/keymap.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,4 +350,82 @@ size_t history_detect(const struct history *h, const struct detect_options *o,
 	}
 	*out = v;
 	return n;
+}
+
+static void set_mean(struct fmt_table *t, size_t r, size_t c, double v,
+		     const struct display_unit *u)
+{
+	char buf[64];
+
+	fmt_table_set_number(t, r, c, v, human_format(v, u, buf, sizeof(buf)));
+}
+
+static void unit_of(const struct history_series *hs, struct display_unit *u)
+{
+	double typical = 0;
+
+	for (size_t i = 0; i < hs->n; i++)
+		if (fabs(hs->p[i].mean) > typical)
+			typical = fabs(hs->p[i].mean);
+	display_unit_auto(hs->unit, typical, 0, u);
+}
+
+static void change_row(struct fmt_table *t, const struct history *h,
+		       const struct history_change *c)
+{
+	const struct history_series *hs = &h->s[c->series];
+	const struct store_run *run = &h->data->runs[hs->p[c->point].run];
+	struct display_unit u;
+	char *labels = labels_to_string(&hs->labels);
+	size_t r = fmt_table_add_row(t);
+	char buf[64];
+
+	unit_of(hs, &u);
+	fmt_table_set_cell(t, r, 0, hs->tool, NULL);
+	fmt_table_set_cell(t, r, 1, hs->op, NULL);
+	fmt_table_set_cell(t, r, 2, hs->metric, NULL);
+	fmt_table_set_cell(t, r, 3, labels, NULL);
+	fmt_table_set_cell(t, r, 4, run->name, NULL);
+	fmt_table_set_cell(t, r, 5, run->time, NULL);
+	fmt_table_set_cell(t, r, 6, u.name, hs->unit);
+	set_mean(t, r, 7, c->cp.mean_before, &u);
+	set_mean(t, r, 8, c->cp.mean_after, &u);
+	snprintf(buf, sizeof(buf), "%.3f", c->ratio);
+	fmt_table_set_number(t, r, 9, c->ratio, buf);
+	snprintf(buf, sizeof(buf), "%+.1f%%", c->change_pct);
+	fmt_table_set_number(t, r, 10, c->change_pct, buf);
+	snprintf(buf, sizeof(buf), "%.2g", c->cp.p);
+	fmt_table_set_number(t, r, 11, c->cp.p, buf);
+	fmt_table_set_cell(t, r, 12, history_verdict_name(c->verdict), NULL);
+	fmt_table_set_style(t, r, 12, c->verdict == HISTORY_REGRESSION ?
+			    FMT_BAD : c->verdict == HISTORY_IMPROVEMENT ?
+			    FMT_GOOD : FMT_PLAIN);
+	free(labels);
+}
+
+static void changes_table_init(struct fmt_table *t)
+{
+	static const char *const cols[][2] = {
+		{ "tool", "tool" }, { "op", "op" }, { "metric", "metric" },
+		{ "labels", "labels" }, { "run", "run" }, { "time", "time" },
+		{ "unit", "unit" }, { "mean_before", "before" },
+		{ "mean_after", "after" }, { "ratio", "ratio" },
+		{ "change_pct", "change" }, { "p_value", "p" },
+		{ "verdict", "verdict" },
+	};
+
+	fmt_table_init(t, NULL);
+	for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++)
+		fmt_table_add_column(t, cols[c][0], cols[c][1],
+				     c >= 7 && c <= 11);
+}
+
+void history_changes_table(const struct history *h,
+			   const struct history_change *c, size_t n,
+			   long since, struct fmt_table *t)
+{
+	changes_table_init(t);
+	for (size_t i = 0; i < n; i++)
+		if ((long)h->s[c[i].series].p[c[i].point].run > since)
+			change_row(t, h, &c[i]);
 }

@@ -91,4 +91,13 @@ const char *history_verdict_name(enum history_verdict v);
 size_t history_detect(const struct history *h, const struct detect_options *o,
 		      struct history_change **out);
 
+/*
+ * The table `storan detect` prints (analysis/format.h): a row per change
+ * of c[0..n) at a run after index since (-1: all), means in human units.
+ */
+struct fmt_table;
+void history_changes_table(const struct history *h,
+			   const struct history_change *c, size_t n,
+			   long since, struct fmt_table *t);
+
 #endif

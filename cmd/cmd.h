@@ -37,6 +37,11 @@ struct history;
 int history_load(const char *db, const char *metric, const char *where,
 		 struct store_data *d, struct history *h);
 
+/* storan report DB -o DIR (cmd/report-db.c): is input a store?  Then
+ * report_db() writes its trend page and returns the exit code. */
+int report_db_wanted(const char *input);
+int report_db(const char *db, const char *dir, const char *title);
+
 /* Exit codes shared by every command (like diff(1)). */
 enum exit_code {
 	EXIT_OK = 0,

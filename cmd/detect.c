@@ -9,7 +9,6 @@
 #include "../analysis/compare.h"
 #include "../analysis/format.h"
 #include "../analysis/history.h"
-#include "../core/human.h"
 #include "../core/numscan.h"
 #include "../core/xalloc.h"
 
@@ -62,76 +61,6 @@ static int parse_fraction(const char *arg, double *out)
 	}
 	*out = v;
 	return *p || !isfinite(v) ? -1 : 0;
-}
-
-static void set_mean(struct fmt_table *t, size_t r, size_t c, double v,
-		     const struct display_unit *u)
-{
-	char buf[64];
-
-	fmt_table_set_number(t, r, c, v, human_format(v, u, buf, sizeof(buf)));
-}
-
-static void unit_of(const struct history_series *hs, struct display_unit *u)
-{
-	double typical = 0;
-
-	for (size_t i = 0; i < hs->n; i++)
-		if (fabs(hs->p[i].mean) > typical)
-			typical = fabs(hs->p[i].mean);
-	display_unit_auto(hs->unit, typical, 0, u);
-}
-
-static void change_row(struct fmt_table *t, const struct history *h,
-		       const struct history_change *c)
-{
-	const struct history_series *hs = &h->s[c->series];
-	const struct store_run *run = &h->data->runs[hs->p[c->point].run];
-	struct display_unit u;
-	char *labels = labels_to_string(&hs->labels);
-	size_t r = fmt_table_add_row(t);
-	char buf[64];
-
-	unit_of(hs, &u);
-	fmt_table_set_cell(t, r, 0, hs->tool, NULL);
-	fmt_table_set_cell(t, r, 1, hs->op, NULL);
-	fmt_table_set_cell(t, r, 2, hs->metric, NULL);
-	fmt_table_set_cell(t, r, 3, labels, NULL);
-	fmt_table_set_cell(t, r, 4, run->name, NULL);
-	fmt_table_set_cell(t, r, 5, run->time, NULL);
-	fmt_table_set_cell(t, r, 6, u.name, hs->unit);
-	set_mean(t, r, 7, c->cp.mean_before, &u);
-	set_mean(t, r, 8, c->cp.mean_after, &u);
-	snprintf(buf, sizeof(buf), "%.3f", c->ratio);
-	fmt_table_set_number(t, r, 9, c->ratio, buf);
-	snprintf(buf, sizeof(buf), "%+.1f%%", c->change_pct);
-	fmt_table_set_number(t, r, 10, c->change_pct, buf);
-	snprintf(buf, sizeof(buf), "%.2g", c->cp.p);
-	fmt_table_set_number(t, r, 11, c->cp.p, buf);
-	fmt_table_set_cell(t, r, 12, history_verdict_name(c->verdict), NULL);
-	fmt_table_set_style(t, r, 12, c->verdict == HISTORY_REGRESSION ?
-			    FMT_BAD : c->verdict == HISTORY_IMPROVEMENT ?
-			    FMT_GOOD : FMT_PLAIN);
-	free(labels);
-}
-
-void detect_table_init(struct fmt_table *t);
-
-void detect_table_init(struct fmt_table *t)
-{
-	static const char *const cols[][2] = {
-		{ "tool", "tool" }, { "op", "op" }, { "metric", "metric" },
-		{ "labels", "labels" }, { "run", "run" }, { "time", "time" },
-		{ "unit", "unit" }, { "mean_before", "before" },
-		{ "mean_after", "after" }, { "ratio", "ratio" },
-		{ "change_pct", "change" }, { "p_value", "p" },
-		{ "verdict", "verdict" },
-	};
-
-	fmt_table_init(t, NULL);
-	for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++)
-		fmt_table_add_column(t, cols[c][0], cols[c][1],
-				     c >= 7 && c <= 11);
 }
 
 /* The run index of --since, or -1 for a name no run has. */
@@ -233,14 +162,13 @@ static size_t report(const struct history *h, const struct history_change *c,
 	struct fmt_table t;
 	size_t gated = 0, shown = 0, regressions = 0;
 
-	detect_table_init(&t);
+	history_changes_table(h, c, n, since, &t);
 	for (size_t i = 0; i < n; i++) {
 		const struct history_series *hs = &h->s[c[i].series];
 		int last = i + 1 == n || c[i + 1].series != c[i].series;
 
 		if ((long)hs->p[c[i].point].run <= since)
 			continue;
-		change_row(&t, h, &c[i]);
 		shown++;
 		regressions += c[i].verdict == HISTORY_REGRESSION;
 		if (last && c[i].verdict == HISTORY_REGRESSION) {

@@ -22,6 +22,7 @@
 
 static const char report_usage[] =
 	"usage: storan report INPUT... -o DIR [--title T]\n"
+	"       storan report DB -o DIR [--title T]   (a history store)\n"
 	"\n"
 	"Chooses the charts a reader needs from the data -- one per tool and\n"
 	"metric group, block-size sweeps as lines, operations as grouped\n"
@@ -185,7 +186,11 @@ int cmd_report(int argc, char **argv)
 		rc = usage_error("report", "no input files");
 	else if (!rc && (!dir || !*dir))
 		rc = usage_error("report", "no output directory: -o DIR");
-	if (rc) {
+	if (!rc && argc - optind == 1 && report_db_wanted(argv[optind]))
+		rc = report_db(argv[optind], dir, title);	/* a store */
+	else if (!rc)
+		rc = -1;
+	if (rc >= 0) {
 		findings_args_release(&fa);
 		return rc;
 	}

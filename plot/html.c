@@ -177,6 +177,11 @@ void report_write_html(const struct report *r, const struct strbuf *svgs,
 		       struct strbuf *sb)
 {
 	html_head(sb, r);
+	if (r->lead) {
+		strbuf_adds(sb, "<section id=\"lead\">\n");
+		fmt_render(r->lead, FMT_HTML, 0, sb);
+		strbuf_adds(sb, "</section>\n");
+	}
 	strbuf_adds(sb, "<nav><ol>\n");
 	for (size_t i = 0; i < r->n; i++) {
 		strbuf_addf(sb, "<li><a href=\"#c%zu\">", i + 1);

@@ -77,6 +77,10 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 	strbuf_addf(sb, "\n\n%zu measurements from %zu input(s); made by "
 		    "storan %s.\n\n", r->rs->n, r->rs->nsources,
 		    STORAN_VERSION);
+	if (r->lead) {
+		fmt_render(r->lead, FMT_MD, 0, sb);
+		strbuf_addch(sb, '\n');
+	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct chart *c = &r->charts[i].chart;
 

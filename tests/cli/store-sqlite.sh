@@ -40,6 +40,24 @@ expect_rc 0 "history --where"
 expect_in "$out" "MB/s" "human units in text"
 case "$out" in *write*) fail "--where op=read shows writes" ;; esac
 
+# --- the report page: the table of change points first, a chart per series
+run "$STORAN" report "$DB" -o "$TMP/rep"
+expect_rc 0 "report DB"
+[ -f "$TMP/rep/index.html" ] && [ -f "$TMP/rep/report.xlsx" ] || fail "report files"
+[ "$(ls "$TMP/rep/charts" | grep -c 'trend-dd-.*-bw\.png$')" -eq 2 ] ||
+	fail "a trend chart per bw series: $(ls "$TMP/rep/charts")"
+md=$(cat "$TMP/rep/report.md")
+first=$(printf '%s\n' "$md" | grep -n -m1 '^| dd ' | cut -d: -f1)
+chart1=$(printf '%s\n' "$md" | grep -n -m1 '^## 1\. ' | cut -d: -f1)
+[ -n "$first" ] && [ "$first" -lt "$chart1" ] || fail "change table before the charts"
+expect_in "$md" "**Change points: 2, 2 regression(s)**" "change table title"
+mkdir "$TMP/mine" && echo keep >"$TMP/mine/notes.txt"
+run "$STORAN" report "$DB" -o "$TMP/mine"
+expect_rc 2 "report DB over a directory storan did not write"
+[ "$(cat "$TMP/mine/notes.txt")" = keep ] || fail "a user's directory was touched"
+run "$STORAN" report "$DB" -o "$TMP/rep"
+expect_rc 0 "report DB replaces its own report"
+
 # --- ls, export back, rm
 run "$STORAN" store ls "$DB" --format csv
 expect_rc 0 "store ls"
