@@ -104,12 +104,45 @@ struct split {
 	size_t tau;		/* -1 (SIZE_MAX): none */
 };
 
-/* Scratch rows for best_split: 3 * (L + 1) doubles. */
+/*
+ * Scratch of best_split for segments of up to `max` runs: three rows of
+ * running sums, and tables that spare the inner loop its divisions:
+ * c2[k] = 1 / C(k, 2) (0 for k < 2), inv[k] = 1 / k.
+ */
+struct split_work {
+	double *rows, *c2, *inv;
+	size_t max;
+};
+
+static void split_work_init(struct split_work *w, size_t max)
+{
+	w->max = max;
+	w->rows = xmalloc(3 * (max + 1) * sizeof(double));
+	w->c2 = xmalloc((max + 1) * sizeof(double));
+	w->inv = xmalloc((max + 1) * sizeof(double));
+	for (size_t k = 0; k <= max; k++) {
+		w->c2[k] = k > 1 ? 2 / ((double)k * (double)(k - 1)) : 0;
+		w->inv[k] = k ? 1 / (double)k : 0;
+	}
+}
+
+static void split_work_release(struct split_work *w)
+{
+	free(w->rows);
+	free(w->c2);
+	free(w->inv);
+}
+
+/*
+ * Q^ = n m / (n + m) (2 Sxy / (n m) - Sxx / C(n, 2) - Syy / C(m, 2))
+ *    = (2 Sxy - n m (Sxx / C(n, 2) + Syy / C(m, 2))) / (n + m)
+ */
 static struct split best_split(const double *x, size_t s, size_t e,
-			       double *rows)
+			       struct split_work *w)
 {
 	size_t len = e - s;
-	double *ws = rows, *prev = rows + len + 1, *cur = prev + len + 1;
+	double *ws = w->rows, *prev = ws + len + 1, *cur = prev + len + 1;
+	const double *c2 = w->c2, *inv = w->inv;
 	struct split best = { -INFINITY, SIZE_MAX };
 
 	if (len < 2)
@@ -128,7 +161,7 @@ static struct split best_split(const double *x, size_t s, size_t e,
 		prev[b] = 0;
 	for (size_t tau = e - 1; tau > s; tau--) {
 		double run = 0, n = (double)(tau - s);
-		double cxx = n > 1 ? 2 / (n * (n - 1)) : 0;
+		double cxx = c2[tau - s] * ws[tau - s];
 
 		cur[tau - s] = cur[tau + 1 - s] = 0;
 		for (size_t kappa = tau + 2; kappa <= e; kappa++) {
@@ -136,12 +169,11 @@ static struct split best_split(const double *x, size_t s, size_t e,
 			cur[kappa - s] = prev[kappa - s] + run;
 		}
 		for (size_t kappa = tau + 1; kappa <= e; kappa++) {
-			double m = (double)(kappa - tau);
-			double sxx = ws[tau - s], syy = cur[kappa - s];
-			double sxy = ws[kappa - s] - sxx - syy;
-			double cyy = m > 1 ? 2 / (m * (m - 1)) : 0;
-			double q = n * m / (n + m) *
-				   (2 * sxy / (n * m) - cxx * sxx - cyy * syy);
+			size_t mi = kappa - tau;
+			double m = (double)mi, syy = cur[kappa - s];
+			double sxy = ws[kappa - s] - ws[tau - s] - syy;
+			double q = (2 * sxy - n * m * (cxx + c2[mi] * syy)) *
+				   inv[kappa - s];
 
 			if (q > best.q) {
 				best.q = q;
@@ -160,7 +192,7 @@ static struct split best_split(const double *x, size_t s, size_t e,
 
 /* The best split over the segments bounds[0..nb] (bounds ascending). */
 static struct split best_of(const double *x, const size_t *bounds, size_t nb,
-			    double *rows)
+			    struct split_work *rows)
 {
 	struct split best = { -INFINITY, SIZE_MAX };
 
@@ -173,11 +205,14 @@ static struct split best_of(const double *x, const size_t *bounds, size_t nb,
 	return best;
 }
 
-/* Permutations for a level: p = (b + 1) / (P + 1) can reach it with one
- * exceedance (b = 1), so that one unlucky draw does not decide. */
-static size_t permutations_for(double level)
+/*
+ * Permutations for a level: p = (b + 1) / (P + 1) reaches it with
+ * `exceed` exceedances (b), at most -- 1 in the windows, so that one
+ * unlucky draw does not decide; 0 in the merge, the costlier test.
+ */
+static size_t permutations_for(double level, int exceed)
 {
-	double p = ceil(2 / level) - 1;
+	double p = ceil((exceed + 1) / level) - 1;
 
 	return p < 19 ? 19 : p > 19999 ? 19999 : (size_t)p;
 }
@@ -192,11 +227,12 @@ static int at_least(double a, double b)
  * level?  Shuffles within each segment and searches again.
  */
 static double max_test(const double *x, const size_t *bounds, size_t nb,
-		       double q, double level, uint64_t seed, double *rows,
+		       double q, double level, uint64_t seed,
+		       struct split_work *rows,
 		       double *copy)
 {
 	size_t from = bounds[0], to = bounds[nb - 1];
-	size_t perms = permutations_for(level), b = 0, k;
+	size_t perms = permutations_for(level, 1), b = 0, k;
 	struct rng r;
 
 	rng_seed(&r, seed, from, to, nb);
@@ -227,7 +263,7 @@ static void insert_sorted(size_t *v, size_t *n, size_t x)
 
 /* E-divisive in x[from, to): appends the weak change points to cps. */
 static void divide_window(const double *x, size_t from, size_t to,
-			  double level, uint64_t seed, double *rows,
+			  double level, uint64_t seed, struct split_work *rows,
 			  double *copy, size_t **cps, size_t *ncps,
 			  size_t *alloc)
 {
@@ -259,6 +295,7 @@ static void divide_window(const double *x, size_t from, size_t to,
  */
 struct merge_scratch {
 	double *v, *sum, *sxx, *syy;
+	double *row;		/* by rank: sum of |z - z_j| over all values */
 	size_t *rank, *pos, *cnt;
 	size_t alloc;
 };
@@ -272,6 +309,7 @@ static void scratch_grow(struct merge_scratch *g, size_t n)
 	g->sum = xrealloc(g->sum, (n + 1) * sizeof(*g->sum));
 	g->sxx = xrealloc(g->sxx, (n + 1) * sizeof(*g->sxx));
 	g->syy = xrealloc(g->syy, (n + 1) * sizeof(*g->syy));
+	g->row = xrealloc(g->row, n * sizeof(*g->row));
 	g->rank = xrealloc(g->rank, n * sizeof(*g->rank));
 	g->pos = xrealloc(g->pos, n * sizeof(*g->pos));
 	g->cnt = xrealloc(g->cnt, (n + 1) * sizeof(*g->cnt));
@@ -283,6 +321,7 @@ static void scratch_release(struct merge_scratch *g)
 	free(g->sum);
 	free(g->sxx);
 	free(g->syy);
+	free(g->row);
 	free(g->rank);
 	free(g->pos);
 	free(g->cnt);
@@ -310,7 +349,12 @@ static double tree_add(struct merge_scratch *g, size_t n, size_t r, double v,
 	       ((total - sum_below) - (double)(count - below) * v);
 }
 
-/* Q^(0, tau, n) of g->v for every tau; the largest, and at `at` in *q_at. */
+/*
+ * Q^(0, tau, n) of g->v for every tau; the largest, and at `at` in *q_at.
+ * One pass of the trees gives each value's distances to those before it,
+ * d_t; its distances to those after are row_t - d_t, row_t (to all the
+ * others) being the same wherever a shuffle puts the value.
+ */
 static double best_tau(struct merge_scratch *g, size_t n, size_t at,
 		       double *q_at)
 {
@@ -320,20 +364,16 @@ static double best_tau(struct merge_scratch *g, size_t n, size_t at,
 	memset(g->sum, 0, (n + 1) * sizeof(*g->sum));
 	g->sxx[0] = 0;
 	for (size_t t = 0; t < n; t++) {
-		g->sxx[t + 1] = g->sxx[t] + tree_add(g, n, g->rank[t], g->v[t],
-						     t, total);
+		double d = tree_add(g, n, g->rank[t], g->v[t], t, total);
+
+		g->sxx[t + 1] = g->sxx[t] + d;
+		g->syy[t] = g->row[g->rank[t]] - d;	/* after t, for now */
 		total += g->v[t];
 	}
-	memset(g->cnt, 0, (n + 1) * sizeof(*g->cnt));
-	memset(g->sum, 0, (n + 1) * sizeof(*g->sum));
 	g->syy[n] = 0;
-	total = 0;
-	for (size_t t = n; t-- > 0;) {
-		g->syy[t] = g->syy[t + 1] + tree_add(g, n, g->rank[t], g->v[t],
-						     n - 1 - t, total);
-		total += g->v[t];
-	}
-	whole = g->syy[0];
+	for (size_t t = n; t-- > 0;)
+		g->syy[t] += g->syy[t + 1];
+	whole = g->sxx[n];
 	for (size_t tau = 1; tau < n; tau++) {
 		double a = (double)tau, b = (double)(n - tau);
 		double sxx = g->sxx[tau], syy = g->syy[tau];
@@ -348,6 +388,22 @@ static double best_tau(struct merge_scratch *g, size_t n, size_t at,
 			best = q;
 	}
 	return best;
+}
+
+/* row[k] = sum over j of |z_k - z_j|, z sorted: in one pass. */
+static void row_sums(struct merge_scratch *g, const double *x, size_t n)
+{
+	double below = 0, all = 0;
+
+	for (size_t k = 0; k < n; k++)
+		all += x[g->pos[k]];
+	for (size_t k = 0; k < n; k++) {
+		double z = x[g->pos[k]];
+
+		g->row[k] = ((double)k * z - below) +
+			    ((all - below - z) - (double)(n - 1 - k) * z);
+		below += z;
+	}
 }
 
 static int cmp_pos(const void *a, const void *b, void *base)
@@ -370,7 +426,7 @@ static double neighbourhood_test(const double *x, size_t from, size_t at,
 				 size_t to, double level, uint64_t seed,
 				 struct merge_scratch *g)
 {
-	size_t n = to - from, perms = permutations_for(level), b = 0, k;
+	size_t n = to - from, perms = permutations_for(level, 0), b = 0, k;
 	double q = -INFINITY;
 	struct rng r;
 	union { const double *c; void *v; } base = { x + from };
@@ -381,6 +437,7 @@ static double neighbourhood_test(const double *x, size_t from, size_t at,
 	qsort_r(g->pos, n, sizeof(*g->pos), cmp_pos, base.v);
 	for (size_t i = 0; i < n; i++)
 		g->rank[g->pos[i]] = i;
+	row_sums(g, x + from, n);
 	memcpy(g->v, x + from, n * sizeof(*g->v));
 	best_tau(g, n, at - from, &q);
 	rng_seed(&r, seed ^ 0xa5a5a5a5ULL, from, to, at);
@@ -493,20 +550,21 @@ size_t detect_change_points(const double *raw, size_t n,
 	size_t *weak = NULL, nweak = 0, alloc = 0, start = 0, uniq = 0;
 	struct change_point *cps;
 	struct merge_scratch g;
-	double *x, *rows, *copy;
+	double *x, *copy;
+	struct split_work rows;
 
 	*out = NULL;
 	if (n < 3)
 		return 0;
 	memset(&g, 0, sizeof(g));
 	x = normalised(raw, n);
-	rows = xmalloc(3 * (window + 1) * sizeof(*rows));
+	split_work_init(&rows, window);
 	copy = xmalloc(n * sizeof(*copy));
 	while (start < n) {
 		size_t end = start + window < n ? start + window : n;
 		size_t before = nweak, last = 0;
 
-		divide_window(x, start, end, level, o->seed, rows, copy, &weak,
+		divide_window(x, start, end, level, o->seed, &rows, copy, &weak,
 			      &nweak, &alloc);
 		for (size_t i = before; i < nweak; i++)
 			if (weak[i] > last)
@@ -524,7 +582,7 @@ size_t detect_change_points(const double *raw, size_t n,
 	uniq = merge(x, raw, n, cps, uniq, o, &g);
 	scratch_release(&g);
 	free(weak);
-	free(rows);
+	split_work_release(&rows);
 	free(copy);
 	free(x);
 	if (!uniq) {

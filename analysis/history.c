@@ -8,11 +8,13 @@
 #include "compare.h"
 #include "format.h"
 #include "stats.h"
+#include "../core/cpus.h"
 #include "../core/human.h"
 #include "../core/keymap.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,34 +322,91 @@ static void judge(struct history_change *c, int direction)
 		c->verdict = HISTORY_REGRESSION;
 }
 
+/*
+ * Series are independent: worker threads take the next one (detection
+ * is deterministic per series, so the threads change nothing but time).
+ */
+struct detect_pool {
+	const struct history *h;
+	const struct detect_options *o;
+	struct change_point **cps;	/* per series */
+	size_t *ncps;
+	size_t next;
+	pthread_mutex_t lock;
+};
+
+static void detect_series(struct detect_pool *p, size_t s)
+{
+	const struct history_series *hs = &p->h->s[s];
+	double *x = xmalloc((hs->n + 1) * sizeof(*x));
+
+	for (size_t i = 0; i < hs->n; i++)
+		x[i] = hs->p[i].mean;
+	p->ncps[s] = detect_change_points(x, hs->n, p->o, &p->cps[s]);
+	free(x);
+}
+
+static void *detect_worker(void *arg)
+{
+	struct detect_pool *p = arg;
+
+	for (;;) {
+		size_t s;
+
+		pthread_mutex_lock(&p->lock);
+		s = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (s >= p->h->n)
+			return NULL;
+		detect_series(p, s);
+	}
+}
+
+static void detect_all(struct detect_pool *p)
+{
+	long cpus = storan_cpus();
+	size_t nthreads = cpus > 8 ? 8 : cpus < 1 ? 1 : (size_t)cpus;
+	pthread_t tid[8];
+	size_t started = 0;
+
+	if (nthreads > p->h->n)
+		nthreads = p->h->n;
+	for (size_t t = 0; nthreads > 1 && t < nthreads; t++)
+		if (!pthread_create(&tid[t], NULL, detect_worker, p))
+			started++;
+	if (!started)
+		detect_worker(p);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+}
+
 size_t history_detect(const struct history *h, const struct detect_options *o,
 		      struct history_change **out)
 {
 	struct history_change *v = NULL;
 	size_t n = 0, alloc = 0;
+	struct detect_pool p = { h, o, NULL, NULL, 0,
+				 PTHREAD_MUTEX_INITIALIZER };
 
+	p.cps = xcalloc(h->n + 1, sizeof(*p.cps));
+	p.ncps = xcalloc(h->n + 1, sizeof(*p.ncps));
+	detect_all(&p);
 	for (size_t s = 0; s < h->n; s++) {
-		const struct history_series *hs = &h->s[s];
-		double *x = xmalloc((hs->n + 1) * sizeof(*x));
-		struct change_point *cps;
-		size_t ncps;
-
-		for (size_t i = 0; i < hs->n; i++)
-			x[i] = hs->p[i].mean;
-		ncps = detect_change_points(x, hs->n, o, &cps);
-		for (size_t i = 0; i < ncps; i++) {
+		for (size_t i = 0; i < p.ncps[s]; i++) {
 			struct history_change *c;
 
 			ALLOC_GROW(v, n + 1, alloc);
 			c = &v[n++];
 			c->series = s;
-			c->point = cps[i].index;
-			c->cp = cps[i];
-			judge(c, hs->direction);
+			c->point = p.cps[s][i].index;
+			c->cp = p.cps[s][i];
+			judge(c, h->s[s].direction);
 		}
-		free(cps);
-		free(x);
+		free(p.cps[s]);
 	}
+	free(p.cps);
+	free(p.ncps);
+	pthread_mutex_destroy(&p.lock);
 	*out = v;
 	return n;
 }
