@@ -172,8 +172,10 @@ static void add_chart(struct report *r, const struct history *h, size_t s,
 		mark_changes(&rc->chart, h, cs, n);
 	rc->name = chart_name(r->n, &h->s[s]);
 	rc->x_key = xstrdup("run");
-	history_changes_table(h, cs, n, -1, &rc->table);
-	rc->has_table = n > 0;
+	/* no table: a chart's table is its own points (the workbook draws
+	 * from it); the change points are in the page's lead table */
+	fmt_table_init(&rc->table, NULL);
+	rc->has_table = 0;
 	if (n > MAX_MARKED)
 		report_add_note(r, "%s: %zu change points, the first %d "
 				"marked on its chart", h->s[s].name, n,
