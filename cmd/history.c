@@ -97,14 +97,17 @@ int history_load(const char *db, const char *metric, const char *where,
 		return usage_error("history", "--where wants k=v,..., not "
 				   "'%s'", where);
 	}
-	if (store_open(&s, db, STORE_READ, &err) ||
-	    (store_load(&s, metric, d, &err) && (store_close(&s), 1))) {
-		fprintf(stderr, "%s\n", strbuf_str(&err));
+	if (store_open(&s, db, STORE_READ, &err)) {
 		rc = EXIT_TROUBLE;
 	} else {
+		if (store_load(&s, metric, d, &err))
+			rc = EXIT_TROUBLE;
 		store_close(&s);
-		history_build(h, d, where ? &f : NULL);
 	}
+	if (rc)
+		fprintf(stderr, "%s\n", strbuf_str(&err));
+	else
+		history_build(h, d, where ? &f : NULL);
 	filter_release(&f);
 	strbuf_release(&err);
 	return rc;

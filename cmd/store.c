@@ -158,9 +158,8 @@ static int store_add(int argc, char **argv)
 			       run.name, run.nmeasurements, run.time);
 		else
 			fprintf(stderr, "%s\n", strbuf_str(&err));
-		rc = st == STORE_OK ? EXIT_OK : st == STORE_CONFLICT &&
-		     strstr(err.buf, "same inputs") ? EXIT_FINDINGS :
-		     EXIT_TROUBLE;
+		rc = st == STORE_OK ? EXIT_OK : st == STORE_DUPLICATE ?
+		     EXIT_FINDINGS : EXIT_TROUBLE;
 		store_run_release(&run);
 		store_close(&s);
 	}

@@ -227,6 +227,9 @@ static int migrate(struct store *s, struct strbuf *err)
 			    "this storan knows (%d): upgrade storan",
 			    version, s->ops->nmigrations);
 	}
+	if (s->ops->nmigrations != STORE_SCHEMA_VERSION)
+		BUG("%s has %d migrations, the schema is version %d",
+		    s->ops->name, s->ops->nmigrations, STORE_SCHEMA_VERSION);
 	if (version == s->ops->nmigrations)
 		return commit(s, err);
 	for (long long v = version; v < s->ops->nmigrations; v++)
@@ -678,7 +681,7 @@ static int check_duplicate(struct store *s, const char *name,
 		fail(s, err, "run '%s' has the same inputs (sha256 %.12s...); "
 		     "not added again", other, sha);
 		free(other);
-		return STORE_CONFLICT;
+		return STORE_DUPLICATE;
 	}
 	if (query(s, "SELECT name FROM runs WHERE name = $1", 1, p2,
 		  first_text, &other, err))
@@ -716,7 +719,7 @@ int store_add_run(struct store *s, const struct result_set *rs,
 	char sha[65], now[32];
 	char *id = NULL;
 	struct run_keys k;
-	int rc;
+	int rc, named;
 
 	memset(run, 0, sizeof(*run));
 	store_inputs_hash(rs, sha);
@@ -733,6 +736,7 @@ int store_add_run(struct store *s, const struct result_set *rs,
 	rc = begin(s, 1, err);
 	if (!rc)
 		rc = check_duplicate(s, run->name, sha, err);
+	named = rc == STORE_CONFLICT;
 	if (!rc)
 		rc = insert_run(s, run, &id, err);
 	if (!rc)
@@ -745,8 +749,7 @@ int store_add_run(struct store *s, const struct result_set *rs,
 		rc = add_measurements(s, id, rs, &k, err);
 	if (!rc)
 		rc = commit(s, err);
-	if (rc == STORE_CONFLICT && !strstr(err->buf, "not added") &&
-	    !strstr(err->buf, "choose another"))	/* lost a race */
+	if (rc == STORE_CONFLICT && !named)	/* a unique key, from SQL */
 		fail(s, err, "a run with the same name or inputs was added "
 		     "at the same time; not added");
 	if (rc)

@@ -36,8 +36,9 @@
 enum store_status {
 	STORE_OK = 0,
 	STORE_ERROR = -1,	/* err says what */
-	STORE_CONFLICT = -2,	/* a unique key exists (duplicate run) */
+	STORE_CONFLICT = -2,	/* a unique key exists: the run's name */
 	STORE_NOT_FOUND = -3,	/* no such run */
+	STORE_DUPLICATE = -4,	/* a stored run has the same inputs */
 };
 
 enum store_mode {
@@ -126,7 +127,8 @@ void store_inputs_hash(const struct result_set *rs, char out[65]);
 /*
  * Adds rs as one run.  name NULL: the first 12 digits of the inputs'
  * hash.  time: ISO 8601 (already checked, store_parse_time), NULL: now.
- * STORE_CONFLICT when a run has the same inputs or name (err names it).
+ * STORE_DUPLICATE when a stored run has the same inputs, STORE_CONFLICT
+ * when one has the name (err names it).
  */
 int store_add_run(struct store *s, const struct result_set *rs,
 		  const char *name, const char *time,
