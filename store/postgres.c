@@ -87,21 +87,12 @@ static int pg_exec(struct store *s, const char *sql, struct strbuf *err)
 	return 0;
 }
 
-static int pg_query(struct store *s, const char *sql, int nparams,
-		    const char *const *params, store_row_fn row, void *arg,
-		    struct strbuf *err)
+/* The rows of one result to row(); returns what row() returned. */
+static int deliver(PGresult *res, store_row_fn row, void *arg)
 {
-	PGresult *res = PQexecParams(s->conn, sql, nparams, NULL, params,
-				     NULL, NULL, 0);
-	ExecStatusType st = PQresultStatus(res);
-	int ncols, nrows, stop = 0;
-	const char **cols;
+	int ncols = PQnfields(res), nrows = PQntuples(res), stop = 0;
+	const char **cols = xcalloc((size_t)ncols + 1, sizeof(*cols));
 
-	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-		return pg_error(s, err, res);
-	ncols = PQnfields(res);
-	nrows = PQntuples(res);
-	cols = xcalloc((size_t)ncols + 1, sizeof(*cols));
 	for (int r = 0; row && !stop && r < nrows; r++) {
 		for (int c = 0; c < ncols; c++)
 			cols[c] = PQgetisnull(res, r, c) ? NULL :
@@ -109,8 +100,41 @@ static int pg_query(struct store *s, const char *sql, int nparams,
 		stop = row(arg, ncols, cols);
 	}
 	free(cols);
-	PQclear(res);
 	return stop;
+}
+
+/*
+ * Rows come one at a time (single-row mode): a history of ten million
+ * measurements is never held whole by libpq.  The results are read to
+ * the end whatever happens, so that the connection is ready again.
+ */
+static int pg_query(struct store *s, const char *sql, int nparams,
+		    const char *const *params, store_row_fn row, void *arg,
+		    struct strbuf *err)
+{
+	PGresult *res;
+	int rc = 0, stop = 0;
+
+	if (!PQsendQueryParams(s->conn, sql, nparams, NULL, params, NULL, NULL,
+			       0))
+		return pg_error(s, err, NULL);
+	PQsetSingleRowMode(s->conn);
+	while ((res = PQgetResult(s->conn))) {
+		ExecStatusType st = PQresultStatus(res);
+
+		if (st == PGRES_SINGLE_TUPLE || st == PGRES_TUPLES_OK) {
+			if (!rc && !stop)
+				stop = deliver(res, row, arg);
+			PQclear(res);
+		} else if (st == PGRES_COMMAND_OK) {
+			PQclear(res);
+		} else if (!rc) {
+			rc = pg_error(s, err, res);	/* clears res */
+		} else {
+			PQclear(res);
+		}
+	}
+	return rc ? rc : stop;
 }
 
 static int pg_begin_write(struct store *s, struct strbuf *err)
