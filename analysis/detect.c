@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TIE_EPS 1e-9		/* Q^s closer than this (relative) are equal */
+#define TIE_EPS 1e-9	/* Q^s closer than this (relative) are equal */
 
 void detect_options_init(struct detect_options *o)
 {
@@ -97,7 +97,7 @@ static void shuffle(double *v, size_t n, struct rng *r)
 	}
 }
 
-/* ---- Q^ over every split of a segment ------------------------------------- */
+/* ---- Q^ over every split of a segment ---------------------------------- */
 
 struct split {
 	double q;
@@ -285,7 +285,7 @@ static void divide_window(const double *x, size_t from, size_t to,
 	free(bounds);
 }
 
-/* ---- the merge test: the best split of a neighbourhood ------------------ */
+/* ---- the merge test: the best split of a neighbourhood ----------------- */
 
 /*
  * Scratch of the merge test, for a neighbourhood of up to `alloc` runs:
@@ -295,7 +295,7 @@ static void divide_window(const double *x, size_t from, size_t to,
  */
 struct merge_scratch {
 	double *v, *sum, *sxx, *syy;
-	double *row;		/* by rank: sum of |z - z_j| over all values */
+	double *row;		/* by rank: sum of |z - z_j| over all j */
 	size_t *rank, *pos, *cnt;
 	size_t alloc;
 };
@@ -367,7 +367,8 @@ static double best_tau(struct merge_scratch *g, size_t n, size_t at,
 		double d = tree_add(g, n, g->rank[t], g->v[t], t, total);
 
 		g->sxx[t + 1] = g->sxx[t] + d;
-		g->syy[t] = g->row[g->rank[t]] - d;	/* after t, for now */
+		/* for now: the distances to the values after t */
+		g->syy[t] = g->row[g->rank[t]] - d;
 		total += g->v[t];
 	}
 	g->syy[n] = 0;

@@ -26,7 +26,7 @@
 /* One run of one series: its repetitions pooled. */
 struct history_point {
 	size_t run;		/* index into the store_data's runs */
-	double *values;		/* every repetition (NULL: summaries only) */
+	double *values;		/* each repetition; NULL: summaries */
 	size_t nvalues;
 	size_t n;		/* repetitions, values or summaries' n */
 	double mean, stddev, min, max;	/* (analysis/stats.c) */
@@ -36,14 +36,14 @@ struct history_series {
 	char *tool, *op, *metric, *unit;
 	struct labels labels;	/* the series' conditions */
 	char *name;		/* "fio randread iops bs=4096 rw=randread" */
-	int direction;		/* +1 higher is better, -1 lower, 0 unknown */
+	int direction;		/* +1: higher is better, -1 lower, 0 */
 	struct history_point *p;	/* oldest run first */
 	size_t n, alloc;
 };
 
 struct history {
 	const struct store_data *data;
-	struct history_series *s;	/* in order of tool, op, metric, labels */
+	struct history_series *s;	/* sorted by name */
 	size_t n, alloc;
 };
 
@@ -74,7 +74,7 @@ enum history_verdict {
 
 struct history_change {
 	size_t series;		/* index into h->s */
-	size_t point;		/* the series' first point after the change */
+	size_t point;		/* the first point after the change */
 	struct change_point cp;	/* means in the metric's unit */
 	double ratio;		/* mean after / mean before */
 	double change_pct;

@@ -25,7 +25,7 @@ static const char history_usage[] =
 	"of one run in one series are repetitions: n, mean, stddev, min, max.\n"
 	"\n"
 	"  -m, --metric M     only metric M (bw, iops, clat.p99...)\n"
-	"  -w, --where SPEC   only measurements with k=v (k!=v), ','-separated\n"
+	"  -w, --where SPEC   only measurements with k=v (k!=v), ','-sep.\n"
 	"  -f, --format F     text (default), csv, json or md\n"
 	"  -h, --help         show this help\n";
 

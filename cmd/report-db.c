@@ -65,8 +65,8 @@ int report_db(const char *db, const char *dir, const char *title)
 	r.inputs = inputs;
 	r.ninputs = 1;
 	if (trend_plan(&r, &h, c, nc, db, title, &rs, &lead)) {
-		fprintf(stderr, "%s: nothing to chart: no series in the store\n",
-			db);
+		fprintf(stderr, "%s: nothing to chart: no series in the "
+			"store\n", db);
 		rc = EXIT_TROUBLE;
 	} else {
 		rc = report_write(&r, dir) ? EXIT_TROUBLE : EXIT_OK;

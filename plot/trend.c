@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_MARKED 6		/* change points drawn per chart (colours) */
+#define MAX_MARKED 6	/* change points drawn per chart (colours) */
 
 static void add_points(struct result_set *rs, const struct history *h,
 		       size_t s, const char *db)
@@ -27,9 +27,10 @@ static void add_points(struct result_set *rs, const struct history *h,
 
 	for (size_t i = 0; i < hs->n; i++) {
 		const struct history_point *p = &hs->p[i];
-		struct measurement *m = result_set_add_from(rs, hs->tool, hs->op,
-							    hs->metric,
-							    hs->unit, 0, db, 0);
+		struct measurement *m;
+
+		m = result_set_add_from(rs, hs->tool, hs->op, hs->metric,
+					hs->unit, 0, db, 0);
 
 		labels_copy(&m->labels, &hs->labels);
 		labels_setf(&m->labels, "series", "%zu", s);
@@ -78,9 +79,11 @@ static void mark_changes(struct chart *c, const struct history *h,
 {
 	const struct history_series *hs = &h->s[cs[0].series];
 	double f = c->y.unit.factor > 0 ? c->y.unit.factor : 1;
-	struct chart_series *means = new_series(c, "mean between change points");
+	struct chart_series *means;
 	double last = (double)hs->n - 1;
 
+	/* (added before the lines: new_series may move c->series) */
+	means = new_series(c, "mean between change points");
 	add_point(means, 0, cs[0].cp.mean_before / f);
 	for (size_t i = 0; i < n; i++) {
 		double x = (double)cs[i].point - 0.5;

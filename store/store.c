@@ -39,7 +39,7 @@ int store_is_postgres(const char *target)
 	       !strncmp(target, "postgres://", 11);
 }
 
-/* ---- small helpers ------------------------------------------------------ */
+/* ---- small helpers ----------------------------------------------------- */
 
 static void add_real(struct strbuf *sb, double v)
 {
@@ -164,7 +164,7 @@ static void add_placeholders(struct strbuf *sb, int rows, int cols)
 	}
 }
 
-/* ---- labels as JSON text ------------------------------------------------- */
+/* ---- labels as JSON text ----------------------------------------------- */
 
 static void labels_json(const struct labels *l, struct strbuf *out)
 {
@@ -192,7 +192,7 @@ static int labels_from_json(const char *text, struct labels *l)
 	return 0;
 }
 
-/* ---- opening and migrating ----------------------------------------------- */
+/* ---- opening and migrating --------------------------------------------- */
 
 static int read_version(void *arg, int ncols, const char *const *cols)
 {
@@ -274,7 +274,7 @@ void store_close(struct store *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* ---- runs ---------------------------------------------------------------- */
+/* ---- runs -------------------------------------------------------------- */
 
 void store_run_release(struct store_run *r)
 {
@@ -397,8 +397,8 @@ static int add_sources(struct store *s, const char *id,
 			q[5] = opt_dup(src->tool_version);
 			q[6] = opt_dup(src->sha256);
 		}
-		if (run_batch(s, "INSERT INTO sources (run_id, idx, path, name, "
-			      "format, tool_version, sha256) VALUES",
+		if (run_batch(s, "INSERT INTO sources (run_id, idx, path, "
+			      "name, format, tool_version, sha256) VALUES",
 			      (int)rows, 7, p, err)) {
 			free(p);
 			return STORE_ERROR;
@@ -759,7 +759,7 @@ int store_add_run(struct store *s, const struct result_set *rs,
 	return rc;
 }
 
-/* ---- listing --------------------------------------------------------------- */
+/* ---- listing ----------------------------------------------------------- */
 
 struct run_list {
 	struct store_run *v;
@@ -882,7 +882,7 @@ int store_remove_run(struct store *s, const char *name, struct strbuf *err)
 	return rc;
 }
 
-/* ---- exporting --------------------------------------------------------------- */
+/* ---- exporting --------------------------------------------------------- */
 
 struct export_ctx {
 	struct store *s;
@@ -1022,8 +1022,8 @@ int store_export_run(struct store *s, const char *name,
 	if (!rc)
 		rc = query(s, "SELECT m.ord, k.tool, k.op, k.metric, k.unit, "
 			   "k.labels, m.source, m.source_name, m.line, m.vals, "
-			   "m.extra FROM measurements m JOIN measurement_keys k "
-			   "ON k.id = m.key_id WHERE m.run_id = $1 ORDER BY "
+			   "m.extra FROM measurements m JOIN measurement_keys "
+			   "k ON k.id = m.key_id WHERE m.run_id = $1 ORDER BY "
 			   "m.ord", 1, (const char *const *)&id,
 			   measurement_row, &x, err);
 	if (!rc)
@@ -1037,7 +1037,7 @@ int store_export_run(struct store *s, const char *name,
 	return rc;
 }
 
-/* ---- loading for history and detect ---------------------------------------- */
+/* ---- loading for history and detect ------------------------------------ */
 
 struct load_ctx {
 	struct store_data *d;
@@ -1165,7 +1165,7 @@ void store_data_release(struct store_data *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* ---- times ------------------------------------------------------------------ */
+/* ---- times ------------------------------------------------------------- */
 
 static int digits(const char **p, int n, int *out)
 {

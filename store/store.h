@@ -158,7 +158,7 @@ struct store_key {
 struct store_point {
 	size_t run;		/* index into runs */
 	size_t key;		/* index into keys */
-	double *values;		/* one per repetition; NULL: summary only */
+	double *values;		/* per repetition; NULL: summary only */
 	size_t n;		/* repetitions (values, or the summary's n) */
 	double mean;
 };
