@@ -66,6 +66,9 @@ run "$STORAN" history "$TMP/same.db" --format csv
 run "$STORAN" export "$DB" --run n7 --format json
 [ "$out" = "$("$STORAN" export "$TMP/run-7.json" --format json)" ] ||
 	fail "export --run n7 from PostgreSQL"
+run "$STORAN" report "$DB" -o "$TMP/rep"
+expect_rc 0 "report of a PostgreSQL store"
+expect_in "$(cat "$TMP/rep/report.md")" "**Change points: 2, 2 regression(s)**" "its change table"
 run "$STORAN" store add "$DB" "$TMP/run-7.json" --run again
 expect_rc 1 "duplicate add"
 expect_in "$err" "run 'n7' has the same inputs" "duplicate message"
