@@ -74,8 +74,9 @@ static char **run_label_keys(const struct store_data *d, size_t *n)
 	return keys;
 }
 
-static int key_selected(const struct store_key *k, const struct filter *where)
+int history_key_selected(const struct store_key *k, void *filter)
 {
+	const struct filter *where = filter;
 	struct measurement m;
 
 	if (!where)
@@ -117,7 +118,7 @@ static size_t *map_keys(struct history *h, const struct store_data *d,
 		int created;
 
 		of[i] = SIZE_MAX;
-		if (!key_selected(k, where))
+		if (!history_key_selected(k, (void *)(uintptr_t)where))
 			continue;
 		history_series_labels(&k->labels, run_keys, nrun_keys, &l);
 		strbuf_reset(&sb);

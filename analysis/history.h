@@ -60,6 +60,8 @@ void history_series_labels(const struct labels *l, char *const *run_keys,
  */
 void history_build(struct history *h, const struct store_data *d,
 		   const struct filter *where);
+/* Does the filter (NULL: all) select key k?  For store_load(). */
+int history_key_selected(const struct store_key *k, void *filter);
 void history_release(struct history *h);
 /* Keeps the series keep() says yes to, in their order. */
 void history_keep(struct history *h,

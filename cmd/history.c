@@ -100,7 +100,8 @@ int history_load(const char *db, const char *metric, const char *where,
 	if (store_open(&s, db, STORE_READ, &err)) {
 		rc = EXIT_TROUBLE;
 	} else {
-		if (store_load(&s, metric, d, &err))
+		if (store_load(&s, metric, where ? history_key_selected : NULL,
+			       &f, d, &err))
 			rc = EXIT_TROUBLE;
 		store_close(&s);
 	}

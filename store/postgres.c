@@ -226,8 +226,7 @@ static const char *const pg_migrations[] = {
 	" stddev DOUBLE PRECISION,"
 	" vals TEXT,"
 	" extra TEXT,"
-	" PRIMARY KEY (run_id, ord));"
-	"CREATE INDEX measurements_key ON measurements (key_id);",
+	" PRIMARY KEY (run_id, ord));",
 };
 
 const struct store_backend store_postgres = {
@@ -238,6 +237,7 @@ const struct store_backend store_postgres = {
 	.query = pg_query,
 	.begin_write = pg_begin_write,
 	.begin_read = pg_begin_read,
+	.param = "$",
 	.has_tables = pg_has_tables,
 	.migrations = pg_migrations,
 	.nmigrations = sizeof(pg_migrations) / sizeof(*pg_migrations),

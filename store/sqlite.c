@@ -243,8 +243,7 @@ static const char *const sqlite_migrations[] = {
 	" stddev REAL,"
 	" vals TEXT,"
 	" extra TEXT,"
-	" PRIMARY KEY (run_id, ord)) WITHOUT ROWID;"
-	"CREATE INDEX measurements_key ON measurements (key_id);",
+	" PRIMARY KEY (run_id, ord)) WITHOUT ROWID;",
 };
 
 const struct store_backend store_sqlite = {
@@ -255,6 +254,7 @@ const struct store_backend store_sqlite = {
 	.query = sqlite_query,
 	.begin_write = sqlite_begin_write,
 	.begin_read = sqlite_begin_read,
+	.param = "?",
 	.has_tables = sqlite_has_tables,
 	.migrations = sqlite_migrations,
 	.nmigrations = sizeof(sqlite_migrations) / sizeof(*sqlite_migrations),

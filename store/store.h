@@ -80,6 +80,9 @@ struct store_backend {
 	 * no storan_schema (another program's), 2 storan_schema.
 	 */
 	int (*has_tables)(struct store *s, int *state, struct strbuf *err);
+	/* How parameters are written in generated SQL: "$" ($1, $2...),
+	 * or "?" (each a plain '?', numbered in order by the database). */
+	const char *param;
 	/* migrations[v - 1]: the DDL that takes version v - 1 to v. */
 	const char *const *migrations;
 	int nmigrations;
@@ -172,9 +175,14 @@ struct store_data {
 	size_t npoints, points_alloc;
 };
 
-/* metric: NULL for every metric (else only that one is read). */
-int store_load(struct store *s, const char *metric, struct store_data *d,
-	       struct strbuf *err);
+/*
+ * metric: NULL for every metric (else only that one is read); want:
+ * NULL for every key, else only the keys it says yes to (with arg), and
+ * their measurements.
+ */
+int store_load(struct store *s, const char *metric,
+	       int (*want)(const struct store_key *k, void *arg), void *arg,
+	       struct store_data *d, struct strbuf *err);
 void store_data_release(struct store_data *d);
 
 /*
