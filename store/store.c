@@ -220,38 +220,63 @@ static int read_version(void *arg, int ncols, const char *const *cols)
 	return 0;
 }
 
+/*
+ * The store's schema version into *version (0: an empty database);
+ * inside a transaction.  Refuses another program's database.
+ */
+static int schema_version(struct store *s, long long *version,
+			  struct strbuf *err)
+{
+	int state;
+
+	*version = 0;
+	if (s->ops->has_tables(s, &state, err))
+		return STORE_ERROR;
+	if (state == 1)
+		return fail(s, err, "not a storan store (it holds other "
+			    "tables)");
+	if (state == 2 && query(s, "SELECT version FROM storan_schema", 0,
+				NULL, read_version, version, err))
+		return STORE_ERROR;
+	if (*version < 0 || *version > s->ops->nmigrations)
+		return fail(s, err, "store schema version %lld is newer than "
+			    "this storan knows (%d): upgrade storan",
+			    *version, s->ops->nmigrations);
+	return 0;
+}
+
+/*
+ * Brings the schema up to date.  Looked at in a reading transaction
+ * first: a store already up to date (nearly always) is opened without
+ * the write lock, so readers never wait for a writer (and a read-only
+ * file can be read); else again under the write lock, since another
+ * process may have migrated it in between.
+ */
 static int migrate(struct store *s, struct strbuf *err)
 {
-	long long version = 0;
-	int any, schema;
+	long long version;
 	char vbuf[24];
 	const char *param[1] = { vbuf };
 
-	if (begin(s, 1, err))
-		return STORE_ERROR;
-	if (s->ops->has_tables(s, &any, err))
-		goto fail;
-	schema = any == 2;
-	if (any == 1)
-		return rollback(s), fail(s, err, "not a storan store (it holds "
-					 "other tables)");
-	if (schema && query(s, "SELECT version FROM storan_schema", 0, NULL,
-			    read_version, &version, err))
-		goto fail;
-	if (version < 0 || version > s->ops->nmigrations) {
-		rollback(s);
-		return fail(s, err, "store schema version %lld is newer than "
-			    "this storan knows (%d): upgrade storan",
-			    version, s->ops->nmigrations);
-	}
 	if (s->ops->nmigrations != STORE_SCHEMA_VERSION)
 		BUG("%s has %d migrations, the schema is version %d",
 		    s->ops->name, s->ops->nmigrations, STORE_SCHEMA_VERSION);
+	if (begin(s, 0, err))
+		return STORE_ERROR;
+	if (schema_version(s, &version, err))
+		goto fail;
+	rollback(s);
 	if (version == s->ops->nmigrations)
-		return commit(s, err);
+		return 0;
+	if (begin(s, 1, err))
+		return STORE_ERROR;
+	if (schema_version(s, &version, err))
+		goto fail;
 	for (long long v = version; v < s->ops->nmigrations; v++)
 		if (s->ops->exec(s, s->ops->migrations[v], err))
 			goto fail;
+	if (version == s->ops->nmigrations)
+		return commit(s, err);
 	snprintf(vbuf, sizeof(vbuf), "%d", s->ops->nmigrations);
 	if (query(s, version ? "UPDATE storan_schema SET version = $1" :
 		  "INSERT INTO storan_schema (version) VALUES ($1)", 1, param,
