@@ -27,7 +27,7 @@ BUILD ?= build
 # scripts/version: the VERSION file of a release, else git describe
 VERSION := $(shell scripts/version)
 
-PKGS := liburing gsl zlib jansson libcrypto
+PKGS := liburing gsl zlib jansson libcrypto sqlite3 libpq
 # Loaded when a chart or workbook is drawn, not linked (plot/gfx.h): their
 # headers at build time, their sonames for dlopen().
 GFX_PKGS := cairo fontconfig xlsxwriter
@@ -70,7 +70,7 @@ Q := @
 endif
 
 LIB_SRCS := $(sort $(wildcard core/*.c parsers/*.c cmd/*.c analysis/*.c \
-	plot/*.c runner/*.c))
+	plot/*.c runner/*.c store/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)

@@ -26,11 +26,14 @@ struct cmd_entry {
 static const struct cmd_entry commands[] = {
 	{ "check", cmd_check, "explain implausible figures" },
 	{ "compare", cmd_compare, "compare result sets, with verdicts" },
-	{ "export", cmd_export, "write a result set as CSV" },
+	{ "detect", cmd_detect, "change points in a store's history (CI gate)" },
+	{ "export", cmd_export, "write a result set (or a stored run) as CSV" },
+	{ "history", cmd_history, "time series of a store's runs" },
 	{ "ingest", cmd_ingest, "read fio, iozone, hdparm, dd, time output" },
 	{ "plot", cmd_plot, "draw one chart (PNG, SVG, PDF)" },
 	{ "report", cmd_report, "write charts, workbook, HTML and Markdown" },
 	{ "run", cmd_run, "measure a file or device" },
+	{ "store", cmd_store, "add, list, remove runs of a history store" },
 	{ "table", cmd_table, "pivot and ratio tables" },
 };
 

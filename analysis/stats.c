@@ -391,3 +391,19 @@ double stats_geomean(const double *x, size_t n)
 	}
 	return used ? exp(sum / (double)used) : NAN;
 }
+
+double stats_mean(const double *x, size_t n)
+{
+	double sum = 0;
+
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return sum / (double)n;
+}
+
+double stats_median(const double *x, size_t n)
+{
+	return n ? median_of(x, n) : NAN;
+}

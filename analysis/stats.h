@@ -118,4 +118,8 @@ double stats_quantile(double *v, size_t n, double q);
 /* Geometric mean of the positive, finite x[]; NAN when there is none. */
 double stats_geomean(const double *x, size_t n);
 
+/* Arithmetic mean and median of x[0..n); NAN when n is 0. */
+double stats_mean(const double *x, size_t n);
+double stats_median(const double *x, size_t n);
+
 #endif

@@ -23,6 +23,24 @@ int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_store(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+
+/*
+ * The series of store DB (analysis/history.h), for history, detect and
+ * report DB: 0, or the exit code after saying what is wrong.  metric and
+ * where may be NULL.
+ */
+struct store_data;
+struct history;
+int history_load(const char *db, const char *metric, const char *where,
+		 struct store_data *d, struct history *h);
+
+/* storan report DB -o DIR (cmd/report-db.c): is input a store?  Then
+ * report_db() writes its trend page and returns the exit code. */
+int report_db_wanted(const char *input);
+int report_db(const char *db, const char *dir, const char *title);
 
 /* Exit codes shared by every command (like diff(1)). */
 enum exit_code {

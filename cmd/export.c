@@ -1,4 +1,7 @@
-/* storan export: a result set -> the flat CSV (or JSON again). */
+/*
+ * storan export: a result set -> the flat CSV (or JSON again); with
+ * --run, a run of a history store (store/store.h) back to a result set.
+ */
 #include "cmd.h"
 #include "options.h"
 #include "../core/atomic.h"
@@ -6,30 +9,55 @@
 #include "../core/rs-csv.h"
 #include "../core/rs-json.h"
 #include "../core/strbuf.h"
+#include "../store/store.h"
 
 #include <getopt.h>
 #include <string.h>
 
 static const char export_usage[] =
 	"usage: storan export [--format csv|json] [-o FILE] INPUT...\n"
+	"       storan export DB --run ID [--format csv|json] [-o FILE]\n"
 	"\n"
 	"Writes result sets (or any input 'storan ingest' reads) as the flat\n"
 	"CSV export, one row per measurement:\n"
 	"  source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels\n"
 	"\n"
+	"With --run, writes run ID of the history store DB (an SQLite file or\n"
+	"postgresql://...) as it was added with 'storan store add'.\n"
+	"\n"
 	"  -f, --format FMT   csv (default) or json\n"
+	"  -r, --run ID       the run of the store DB to export\n"
 	"  -o, --output FILE  write to FILE (whole or not at all)\n"
 	"  -h, --help         show this help\n";
+
+/* The run of a store, as a result set; its trouble said on stderr. */
+static enum load_status load_run(const char *db, const char *run,
+				 struct result_set *rs)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store s;
+	int rc = store_open(&s, db, STORE_READ, &err);
+
+	if (!rc) {
+		rc = store_export_run(&s, run, rs, &err);
+		store_close(&s);
+	}
+	if (rc)
+		fprintf(stderr, "%s\n", strbuf_str(&err));
+	strbuf_release(&err);
+	return rc ? LOAD_TROUBLE : LOAD_OK;
+}
 
 int cmd_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "run", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = "-";
+	const char *out = "-", *run = NULL;
 	int csv = 1, c, rc;
 	struct result_set rs;
 	struct diag_list diags;
@@ -37,7 +65,7 @@ int cmd_export(int argc, char **argv)
 	enum load_status st;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:r:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "csv"))
@@ -51,6 +79,9 @@ int cmd_export(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'r':
+			run = optarg;
+			break;
 		case 'h':
 			print_usage(stdout, export_usage);
 			return EXIT_OK;
@@ -62,9 +93,21 @@ int cmd_export(int argc, char **argv)
 		return usage_error("export", "no input files");
 	if (output_path_check(out ? out : "-"))
 		return EXIT_TROUBLE;
+	if (run && argc - optind != 1)
+		return usage_error("export", "--run wants one DB, not %d "
+				   "inputs", argc - optind);
 	result_set_init(&rs);
 	diag_list_init(&diags);
-	st = load_inputs(argv + optind, argc - optind, NULL, &rs, &diags);
+	if (run)
+		st = load_run(argv[optind], run, &rs);
+	else
+		st = load_inputs(argv + optind, argc - optind, NULL, &rs,
+				 &diags);
+	if (run && st == LOAD_TROUBLE) {
+		result_set_release(&rs);
+		diag_list_release(&diags);
+		return EXIT_TROUBLE;
+	}
 	diag_print(&diags, stderr);
 	if (csv)
 		rs_csv_write(&rs, &sb);

@@ -25,6 +25,7 @@
 
 static const char report_usage[] =
 	"usage: storan report INPUT... -o DIR [options]\n"
+	"       storan report DB -o DIR [--title T]   (a history store)\n"
 	"\n"
 	"A page that answers what the data asks.  With two inputs or more\n"
 	"(or --compare / --ratio) it is a comparison: the first input is the\n"
@@ -376,6 +377,8 @@ int cmd_report(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc < 0)
 		rc = EXIT_OK;	/* --help */
+	else if (!rc && argc - optind == 1 && report_db_wanted(argv[optind]))
+		rc = report_db(argv[optind], a.dir, a.ro.title);  /* a store */
 	else if (!rc)
 		rc = run_report(&a, argv + optind, argc - optind);
 	free_list(a.ro.metrics, a.ro.nmetrics);

@@ -106,6 +106,7 @@ void input_finish_uncut(struct input *in);
 void input_cut_lines(struct input *in);
 /* The SHA-256 in hex, once it is made. */
 const char *input_sha256(struct input *in);
+/* SHA-256 of any bytes, as 64 hex digits (the store hashes keys). */
 /*
  * Waits for the hash and binary test of an uncut input, which read its
  * raw text from another thread: a reader must before it changes that

@@ -282,6 +282,11 @@ void report_write_html(const struct report *r, const struct strbuf *svgs,
 		       struct strbuf *sb)
 {
 	html_head(sb, r);
+	if (r->lead) {
+		strbuf_adds(sb, "<section id=\"lead\">\n");
+		fmt_render(r->lead, FMT_HTML, 0, sb);
+		strbuf_adds(sb, "</section>\n");
+	}
 	html_verdicts(sb, r);
 	if (r->has_factors) {
 		strbuf_adds(sb, "<section id=\"factors\">\n");

@@ -132,6 +132,10 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 	strbuf_addf(sb, "%zu measurements from %zu source(s); made by "
 		    "storan %s.\n\n", r->rs->n, r->rs->nsources,
 		    STORAN_VERSION);
+	if (r->lead) {
+		fmt_render(r->lead, FMT_MD, 0, sb);
+		strbuf_addch(sb, '\n');
+	}
 	md_verdicts(sb, r);
 	if (r->has_factors)
 		md_table(sb, &r->factors);

@@ -94,6 +94,9 @@ struct report {
 	size_t n, alloc;
 	char **notes;		/* for the reader: what the page leaves out */
 	size_t nnotes, notes_alloc;
+	/* A table the page and the Markdown open with (its title as the
+	 * heading), before the charts; NULL: none.  Borrowed. */
+	const struct fmt_table *lead;
 };
 
 void report_init(struct report *r);

@@ -52,8 +52,8 @@ if command -v fish >/dev/null; then
 	[ "$(fishc 'storan ingest -f ' | tr '\n' ' ')" = "csv json " ] ||
 		fail "fish: ingest -f"
 	for cmd in $(cat "$TMP/cmds"); do
-		fishc "storan $cmd --" | sort >"$TMP/f.got"
-		grep "^$cmd " "$TMP/opts" | cut -d' ' -f2 | sort >"$TMP/f.want"
+		fishc "storan $cmd --" | sort -u >"$TMP/f.got"
+		grep "^$cmd " "$TMP/opts" | cut -d" " -f2 | sort -u >"$TMP/f.want"
 		cmp -s "$TMP/f.got" "$TMP/f.want" ||
 			fail "fish: storan $cmd --: $(diff "$TMP/f.want" "$TMP/f.got" | grep '^[<>]' | tr '\n' ' ')"
 	done

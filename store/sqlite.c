@@ -1,0 +1,261 @@
+/*
+ * The store in an SQLite file (the default: embedded, nothing to start).
+ *
+ * Concurrency: the file is in WAL mode, so readers never wait for a
+ * writer nor block one; writers take the write lock at BEGIN IMMEDIATE
+ * and wait for each other up to BUSY_TIMEOUT_MS (sqlite3_busy_timeout),
+ * so several CI jobs adding at once lose nothing.  A run is one
+ * transaction: a process killed in the middle of one leaves the file as
+ * it was (the WAL's uncommitted frames are ignored on the next open).
+ * synchronous=NORMAL: durable against a crash of storan; after a power
+ * cut the last transactions may be gone, the file still consistent.
+ *
+ * Statements are prepared once per connection and kept (a run's
+ * measurements go in as a few identical multi-row INSERTs).
+ */
+#include "store.h"
+#include "../core/xalloc.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define BUSY_TIMEOUT_MS 120000
+#define NCACHED 16
+
+struct sqlite_conn {
+	sqlite3 *db;
+	struct {
+		char *sql;
+		sqlite3_stmt *stmt;
+	} cache[NCACHED];
+	unsigned next;		/* slot replaced next (round robin) */
+};
+
+static int sql_error(struct store *s, struct strbuf *err, const char *what)
+{
+	struct sqlite_conn *c = s->conn;
+
+	strbuf_reset(err);
+	strbuf_addf(err, "%s: %s%s", s->target, what ? what : "",
+		    sqlite3_errmsg(c->db));
+	return (sqlite3_extended_errcode(c->db) & 0xff) == SQLITE_CONSTRAINT ?
+	       STORE_CONFLICT : STORE_ERROR;
+}
+
+static int sqlite_open(struct store *s, const char *target,
+		       enum store_mode mode, struct strbuf *err)
+{
+	struct sqlite_conn *c;
+	struct stat st;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+
+	if (stat(target, &st)) {
+		if (errno != ENOENT || mode == STORE_READ) {
+			strbuf_addf(err, "%s: %s", target, errno == ENOENT ?
+				    "no such store (storan store add creates "
+				    "one)" : strerror(errno));
+			return STORE_ERROR;
+		}
+		flags |= SQLITE_OPEN_CREATE;
+	} else if (S_ISDIR(st.st_mode)) {
+		strbuf_addf(err, "%s: is a directory, not a store", target);
+		return STORE_ERROR;
+	}
+	c = xcalloc(1, sizeof(*c));
+	s->conn = c;
+	if (sqlite3_open_v2(target, &c->db, flags, NULL) != SQLITE_OK) {
+		sql_error(s, err, "cannot open: ");
+		sqlite3_close(c->db);
+		free(c);
+		s->conn = NULL;
+		return STORE_ERROR;
+	}
+	sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
+	/* the first statement reads the file: "file is not a database" */
+	if (sqlite3_exec(c->db, "PRAGMA journal_mode=WAL; "
+			 "PRAGMA synchronous=NORMAL", NULL, NULL, NULL)) {
+		sql_error(s, err, "not a store: ");
+		sqlite3_close(c->db);
+		free(c);
+		s->conn = NULL;
+		return STORE_ERROR;
+	}
+	return 0;
+}
+
+static void sqlite_close(struct store *s)
+{
+	struct sqlite_conn *c = s->conn;
+
+	for (int i = 0; i < NCACHED; i++) {
+		sqlite3_finalize(c->cache[i].stmt);
+		free(c->cache[i].sql);
+	}
+	sqlite3_close(c->db);
+	free(c);
+	s->conn = NULL;
+}
+
+static int sqlite_exec(struct store *s, const char *sql, struct strbuf *err)
+{
+	struct sqlite_conn *c = s->conn;
+
+	if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sql_error(s, err, NULL);
+	return 0;
+}
+
+static sqlite3_stmt *prepared(struct store *s, const char *sql)
+{
+	struct sqlite_conn *c = s->conn;
+	sqlite3_stmt *stmt;
+	unsigned slot;
+
+	for (int i = 0; i < NCACHED; i++)
+		if (c->cache[i].sql && !strcmp(c->cache[i].sql, sql)) {
+			sqlite3_reset(c->cache[i].stmt);
+			sqlite3_clear_bindings(c->cache[i].stmt);
+			return c->cache[i].stmt;
+		}
+	if (sqlite3_prepare_v2(c->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return NULL;
+	slot = c->next++ % NCACHED;
+	sqlite3_finalize(c->cache[slot].stmt);
+	free(c->cache[slot].sql);
+	c->cache[slot].sql = xstrdup(sql);
+	c->cache[slot].stmt = stmt;
+	return stmt;
+}
+
+static int sqlite_query(struct store *s, const char *sql, int nparams,
+			const char *const *params, store_row_fn row, void *arg,
+			struct strbuf *err)
+{
+	sqlite3_stmt *stmt = prepared(s, sql);
+	const char **cols = NULL;
+	int rc, ncols, stop = 0;
+
+	if (!stmt)
+		return sql_error(s, err, NULL);
+	for (int i = 0; i < nparams; i++)
+		if (params[i] && sqlite3_bind_text(stmt, i + 1, params[i], -1,
+						   SQLITE_STATIC) != SQLITE_OK)
+			return sql_error(s, err, NULL);
+	ncols = sqlite3_column_count(stmt);
+	if (ncols)
+		cols = xcalloc((size_t)ncols, sizeof(*cols));
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (!row || stop)
+			continue;
+		for (int i = 0; i < ncols; i++)
+			cols[i] = (const char *)sqlite3_column_text(stmt, i);
+		stop = row(arg, ncols, cols);
+	}
+	free(cols);
+	if (rc != SQLITE_DONE) {
+		rc = sql_error(s, err, NULL);
+		sqlite3_reset(stmt);
+		return rc;
+	}
+	sqlite3_reset(stmt);
+	return stop;
+}
+
+static int sqlite_begin_write(struct store *s, struct strbuf *err)
+{
+	return sqlite_exec(s, "BEGIN IMMEDIATE", err);
+}
+
+static int sqlite_begin_read(struct store *s, struct strbuf *err)
+{
+	return sqlite_exec(s, "BEGIN", err);
+}
+
+static int count_row(void *arg, int ncols, const char *const *cols)
+{
+	long *n = arg;
+
+	*n = ncols > 0 && cols[0] ? strtol(cols[0], NULL, 10) : 0;
+	return 0;
+}
+
+static int sqlite_has_tables(struct store *s, int *state, struct strbuf *err)
+{
+	long any = 0, ours = 0;
+
+	if (sqlite_query(s, "SELECT count(*) FROM sqlite_master WHERE type = "
+			 "'table'", 0, NULL, count_row, &any, err) ||
+	    sqlite_query(s, "SELECT count(*) FROM sqlite_master WHERE type = "
+			 "'table' AND name = 'storan_schema'", 0, NULL,
+			 count_row, &ours, err))
+		return STORE_ERROR;
+	*state = ours ? 2 : any ? 1 : 0;
+	return 0;
+}
+
+/* docs/store-schema.md describes every table and column. */
+static const char *const sqlite_migrations[] = {
+	/* 1 */
+	"CREATE TABLE storan_schema (version INTEGER NOT NULL);"
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL UNIQUE,"
+	" time TEXT NOT NULL,"
+	" added TEXT NOT NULL,"
+	" inputs_sha256 TEXT NOT NULL UNIQUE,"
+	" measurements INTEGER NOT NULL);"
+	"CREATE INDEX runs_time ON runs (time, id);"
+	"CREATE TABLE run_labels ("
+	" run_id INTEGER NOT NULL REFERENCES runs (id),"
+	" key TEXT NOT NULL,"
+	" value TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, key)) WITHOUT ROWID;"
+	"CREATE TABLE sources ("
+	" run_id INTEGER NOT NULL REFERENCES runs (id),"
+	" idx INTEGER NOT NULL,"
+	" path TEXT NOT NULL,"
+	" name TEXT NOT NULL,"
+	" format TEXT,"
+	" tool_version TEXT,"
+	" sha256 TEXT,"
+	" PRIMARY KEY (run_id, idx)) WITHOUT ROWID;"
+	"CREATE TABLE measurement_keys ("
+	" id INTEGER PRIMARY KEY,"
+	" key_sha256 TEXT NOT NULL UNIQUE,"
+	" tool TEXT NOT NULL,"
+	" op TEXT NOT NULL,"
+	" metric TEXT NOT NULL,"
+	" unit TEXT NOT NULL,"
+	" labels TEXT NOT NULL);"
+	"CREATE INDEX measurement_keys_metric ON measurement_keys (metric);"
+	"CREATE TABLE measurements ("
+	" run_id INTEGER NOT NULL REFERENCES runs (id),"
+	" ord INTEGER NOT NULL,"
+	" key_id INTEGER NOT NULL REFERENCES measurement_keys (id),"
+	" source INTEGER NOT NULL,"
+	" source_name TEXT,"
+	" line INTEGER NOT NULL,"
+	" n INTEGER NOT NULL,"
+	" mean REAL,"
+	" stddev REAL,"
+	" vals TEXT,"
+	" extra TEXT,"
+	" PRIMARY KEY (run_id, ord)) WITHOUT ROWID;",
+};
+
+const struct store_backend store_sqlite = {
+	.name = "sqlite",
+	.open = sqlite_open,
+	.close = sqlite_close,
+	.exec = sqlite_exec,
+	.query = sqlite_query,
+	.begin_write = sqlite_begin_write,
+	.begin_read = sqlite_begin_read,
+	.param = "?",
+	.has_tables = sqlite_has_tables,
+	.migrations = sqlite_migrations,
+	.nmigrations = sizeof(sqlite_migrations) / sizeof(*sqlite_migrations),
+};
