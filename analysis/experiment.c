@@ -1510,7 +1510,7 @@ void experiment_value_words(struct strbuf *sb, const char *key,
 	static const char *const self_evident[] = {
 		"op", "tool", "rw", "host", "device", "test", "section",
 		"kind", "file", "fs", "filesystem", "name", "job", "input",
-		"side", NULL,
+		"side", "ioengine", "filename", "scheduler", NULL,
 	};
 
 	for (size_t i = 0; self_evident[i]; i++)
@@ -1531,6 +1531,205 @@ void experiment_value_words(struct strbuf *sb, const char *key,
 		strbuf_adds(sb, "buffered I/O");
 	else
 		strbuf_addf(sb, "%s %s", key, text);
+}
+
+/* ---- which inputs are sides -------------------------------------------- */
+
+/* Do inputs a and b measure a test in common (experiment_match())? */
+static int inputs_share_a_test(const struct result_set *sets, size_t a,
+			       size_t b, const struct filter *where)
+{
+	struct result_set pair[2] = { sets[a], sets[b] };
+	struct experiment_options opt = { .where = where, .no_name_keys = 1 };
+	struct experiment ex;
+	struct strbuf err = STRBUF_INIT;
+	size_t *match, n;
+	unsigned char *seen;
+	int shared = 0;
+
+	if (experiment_build(&ex, pair, 2, &opt, &err)) {
+		strbuf_release(&err);
+		return 0;
+	}
+	match = xmalloc((ex.ngroups + 1) * sizeof(*match));
+	n = experiment_match(&ex, 0, 1, match, NULL, NULL);
+	seen = xcalloc(n + 1, 1);
+	for (size_t g = 0; g < ex.ngroups && !shared; g++) {
+		if (match[g] == EX_NONE)
+			continue;
+		seen[match[g]] |= (unsigned char)(1u << (ex.groups[g].side ?
+							 1 : 0));
+		shared = seen[match[g]] == 3;
+	}
+	free(seen);
+	free(match);
+	experiment_release(&ex);
+	strbuf_release(&err);
+	return shared;
+}
+
+/* Does token tok say label value v: "randwrite" rw=randwrite, "4k"
+ * bs=4096, "qd32" iodepth=32 (letters before a number)? */
+static int token_says(const char *tok, const char *v)
+{
+	char size[32];
+	double num;
+	size_t letters = 0;
+
+	if (!strcasecmp(tok, v))
+		return 1;
+	if (!is_numeric_string(v, &num))
+		return 0;
+	human_size(num, size, sizeof(size));
+	if (!strcasecmp(tok, size) ||
+	    (!strncasecmp(tok, size, strlen(size)) &&
+	     (!strcasecmp(tok + strlen(size), "b") ||
+	      !strcasecmp(tok + strlen(size), "ib"))))
+		return 1;
+	while (isalpha((unsigned char)tok[letters]))
+		letters++;
+	return letters && tok[letters] && !strcmp(tok + letters, v);
+}
+
+/*
+ * Does every input's token at pos restate a label of its own
+ * measurements (not one the user gave ingest --label, which names what
+ * is compared)?  Then the names only repeat the conditions:
+ * randwrite-4k-qd32.json.
+ */
+static int position_restates_labels(const struct result_set *sets,
+				    struct name_tokens *t, size_t n,
+				    size_t pos)
+{
+	for (size_t i = 0; i < n; i++) {
+		int said = 0;
+
+		for (size_t j = 0; j < sets[i].n && !said; j++) {
+			const struct measurement *m = &sets[i].m[j];
+			const struct labels *user =
+				m->source < sets[i].nsources ?
+				&sets[i].sources[m->source].labels : NULL;
+
+			for (size_t k = 0; k < m->labels.n && !said; k++)
+				said = token_says(t[i].tok[pos],
+						  m->labels.v[k].value) &&
+				       !(user && labels_get(user,
+						m->labels.v[k].key));
+			if (j > 64)
+				break;	/* a job's labels: the first do */
+		}
+		if (!said)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Do positions p and q vary together: each value at one goes with one
+ * value at the other ("do-5bucks" and "vultr-25gbssd": do with 5bucks)?
+ * Such positions are one part of the names, whatever their separators.
+ */
+static int covary(struct name_tokens *t, size_t n, size_t p, size_t q)
+{
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++)
+			if (!strcmp(t[a].tok[p], t[b].tok[p]) !=
+			    !strcmp(t[a].tok[q], t[b].tok[q]))
+				return 0;
+	return 1;
+}
+
+/*
+ * Is position pos of the names one that names sides?  Some two inputs
+ * whose names differ there and only there (run counters aside) measure
+ * a test in common: hosta.randread and hostb.randread.  Where no such
+ * pair does (randread-4k against randwrite-4k, 4k against 64k), the
+ * position names tests.
+ */
+static int side_position(const struct result_set *sets,
+			 struct name_tokens *t, size_t n, size_t pos,
+			 const enum position_kind *kind, const size_t *group,
+			 size_t ntok, const struct filter *where)
+{
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++) {
+			size_t p;
+
+			if (!strcmp(t[a].tok[pos], t[b].tok[pos]))
+				continue;
+			for (p = 0; p < ntok; p++)
+				if (group[p] != group[pos] &&
+				    kind[p] != POS_COUNTER &&
+				    strcmp(t[a].tok[p], t[b].tok[p]))
+					break;
+			if (p == ntok &&
+			    inputs_share_a_test(sets, a, b, where))
+				return 1;
+		}
+	return 0;
+}
+
+size_t experiment_input_sides(const struct result_set *sets,
+			      const char *const *names, size_t n,
+			      const struct filter *where, size_t *side_of)
+{
+	struct name_tokens *t = xcalloc(n + 1, sizeof(*t));
+	enum position_kind kind[2 * MAX_TOKENS];
+	size_t group[2 * MAX_TOKENS];
+	size_t *none = xcalloc(n + 1, sizeof(*none)), ntok, nsides = 0;
+	int same_shape = 1;
+	struct keymap sides;
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		tokenize(names[i], &t[i]);
+		same_shape &= t[i].n == t[0].n && t[i].n > 0;
+	}
+	for (size_t i = 0; i < n && !same_shape; i++) {
+		free(t[i].copy);
+		t[i].copy = without_extension(names[i]);
+		t[i].tok[0] = t[i].copy;
+		t[i].n = 1;
+	}
+	ntok = n ? t[0].n : 0;
+	/* one side for all: which positions are run counters, which vary */
+	for (size_t p = 0; p < ntok; p++) {
+		kind[p] = classify_position(t, n, none, 1, p);
+		group[p] = p;
+		for (size_t q = 0; q < p; q++)
+			if (kind[p] == POS_TEST && kind[q] == POS_TEST &&
+			    group[q] == q && covary(t, n, p, q)) {
+				group[p] = q;
+				break;
+			}
+	}
+	for (size_t p = 0; p < ntok; p++)
+		if (kind[p] == POS_TEST && group[p] == p &&
+		    !position_restates_labels(sets, t, n, p) &&
+		    side_position(sets, t, n, p, kind, group, ntok, where))
+			kind[p] = POS_SIDE;
+	for (size_t p = 0; p < ntok; p++)
+		if (group[p] != p && kind[group[p]] == POS_SIDE)
+			kind[p] = POS_SIDE;
+	keymap_init(&sides);
+	for (size_t i = 0; i < n; i++) {
+		int created;
+
+		strbuf_reset(&key);
+		for (size_t p = 0; p < ntok; p++)
+			if (kind[p] == POS_SIDE)
+				strbuf_add_keypart(&key, t[i].tok[p]);
+		side_of[i] = *keymap_put(&sides, strbuf_str(&key), nsides,
+					 &created);
+		nsides += created;
+	}
+	keymap_release(&sides);
+	strbuf_release(&key);
+	for (size_t i = 0; i < n; i++)
+		free(t[i].copy);
+	free(t);
+	free(none);
+	return nsides;
 }
 
 /* ---- matching two sides ------------------------------------------------ */

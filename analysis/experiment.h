@@ -258,6 +258,20 @@ const char *experiment_value_text(const struct experiment *ex, size_t k,
 				  uint32_t code, char *buf, size_t size);
 
 /*
+ * Which of the inputs sets[0..n) (named names[i]: the files given) are
+ * one side of a comparison: storan report A B C.  The names are cut into
+ * tokens as above; a position whose values are run numbers makes
+ * repetitions, a position where two inputs that differ only there share
+ * a test names sides (hosta, hostb), any other position names tests
+ * (randread-4k-qd32-run1.json ... are one side).  Writes each input's
+ * side (0 .. n-1, first seen first) to side_of[] and returns the number
+ * of sides: n when every input is one, 1 when they are one data set.
+ */
+size_t experiment_input_sides(const struct result_set *sets,
+			      const char *const *names, size_t n,
+			      const struct filter *where, size_t *side_of);
+
+/*
  * Compare: the match class of every group of sides a and b, as the
  * matching rules above say, into match[g] (EX_NONE for groups of other
  * sides) and split[g] (matched by provenance keys too; may be NULL).

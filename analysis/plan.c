@@ -721,12 +721,15 @@ static int side_has(const struct experiment *ex, const size_t *mem, size_t n,
 /*
  * Moves the first facets into the series (two keys at most) while the
  * lines (or bars) stay few: mult (the sides, or 1) times their values at
- * most PLAN_MAX_SERIES.
+ * most FOLD_MAX_LINES for absolute figures, PLAN_MAX_SERIES for ratios
+ * (which sit around 1.0 and rarely cross).
  * A ratio takes any factor (ratios share a scale); absolute figures only
  * one whose values do not differ tenfold (a cached read beside a disk
  * read flattens the other lines).  A chart per block size and per op
  * becomes a chart per block size with a line per op.
  */
+#define FOLD_MAX_LINES 6	/* absolute figures: beyond, lines tangle */
+
 static void fold_series(const struct experiment *ex, const size_t *mem,
 			size_t n, struct layout *l, size_t mult,
 			int absolute)
@@ -734,7 +737,7 @@ static void fold_series(const struct experiment *ex, const size_t *mem,
 	while (l->nfacets && l->nseries < 2 && !l->op_groups) {
 		size_t k = l->facets[0], v = count_values(ex, mem, n, k);
 
-		if (mult * v > PLAN_MAX_SERIES ||
+		if (mult * v > (absolute ? FOLD_MAX_LINES : PLAN_MAX_SERIES) ||
 		    (absolute && values_differ_tenfold(ex, mem, n, k)))
 			return;
 		mult *= v;
@@ -809,6 +812,9 @@ static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 	}
 	if (l.sides)
 		fold_series(ex, mem, n, &l, ex->nsides, 1);
+	else if (l.nseries == 1 && !l.op_groups)	/* ops x depths */
+		fold_series(ex, mem, n, &l,
+			    count_values(ex, mem, n, l.series[0]), 1);
 	n = cut_facets(p, pm, &l, mem, n);
 	add_faceted(p, model, &l, mem, n);
 }

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "findings-args.h"
 #include "../analysis/check.h"
+#include "../analysis/experiment.h"
 #include "../analysis/footnotes.h"
 #include "../core/load.h"
 #include "../core/numscan.h"
@@ -296,6 +297,66 @@ static struct result_set *input_views(const struct result_set *rs,
 	return v;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return !strcmp(path, "-") ? "stdin" : slash ? slash + 1 : path;
+}
+
+/*
+ * The sides of a comparison among the inputs (experiment_input_sides():
+ * hosta.* against hostb.*, but randread-4k-qd32-run1.json ... as one
+ * data set).  Where inputs of one side are not next to each other, the
+ * measurements are reordered so that each side is one range of rs;
+ * start[] then holds the sides' ranges.  Returns the number of sides
+ * (n with --compare or --ratio: the sides are a label's values then).
+ */
+static size_t group_sides(struct result_set *rs, size_t *start, char **paths,
+			  int n, const struct report_args *a)
+{
+	struct result_set *views;
+	const char **names;
+	size_t *side_of, nsides, k = 0, at = 0;
+	struct measurement *m;
+
+	if (n < 2 || a->ro.compare || a->ro.ratio)
+		return (size_t)n;
+	views = input_views(rs, start, n);
+	names = xmalloc((size_t)n * sizeof(*names));
+	side_of = xmalloc((size_t)n * sizeof(*side_of));
+	for (int i = 0; i < n; i++)
+		names[i] = base_name(paths[i]);
+	nsides = experiment_input_sides(views, names, (size_t)n,
+					a->ro.where, side_of);
+	free(views);
+	free(names);
+	if (nsides == (size_t)n) {
+		free(side_of);
+		return nsides;
+	}
+	m = xmalloc((rs->n + 1) * sizeof(*m));
+	for (size_t s = 0; s < nsides; s++) {
+		size_t first = at;
+
+		for (int i = 0; i < n; i++) {
+			size_t len = start[i + 1] - start[i];
+
+			if (side_of[i] != s)
+				continue;
+			memcpy(m + at, rs->m + start[i], len * sizeof(*m));
+			at += len;
+		}
+		start[k++] = first;
+	}
+	start[k] = at;
+	free(rs->m);
+	rs->m = m;
+	rs->alloc = rs->n + 1;
+	free(side_of);
+	return nsides;
+}
+
 static int write_report(struct report *r, struct report_args *a, char **paths,
 			int n)
 {
@@ -327,6 +388,7 @@ static int write_report(struct report *r, struct report_args *a, char **paths,
 static int run_report(struct report_args *a, char **paths, int n)
 {
 	size_t *start = xmalloc(((size_t)n + 1) * sizeof(*start)), set = 0;
+	size_t nsides;
 	struct strbuf err = STRBUF_INIT;
 	struct diag_list diags;
 	struct footnotes fn;
@@ -342,11 +404,16 @@ static int run_report(struct report_args *a, char **paths, int n)
 	st = load_all(paths, n, a, &rs, start, &diags);
 	note_input_errors(&r, &diags);
 	diag_list_release(&diags);
+	nsides = group_sides(&rs, start, paths, n, a);
+	if (nsides == 1 && n > 1)
+		report_add_note(&r, "the %d inputs are the tests and runs of "
+				"one experiment (their names say which): "
+				"shown together, not compared", n);
 	if (!a->fa.off && footnotes_check(&fn, &rs, &a->fa.check, &set, &err))
 		BUG("%s", strbuf_str(&err));	/* the link was checked */
 	r.rs = &rs;
-	r.sets = views = input_views(&rs, start, n);
-	r.nsets = (size_t)n;
+	r.sets = views = input_views(&rs, start, (int)nsides);
+	r.nsets = nsides;
 	if (!a->fa.off) {
 		r.findings = &fn.sets[set].findings;
 		r.fn = &fn;

@@ -1715,6 +1715,15 @@ static void x_axis(struct chart *c, const struct build *b)
 /* ---- titles ------------------------------------------------------------ */
 
 /* Facts every point of the chart shares: "fio · randread · bs=4K". */
+/* fio's group number 0 (every job's unless stonewalled into groups) and
+ * a scratch file's path say nothing a reader needs in a subtitle. */
+static int noise_fact(const char *key, const char *value)
+{
+	return (!strcmp(key, "group") && !strcmp(value, "0")) ||
+	       (!strcmp(key, "filename") && strncmp(value, "/dev/", 5));
+}
+
+/* What every point shares, in words: "fio · direct I/O · libaio". */
 static char *constant_facts(const struct build *b)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1730,10 +1739,13 @@ static char *constant_facts(const struct build *b)
 		uint64_t code = key_code(b, b->mem[0], k);
 
 		if (!code || varies(b, k) || key->role == EX_IDENTITY ||
-		    key->provenance || strlen(key->values[code]) > 32)
+		    key->provenance || strlen(key->values[code]) > 32 ||
+		    noise_fact(key->name, key->values[code]))
 			continue;
-		strbuf_addf(&sb, " \xc2\xb7 %s=%s", key->name,
-			    code_text(b, k, code, buf, sizeof(buf)));
+		strbuf_adds(&sb, " \xc2\xb7 ");
+		experiment_value_words(&sb, key->name,
+				       code_text(b, k, code, buf,
+						 sizeof(buf)));
 	}
 	return strbuf_detach(&sb);
 }

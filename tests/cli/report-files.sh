@@ -19,13 +19,15 @@ charts = sorted(open('charts.txt').read().split())
 pngs = [c for c in charts if c.endswith('.png')]
 svgs = [c for c in charts if c.endswith('.svg')]
 jsons = [c for c in charts if c.endswith('.json')]
-# bw of two hosts of one input: a chart per host (host is a factor, op
-# the series), dd bw, clat percentiles per host; the inputs share no
-# test: one data set, no comparison
+# bw of two hosts of one input: one chart, a line per op and host (2 x 2:
+# host is a factor folded into the series, never pooled), dd bw, clat
+# percentiles; the inputs share no test: one data set, no comparison
 names = [p[:-4] for p in pngs]
 assert [p[:-4] for p in svgs] == names == [j[:-5] for j in jsons], charts
-for want in ('fio-bw-alpha', 'fio-bw-beta', 'dd-bw', 'fio-clat-alpha'):
-    assert any(want in n for n in names), (want, names)
+assert names == ['01-fio-bw', '02-dd-bw', '03-fio-clat'], names
+bw = json.load(open('out/charts/01-fio-bw.json'))
+assert sorted(s['name'] for s in bw['series']) == \
+    ['read, alpha', 'read, beta', 'write, alpha', 'write, beta'], bw['series']
 assert not any('ratio' in n for n in names), names
 for i, n in enumerate(names):
     assert n.startswith('%02d-' % (i + 1)), n
@@ -56,10 +58,10 @@ assert len(links) == len(pngs) and all(os.path.exists('out/' + l) for l in links
 # one input: what the measurements differ in
 assert '| bs | 4K, 16K, 64K, 256K, 1M |' in md, md[:1500]
 assert '| host | alpha, beta |' in md
-# the bw table of host alpha: the chart's points, in its unit, with the
-# 95% interval of three runs (98, 100, 102 MB/s: 4.303 * 2 / sqrt 3)
-assert '| Block size | read (MB/s) | write (MB/s) |' in md, md[:2000]
-assert '| 4K | 100 \u00b1 4.97 | 80.0 \u00b1 3.97 |' in md
+# the bw table: the chart's points, in its unit, with the 95% interval
+# of three runs (98, 100, 102 MB/s: 4.303 * 2 / sqrt 3)
+assert '| Block size | read, alpha (MB/s) | read, beta (MB/s) | write, alpha (MB/s) | write, beta (MB/s) |' in md, md[:2000]
+assert '| 4K | 100 \u00b1 4.97 | 50.0 \u00b1 2.48 | 80.0 \u00b1 3.97 | 40.0 \u00b1 1.99 |' in md
 # findings: once, by code, in the caveats box ...
 sec = md[md.index('## Caveats'):md.index('## 1.')]
 assert '**zero-data** (1): dd.txt line 4.' in sec, sec
@@ -74,11 +76,11 @@ refs = {n: (c, l) for n, c, l in
         re.findall(r'\u2020([0-9]+) `([a-z-]+)` dd.txt:([0-9]+)', sec)}
 assert all(refs[n][1] == '8' for n in read.group(1).split(',')), (read.group(1), refs)
 assert all(refs[n][1] == '4' for n in write.group(1).split(',')), (write.group(1), refs)
-assert not re.search('\u2020[0-9]', md.split('## 1.')[1].split('## 3.')[0]), 'fio cells cite dd findings'
+assert not re.search('\u2020[0-9]', md.split('## 1.')[1].split('## 2.')[0]), 'fio cells cite dd findings'
 assert 'id="caveats"' in html and html.count('class="caveats"') == 1
 # each chart's data beside it
-doc = json.load(open('out/charts/' + [j for j in jsons if 'fio-bw-alpha' in j][0]))
-read = [s for s in doc['series'] if s['name'] == 'read'][0]
+doc = json.load(open('out/charts/01-fio-bw.json'))
+read = [s for s in doc['series'] if s['name'] == 'read, alpha'][0]
 p4k = [p for p in read['points'] if p['label'] == '4K'][0]
 assert p4k['n'] == 3 and p4k['whisker'] == 'ci95', p4k
 assert [round(v) for v in p4k['values']] == [98, 100, 102], p4k

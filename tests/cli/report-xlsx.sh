@@ -55,16 +55,17 @@ for row, e in zip(data[1:], exp):
     # numeric labels are numbers in the sheet
     assert row[label_cols['bs']] == float(labels['bs'])
     assert row[label_cols['host']] == labels['host']
-# first chart sheet: bw of host alpha by block size, in MB/s, under the
-# chart (drawn at A1)
+# first chart sheet: bw by block size, a column per op and host, in
+# MB/s, under the chart (drawn at A1)
 sheet3, ws3 = cells(3)
 rows = [r for r in ws3.iter(M + 'row')]
 assert int(rows[0].get('r')) > 20, 'the table is not under the chart'
-assert sheet3[0]['A'] == 'Block size' and sheet3[0]['B'] == 'read (MB/s)', sheet3[0]
+assert sheet3[0]['A'] == 'Block size' and sheet3[0]['B'] == 'read, alpha (MB/s)', sheet3[0]
+assert sheet3[0]['C'] == 'read, beta (MB/s)' and sheet3[0]['D'] == 'write, alpha (MB/s)', sheet3[0]
 assert [r['A'] for r in sheet3[1:6]] == ['4K', '16K', '64K', '256K', '1M']
-assert abs(sheet3[1]['B'] - 100) < 1e-9 and abs(sheet3[5]['C'] - 400) < 1e-9
+assert abs(sheet3[1]['B'] - 100) < 1e-9 and abs(sheet3[5]['D'] - 400) < 1e-9
 # the page's text of each cell beside the numbers: 100 MB/s, 95% interval
-assert sheet3[1]['F'] == '100 \u00b1 4.97', sheet3[1]
+assert sheet3[1]['H'] == '100 \u00b1 4.97', sheet3[1]
 styles = ET.fromstring(z.read('xl/styles.xml'))
 fmts = {n.get('numFmtId'): n.get('formatCode') for n in styles.iter(M + 'numFmt')}
 xfs = list(styles.find(M + 'cellXfs'))

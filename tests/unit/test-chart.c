@@ -100,7 +100,8 @@ static void test_numeric_x_is_log2_line(void **state)
 	near(c.y.max, 2.5, 1e-12);
 	assert_string_equal(c.y.ticks[1].label, "0.5");
 	assert_int_equal(c.errorbars, CHART_ERR_NONE);
-	assert_non_null(strstr(c.subtitle, "host=a"));
+	/* what every point shares, in words: the host alone */
+	assert_string_equal(c.subtitle, "fio \xc2\xb7 a");
 	assert_string_equal(c.footer, "Data: a");
 	chart_release(&c);
 	result_set_release(&rs);

@@ -403,6 +403,60 @@ static void test_grep_files_name_sides(void **state)
 	strbuf_release(&err);
 }
 
+/* One set per input file, a bw measurement per (op, labels) given. */
+static void input_set(struct result_set *rs, const char *name,
+		      const char *op, const char *labels)
+{
+	result_set_init(rs);
+	add(rs, name, op, labels, three, 3);
+}
+
+/*
+ * Which inputs given to report are sides: hosta.* and hostb.* measure
+ * the same tests (sides); randread-4k-qd32-run1.json and the like only
+ * repeat their labels in their names (one data set); do-5bucks.json and
+ * vultr-25gbssd.json differ in two tokens that go together (sides).
+ */
+static void test_input_sides(void **state)
+{
+	struct result_set rs[8];
+	size_t side[8];
+	const char *hosts[] = { "hosta.randread.txt", "hosta.randrw.txt",
+				"hostb.randread.txt", "hostb.randrw.txt" };
+	const char *runs[] = { "randread-4k-qd32-run1.json",
+			       "randread-4k-qd32-run2.json",
+			       "randwrite-4k-qd32-run1.json",
+			       "randread-64k-qd1-run1.json" };
+	const char *vps[] = { "do-5bucks.json", "vultr-25gbssd.json" };
+
+	(void)state;
+	input_set(&rs[0], hosts[0], "randread", "rw=randread");
+	input_set(&rs[1], hosts[1], "randrw", "rw=randrw");
+	input_set(&rs[2], hosts[2], "randread", "rw=randread");
+	input_set(&rs[3], hosts[3], "randrw", "rw=randrw");
+	assert_int_equal(experiment_input_sides(rs, hosts, 4, NULL, side), 2);
+	assert_int_equal(side[0], 0);
+	assert_int_equal(side[1], 0);
+	assert_int_equal(side[2], 1);
+	assert_int_equal(side[3], 1);
+	for (int i = 0; i < 4; i++)
+		result_set_release(&rs[i]);
+
+	input_set(&rs[0], runs[0], "randread", "rw=randread;bs=4096;iodepth=32");
+	input_set(&rs[1], runs[1], "randread", "rw=randread;bs=4096;iodepth=32");
+	input_set(&rs[2], runs[2], "randwrite", "rw=randwrite;bs=4096;iodepth=32");
+	input_set(&rs[3], runs[3], "randread", "rw=randread;bs=65536;iodepth=1");
+	assert_int_equal(experiment_input_sides(rs, runs, 4, NULL, side), 1);
+	for (int i = 0; i < 4; i++)
+		result_set_release(&rs[i]);
+
+	input_set(&rs[0], vps[0], "randread", "rw=randread");
+	input_set(&rs[1], vps[1], "randread", "rw=randread");
+	assert_int_equal(experiment_input_sides(rs, vps, 2, NULL, side), 2);
+	for (int i = 0; i < 2; i++)
+		result_set_release(&rs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_sections_split_matching),
 		cmocka_unit_test(test_compare_key_sides),
 		cmocka_unit_test(test_grep_files_name_sides),
+		cmocka_unit_test(test_input_sides),
 	};
 
 	progname = "test-experiment";
