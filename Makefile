@@ -88,13 +88,20 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstoran.a
 unit-tests: $(UNIT_BINS)
 
 # The test suite always runs under ASan + UBSan, in its own build tree.
+# Where clang is installed, the golden fixtures also run through a clang
+# ASan + UBSan build (build-clang): clang checks what GCC does not (a zero
+# offset added to a NULL pointer passed GCC's UBSan and stopped clang's).
+CLANG ?= $(shell command -v clang 2>/dev/null)
 check:
 	$(Q)$(PKG_CONFIG) --exists $(PKGS) $(GFX_PKGS) cmocka || scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 BUILD=build-san \
 		build-san/storan unit-tests
+	$(Q)$(if $(CLANG),$(MAKE) --no-print-directory CC=$(CLANG) SANITIZE=1 \
+		BUILD=build-clang build-clang/storan,:)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		STORAN=$(CURDIR)/build-san/storan UNIT_DIR=$(CURDIR)/build-san/tests \
+		STORAN_CLANG=$(if $(CLANG),$(CURDIR)/build-clang/storan) \
 		tests/run-all
 
 check-browser: storan
@@ -123,7 +130,7 @@ install: storan
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
 
 clean:
-	rm -rf build build-san build-fuzz storan
+	rm -rf build build-san build-clang build-fuzz storan
 
 .PHONY: all check check-browser demo fuzz install clean unit-tests
 
