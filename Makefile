@@ -3,7 +3,8 @@
 #   make                 build ./storan
 #   make check           every test, under AddressSanitizer + UBSan
 #   make demo            install what is missing, build, ingest sample-data/
-#   make fuzz            a bounded libFuzzer run over every parser (clang)
+#   make fuzz            every fuzz target, FUZZ_SECONDS each (clang)
+#   make fuzz-long       the same, FUZZ_LONG_SECONDS each (docs/fuzzing.md)
 #   make install PREFIX=/usr/local
 #   make V=1             show the commands
 #   make SANITIZE=1      build ./storan itself with the sanitizers
@@ -112,17 +113,44 @@ demo:
 	$(Q)$(MAKE) --no-print-directory storan
 	$(Q)scripts/demo
 
-fuzz:
+# Fuzzing (clang's libFuzzer; docs/fuzzing.md): one target per reader,
+# each with its seeds (tests/fuzz/corpus/T) and dictionary
+# (tests/fuzz/dict/T.dict).  `make fuzz` runs each FUZZ_SECONDS, one after
+# the other, and fails on a finding; FUZZ_TARGETS picks some.
+FUZZ_PARSER_TARGETS := fio-text fio-json fio-terse iozone dd hdparm time \
+	blockdev-perftest csv
+FUZZ_OWN_TARGETS := fio-log result-set input json-scan ingest
+FUZZ_ALL := $(FUZZ_PARSER_TARGETS) $(FUZZ_OWN_TARGETS)
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_SECONDS ?= 30
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+fuzz_parser_name = $(if $(filter fio-text,$(1)),fio,$(1))
+FUZZ_DEPS := $(BUILD)/tests/fuzz/fuzz-common.o $(BUILD)/libstoran.a
+
+$(FUZZ_PARSER_TARGETS:%=$(BUILD)/fuzz/%): $(BUILD)/fuzz/%: \
+		tests/fuzz/fuzz-parser.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer \
+		-DFUZZ_PARSER='"$(call fuzz_parser_name,$*)"' -o $@ $^ $(LDLIBS)
+
+$(FUZZ_OWN_TARGETS:%=$(BUILD)/fuzz/%): $(BUILD)/fuzz/%: \
+		tests/fuzz/fuzz-%.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz-build:
 	$(Q)$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz \
-		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
-		build-fuzz/libstoran.a
-	$(Q)mkdir -p build-fuzz
-	clang -std=gnu11 -O1 -g -I. $(PKG_CFLAGS) \
-		-fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-parsers \
-		tests/fuzz/fuzz-parsers.c build-fuzz/libstoran.a $(LDLIBS)
-	mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz-parsers -max_total_time=$${FUZZ_SECONDS:-60} \
-		-max_len=65536 build-fuzz/corpus tests/parsers/*/
+		CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_ALL:%=build-fuzz/fuzz/%)
+
+fuzz: fuzz-build
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run $(FUZZ_TARGETS)
+
+fuzz-long: fuzz-build
+	$(Q)FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) tests/fuzz/run $(FUZZ_TARGETS)
 
 install: storan
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -132,6 +160,7 @@ install: storan
 clean:
 	rm -rf build build-san build-clang build-fuzz storan
 
-.PHONY: all check check-browser demo fuzz install clean unit-tests
+.PHONY: all check check-browser demo fuzz fuzz-build fuzz-long install clean \
+	unit-tests
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/storan.d
+-include $(LIB_OBJS:.o=.d) $(BUILD)/storan.d $(BUILD)/tests/fuzz/fuzz-common.d
