@@ -3,7 +3,8 @@
 #   make                 build ./storan
 #   make check           every test, under AddressSanitizer + UBSan
 #   make demo            install what is missing, build, ingest sample-data/
-#   make fuzz            a bounded libFuzzer run over every parser (clang)
+#   make fuzz            every fuzz target, FUZZ_SECONDS each (clang)
+#   make fuzz-long       the same, FUZZ_LONG_SECONDS each (docs/fuzzing.md)
 #   make install PREFIX=/usr/local [DESTDIR=...]   binary, man pages, completions
 #   make uninstall       the same files removed
 #   make dist            storan-VERSION.tar.gz, a release that builds without git
@@ -133,13 +134,20 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstoran.a
 unit-tests: $(UNIT_BINS)
 
 # The test suite always runs under ASan + UBSan, in its own build tree.
+# Where clang is installed, the golden fixtures also run through a clang
+# ASan + UBSan build (build-clang): clang checks what GCC does not (a zero
+# offset added to a NULL pointer passed GCC's UBSan and stopped clang's).
+CLANG ?= $(shell command -v clang 2>/dev/null)
 check:
 	$(Q)$(PKG_CONFIG) --exists $(PKGS) $(GFX_PKGS) cmocka || scripts/install-deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 BUILD=build-san \
 		build-san/storan unit-tests
+	$(Q)$(if $(CLANG),$(MAKE) --no-print-directory CC=$(CLANG) SANITIZE=1 \
+		BUILD=build-clang build-clang/storan,:)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		STORAN=$(CURDIR)/build-san/storan UNIT_DIR=$(CURDIR)/build-san/tests \
+		STORAN_CLANG=$(if $(CLANG),$(CURDIR)/build-clang/storan) \
 		tests/run-all
 
 check-browser: storan
@@ -152,17 +160,44 @@ demo:
 	$(Q)$(MAKE) --no-print-directory storan
 	$(Q)scripts/demo
 
-fuzz:
+# Fuzzing (clang's libFuzzer; docs/fuzzing.md): one target per reader,
+# each with its seeds (tests/fuzz/corpus/T) and dictionary
+# (tests/fuzz/dict/T.dict).  `make fuzz` runs each FUZZ_SECONDS, one after
+# the other, and fails on a finding; FUZZ_TARGETS picks some.
+FUZZ_PARSER_TARGETS := fio-text fio-json fio-terse iozone dd hdparm time \
+	blockdev-perftest csv
+FUZZ_OWN_TARGETS := fio-log result-set input json-scan ingest
+FUZZ_ALL := $(FUZZ_PARSER_TARGETS) $(FUZZ_OWN_TARGETS)
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_SECONDS ?= 30
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+fuzz_parser_name = $(if $(filter fio-text,$(1)),fio,$(1))
+FUZZ_DEPS := $(BUILD)/tests/fuzz/fuzz-common.o $(BUILD)/libstoran.a
+
+$(FUZZ_PARSER_TARGETS:%=$(BUILD)/fuzz/%): $(BUILD)/fuzz/%: \
+		tests/fuzz/fuzz-parser.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer \
+		-DFUZZ_PARSER='"$(call fuzz_parser_name,$*)"' -o $@ $^ $(LDLIBS)
+
+$(FUZZ_OWN_TARGETS:%=$(BUILD)/fuzz/%): $(BUILD)/fuzz/%: \
+		tests/fuzz/fuzz-%.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz-build:
 	$(Q)$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz \
-		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
-		build-fuzz/libstoran.a
-	$(Q)mkdir -p build-fuzz
-	clang -std=gnu11 -O1 -g -I. $(PKG_CFLAGS) \
-		-fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-parsers \
-		tests/fuzz/fuzz-parsers.c build-fuzz/libstoran.a $(LDLIBS)
-	mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz-parsers -max_total_time=$${FUZZ_SECONDS:-60} \
-		-max_len=65536 build-fuzz/corpus tests/parsers/*/
+		CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_ALL:%=build-fuzz/fuzz/%)
+
+fuzz: fuzz-build
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run $(FUZZ_TARGETS)
+
+fuzz-long: fuzz-build
+	$(Q)FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) tests/fuzz/run $(FUZZ_TARGETS)
 
 install: $(BUILD)/storan man completions
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -207,9 +242,10 @@ print-flags:
 	@echo "LDFLAGS=$(LDFLAGS)"
 
 clean:
-	rm -rf build build-san build-fuzz storan storan-*.tar.gz
+	rm -rf build build-san build-clang build-fuzz storan storan-*.tar.gz
 
-.PHONY: all check check-browser demo fuzz install uninstall dist clean \
-	unit-tests man completions build-deps print-flags print-sonames FORCE
+.PHONY: all check check-browser demo fuzz fuzz-build fuzz-long install \
+	uninstall dist clean unit-tests man completions build-deps print-flags \
+	print-sonames FORCE
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/storan.d
+-include $(LIB_OBJS:.o=.d) $(BUILD)/storan.d $(BUILD)/tests/fuzz/fuzz-common.d

@@ -433,8 +433,9 @@ static int hex_value(char c)
 
 /*
  * Appends a quoted-printable line to sb, decoded ("=3D" is '=', "=20" a
- * blank).  Returns 1 when the line ends in a soft break ("=" at the end:
- * the mail client wrapped it and the next line continues it).
+ * blank; "=00" is left as it is).  Returns 1 when the line ends in a
+ * soft break ("=" at the end: the mail client wrapped it and the next
+ * line continues it).
  */
 static int qp_append(struct strbuf *sb, const char *s, const char *end)
 {
@@ -443,8 +444,10 @@ static int qp_append(struct strbuf *sb, const char *s, const char *end)
 	for (; s < end; s++) {
 		if (*s == '=' && s + 1 == end)
 			return 1;
+		/* "=00" stays as it is: a NUL would end the line's text
+		 * early, hiding what follows from every parser */
 		if (*s == '=' && s + 2 < end + 1 && hex_value(s[1]) >= 0 &&
-		    hex_value(s[2]) >= 0) {
+		    hex_value(s[2]) >= 0 && (s[1] != '0' || s[2] != '0')) {
 			strbuf_addch(sb, (char)(hex_value(s[1]) * 16 +
 						hex_value(s[2])));
 			s += 2;

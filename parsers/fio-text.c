@@ -1547,9 +1547,12 @@ static void learn_log_prefix(struct text_state *st, const struct input *in)
 static const char *strip_log_prefix(const struct text_state *st,
 				    const char *t)
 {
-	const char *a = st->log_prefix, *end = a + st->log_prefix_len;
+	const char *a = st->log_prefix, *end;
 	const char *s = t;
 
+	if (!a)		/* no prefix learnt: NULL + 0 is undefined in C */
+		return t;
+	end = a + st->log_prefix_len;
 	while (a < end) {
 		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*s)) {
 			while (a < end && isdigit((unsigned char)*a))

@@ -121,6 +121,13 @@ struct ingest_options {
 int ingest_input(struct input *in, const struct ingest_options *opt,
 		 struct result_set *rs, struct diag_list *diags);
 /*
+ * ingest_input() with only the parsers of list (NULL-terminated, in
+ * parsers[] order): one parser's fuzz target reads with it alone.
+ */
+int ingest_input_with(struct input *in, const struct parser *const *list,
+		      const struct ingest_options *opt, struct result_set *rs,
+		      struct diag_list *diags);
+/*
  * May a parser read the input whole (struct parser's whole_start)?  Then
  * it is finished uncut (input_finish_uncut), and ingest_input() cuts its
  * lines only if no parser did.

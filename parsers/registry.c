@@ -407,36 +407,39 @@ static void apply_labels(struct parse_ctx *ctx,
 	}
 }
 
-static void list_parser_names(struct strbuf *sb)
+static void list_parser_names(const struct parser *const *list,
+			      struct strbuf *sb)
 {
-	for (size_t i = 0; parsers[i]; i++) {
+	for (size_t i = 0; list[i]; i++) {
 		if (i)
 			strbuf_adds(sb, ", ");
-		strbuf_adds(sb, parsers[i]->name);
+		strbuf_adds(sb, list[i]->name);
 	}
 }
 
-/* Every parser in turn, on the input's lines. */
-static void run_parsers(struct parse_ctx *ctx, struct strbuf *formats)
+/* Every parser of the list in turn, on the input's lines. */
+static void run_parsers(struct parse_ctx *ctx,
+			const struct parser *const *list,
+			struct strbuf *formats)
 {
 	const struct input *in = ctx->in;
 	struct result_set *rs = ctx->rs;
 
 	for (size_t i = 0; i < in->nlines; i++)
 		ctx->unclaimed += in->lines[i].len != 0;
-	for (size_t i = 0; parsers[i]; i++) {
+	for (size_t i = 0; list[i]; i++) {
 		size_t before_m = rs->n, before_d = ctx->diags->n;
 
 		/* Once every line is some parser's output, no other parser
 		 * can find anything: a 4 MB fio JSON+ file skips the rest. */
 		if (!ctx->unclaimed)
 			break;
-		if (!parsers[i]->detect(in))
+		if (!list[i]->detect(in))
 			continue;
-		parsers[i]->parse(ctx);
+		list[i]->parse(ctx);
 		if (rs->n > before_m || ctx->diags->n > before_d)
 			strbuf_addf(formats, "%s%s", formats->len ? "," : "",
-				    parsers[i]->name);
+				    list[i]->name);
 	}
 }
 
@@ -452,19 +455,20 @@ int ingest_may_read_whole(const struct input *in)
  * An uncut input that one parser reads whole (see input.h): all of its
  * lines are that output, no other parser is asked.  0 when none did.
  */
-static int read_whole(struct parse_ctx *ctx, struct strbuf *formats)
+static int read_whole(struct parse_ctx *ctx, const struct parser *const *list,
+		      struct strbuf *formats)
 {
 	struct result_set *rs = ctx->rs;
 
-	for (size_t i = 0; parsers[i]; i++) {
+	for (size_t i = 0; list[i]; i++) {
 		size_t before_m = rs->n, before_d = ctx->diags->n;
 
-		if (!parsers[i]->parse_whole || parsers[i]->parse_whole(ctx) < 0)
+		if (!list[i]->parse_whole || list[i]->parse_whole(ctx) < 0)
 			continue;
 		memset(ctx->claimed, 1, ctx->in->nlines);
 		ctx->unclaimed = 0;
 		if (rs->n > before_m || ctx->diags->n > before_d)
-			strbuf_adds(formats, parsers[i]->name);
+			strbuf_adds(formats, list[i]->name);
 		return 1;
 	}
 	return 0;
@@ -472,6 +476,13 @@ static int read_whole(struct parse_ctx *ctx, struct strbuf *formats)
 
 int ingest_input(struct input *in, const struct ingest_options *opt,
 		 struct result_set *rs, struct diag_list *diags)
+{
+	return ingest_input_with(in, parsers, opt, rs, diags);
+}
+
+int ingest_input_with(struct input *in, const struct parser *const *list,
+		      const struct ingest_options *opt, struct result_set *rs,
+		      struct diag_list *diags)
 {
 	struct parse_ctx ctx;
 	struct strbuf formats = STRBUF_INIT, names = STRBUF_INIT;
@@ -487,7 +498,7 @@ int ingest_input(struct input *in, const struct ingest_options *opt,
 	ctx.drop_histograms = opt && opt->drop_histograms;
 	ctx.source = result_set_add_source(rs, in->path, NULL);
 	ctx.claimed = xcalloc(in->nlines + 1, 1);
-	whole = in->uncut && read_whole(&ctx, &formats);
+	whole = in->uncut && read_whole(&ctx, list, &formats);
 	if (!whole && in->uncut) {
 		input_cut_lines(in);
 		free(ctx.claimed);
@@ -511,7 +522,7 @@ int ingest_input(struct input *in, const struct ingest_options *opt,
 		return 1;
 	}
 	if (!whole)
-		run_parsers(&ctx, &formats);
+		run_parsers(&ctx, list, &formats);
 	if (rs->n > ctx.base)	/* the last one had no successor to do it */
 		share_labels(&ctx, rs->n - 1);
 	context_apply(&ctx);
@@ -529,7 +540,7 @@ int ingest_input(struct input *in, const struct ingest_options *opt,
 			diag_add(diags, DIAG_ERROR, in->name, 1,
 				 "no result in this input (see the notes)");
 		} else {
-			list_parser_names(&names);
+			list_parser_names(list, &names);
 			diag_add(diags, DIAG_ERROR, in->name, 1,
 				 "no benchmark output found (looked for %s)",
 				 strbuf_str(&names));

@@ -69,6 +69,11 @@ static void test_quoted_printable(void **state)
 	load(&in, "a=b and =41 stay as they are\n");	/* no =3D: not QP */
 	assert_string_equal(in.lines[0].text, "a=b and =41 stay as they are");
 	input_release(&in);
+	/* a NUL would end the text early, its len saying more (fuzzed) */
+	load(&in, "x =3D 1=00 y\n");
+	assert_string_equal(in.lines[0].text, "x = 1=00 y");
+	assert_int_equal(in.lines[0].len, strlen("x = 1=00 y"));
+	input_release(&in);
 }
 
 static void test_grep_prefix(void **state)
