@@ -171,27 +171,33 @@ int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
 		   double mean_b, double sd_b, double level, double *lo,
 		   double *hi)
 {
-	double ua, ub, se, df, t, r;
+	double va, vb, df, t, A, disc;
 
 	*lo = *hi = NAN;
 	if (na < 2 || nb < 2 || isnan(sd_a) || isnan(sd_b) ||
 	    !(mean_a > 0) || !(mean_b > 0) || !(level > 0 && level < 1))
 		return -1;
-	ua = sd_a * sd_a / ((double)na * mean_a * mean_a);
-	ub = sd_b * sd_b / ((double)nb * mean_b * mean_b);
-	se = sqrt(ua + ub);
-	r = mean_b / mean_a;
-	if (!(se > 0)) {		/* no spread at all: the ratio itself */
-		*lo = *hi = r;
+	va = sd_a * sd_a / (double)na;
+	vb = sd_b * sd_b / (double)nb;
+	if (!(va + vb > 0)) {		/* no spread at all: the ratio itself */
+		*lo = *hi = mean_b / mean_a;
 		return 0;
 	}
-	df = (ua + ub) * (ua + ub) /
-	     (ua * ua / (double)(na - 1) + ub * ub / (double)(nb - 1));
+	/* Welch's degrees of freedom: the interval excludes 1 exactly when
+	 * stats_welch() finds the difference at 1 - level */
+	df = (va + vb) * (va + vb) /
+	     (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
 	t = gsl_cdf_tdist_Qinv((1 - level) / 2, df);
 	if (!isfinite(t))
 		return -1;
-	*lo = r * exp(-t * se);
-	*hi = r * exp(t * se);
+	A = mean_a * mean_a - t * t * va;
+	if (!(A > 0))
+		return -1;	/* the baseline's mean may be 0: unbounded */
+	disc = mean_a * mean_a * vb + mean_b * mean_b * va - t * t * va * vb;
+	if (disc < 0)
+		disc = 0;
+	*lo = (mean_a * mean_b - t * sqrt(disc)) / A;
+	*hi = (mean_a * mean_b + t * sqrt(disc)) / A;
 	return 0;
 }
 

@@ -98,11 +98,14 @@ double stats_hist_quantile(const struct histogram *h, double q);
 
 /*
  * The confidence interval (at level) of the ratio mean_b / mean_a of two
- * independent samples, by the delta method on the log of the ratio:
- * se = sqrt(sd_a^2 / (n_a mean_a^2) + sd_b^2 / (n_b mean_b^2)), with
- * the Welch-Satterthwaite degrees of freedom of those two terms, and
- * [r exp(-t se), r exp(t se)].  Returns 0, or -1 (lo and hi NAN) when
- * it does not apply: n < 2, an unknown stddev, a mean not above zero.
+ * independent samples, by Fieller's theorem with Welch's variances and
+ * degrees of freedom: the rho with (mean_b - rho mean_a)^2 <= t^2
+ * (sd_b^2/n_b + rho^2 sd_a^2/n_a).  At rho = 1 that is Welch's test, so
+ * the interval leaves out 1 exactly when stats_welch() finds the
+ * difference at 1 - level (a chart's star never contradicts its
+ * whisker).  Returns 0, or -1 (lo and hi NAN) when it does not apply:
+ * n < 2, an unknown stddev, a mean not above zero, or a baseline whose
+ * mean is not surely above zero (the interval would be unbounded).
  */
 int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
 		   double mean_b, double sd_b, double level, double *lo,

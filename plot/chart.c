@@ -1279,7 +1279,8 @@ static void ratio_points(struct chart *c, struct build *b,
 			p->sig = p->p < c->alpha;
 		if (g0->summary == EX_INTERVAL && g1->summary == EX_INTERVAL &&
 		    !stats_ratio_ci(g0->st.n, g0->st.mean, g0->st.stddev,
-				    g1->st.n, g1->st.mean, g1->st.stddev, 0.95,
+				    g1->st.n, g1->st.mean, g1->st.stddev,
+				    1 - c->alpha,
 				    &p->lo, &p->hi)) {
 			p->bar = BAR_INTERVAL;
 			c->bars |= 1 << BAR_INTERVAL;
