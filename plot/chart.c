@@ -1150,10 +1150,8 @@ static void set_bar(struct chart *c, struct chart_point *p,
 		p->lo = st->ci_low;
 		p->hi = st->ci_high;
 	}
-	/* a bandwidth, a rate or a latency is never negative: a wide
-	 * interval stops at zero instead of pulling the axis below it */
-	if (!(st->min < 0) && p->lo < 0)
-		p->lo = 0;
+	/* (an interval reaching below zero is kept as it is: the axis
+	 * stops at zero, y_range(), and the whisker ends in an arrow) */
 	if (p->bar != BAR_NONE)
 		c->bars |= 1 << p->bar;
 }
@@ -1498,12 +1496,18 @@ static void y_range(const struct chart *c, double *lo, double *hi)
 			dlo = y < dlo ? y : dlo;
 			dhi = y > dhi ? y : dhi;
 		}
+	/* whiskers set no axis: it stops half the data's span above the
+	 * data, and at zero below figures that cannot be negative; a
+	 * whisker cut there ends in an arrow (it goes on; the tables and
+	 * charts/NN.json have its ends) */
 	if (dhi > dlo || dhi > 0) {
 		double span = dhi - (dlo < 0 ? dlo : 0);
 
-		if (*hi > dhi + 2 * span)
-			*hi = dhi + 2 * span;
+		if (*hi > dhi + span / 2)
+			*hi = dhi + span / 2;
 	}
+	if (!(dlo < 0) && *lo < 0)
+		*lo = 0;
 }
 
 static void y_axis(struct chart *c, const struct chart_spec *spec)

@@ -482,6 +482,38 @@ static void test_chart_table(void **state)
 	result_set_release(&rs);
 }
 
+/*
+ * Whiskers set no axis.  Three runs 10, 100, 190 MB/s: the 95% interval
+ * of the mean, 100 +- 223.6, reaches below zero and far above.  The
+ * point keeps the interval's true ends (the JSON has them: it stored 0
+ * for the low end), the axis stops at zero and at 1.5 times the data.
+ */
+static void test_whiskers_set_no_axis(void **state)
+{
+	struct result_set rs;
+	struct chart c;
+	struct chart_spec spec = { .y = "bw", .x = "op" };
+	struct measurement *m;
+
+	(void)state;
+	result_set_init(&rs);
+	result_set_add_source(&rs, "in.json", NULL);
+	m = add(&rs, "read", "bw", "B/s", NULL, 0);
+	measurement_add_value(m, 10e6);
+	measurement_add_value(m, 100e6);
+	measurement_add_value(m, 190e6);
+	m = add(&rs, "write", "bw", "B/s", NULL, 0);
+	measurement_add_value(m, 50e6);
+	assert_int_equal(build(&c, &rs, &spec), 0);
+	assert_int_equal(c.series[0].p[0].bar, BAR_INTERVAL);
+	assert_true(c.series[0].p[0].lo < -100);	/* MB/s */
+	assert_true(c.series[0].p[0].hi > 300);
+	near(c.y.min, 0, 0);
+	assert_true(c.y.max <= 150 + 25);
+	chart_release(&c);
+	result_set_release(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_percentiles_in_nines),
 		cmocka_unit_test(test_cdf_and_percentiles_from_histograms),
 		cmocka_unit_test(test_ratio_around_one),
+		cmocka_unit_test(test_whiskers_set_no_axis),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_restated_keys_left_out),
 		cmocka_unit_test(test_axis_frac),
