@@ -747,6 +747,19 @@ static void fold_series(const struct experiment *ex, const size_t *mem,
 	}
 }
 
+/* IOPS of a tool whose throughput is planned already: at one block size
+ * their ratios are one number, a second ratio chart would repeat it. */
+static int ratio_restated(const struct plan *p, const struct plan_model *pm)
+{
+	if (strcmp(pm->metric, "iops"))
+		return 0;
+	for (size_t i = 0; i < p->nmodels; i++)
+		if (&p->models[i] != pm && !strcmp(p->models[i].metric, "bw") &&
+		    !strcmp(p->models[i].tool, pm->tool))
+			return 1;
+	return 0;
+}
+
 /* x, series and facets for the members of model m. */
 static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 		    const struct plan_options *opt)
@@ -795,7 +808,8 @@ static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 	/* a comparison: the ratio of each candidate first, where both
 	 * it and the baseline have figures */
 	for (size_t side = 1; l.sides && side < ex->nsides &&
-	     pm->kind == PLAN_BARS_OR_LINES; side++) {
+	     pm->kind == PLAN_BARS_OR_LINES && !ratio_restated(p, pm);
+	     side++) {
 		struct layout r = l;
 		size_t *rmem, rn;
 

@@ -20,9 +20,42 @@ int verdicts_headline_metric(const char *metric)
 	       (len > 4 && !strcmp(metric + len - 4, ".p99"));
 }
 
-int verdicts_row_shown(const struct compare_row *row, int headline_only)
+/*
+ * The rows a table shows: all, or the headline metrics -- less IOPS of a
+ * tool whose throughput is there too (at one block size the two ratios
+ * are the same number: a second row, chart and mean that say nothing).
+ */
+struct shown {
+	int headline_only;
+	struct keymap bw_tools;		/* tools with a bw row */
+};
+
+static void shown_init(struct shown *sh, const struct compare_result *r,
+		       int headline_only)
 {
-	return !headline_only || verdicts_headline_metric(row->metric);
+	int created;
+
+	sh->headline_only = headline_only;
+	keymap_init(&sh->bw_tools);
+	for (size_t i = 0; headline_only && i < r->nrows; i++)
+		if (!strcmp(r->rows[i].metric, "bw"))
+			keymap_put(&sh->bw_tools, r->rows[i].tool, 0,
+				   &created);
+}
+
+static int shown(const struct shown *sh, const struct compare_row *row)
+{
+	if (!sh->headline_only)
+		return 1;
+	if (!strcmp(row->metric, "iops") &&
+	    keymap_get(&sh->bw_tools, row->tool))
+		return 0;
+	return verdicts_headline_metric(row->metric);
+}
+
+static void shown_release(struct shown *sh)
+{
+	keymap_release(&sh->bw_tools);
 }
 
 /*
@@ -65,13 +98,15 @@ static void varying_build(struct varying *vy, const struct compare_result *r,
 {
 	const char *tool = NULL;
 	size_t rows = 0;
+	struct shown sh;
 
 	memset(vy, 0, sizeof(*vy));
 	keymap_init(&vy->keys);
+	shown_init(&sh, r, headline_only);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
-		if (!verdicts_row_shown(row, headline_only))
+		if (!shown(&sh, row))
 			continue;
 		if (!tool)
 			tool = row->tool;
@@ -83,6 +118,7 @@ static void varying_build(struct varying *vy, const struct compare_result *r,
 	}
 	for (size_t k = 0; k < vy->n; k++)
 		vy->varies[k] |= vy->count[k] != rows;
+	shown_release(&sh);
 }
 
 static int varying_key(const struct varying *vy, const char *key)
@@ -100,7 +136,24 @@ static void varying_release(struct varying *vy)
 	free(vy->varies);
 }
 
-/* "fio randread bs=4K iodepth=32": what tells the row apart. */
+/* Does the text so far say value already ("randread job=randread
+ * rw=randread test=randread" says randread once)? */
+static int says_again(const struct strbuf *sb, const char *value)
+{
+	size_t len = strlen(value);
+
+	for (const char *p = sb->buf; p && (p = strstr(p, value)); p++) {
+		int starts = p == sb->buf || p[-1] == ' ' || p[-1] == '=';
+		int ends = p[len] == '\0' || p[len] == ' ';
+
+		if (starts && ends)
+			return 1;
+	}
+	return 0;
+}
+
+/* "fio randread bs=4K iodepth=32": what tells the row apart, each
+ * value once. */
 static char *test_text(const struct varying *vy,
 		       const struct compare_row *row)
 {
@@ -114,7 +167,7 @@ static char *test_text(const struct varying *vy,
 	for (size_t j = 0; j < row->labels.n; j++) {
 		const struct label *l = &row->labels.v[j];
 
-		if (!varying_key(vy, l->key))
+		if (!varying_key(vy, l->key) || says_again(&sb, l->value))
 			continue;
 		if (!strcmp(l->key, "bs") && is_numeric_string(l->value, &v))
 			strbuf_addf(&sb, " bs=%s", human_size(v, buf,
@@ -169,9 +222,11 @@ size_t verdicts_pick(const struct compare_result *r, int headline_only,
 {
 	struct weighted *w = xmalloc((r->nrows + 1) * sizeof(*w));
 	size_t n = 0;
+	struct shown sh;
 
+	shown_init(&sh, r, headline_only);
 	for (size_t i = 0; i < r->nrows; i++)
-		if (verdicts_row_shown(&r->rows[i], headline_only))
+		if (shown(&sh, &r->rows[i]))
 			w[n++] = (struct weighted){ row_weight(&r->rows[i]), i };
 	*nshown = n;
 	if (max && n > max) {
@@ -181,6 +236,7 @@ size_t verdicts_pick(const struct compare_result *r, int headline_only,
 	for (size_t j = 0; j < n; j++)
 		rows[j] = w[j].i;
 	qsort(rows, n, sizeof(*rows), by_index);
+	shown_release(&sh);
 	free(w);
 	return n;
 }
@@ -259,7 +315,8 @@ void verdicts_table(const struct compare_result *r, int headline_only,
 	free(title);
 }
 
-void verdicts_summary(const struct compare_result *r, struct strbuf *out)
+void verdicts_summary(const struct compare_result *r, int headline_only,
+		      struct strbuf *out)
 {
 	static const struct {
 		enum verdict v;
@@ -270,10 +327,17 @@ void verdicts_summary(const struct compare_result *r, struct strbuf *out)
 		{ VERDICT_UNCHANGED, "unchanged", "unchanged" },
 		{ VERDICT_INCONCLUSIVE, "inconclusive", "inconclusive" },
 	};
-	size_t shown_n = 0;
+	size_t counts[VERDICT_COUNT] = { 0 }, shown_n = 0, rows = 0;
+	struct shown sh;
 
+	shown_init(&sh, r, headline_only);
+	for (size_t i = 0; i < r->nrows; i++)
+		if (shown(&sh, &r->rows[i])) {
+			counts[r->rows[i].verdict]++;
+			rows++;
+		}
 	for (size_t i = 0; i < 4; i++) {
-		size_t n = r->counts[words[i].v];
+		size_t n = counts[words[i].v];
 
 		if (!n)
 			continue;
@@ -282,23 +346,85 @@ void verdicts_summary(const struct compare_result *r, struct strbuf *out)
 	}
 	if (!shown_n)
 		strbuf_adds(out, "nothing matched");
-	strbuf_addf(out, " (%zu figure%s compared", r->nrows,
-		    r->nrows == 1 ? "" : "s");
+	strbuf_addf(out, " (%zu %sfigure%s compared", rows,
+		    headline_only ? "headline " : "", rows == 1 ? "" : "s");
+	if (headline_only && rows < r->nrows)
+		strbuf_addf(out, "; %zu in all, the workbook's Verdicts sheet",
+			    r->nrows);
 	if (r->nunmatched)
 		strbuf_addf(out, ", %zu without a partner", r->nunmatched);
 	strbuf_addch(out, ')');
+	shown_release(&sh);
 }
 
+/* The geometric mean of the ratios of the headline rows of metric
+ * (and op, unless NULL), as compare computes it: over finite ratios
+ * above zero.  Returns how many there were. */
+static size_t geomean_of(const struct compare_result *r,
+			 const struct shown *sh, const char *metric,
+			 const char *op, double *value)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (!shown(sh, row) || strcmp(row->metric, metric) ||
+		    (op && strcmp(row->op, op)) || !isfinite(row->ratio) ||
+		    !(row->ratio > 0))
+			continue;
+		sum += log(row->ratio);
+		n++;
+	}
+	*value = n ? exp(sum / (double)n) : NAN;
+	return n;
+}
+
+/*
+ * Per headline metric, and per op where a few ops were compared (reads
+ * twice as slow and writes five times as fast are no "x1.5"): "bw:
+ * randread x0.420, randwrite x5.518".
+ */
 void verdicts_geomeans(const struct compare_result *r, struct strbuf *out)
 {
-	size_t shown_n = 0;
+	const char *ops[4];
+	size_t nops = 0, shown_n = 0;
+	struct shown sh;
+	double v;
 
-	for (size_t g = 0; g < r->ngeo; g++) {
-		if (!r->geo[g].n || !verdicts_headline_metric(r->geo[g].metric))
+	shown_init(&sh, r, 1);
+	for (size_t i = 0; i < r->nrows && nops <= 4; i++) {
+		size_t j;
+
+		if (!shown(&sh, &r->rows[i]))
 			continue;
-		strbuf_addf(out, "%s%s \xc3\x97%.3f over %zu test%s",
-			    shown_n++ ? "; " : "", r->geo[g].metric,
-			    r->geo[g].value, r->geo[g].n,
-			    r->geo[g].n == 1 ? "" : "s");
+		for (j = 0; j < nops && strcmp(ops[j], r->rows[i].op); j++)
+			;
+		if (j == nops && nops++ < 4)
+			ops[j] = r->rows[i].op;
 	}
+	for (size_t g = 0; g < r->ngeo; g++) {
+		const char *metric = r->geo[g].metric;
+		size_t n;
+
+		if (!geomean_of(r, &sh, metric, NULL, &v))
+			continue;
+		strbuf_addf(out, "%s%s", shown_n++ ? "; " : "", metric);
+		if (nops < 2 || nops > 4) {
+			n = geomean_of(r, &sh, metric, NULL, &v);
+			strbuf_addf(out, " \xc3\x97%.3f over %zu test%s", v, n,
+				    n == 1 ? "" : "s");
+			continue;
+		}
+		strbuf_addch(out, ':');
+		for (size_t o = 0, k = 0; o < nops; o++) {
+			n = geomean_of(r, &sh, metric, ops[o], &v);
+			if (n)
+				strbuf_addf(out, "%s %s \xc3\x97%.3f (%zu "
+					    "test%s)", k++ ? "," : "", ops[o],
+					    v, n, n == 1 ? "" : "s");
+		}
+	}
+	shown_release(&sh);
 }

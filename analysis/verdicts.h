@@ -18,12 +18,10 @@
 /* bw, iops, lat.mean, clat.mean, *.p99, time.real. */
 int verdicts_headline_metric(const char *metric);
 
-/* Is row one of the headline metrics, or are all shown? */
-int verdicts_row_shown(const struct compare_row *row, int headline_only);
-
 /*
- * The rows a table shows, as indices into r->rows in r's order: those
- * verdicts_row_shown() takes, and when there are more than max (0: no
+ * The rows a table shows, as indices into r->rows in r's order: all, or
+ * the headline metrics (less IOPS where the tool's throughput is there:
+ * at one block size their ratios are one number), and when there are more than max (0: no
  * limit) the max that say most -- changes before inconclusive before
  * unchanged, larger ratios first.  rows has room for r->nrows; *nshown
  * is how many qualified.  Returns how many were picked.
@@ -35,7 +33,7 @@ size_t verdicts_pick(const struct compare_result *r, int headline_only,
  * The table of rows[0..nrows) of r, baseline name_a, candidate name_b.
  * Column 2 is the baseline's mean, column 3 the candidate's (for
  * footnote marks).  A row's test names what tells it apart from the
- * other rows verdicts_row_shown() takes, picked or not.
+ * other rows of its kind (headline or all), picked or not.
  */
 void verdicts_table(const struct compare_result *r, int headline_only,
 		    const size_t *rows, size_t nrows, const char *name_a,
@@ -43,10 +41,12 @@ void verdicts_table(const struct compare_result *r, int headline_only,
 
 /*
  * "3 regressions, 5 improvements, 2 unchanged, 1 inconclusive (11 tests
- * compared, 2 unmatched)", then per metric the geometric mean of the
- * ratios: "throughput x1.12 over 8 tests".
+ * compared, 2 unmatched)" over the rows verdicts_pick() takes; then per
+ * headline metric the geometric mean of the ratios, per op where two to
+ * four were compared: "bw: randread x0.420 (1 test), randwrite x5.518".
  */
-void verdicts_summary(const struct compare_result *r, struct strbuf *out);
+void verdicts_summary(const struct compare_result *r, int headline_only,
+		      struct strbuf *out);
 void verdicts_geomeans(const struct compare_result *r, struct strbuf *out);
 
 #endif

@@ -243,7 +243,7 @@ static void add_verdicts(struct report *r, const struct report_options *opt,
 	else
 		compare_sides(r->rs, 1, key, side, &co, &v->res);
 	verdict_tables(r, v, by_sets);
-	verdicts_summary(&v->res, &sb);
+	verdicts_summary(&v->res, 1, &sb);
 	v->summary = strbuf_detach(&sb);
 	verdicts_geomeans(&v->res, &sb);
 	v->geomeans = strbuf_detach(&sb);
