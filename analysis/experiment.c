@@ -970,11 +970,20 @@ static void name_sides(struct experiment *ex)
 					   v);
 		}
 		if (ex->priv->side_key) {	/* the key the user named */
-			char *name = xstrfmt("%s=%s", ex->priv->side_key,
-					     side->name);
+			size_t k = experiment_key(ex, ex->priv->side_key);
+			char size[32];
+			double num;
 
+			strbuf_reset(&sb);
+			experiment_value_words(&sb, ex->priv->side_key,
+					       k != EX_NONE && ex->keys[k].size &&
+					       is_numeric_string(side->name,
+								 &num) ?
+					       human_size(num, size,
+							  sizeof(size)) :
+					       side->name);
 			free(side->name);
-			side->name = name;
+			side->name = strbuf_detach(&sb);
 			continue;
 		}
 		strbuf_reset(&sb);
@@ -989,9 +998,11 @@ static void name_sides(struct experiment *ex)
 				if (pass == 0 &&
 				    ex->keys[k].origin != EX_FROM_USER)
 					continue;
-				strbuf_addf(&sb, "%s%s=%s", sb.len ? ", " : "",
-					    side->identity.v[i].key,
-					    side->identity.v[i].value);
+				if (sb.len)
+					strbuf_adds(&sb, ", ");
+				experiment_value_words(&sb,
+						       side->identity.v[i].key,
+						       side->identity.v[i].value);
 			}
 		}
 		if (sb.len) {

@@ -14,7 +14,7 @@ expect_rc 0 "plot --ratio with paths"
 [ -s "$TMP/r.svg" ] || fail "no ratio chart drawn"
 # the SVG's title (its text is drawn as glyphs) names both devices whole
 expect_in "$(grep '<title>' "$TMP/r.svg" 2>/dev/null)" \
-	"device=/dev/sdb relative to device=/dev/nvme0n1" "ratio chart title"
+	"/dev/sdb relative to /dev/nvme0n1" "ratio chart title"
 
 # the same spec read the same way by table and plot: last '/KEY='
 run "$STORAN" table "$IN" --rows op --metric bw --no-check \
@@ -29,7 +29,7 @@ run "$STORAN" report "$IN" --ratio device=/dev/sdb/device=/dev/nvme0n1 \
 expect_rc 0 "report --ratio (written: findings are in the page)"
 ls "$TMP/rep/charts" | head -1 | grep -q 'ratio' ||
 	fail "no ratio chart first: $(ls "$TMP/rep/charts")"
-expect_in "$(cat "$TMP/rep/index.html")" "device=/dev/sdb against device=/dev/nvme0n1" \
+expect_in "$(cat "$TMP/rep/index.html")" "/dev/sdb against /dev/nvme0n1" \
 	"the verdicts name both devices whole"
 case "$err" in *"compares two values"*|*"KEY=A/KEY=B"*) fail "report note: $err" ;; esac
 finish

@@ -373,7 +373,7 @@ static void test_ratio_around_one(void **state)
 	assert_true(c.y.min < 0.75 && c.y.max > 1.2);
 	/* 16K has no host=a to divide by: said, not drawn */
 	assert_int_equal(c.nnotes, 1);
-	assert_string_equal(c.y.title, "Throughput, host=b / host=a");
+	assert_string_equal(c.y.title, "Throughput, b / a");
 	chart_release(&c);
 
 	spec.ratio = "host=b/kind=a";

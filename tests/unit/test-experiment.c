@@ -180,8 +180,8 @@ static void test_user_labels_name_sides(void **state)
 	assert_int_equal(experiment_build(&ex, sets, 2, NULL, &err), 0);
 	assert_int_equal(key(&ex, "kind")->role, EX_IDENTITY);
 	assert_int_equal(key(&ex, "device")->role, EX_IDENTITY);
-	assert_string_equal(ex.sides[0].name, "kind=block");
-	assert_string_equal(ex.sides[1].name, "kind=file");
+	assert_string_equal(ex.sides[0].name, "block");
+	assert_string_equal(ex.sides[1].name, "file");
 	{
 		size_t match[4];
 
@@ -331,7 +331,7 @@ static void test_compare_key_sides(void **state)
 	opt.side_a = "8192";
 	opt.side_b = "4096";
 	assert_int_equal(experiment_build(&ex, &rs, 1, &opt, &err), 0);
-	assert_string_equal(ex.sides[0].name, "bs=4096");
+	assert_string_equal(ex.sides[0].name, "4K blocks");	/* in words */
 	experiment_release(&ex);
 	opt.side_key = "nosuch";
 	opt.side_a = opt.side_b = NULL;
