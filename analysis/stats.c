@@ -191,8 +191,11 @@ int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
 	if (!isfinite(t))
 		return -1;
 	A = mean_a * mean_a - t * t * va;
-	if (!(A > 0))
-		return -1;	/* the baseline's mean may be 0: unbounded */
+	if (!(A > 0)) {		/* the baseline's mean may be 0 */
+		*lo = 0;
+		*hi = INFINITY;
+		return 1;
+	}
 	disc = mean_a * mean_a * vb + mean_b * mean_b * va - t * t * va * vb;
 	if (disc < 0)
 		disc = 0;

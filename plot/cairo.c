@@ -283,8 +283,9 @@ static void grid_and_y_axis(struct canvas *cv)
 		}
 	}
 	/* the baseline bars grow from, darker: 0, or 1.0 for ratios */
-	if (c->y.scale == AXIS_LINEAR && !(c->baseline < c->y.min) &&
-	    !(c->baseline > c->y.max)) {
+	if ((c->y.scale == AXIS_LINEAR || (c->ratio &&
+					    c->y.scale == AXIS_LOG10)) &&
+	    !(c->baseline < c->y.min) && !(c->baseline > c->y.max)) {
 		double y = round(map_y(cv, c->baseline)) + 0.5;
 
 		grey(cr, c->ratio ? 0.15 : 0.35);
@@ -377,11 +378,13 @@ static void error_bar(struct canvas *cv, double x, const struct chart_point *p,
 
 	if (isnan(lo) || isnan(hi) || p->bar == BAR_NONE)
 		return;
-	if (cv->c->y.scale != AXIS_LOG10 && hi > cv->c->y.max) {
+	/* cut by the frame, on any axis (a log one too: an end at or
+	 * below zero is below its frame) */
+	if (!(hi <= cv->c->y.max)) {
 		hi = cv->c->y.max;
 		cut_hi = 1;
 	}
-	if (cv->c->y.scale != AXIS_LOG10 && lo < cv->c->y.min) {
+	if (!(lo >= cv->c->y.min)) {
 		lo = cv->c->y.min;
 		cut_lo = 1;
 	}
@@ -428,6 +431,21 @@ static void marker(cairo_t *cr, size_t s, double x, double y, double r)
 	gfx.cairo_stroke(cr);
 }
 
+/*
+ * Where series s sits beside the others at one x: with whiskers, the
+ * series are set a few pixels apart (dodged), so that two whiskers at
+ * one block size are two, not one on top of the other.
+ */
+static double dodge(const struct canvas *cv, size_t s)
+{
+	const struct chart *c = cv->c;
+
+	if (!c->bars || c->nseries < 2 || c->kind == CHART_SCATTER)
+		return 0;
+	return ((double)s - (double)(c->nseries - 1) / 2) *
+	       fmin(6, 24 / (double)c->nseries);
+}
+
 static void draw_lines(struct canvas *cv)
 {
 	cairo_t *cr = cv->cr;
@@ -436,23 +454,26 @@ static void draw_lines(struct canvas *cv)
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct chart_series *se = &c->series[s];
 		int markers = se->n <= 40 || c->kind == CHART_SCATTER;
+		double dx = dodge(cv, s);
 
 		color(cr, s, 0.9);
 		for (size_t i = 0; i < se->n; i++)
-			error_bar(cv, map_x(cv, se->p[i].x), &se->p[i], 5);
+			error_bar(cv, map_x(cv, se->p[i].x) + dx, &se->p[i],
+				  5);
 		if (c->kind != CHART_SCATTER) {
 			color(cr, s, 1);
 			gfx.cairo_set_line_width(cr, 2.5);
 			gfx.cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 			dash(cr, s);
 			for (size_t i = 0; i < se->n; i++)
-				gfx.cairo_line_to(cr, map_x(cv, se->p[i].x),
+				gfx.cairo_line_to(cr, map_x(cv, se->p[i].x) +
+						      dx,
 					      map_y(cv, se->p[i].y));
 			gfx.cairo_stroke(cr);
 			dash(cr, 0);
 		}
 		for (size_t i = 0; markers && i < se->n; i++)
-			marker(cr, s, map_x(cv, se->p[i].x),
+			marker(cr, s, map_x(cv, se->p[i].x) + dx,
 			       map_y(cv, se->p[i].y), 4.5);
 	}
 }

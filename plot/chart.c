@@ -435,6 +435,30 @@ static void log10_ticks(struct chart *c, struct chart_axis *a, double lo,
 	}
 }
 
+/*
+ * A ratio's log axis: from a little below the smallest point to a little
+ * above the largest (not whole decades: 0.05 to 1.7 is no 0.01 to 10),
+ * ticks at 1, 2 and 5 times a power of ten, 1 always among them.
+ */
+static void ratio_log_ticks(struct chart_axis *a, double lo, double hi)
+{
+	static const double steps[] = { 1, 2, 5 };
+	char buf[32];
+
+	a->min = fmin(lo, 1) / 1.25;
+	a->max = fmax(hi, 1) * 1.25;
+	for (int k = (int)floor(log10(a->min)); k <= (int)ceil(log10(a->max));
+	     k++)
+		for (int j = 0; j < 3; j++) {
+			double t = steps[j] * pow(10, k);
+
+			if (t < a->min || t > a->max)
+				continue;
+			snprintf(buf, sizeof(buf), "%g", t);
+			add_tick(a, t, buf);
+		}
+}
+
 /* Powers of two, at most about ten, starting at the smallest data value. */
 static void log2_ticks(struct chart *c, double lo, double hi)
 {
@@ -1275,11 +1299,12 @@ static void ratio_points(struct chart *c, struct build *b,
 				 g1->st.n, g1->st.mean, g1->st.stddev, &p->p,
 				 &t, &df))
 			p->sig = p->p < c->alpha;
+		/* (an unbounded interval, hi INFINITY, is drawn through
+		 * the frame both ways: the baseline is too noisy to divide by) */
 		if (g0->summary == EX_INTERVAL && g1->summary == EX_INTERVAL &&
-		    !stats_ratio_ci(g0->st.n, g0->st.mean, g0->st.stddev,
-				    g1->st.n, g1->st.mean, g1->st.stddev,
-				    1 - c->alpha,
-				    &p->lo, &p->hi)) {
+		    stats_ratio_ci(g0->st.n, g0->st.mean, g0->st.stddev,
+				   g1->st.n, g1->st.mean, g1->st.stddev,
+				   1 - c->alpha, &p->lo, &p->hi) >= 0) {
 			p->bar = BAR_INTERVAL;
 			c->bars |= 1 << BAR_INTERVAL;
 		}
@@ -1440,7 +1465,7 @@ static void data_range(const struct chart *c, int of_x, double *lo,
 					p->box[0], p->box[4] };
 
 			for (int k = 0; k < (of_x ? 1 : 5); k++) {
-				if (isnan(v[k]))
+				if (!isfinite(v[k]))
 					continue;
 				*lo = v[k] < *lo ? v[k] : *lo;
 				*hi = v[k] > *hi ? v[k] : *hi;
@@ -1510,11 +1535,33 @@ static void y_range(const struct chart *c, double *lo, double *hi)
 		*lo = 0;
 }
 
+/* The smallest and largest point (no whiskers). */
+static void points_range(const struct chart *c, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < c->nseries; i++)
+		for (size_t j = 0; j < c->series[i].n; j++) {
+			double y = c->series[i].p[j].y;
+
+			*lo = y < *lo ? y : *lo;
+			*hi = y > *hi ? y : *hi;
+		}
+}
+
 static void y_axis(struct chart *c, const struct chart_spec *spec)
 {
-	double lo, hi;
+	double lo, hi, plo, phi;
 
 	y_range(c, &lo, &hi);
+	points_range(c, &plo, &phi);
+	/* ratios spread over 5x or more: halving and doubling look alike
+	 * on a log axis, as they should (0.05 and 0.14 were one pixel) */
+	if (c->ratio && !spec->log_y && plo > 0 && phi / plo >= 5) {
+		c->y.scale = AXIS_LOG10;
+		ratio_log_ticks(&c->y, plo, phi);
+		return;
+	}
 	/* three decades or more: a log axis, 1 10 100 (K M G) */
 	if (!spec->log_y && !c->ratio && lo > 0 && hi / lo >= 1000 &&
 	    c->kind != CHART_BAR && c->kind != CHART_BOX &&

@@ -517,6 +517,8 @@ char *chart_table_cell(const struct chart *c, const struct chart_table *t,
 			       p->bar == BAR_BOTH ? ", " : "\xe2\x80\x93", hi,
 			       mark);
 	}
+	if (c->ratio && isinf(p->hi))
+		return xstrfmt("%s [unbounded]%s", y, mark);
 	if (c->ratio) {	/* an interval of a ratio is not symmetric */
 		format_value(c, p->lo, lo, sizeof(lo));
 		format_value(c, p->hi, hi, sizeof(hi));
