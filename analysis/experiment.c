@@ -1355,6 +1355,57 @@ static int listed_key(const size_t *keys, size_t n, size_t k)
 	return 0;
 }
 
+/* How many distinct (a, b) value pairs the members have. */
+static size_t count_pairs(const struct experiment *ex, const size_t *members,
+			  size_t n, size_t a, size_t b)
+{
+	struct tuple_map seen;
+	uint64_t t[2];
+	size_t count;
+
+	tuple_map_init(&seen, 2);
+	for (size_t j = 0; j < n; j++) {
+		t[0] = experiment_code_of(ex, members[j], a);
+		t[1] = experiment_code_of(ex, members[j], b);
+		tuple_map_put(&seen, t, seen.n);
+	}
+	count = seen.n;
+	tuple_map_release(&seen);
+	return count;
+}
+
+static size_t count_codes(const struct experiment *ex, const size_t *members,
+			  size_t n, size_t k);
+
+/*
+ * A post's headings name what was measured in the author's words
+ * ("=== zram1 (lz4, in RAM) ==="): where they go one to one with a key
+ * chosen (a heading per device), the headings take its place.  Where
+ * they do not (BEFORE: and AFTER: of one device) the key stays.
+ */
+static void prefer_headings(const struct experiment *ex, const size_t *members,
+			    size_t n, const size_t *have, size_t nhave,
+			    size_t *out, size_t nout)
+{
+	size_t s = experiment_key(ex, "section");
+
+	if (s == EX_NONE || ex->keys[s].role != EX_FACTOR ||
+	    listed_key(have, nhave, s))
+		return;
+	for (size_t i = 0; i < nout; i++) {
+		size_t k = out[i], v;
+
+		if (k == EX_OP || k == EX_TOOL || ex->keys[k].numeric)
+			continue;
+		v = count_codes(ex, members, n, k);
+		if (v > 1 && count_codes(ex, members, n, s) == v &&
+		    count_pairs(ex, members, n, k, s) == v) {
+			out[i] = s;
+			return;
+		}
+	}
+}
+
 size_t experiment_distinguishing(const struct experiment *ex,
 				 const size_t *members, size_t n,
 				 const size_t *chosen, size_t nchosen,
@@ -1388,6 +1439,7 @@ size_t experiment_distinguishing(const struct experiment *ex,
 			out[nout++] = cand[c];
 			have[nhave++] = cand[c];
 		}
+	prefer_headings(ex, members, n, have, nhave, out, nout);
 	free(cand);
 	free(have);
 	return nout;

@@ -37,6 +37,7 @@ struct canvas {
 	double px0, px1, py0, py1;	/* the plot area */
 	double legend_y;
 	int rotate_x;			/* x labels too wide: draw them slanted */
+	int wrap_x;			/* ... or on up to WRAP_LINES lines */
 };
 
 /* ---- text -------------------------------------------------------------- */
@@ -197,6 +198,66 @@ static double max_tick_width(cairo_t *cr, const struct chart_axis *a)
 	return w;
 }
 
+#define WRAP_LINES 3
+#define WRAP_LEN 160
+
+/*
+ * Label s cut at spaces into lines of at most width; returns how many
+ * lines it takes (more than WRAP_LINES: it does not fit), the lines in
+ * out when out is not NULL.
+ */
+static size_t wrap_label(cairo_t *cr, const char *s, double width,
+			 char out[WRAP_LINES][WRAP_LEN])
+{
+	char line[WRAP_LEN] = "", trial[2 * WRAP_LEN];
+	size_t nlines = 0;
+
+	while (*s) {
+		size_t len = strcspn(s, " ");
+
+		if (len >= WRAP_LEN)
+			return WRAP_LINES + 1;
+		snprintf(trial, sizeof(trial), "%s%s%.*s", line,
+			 *line ? " " : "", (int)len, s);
+		if (*line && (text_width(cr, trial) > width ||
+			      strlen(trial) >= WRAP_LEN)) {
+			if (out && nlines < WRAP_LINES)
+				memcpy(out[nlines], line, sizeof(line));
+			nlines++;
+			snprintf(line, sizeof(line), "%.*s", (int)len, s);
+		} else {
+			memcpy(line, trial, strlen(trial) + 1);
+		}
+		if (text_width(cr, line) > width)
+			return WRAP_LINES + 1;	/* one word too wide */
+		s += len;
+		s += strspn(s, " ");
+	}
+	if (*line) {
+		if (out && nlines < WRAP_LINES)
+			memcpy(out[nlines], line, sizeof(line));
+		nlines++;
+	}
+	return nlines;
+}
+
+/* The lines the widest-wrapping category label takes at slot width, or 0
+ * when one does not fit in WRAP_LINES. */
+static size_t wrap_lines(cairo_t *cr, const struct chart_axis *a,
+			 double slot)
+{
+	size_t most = 1;
+
+	for (size_t i = 0; i < a->nticks; i++) {
+		size_t n = wrap_label(cr, a->ticks[i].label, slot * 0.92, NULL);
+
+		if (n > WRAP_LINES)
+			return 0;
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
 static void layout(struct canvas *cv)
 {
 	cairo_t *cr = cv->cr;
@@ -212,7 +273,13 @@ static void layout(struct canvas *cv)
 	cv->px0 = MARGIN + 30 + max_tick_width(cr, &c->y) + 10;
 	cv->px1 = cv->w - MARGIN;
 	slot = c->x.nticks ? (cv->px1 - cv->px0) / (double)c->x.nticks : 0;
-	if (c->x.scale == AXIS_CATEGORY && max_tick_width(cr, &c->x) > slot) {
+	if (c->x.scale == AXIS_CATEGORY && max_tick_width(cr, &c->x) > slot &&
+	    wrap_lines(cr, &c->x, slot)) {
+		/* long names (a post's headings) whole, on a few lines */
+		cv->wrap_x = (int)wrap_lines(cr, &c->x, slot);
+		xlab_h = 18.0 * cv->wrap_x + 10;
+	} else if (c->x.scale == AXIS_CATEGORY &&
+		   max_tick_width(cr, &c->x) > slot) {
 		double w = max_tick_width(cr, &c->x);
 
 		double first;
@@ -335,6 +402,17 @@ static void x_axis(struct canvas *cv)
 		double x = map_x(cv, c->x.ticks[i].pos);
 		const char *l = c->x.ticks[i].label;
 
+		if (cv->wrap_x) {
+			char lines[WRAP_LINES][WRAP_LEN];
+			double slot = (cv->px1 - cv->px0) /
+				      (double)c->x.nticks;
+			size_t n = wrap_label(cr, l, slot * 0.92, lines);
+
+			for (size_t k = 0; k < n && k < WRAP_LINES; k++)
+				text_at(cr, x, cv->py1 + 21 + 18.0 * (double)k,
+					0.5, lines[k]);
+			continue;
+		}
 		if (!cv->rotate_x) {
 			text_at(cr, x, cv->py1 + 21, 0.5, l);
 			continue;

@@ -287,13 +287,24 @@ static void factors_table(struct report *r)
 		return;
 	for (size_t m = 0; m < r->plan.nmodels; m++) {
 		const struct experiment *ex = &r->plan.models[m].ex;
+		size_t *all = xmalloc((ex->n + 1) * sizeof(*all));
+		size_t dist[64], nd;
 
-		for (size_t k = 0; k < ex->nkeys; k++) {
-			size_t i;
+		/* the keys that tell the measurements apart, as the charts
+		 * see them: not if= and of= beside the headings they
+		 * restate */
+		for (size_t j = 0; j < ex->n; j++)
+			all[j] = j;
+		nd = experiment_distinguishing(ex, all, ex->n, NULL, 0, dist,
+					       64);
+		free(all);
+		for (size_t d = 0; d < nd; d++) {
+			size_t i, k = dist[d];
 
 			/* (a key only some captures carry is no
 			 * difference a reader compares) */
-			if (ex->keys[k].role != EX_FACTOR ||
+			if (k == EX_OP || k == EX_TOOL ||
+			    ex->keys[k].role != EX_FACTOR ||
 			    ex->keys[k].nvalues < 2)
 				continue;
 			for (i = 0; i < n && strcmp(names[i],
@@ -315,13 +326,17 @@ static void factors_table(struct report *r)
 		struct strbuf text = STRBUF_INIT;
 		size_t row = fmt_table_add_row(&r->factors), count = 0;
 
-		/* "\x1fa\x1f\x1fb\x1f" -> "a, b", at most 24 shown */
+		/* "\x1fa\x1f\x1fb\x1f" -> "a, b", at most 24 shown;
+		 * values with commas of their own are parted by " · " */
+		const char *sep = strstr(strbuf_str(&lists[i]), ",") ?
+				  " \xc2\xb7 " : ", ";
+
 		for (char *p = lists[i].buf; p && (p = strchr(p, '\x1f'));) {
 			char *e = strchr(p + 1, '\x1f');
 
 			if (count++ < 24)
 				strbuf_addf(&text, "%s%.*s", text.len ?
-					    ", " : "", (int)(e - p - 1), p + 1);
+					    sep : "", (int)(e - p - 1), p + 1);
 			p = e + 1;
 		}
 		if (count > 24)
