@@ -1,5 +1,7 @@
 /* The report's plan; see plan.h for the rules. */
+#define _GNU_SOURCE	/* qsort_r */
 #include "plan.h"
+#include "table.h"
 #include "../core/human.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
@@ -494,14 +496,52 @@ static void add_chart(struct plan *p, size_t model, const struct layout *l,
 	c->name = strbuf_detach(&sb);
 }
 
-/* The members' value combinations of the facet keys, each a chart. */
+/* Where the value of key k for measurement i sorts among the charts:
+ * ops in the order benchmarks run them, the rest as the model ranks. */
+static double facet_rank(const struct experiment *ex, size_t i, size_t k)
+{
+	uint64_t c = code(ex, i, k);
+	char buf[64];
+
+	if (k == EX_OP)
+		return op_rank(experiment_value_text(ex, k, (uint32_t)c, buf,
+						     sizeof(buf)));
+	if (k == EX_TOOL)
+		return (double)c;
+	return c ? (double)ex->keys[k].rank[c] : 1e300;
+}
+
+struct facet_order {
+	const struct experiment *ex;
+	const struct layout *l;
+	const size_t *first;
+};
+
+static int by_facets(const void *pa, const void *pb, void *arg)
+{
+	const struct facet_order *o = arg;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	for (size_t f = 0; f < o->l->nfacets; f++) {
+		double x = facet_rank(o->ex, o->first[a], o->l->facets[f]);
+		double y = facet_rank(o->ex, o->first[b], o->l->facets[f]);
+
+		if (x < y || x > y)
+			return x < y ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+/* The members' value combinations of the facet keys, each a chart, in
+ * the order of their values (hdparm's disk read before its cached one,
+ * 4K before 64K), not as found. */
 static void add_faceted(struct plan *p, size_t model, const struct layout *l,
 			const size_t *mem, size_t n)
 {
 	const struct experiment *ex = &p->models[model].ex;
 	struct keymap combos;
 	size_t **lists = NULL, *counts = NULL, ncombo = 0, alloc = 0;
-	size_t *first = NULL;
+	size_t *first = NULL, *order;
 	struct strbuf key = STRBUF_INIT, text = STRBUF_INIT, slug = STRBUF_INIT;
 	char buf[96];
 
@@ -533,8 +573,13 @@ static void add_faceted(struct plan *p, size_t model, const struct layout *l,
 		}
 		lists[*slot][counts[*slot]++] = mem[j];
 	}
-	for (size_t c = 0; c < ncombo; c++) {
-		size_t mark;
+	order = xmalloc((ncombo + 1) * sizeof(*order));
+	for (size_t c = 0; c < ncombo; c++)
+		order[c] = c;
+	qsort_r(order, ncombo, sizeof(*order), by_facets,
+		&(struct facet_order){ ex, l, first });
+	for (size_t o = 0; o < ncombo; o++) {
+		size_t mark, c = order[o];
 
 		strbuf_reset(&text);
 		strbuf_reset(&slug);
@@ -572,6 +617,7 @@ static void add_faceted(struct plan *p, size_t model, const struct layout *l,
 	free(lists);
 	free(counts);
 	free(first);
+	free(order);
 	strbuf_release(&key);
 	strbuf_release(&text);
 	strbuf_release(&slug);

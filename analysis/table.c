@@ -157,8 +157,7 @@ static size_t axis_index(struct axis *a, const struct measurement *m,
 	return *slot;
 }
 
-/* The order ops appear in benchmarks; others sort after, by name. */
-static int op_rank(const char *op)
+int op_rank(const char *op)
 {
 	static const char *const ops[] = {
 		"read", "write", "randread", "randwrite", "rw", "randrw",

@@ -54,6 +54,10 @@ int label_is_provenance(const char *key);
 /* Is KEY a size, printed "4K" rather than "4096" (bs, filesize...)? */
 int key_is_size(const char *key);
 
+/* Where op sorts: the order benchmarks run them (read, write, randread,
+ * ..., hdparm's cachedread after its disk read); others 1000, after. */
+int op_rank(const char *op);
+
 struct pivot_options {
 	const char *metric;
 	char **row_keys;		/* at least one */

@@ -701,21 +701,6 @@ static uint64_t key_code(const struct build *b, size_t i, size_t k)
 	return experiment_code_of(b->ex, i, k);
 }
 
-static const char *const op_order[] = {
-	"read", "write", "randread", "randwrite", "rw", "randrw", "reread",
-	"rewrite", "bkwdread", "strideread", "recrewrite", "fread", "freread",
-	"fwrite", "frewrite", "cachedread", "trim", "randtrim", "copy", "run",
-	NULL,
-};
-
-static int in_list(const char *const *list, const char *s)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(list[i], s))
-			return (int)i;
-	return -1;
-}
-
 /* The number a code stands for, or NAN (sides, ops, words). */
 static double code_number(const struct build *b, size_t k, uint64_t code)
 {
@@ -750,9 +735,9 @@ static double code_order(const struct build *b, size_t k, uint64_t code,
 	if (k == CK_SIDE || k == CK_METRIC)
 		return (double)code;
 	if (k == EX_OP) {
-		op = in_list(op_order, experiment_value_text(b->ex, k,
-				(uint32_t)code, buf, sizeof(buf)));
-		return op >= 0 ? op : 100.0 + (double)i;
+		op = op_rank(experiment_value_text(b->ex, k, (uint32_t)code,
+						   buf, sizeof(buf)));
+		return op < 1000 ? op : 1000.0 + (double)i;
 	}
 	if (k == EX_TOOL)
 		return (double)code;
