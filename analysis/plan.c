@@ -890,7 +890,8 @@ static void order_charts(struct plan *p)
 		for (size_t i = 0; i < p->ncharts; i++)
 			if ((p->charts[i].ratio_side != 0) == ratios)
 				sorted[n++] = p->charts[i];
-	memcpy(p->charts, sorted, n * sizeof(*sorted));
+	if (n)	/* no charts: p->charts may be NULL */
+		memcpy(p->charts, sorted, n * sizeof(*sorted));
 	free(sorted);
 }
 
