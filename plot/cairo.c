@@ -29,6 +29,14 @@
 
 #define FONT "DejaVu Sans"
 #define MARGIN 28.0
+/* Type sizes in logical pixels: a report shows a chart 1200 wide in a
+ * page read 800 wide (0.64), where 16 is 10 pixels, the least that reads
+ * well; the title and the subtitle a step above. */
+#define FONT_TITLE 28
+#define FONT_SUBTITLE 19
+#define FONT_LABEL 17	/* axis titles, the legend */
+#define FONT_TICK 16
+#define FONT_SMALL 14	/* the footer, the value labels */
 
 struct canvas {
 	cairo_t *cr;
@@ -148,12 +156,12 @@ static double legend(struct canvas *cv, double y, int draw)
 {
 	cairo_t *cr = cv->cr;
 	const struct chart *c = cv->c;
-	double x = MARGIN, row = 24, sw = 26;
+	double x = MARGIN, row = 27, sw = 26;
 	int bars = c->kind == CHART_BAR || c->kind == CHART_BOX;
 
 	if (!has_legend(c))
 		return y;
-	font(cr, 15, 0);
+	font(cr, FONT_LABEL, 0);
 	for (size_t i = 0; i < c->nseries; i++) {
 		const char *name = *c->series[i].name ? c->series[i].name : "-";
 		double w = sw + 6 + text_width(cr, name) + 22;
@@ -262,22 +270,22 @@ static void layout(struct canvas *cv)
 {
 	cairo_t *cr = cv->cr;
 	const struct chart *c = cv->c;
-	double y = MARGIN + 28, xlab_h = 26, slot;
+	double y = MARGIN + 30, xlab_h = 30, slot;
 
 	if (c->subtitle && *c->subtitle)
-		y += 26;
+		y += 28;
 	cv->legend_y = y + 10;
 	y = legend(cv, cv->legend_y, 0);
 	cv->py0 = y + 14;
-	font(cr, 14, 0);
-	cv->px0 = MARGIN + 30 + max_tick_width(cr, &c->y) + 10;
+	font(cr, FONT_TICK, 0);
+	cv->px0 = MARGIN + 32 + max_tick_width(cr, &c->y) + 10;
 	cv->px1 = cv->w - MARGIN;
 	slot = c->x.nticks ? (cv->px1 - cv->px0) / (double)c->x.nticks : 0;
 	if (c->x.scale == AXIS_CATEGORY && max_tick_width(cr, &c->x) > slot &&
 	    wrap_lines(cr, &c->x, slot)) {
 		/* long names (a post's headings) whole, on a few lines */
 		cv->wrap_x = (int)wrap_lines(cr, &c->x, slot);
-		xlab_h = 18.0 * cv->wrap_x + 10;
+		xlab_h = 20.0 * cv->wrap_x + 12;
 	} else if (c->x.scale == AXIS_CATEGORY &&
 		   max_tick_width(cr, &c->x) > slot) {
 		double w = max_tick_width(cr, &c->x);
@@ -294,7 +302,7 @@ static void layout(struct canvas *cv)
 		if (xlab_h > cv->h / 4)
 			xlab_h = cv->h / 4;
 	}
-	cv->py1 = cv->h - 22 - 36 - xlab_h;
+	cv->py1 = cv->h - 26 - 40 - xlab_h;
 }
 
 /* ---- frame, axes, titles ----------------------------------------------- */
@@ -307,18 +315,19 @@ static void titles(struct canvas *cv)
 	char right[64];
 
 	grey(cr, 0.1);
-	fit_font(cr, c->title, 26, 1, width);
+	fit_font(cr, c->title, FONT_TITLE, 1, width);
 	text_at(cr, MARGIN, MARGIN + 20, 0, c->title);
 	if (c->subtitle && *c->subtitle) {
 		grey(cr, 0.35);
-		fit_font(cr, c->subtitle, 17, 0, width);
-		text_at(cr, MARGIN, MARGIN + 48, 0, c->subtitle);
+		fit_font(cr, c->subtitle, FONT_SUBTITLE, 0, width);
+		text_at(cr, MARGIN, MARGIN + 52, 0, c->subtitle);
 	}
 	snprintf(right, sizeof(right), "storan %s", STORAN_VERSION);
-	font(cr, 12, 0);
+	font(cr, FONT_SMALL, 0);
 	grey(cr, 0.45);
 	text_at(cr, cv->w - MARGIN, cv->h - 12, 1, right);
-	fit_font(cr, c->footer, 12, 0, width - text_width(cr, right) - 30);
+	fit_font(cr, c->footer, FONT_SMALL, 0,
+		 width - text_width(cr, right) - 30);
 	text_at(cr, MARGIN, cv->h - 12, 0, c->footer);
 }
 
@@ -327,7 +336,7 @@ static void grid_and_y_axis(struct canvas *cv)
 	cairo_t *cr = cv->cr;
 	const struct chart *c = cv->c;
 
-	font(cr, 14, 0);
+	font(cr, FONT_TICK, 0);
 	gfx.cairo_set_line_width(cr, 1);
 	for (size_t i = 0; i < c->y.nticks; i++) {
 		double y = round(map_y(cv, c->y.ticks[i].pos)) + 0.5;
@@ -361,7 +370,7 @@ static void grid_and_y_axis(struct canvas *cv)
 		gfx.cairo_line_to(cr, cv->px1, y);
 		gfx.cairo_stroke(cr);
 	}
-	font(cr, 15, 0);
+	font(cr, FONT_LABEL, 0);
 	grey(cr, 0.25);
 	gfx.cairo_save(cr);
 	gfx.cairo_move_to(cr, MARGIN + 12, (cv->py0 + cv->py1) / 2 +
@@ -396,7 +405,7 @@ static void x_axis(struct canvas *cv)
 	const struct chart *c = cv->c;
 	char buf[256];
 
-	font(cr, 14, 0);
+	font(cr, FONT_TICK, 0);
 	grey(cr, 0.3);
 	for (size_t i = 0; i < c->x.nticks; i++) {
 		double x = map_x(cv, c->x.ticks[i].pos);
@@ -409,12 +418,12 @@ static void x_axis(struct canvas *cv)
 			size_t n = wrap_label(cr, l, slot * 0.92, lines);
 
 			for (size_t k = 0; k < n && k < WRAP_LINES; k++)
-				text_at(cr, x, cv->py1 + 21 + 18.0 * (double)k,
+				text_at(cr, x, cv->py1 + 24 + 20.0 * (double)k,
 					0.5, lines[k]);
 			continue;
 		}
 		if (!cv->rotate_x) {
-			text_at(cr, x, cv->py1 + 21, 0.5, l);
+			text_at(cr, x, cv->py1 + 24, 0.5, l);
 			continue;
 		}
 		l = ellipsize(cr, l, 260, buf, sizeof(buf));
@@ -425,9 +434,9 @@ static void x_axis(struct canvas *cv)
 		gfx.cairo_show_text(cr, l);
 		gfx.cairo_restore(cr);
 	}
-	font(cr, 15, 0);
+	font(cr, FONT_LABEL, 0);
 	grey(cr, 0.25);
-	text_at(cr, (cv->px0 + cv->px1) / 2, cv->h - 36, 0.5, c->x.title);
+	text_at(cr, (cv->px0 + cv->px1) / 2, cv->h - 40, 0.5, c->x.title);
 }
 
 /* ---- data -------------------------------------------------------------- */
@@ -582,10 +591,20 @@ static void bar_label(struct canvas *cv, double x, const struct chart_point *p)
 	if (text_width(cr, buf) > bar_width(cv) + 8)
 		return;
 	if (below)
-		y = map_y(cv, isnan(p->lo) ? p->y : p->lo) + 16;
+		y = map_y(cv, isnan(p->lo) || p->lo < cv->c->y.min ?
+			  fmax(p->y, cv->c->y.min) : p->lo) + 18;
 	else
 		y -= 6;
 	grey(cr, 0.2);
+	/* a whisker cut by the frame: the label beside it, inside */
+	if (y - 14 < cv->py0) {
+		text_at(cr, x + 8, cv->py0 + 16, 0, buf);
+		return;
+	}
+	if (y > cv->py1 - 2) {
+		text_at(cr, x + 8, cv->py1 - 6, 0, buf);
+		return;
+	}
 	text_at(cr, x, y, 0.5, buf);
 }
 
@@ -598,7 +617,7 @@ static void draw_bars(struct canvas *cv)
 			    c->baseline);
 	int labels = npoints(c) <= 24;
 
-	font(cr, 12, 0);
+	font(cr, FONT_SMALL, 0);
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct chart_series *se = &c->series[s];
 

@@ -1543,8 +1543,10 @@ static void y_axis(struct chart *c, const struct chart_spec *spec)
 	/* ratios spread over 5x or more: halving and doubling look alike
 	 * on a log axis, as they should (0.05 and 0.14 were one pixel) */
 	if (c->ratio && !spec->log_y && plo > 0 && phi / plo >= 5) {
+		/* whiskers within a factor of 2 of the points fit too */
 		c->y.scale = AXIS_LOG10;
-		ratio_log_ticks(&c->y, plo, phi);
+		ratio_log_ticks(&c->y, lo > plo / 2 ? lo : plo / 2,
+				hi < phi * 2 ? hi : phi * 2);
 		return;
 	}
 	/* three decades or more: a log axis, 1 10 100 (K M G) */
@@ -1787,6 +1789,20 @@ static char *constant_facts(const struct build *b)
 	return strbuf_detach(&sb);
 }
 
+/* The file a point's measurement was read from: its source's name (the
+ * grep'd file, not the prefix its lines carried), else its source_name. */
+static const char *input_file_name(const struct build *b, size_t i)
+{
+	const struct measurement *m = b->ex->m[i].m;
+	const struct result_set *set = b->sets ? &b->sets[b->ex->m[i].set] :
+				       b->spec->base;
+
+	if (set && m->source < set->nsources &&
+	    set->sources[m->source].name && *set->sources[m->source].name)
+		return set->sources[m->source].name;
+	return m->source_name;
+}
+
 static char *source_list(const struct build *b)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1794,7 +1810,7 @@ static char *source_list(const struct build *b)
 	size_t n = 0, alloc = 0;
 
 	for (size_t i = 0; i < b->nmem; i++) {
-		const char *s = b->ex->m[b->mem[i]].m->source_name;
+		const char *s = input_file_name(b, b->mem[i]);
 		size_t j;
 
 		if (!s || !*s)
