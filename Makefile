@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan -- plain GNU make, pkg-config for every library.
 #
 #   make                 build ./storan

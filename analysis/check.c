@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The plausibility checks; see check.h for the API and
  * docs/storan-check.1 for every code, its threshold and its reasoning.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Plausibility checks: the findings engine behind `storan check`, shared
  * with table, compare and report, which put a footnote marker on every

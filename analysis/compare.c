@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Comparing result sets; see compare.h for the matching and verdict rules.
  *

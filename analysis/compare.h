@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Comparing a candidate result set with a baseline: matching, significance
  * tests and verdicts -- the engine of `storan compare` (docs/analysis.md

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * E-divisive means with permutation tests, windowed and merged as the
  * Hunter paper does; see detect.h.

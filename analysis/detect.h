@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Change points in a series of runs: E-divisive means (Matteson & James,
  * 2014) with a permutation significance test, in the two steps the Hunter

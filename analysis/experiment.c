@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The experiment model; see experiment.h for the rules it applies.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The experiment model: which measurements are the same condition, which
  * labels are the conditions, which inputs are the sides of a comparison,

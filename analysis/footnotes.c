@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Footnotes of storan check's findings under tables; see footnotes.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Footnotes: storan check's findings under the tables that show the
  * figures they touch, so that a published table never hides them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Tables as shown to people and scripts: a display model and its text,
  * Markdown, CSV, JSON and HTML renderers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * History: a store's measurements grouped into series and pooled per run;
  * see history.h.  Linear in the number of measurements: keys are mapped

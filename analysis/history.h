@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * History: the runs of a store (store/store.h) as time series, one per
  * series, oldest run first -- what `storan history` prints, `storan

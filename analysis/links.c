@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The link table; see links.h.  Every figure is derived, not typed: the
  * signalling rate and lane count from the specification, times the share

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Links: the names storan knows for the buses and networks that storage
  * data crosses, and the most payload each can carry in one direction.

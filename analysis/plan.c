@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The report's plan; see plan.h for the rules. */
 #define _GNU_SOURCE	/* qsort_r */
 #include "plan.h"

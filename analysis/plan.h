@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The report's plan: which charts answer what the data asks, decided from
  * the experiment model (experiment.h), before anything is drawn.

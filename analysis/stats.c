@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Statistics: pooling, descriptive figures, Student-t confidence
  * intervals, Welch's t-test and the Mann-Whitney U test; see stats.h.

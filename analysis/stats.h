@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Statistics of measurements: descriptive figures, confidence intervals,
  * and the two significance tests `storan compare` uses.

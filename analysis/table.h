@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Pivot and ratio tables: one metric of a result set, with any keys (op,
  * tool, source or a label) on rows and columns, and one statistic per cell.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A comparison's verdicts on a report page; see verdicts.h. */
 #include "verdicts.h"
 #include "../core/human.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A comparison's verdicts as a report shows them (storan report A B):
  * the table a reader of the page looks at first, and its summary line.

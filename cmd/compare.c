@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan compare: a baseline against one or more candidates, measurement
  * by measurement, with significance tests and verdicts a CI job can gate

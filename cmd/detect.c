@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan detect: change points in every series of a store
  * (analysis/history.h, analysis/detect.h), each with the run where it

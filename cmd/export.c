@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan export: a result set -> the flat CSV (or JSON again); with
  * --run, a run of a history store (store/store.h) back to a result set.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Options shared by commands that mark findings; see findings-args.h. */
 #include "findings-args.h"
 #include "cmd.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The options of every command that marks storan check's findings on the
  * figures it shows (table, compare, report): --link, --ram, --findings,

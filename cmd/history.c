@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan history: a store's runs as time series (analysis/history.h),
  * one per series, oldest run first; one row per series and run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan ingest: text that benchmarks printed -> a result set (JSON or the
  * CSV export).  Every input is tried; problems are reported as FILE:LINE.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Usage errors from getopt_long(), with suggestions (see options.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What getopt_long() refused, said the way every storan command says a
  * usage error, with a "did you mean" where a known option is close.

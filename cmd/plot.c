@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan plot: one chart (PNG, SVG or PDF) from result sets or raw text.
  *

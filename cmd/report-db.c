@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan report DB -o DIR: the trend page of a history store
  * (plot/trend.h), reached from cmd/report.c when its one input is a

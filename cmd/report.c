@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan report: charts, a workbook, a web page and Markdown from result
  * sets, in one directory written whole or not at all.

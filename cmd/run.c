@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan run: measure a file or a block device (runner/), write a result
  * set.  Options are collected first and applied after the preset, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan store add|ls|rm: runs into and out of the history store
  * (store/store.h), an SQLite file or a PostgreSQL database.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan table: pivot and ratio tables of one metric.
  *

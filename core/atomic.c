@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Whole-or-nothing output files; see atomic.h. */
 #define _GNU_SOURCE	/* sync_file_range, O_PATH */
 #include "atomic.h"

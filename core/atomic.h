@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Output files are written whole or not at all: into a temporary file in
  * the same directory, then renamed over the target.  "-" is stdout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Context around an output: the labels a post gives its outputs by the
  * text around them, attached after the parsers ran and before repeated

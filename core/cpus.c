@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CPUs storan may use; see cpus.h. */
 #include "cpus.h"
 

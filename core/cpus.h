@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * How many CPUs storan may use: the online ones, or 1 when the
  * environment sets STORAN_SERIAL (every second thread then stays off, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Diagnostics about the user's input, collected rather than printed, so that
  * parsers stay pure (no I/O) and the command decides how to report them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --where filters and grouping keys; see filter.h. */
 #include "filter.h"
 #include "xalloc.h"

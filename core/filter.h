@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Selecting measurements: the --where k=v,k!=v filters and the keys that
  * tables, comparisons and charts group by.

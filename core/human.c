@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Display units; see human.h. */
 #include "human.h"
 #include "numscan.h"

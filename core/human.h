@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Display units, chosen at the last moment (values are stored in SI base
  * units).  Shared by table, compare, check, plot and report so that every

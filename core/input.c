@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _GNU_SOURCE
 /*
  * The input layer; see input.h for what a clean line is.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The input layer: one file's text, cut into clean lines that every parser
  * reads the same way.

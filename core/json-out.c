@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared JSON output helpers; see json-out.h. */
 #include "json-out.h"
 #include "strbuf.h"

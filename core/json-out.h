@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Small helpers every JSON writer shares (result sets, check findings,
  * tables, comparisons), so that numbers and documents come out the same

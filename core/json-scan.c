@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The JSON reader of json-scan.h.  A lexer cuts the text into lexemes
  * and a loop with an explicit stack of open containers (no recursion)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A small, strict JSON reader for large machine-written documents (fio's
  * --output-format=json): one pass over the text builds a flat array of

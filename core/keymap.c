@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* String -> index hash map; see keymap.h. */
 #include "keymap.h"
 #include "../core/xalloc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A string -> index hash map (open addressing, FNV-1a, linear probing),
  * for grouping and matching measurements in linear time.  The map owns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Loading result sets and raw text alike; see load.h. */
 #include "load.h"
 #include "cpus.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Loading inputs for every command: a storan result set (JSON), or any
  * text that `storan ingest` reads, ingested on the fly.

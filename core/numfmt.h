@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Numbers as text, fast: exactly what printf's "%.<precision>g" prints,
  * without printf.

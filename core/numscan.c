@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Number scanning; see numscan.h.  The digits are validated here and copied
  * into a small buffer with '.' as the decimal mark, then converted with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Output directories replaced only when storan wrote them; see outdir.h. */
 #define _GNU_SOURCE	/* renameat2, O_PATH */
 #include "outdir.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Output directories written whole or not at all (storan report -o DIR):
  * the files go into a fresh directory beside DIR, which then takes DIR's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The result set; see resultset.h for the ownership rules. */
 #include "resultset.h"
 #include "keymap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CSV export; see rs-csv.h for the contract. */
 #include "rs-csv.h"
 

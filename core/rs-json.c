@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _GNU_SOURCE
 /*
  * Result set <-> JSON.  Measurements are written directly in a fixed key

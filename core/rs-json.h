@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The result set as a JSON document ("schema": "storan/1"), written as
  * jansson would (byte for byte) and read with json-scan, jansson wording

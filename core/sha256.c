@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SHA-256 digests in hex; see sha256.h. */
 #include "sha256.h"
 #include "xalloc.h"

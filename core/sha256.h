@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * SHA-256 as 64 lowercase hex digits: the provenance of inputs, and the
  * manifest of a report directory.  OpenSSL's libcrypto rather than a

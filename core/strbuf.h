@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A growable string.  Invariant: buf is always NUL-terminated and
  * buf[len] == '\0'; an initialised strbuf owns buf (release with

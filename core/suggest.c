@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The closest known word (see suggest.h).  Words are short (option names,
  * values): a full table of distances on the stack, no allocation.  Longer

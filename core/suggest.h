@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * "Did you mean": the known word closest to one that was mistyped, for
  * option names, commands and option values.  Closeness is the

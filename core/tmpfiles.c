@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Temporary files removed on fatal signals; see tmpfiles.h. */
 #define _GNU_SOURCE
 #include "tmpfiles.h"

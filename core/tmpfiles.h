@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Temporary files and directories that storan made, removed when a fatal
  * signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT) ends the process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit prefixes and metric units; see units.h. */
 #include "units.h"
 #include "numscan.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan's version.  The Makefile writes it into storan-version.h (from
  * scripts/version: a release's VERSION file or git describe); the number

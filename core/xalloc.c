@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Allocation and message helpers; see xalloc.h. */
 #include "xalloc.h"
 

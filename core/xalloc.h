@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Memory helpers that never return NULL, and the project's message functions.
  *

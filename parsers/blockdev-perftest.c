@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * SCST's scripts/blockdev-perftest: one row per block size, the run times
  * of each iteration and their summary, for writes and then reads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * CSV import: storan's own flat export read back, so that numbers no
  * parser knows (a table typed from a forum post) join a result set.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * dd transfer summaries: GNU (old, new, any locale), BSD/macOS, BusyBox,
  * ELKS.

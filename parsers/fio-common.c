@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _GNU_SOURCE	/* strptime, timegm */
 /*
  * Helpers shared by the fio parsers; see fio-common.h.  The histogram

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What fio's three parsers (fio-text.c, fio-json.c, fio-terse.c) and its
  * log reader (fio-log.c) share: the operation a direction of a job is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _GNU_SOURCE	/* memmem */
 /*
  * fio's JSON and JSON+ output (--output-format=json / json+), fio 2.x and

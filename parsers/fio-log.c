@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fio's per-I/O and per-interval logs: write_bw_log, write_iops_log,
  * write_lat_log (JOB_bw.N.log, _iops, _clat, _slat, _lat) and

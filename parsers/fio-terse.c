@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fio's terse (--minimal, --output-format=terse) lines, versions 2 to 5,
  * field positions as in fio's HOWTO ("Terse output") and stat.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fio's normal (human) output, fio 2.x and 3.x, local and client/server.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * iozone: the auto-mode table, headerless rows under a command line, the
  * -R Excel report, and the throughput-mode summaries.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The parser table, the helpers parsers emit through, and the ingest of
  * one input: detect, parse, then fold repeated runs together.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Timings printed by the shell's time and by GNU /usr/bin/time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The cairo renderer: draws a chart model (chart.h) as PNG, SVG or PDF.
  *

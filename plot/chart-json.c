@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A chart as data (report DIR/charts/NN-name.json), so that a chart can
  * be checked against its figures and drawn again elsewhere:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The chart model: what a chart shows, as data, before anything is drawn.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cairo, fontconfig and libxlsxwriter, loaded when first needed; see gfx.h. */
 #include "gfx.h"
 #include "../core/xalloc.h"

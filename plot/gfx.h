@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cairo, fontconfig and libxlsxwriter are loaded when a chart or a
  * workbook is first drawn, not when storan starts: linked, they and the

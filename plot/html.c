@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * index.html: the report as one self-contained page -- CSS inline, every
  * chart as inline SVG, tables as analysis/format.h renders them; no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * report.md: the report as Markdown, ready to paste into a blog post, in
  * the page's order (plot/html.c): what was compared and the verdicts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _GNU_SOURCE
 /*
  * The report: the plan's charts built, their tables, the verdicts of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The report: what the plan (analysis/plan.h) decided, drawn, and the
  * directory that holds it.

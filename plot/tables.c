@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The report's tables: every chart's points as a table -- one row per x,
  * one column per series, in the chart's display unit, each cell with the

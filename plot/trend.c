@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The trend page: a store's series as charts over runs, change points
  * marked; see trend.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The trend page of `storan report DB -o DIR`: a chart per series of a
  * store (analysis/history.h), value over runs, with its change points

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * report.xlsx with libxlsxwriter: a workbook to play with.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The engine table: an explicit list, in the order storan prefers the
  * engines when the user names none (io_uring, then libaio, then psync).

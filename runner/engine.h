@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The I/O engine ops table: every engine fits one call sequence,
  *

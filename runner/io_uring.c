@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * io_uring through liburing.  The ring is made by the thread that uses it
  * (single issuer, deferred task work where the kernel has them: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan run's options and presets (see job.h).  The sweep itself is in
  * sweep.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan run's job: the options (fio's names and meanings wherever the
  * concept is the same), presets, and the sweep that turns them into

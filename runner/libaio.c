@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libaio: Linux native AIO.  queue() fills the unit's own iocb (one per
  * unit, allocated once); commit() submits the whole batch with one

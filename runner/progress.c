@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The progress line (see progress.h).  "\r" plus the line, padded to
  * erase what was longer before; progress_clear() wipes it so that

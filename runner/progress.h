@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Progress on stderr while a sweep runs: the phase (layout, ramp,
  * measure, verify), what runs, percent of the whole sweep, ETA and the

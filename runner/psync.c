@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * psync: pread(2)/pwrite(2), one I/O per system call.  queue() does the
  * I/O; reap() hands back the units done since the last reap.  The caller

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The never-destroy-data rules (see safety.h).  Every check that can
  * refuse runs before a byte is written; a refusal names the target and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The never-destroy-data rules, in one place.  storan run writes only to
  *

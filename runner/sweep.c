@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The sweep (see job.h): open the target through safety.c, pick the
  * engine, lay out a new file, run every combination --repeat times and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Target facts from sysfs, /proc and uname (see target.h).  Everything
  * here only reads; a file that is missing (a VM without a model name, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Facts about what is being measured, as labels of every measurement:
  * kind (file or block), fs and fs_options (from /proc/self/mountinfo),

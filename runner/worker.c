@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The measurement loop, data patterns and --verify (see worker.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * One measurement run: numjobs worker threads, each with its own engine
  * instance, buffers and statistics, driving I/O at the requested depth on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The store in a PostgreSQL database (DB = postgresql://...), for a team
  * whose CI runners on many machines share one history.  libpq, text

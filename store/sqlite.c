@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The store in an SQLite file (the default: embedded, nothing to start).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The store's logic, the same for every backend: opening and migrating,
  * adding a run in one transaction, listing, removing, exporting, and

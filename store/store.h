@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The history store: runs (a result set and its identity: time, labels,
  * the hashes of its inputs) kept in an SQLite file or a PostgreSQL

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The build as a distribution or a newcomer meets it: the version scheme
 # with and without tags and in a release tarball; CPPFLAGS and LDFLAGS in
 # every compile and link; -Werror only in a git checkout; a missing

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan check: options, formats, exit codes and trouble.
 set -u
 cd "$(dirname "$0")/../check" || exit 2

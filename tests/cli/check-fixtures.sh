@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan check fixtures.  In tests/check/:
 #
 #   NNNN-what.txt|.json   the input (a post, a log, a result set)

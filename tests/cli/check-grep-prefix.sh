@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan check on a grep'd file (grep -H '' fio_randread.log
 # fio_randwrite.log > do-5bucks.txt, sample-data/two-machines): a finding
 # names the file its line number counts in, with the prefix leading the

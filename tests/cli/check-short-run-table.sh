@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A short-run finding that every test of one output shares (SCST's
 # blockdev-perftest, 64 MiB per test: sample-data/file-vs-block) says
 # so, with the range of the runtimes.  It quoted the first row alone

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # compare with a side that has nothing to compare (every measurement of it
 # filtered out, or an input that gave none) says which input that is.  It
 # said only "no measurement matched", and took every constant label of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan compare: usage errors and bad inputs -- a message naming the
 # problem and the documented exit code; nothing crashes.
 set -u

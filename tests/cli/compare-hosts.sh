@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan compare, two hosts with single runs: ratios, verdicts by the
 # threshold alone (said so), unmatched measurements listed, exit 1 when the
 # candidate is worse and 0 when it is not.

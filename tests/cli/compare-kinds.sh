@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan compare, block device vs file system with three runs per block
 # size: Welch's t-test per row.  4K is a real drop (regression), 64K drops
 # by a quarter because of one wild run and is honestly inconclusive, 1M is

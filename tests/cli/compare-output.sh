@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan compare output: JSON document, Markdown, several candidates (CSV
 # rows tell them apart with input=NAME), the tail note, -o, and colour only
 # on a terminal and never with NO_COLOR.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # compare matches one input's sections heading by heading.  Fixture
 # context/0012 writes 1 GiB with dd oflag=direct under '## ext4' (5.1 s)
 # and '## btrfs' (6.2 s).  A later post with the same headings, ext4 now

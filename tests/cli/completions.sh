@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The bash, zsh and fish completions that scripts/gen-completions makes
 # from storan's --help: each shell, for real, completes commands, every
 # option of every command, and the values the usage spells out.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CSV import: ingest -> export -> ingest -> export is byte-identical, for
 # every kind of measurement the parsers here make (values, summaries with a
 # population stddev, labels with commas and ';', two rows of one key that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan compare: storan check's findings marked on the baseline's and
 # the candidate's means (†N) with notes under each table; a trailing
 # `findings` column in CSV only when there is a finding; findings per

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan table: storan check's findings marked on the cells they touch
 # (†N) with numbered notes under the table, in text, md, html and json;
 # CSV and the exit status unchanged; --findings, --no-check, --link, --ram.

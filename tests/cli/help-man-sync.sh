@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every option a command's --help lists is in its man page's OPTIONS, with
 # the same short letter, and the reverse; for every command in storan's
 # command table (from `storan --help`) and for storan's global options

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The context pass reads a command line and a heading once for all the
 # measurements below them.  Each of the measurements of 4,000 hdparm
 # timings searched the long line above them again: 18 s under a 95 KB

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan ingest --jobs: several inputs read at once give exactly the output
 # and the messages of one at a time, in input order.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One big input on two threads (its hash beside its lines, its jobs
 # emitted in two halves, its rows rendered in turns) gives exactly what
 # one thread gives (STORAN_SERIAL=1), in CSV and JSON, messages included,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan ingest / export / help: exit codes, messages, options.
 . "$(dirname "$0")/lib.sh"
 good="$FIXTURES/hdparm/0011-tT-sda-hdd.txt"

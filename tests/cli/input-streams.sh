@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # No stream exhausts memory or time (issue 15): binary data on a pipe, a
 # FIFO or a device is known from its first bytes and reading stops there;
 # endless text is refused at 1 GiB, saying so.  Exit 1 (binary) or 2 (too

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every iozone capture of the shared corpus ingests (or fails with a
 # precise message where the text itself is broken), with the number of
 # figures counted by hand from each file and a few cells checked.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Many labels are linear, and too many are refused (issue 15): a result
 # set, a CSV row or a fio job with a million labels is refused at once,
 # naming its line, in seconds (it took minutes, or never ended); 500

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Helpers for CLI tests: source it, call check/expect_*, end with finish.
 STORAN="${STORAN:-$(cd "$(dirname "$0")/../.." && pwd)/storan}"
 FIXTURES="$(cd "$(dirname "$0")/.." && pwd)/parsers"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # -o never writes a device (issue 15): a block device, mounted or not, is
 # refused by every command that writes a file, and so is standard output
 # that is one; of the character devices only /dev/null is taken, besides

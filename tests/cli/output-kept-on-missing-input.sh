@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Whole or not at all: when an input cannot be read (exit 2: a typo in a
 # glob), ingest and export leave an existing -o FILE as it was instead of
 # replacing it with fewer results, and say so; readable inputs alone

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Output files honour the umask when new and keep the mode (and owner) of
 # the file they replace (issue 15): umask 077 and chmod 600 stay private.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A signal never leaves a partial output nor its temporary file (issue
 # 15): SIGINT, SIGTERM and SIGHUP while storan ingest has its -o file
 # open (the input still coming down a FIFO), and while storan report

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # -o never replaces what is not a regular file: a FIFO (like /dev/null)
 # stays a FIFO and gets the data; a symbolic link stays a link and its
 # target gets the data; a failed run leaves the old file alone.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan plot: usage errors and bad input exit 2 with a message naming the
 # problem, and write nothing.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan plot -> PNG: signature, size (and --scale), provenance tEXt chunks.
 set -eu
 DATA=$(cd "$(dirname "$0")/data/plot" && pwd)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A ratio of two devices: --ratio device=/dev/sdb/device=/dev/nvme0n1 has
 # '/' in both values.  plot cut the spec at its first '/' and refused it
 # ("compares two values of one key, not 'device' and 'dev/sdb/device'"),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan report writes DIR whole or not at all: an earlier report is
 # replaced, anything else is left alone, a failed run leaves nothing.
 # (What may be replaced, file by file: report-foreign-files.sh.)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan report A B: a comparison page.  Two result sets of one fio sweep
 # (randread and randwrite over four block sizes, three runs each; the
 # candidate reads 20% faster) and a third of two runs only.  The page must

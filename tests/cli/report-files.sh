@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan report: every file is there and valid -- PNG, SVG and JSON per
 # chart, a self-contained index.html (inline SVG, unique ids, no
 # network), a report.md whose image links resolve; storan check's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan report -o DIR replaces DIR only when storan wrote every file in
 # it (issue 15): a report with a user's file, a directory, a file edited
 # since, a symbolic link, or no manifest at all is refused with exit 2,

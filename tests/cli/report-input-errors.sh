@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # report: what an input could not be read is said in the report, not only
 # on the terminal.  Fixture hdparm/1001 is cut inside its second timing:
 # the report charted the cached read alone and its Markdown, HTML and

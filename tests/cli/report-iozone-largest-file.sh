@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan report on an iozone -a sweep (nine file sizes, 64 KiB to 512 MiB):
 # the charts and tables show the largest file only, as the note says,
 # instead of pooling every file size into one cell with error bars made

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # report.xlsx opens in LibreOffice: soffice converts it to a PDF with
 # pages (every sheet, its table and native chart).  Skipped (77) where
 # LibreOffice is not installed: it is too big for CI's install-deps.

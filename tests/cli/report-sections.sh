@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # report: one input's sections are never averaged into one bar.  Fixture
 # context/0012 has hdparm -t on /dev/sdb twice (no heading) and on /dev/sda
 # under BEFORE: (99.67 MB/sec) and AFTER: (199.87).  The device chart

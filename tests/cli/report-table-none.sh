@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # report: a chart's table shows every bar the chart draws.  The result set
 # of fixture 0017 (a linode randrw, its command echoed; written when its
 # group status line was a job=all measurement too) and the JSON+ of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The workbook never evaluates data (issue 15): label values that start
 # with '=' (a formula, a reference into another workbook) are literal
 # text in every part of report.xlsx -- cells, series names, titles --

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # report.xlsx: the zip is intact, Summary, Data and one sheet per chart,
 # a native chart per chart sheet above its table (block sizes as K/M
 # labels, figures with a number format, the page's text beside them),

@@ -1,3 +1,4 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan run: tests/runner/cleanup.sh under a timeout.
 exec timeout 240 bash "$(dirname "$0")/../runner/cleanup.sh"

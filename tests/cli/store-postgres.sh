@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The history store in PostgreSQL: a real server this test starts itself
 # (initdb into a temporary directory, pg_ctl start listening only on a
 # private unix socket, stopped at the end), the nightly CI scenario, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The history store in an SQLite file: the nightly CI scenario, duplicates
 # refused, a run killed mid-add leaving the store as it was, eight writers
 # at once, export back to the same result set, and every error path.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan table: pivot cells, ordering, CSV/Markdown/JSON/HTML, units, stats.
 # Fixture: tests/cli/data/kind-both.json, three runs per block size for a
 # block device and a file system (values in MB/s, written by hand).

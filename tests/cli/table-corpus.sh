@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan table on raw text ingested on the fly: hdparm's three runs with
 # and without --direct (a real post, see data/README; hdparm's MB/sec is
 # MiB/s).  The expected means are computed here from the raw text with awk.

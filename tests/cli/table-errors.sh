@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan table: every usage error and bad input gives a message and the
 # documented exit code (2 trouble, 1 findings); nothing crashes.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Table JSON carries its figures in the stored base unit (B/s, 1/s, s)
 # unless --units says otherwise (storan-table(1)), and its title must say
 # the unit of those figures.  It said the unit the text table would show:

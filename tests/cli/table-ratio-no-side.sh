@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # --ratio K=A/K=B where no measurement has K=B (a typo) is an error (exit
 # 2, naming the missing side), not a table of '-' cells with exit 0.
 . "$(dirname "$0")/lib.sh"

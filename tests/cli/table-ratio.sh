@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan table --ratio: file system over block device, per block size, with
 # significance marks -- including the 64K drop caused by one wild run out
 # of three (file: 501.2, 498.8, 150.4 MB/s), which must not be marked

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One post's headings are its parts.  The 2004 blog post of fixture
 # context/0011 prints hdparm -tT on /dev/hda under BEFORE: (7.20 MB/sec,
 # hdparm's MiB/s) and AFTER: (40.72 MB/sec).  A table by device pooled the

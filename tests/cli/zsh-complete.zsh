@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # zsh completion through a real interactive zsh (zpty): for each line
 # TYPED<TAB>WANT on stdin, type TYPED and TAB, then ^X writes the edited
 # line to a file, which must be WANT.  $1: the directory with _storan.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The shared part of the fuzz targets; see fuzz-common.h.  Each target is
  * one file under tests/fuzz/ linked with this one and libstoran.a (the

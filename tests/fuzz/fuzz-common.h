@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What the libFuzzer targets under tests/fuzz/ share: a copy of the
  * fuzzer's bytes as storan holds a file (NUL-terminated), one ingest with

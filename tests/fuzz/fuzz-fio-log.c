@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fio's logs (parsers/fio-log.c) say what they measure only in their
  * file name: the first byte picks one (bw, iops, clat, a histogram log,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The whole ingest of one file: the input layer, every parser that
  * detects something, the context pass (sections, commands), folding of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The input layer (core/input.c) without any parser: the text cut into
  * clean lines, then every question parsers ask of a line (prompt, blank,

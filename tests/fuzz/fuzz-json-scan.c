@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * core/json-scan on its own: every document in the data, one after
  * another, then every lookup on every token.  The first byte packs

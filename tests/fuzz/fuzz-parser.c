@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * One parser alone, on the text of one file: built once per parser with
  * -DFUZZ_PARSER='"fio"' (its name in parsers[]), so that each target's

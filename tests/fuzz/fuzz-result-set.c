@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The storan JSON reader (rs_json_read), on a document as load_input()
  * hands it over (NUL-terminated).  What it accepts is written again and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The test file is gone after success, after a failure, after SIGINT and
 # SIGTERM; an interrupted run writes what it measured, marked
 # interrupted=yes, and exits 1.

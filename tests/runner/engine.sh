@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every rw pattern through one engine ($1): the result set has the ops
 # each pattern yields, non-zero IOPS and latencies, the engine label, a
 # histogram, and the test directory is empty afterwards.

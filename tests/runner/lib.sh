@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by the runner tests: a temporary directory removed on exit,
 # fail/skip helpers, and the options that keep every run short.
 #   $STORAN   the binary under test

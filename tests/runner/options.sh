@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # storan run's option vocabulary: fio's spellings with fio's meaning
 # (--direct=1, --direct 0, --ramp_time, --bs READ,WRITE, --rwmixwrite),
 # the sweep spelled --bs-sweep, contradictions refused, an unknown option

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The rules for files: storan writes only to files it created unless
 # --overwrite names an existing regular file; refusals leave the file
 # untouched; a test that does not fit the free space never starts.

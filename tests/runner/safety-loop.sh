@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The rules for block devices, on loop devices over files in a temporary
 # directory: reading is free; writing needs --destroy-data naming the
 # same device; a signature is named in the refusal; a mounted device or

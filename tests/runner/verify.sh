@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # --verify: writes carry a per-sector pattern; reads of read-only jobs and
 # a read-back after every write run check it.  Passes on a sound file
 # (the unit tests show a flipped byte is caught); refuses --data with it.

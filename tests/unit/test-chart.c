@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The chart model as data: which keys go on x and into series, scales,
  * ticks and their labels, units, points, error bars, percentile and CDF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The link table and the findings engine, on result sets built here: each
  * check on both sides of its threshold, the API other commands use for

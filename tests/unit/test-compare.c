@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Tests of analysis/compare.c: the verdict rules, metric directions,
  * matching (identity and provenance labels, --match, --ignore, pooling,

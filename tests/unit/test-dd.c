@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The dd parser where a golden fixture cannot say it all: a result kept
  * together with the note that qualifies it (run-golden checks either the

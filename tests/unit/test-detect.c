@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Change point detection (analysis/detect.c) on synthetic series with
  * known shifts: steps, several steps, outliers, slow drift, under noise

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The experiment model (analysis/experiment.c): which keys are factors,
  * what input names say, which measurements are repetitions, how sides are

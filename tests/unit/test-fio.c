@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The fio helpers, table-driven: ops, percentile names, fio's sizes and
  * counts, the histogram bucket mapping, and -- on every JSON+ fixture --

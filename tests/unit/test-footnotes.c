@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Footnotes (analysis/footnotes.c): which findings a cell cites, the
  * numbers they get (citing order, no repeats, one number for the same

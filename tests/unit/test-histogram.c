@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The latency histogram: bucket error bound, percentiles against exact
  * order statistics, merging, export to the result set's form.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The input layer: quote markers, prompts, grep prefixes, CR, shell_find. */
 #include <stdarg.h>
 #include <stddef.h>

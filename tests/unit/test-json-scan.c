@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Tests of core/json-scan: the token layout of valid documents, lookups
  * with duplicate keys, every error with its message and line, large and

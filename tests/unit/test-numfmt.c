@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * format_g() against snprintf("%.*g"): the same text, byte for byte, on
  * chosen hard cases and on millions of values of every magnitude and of

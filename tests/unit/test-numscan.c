@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Table-driven tests of the number scanner and unit prefixes. */
 #include <stdarg.h>
 #include <stddef.h>

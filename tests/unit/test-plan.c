@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The report's plan (analysis/plan.c): which key goes on x, which are the
  * series, which become facets and how facets are named in a title; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Result set: labels, statistics, JSON round trip and its errors, CSV. */
 #include <stdarg.h>
 #include <stddef.h>

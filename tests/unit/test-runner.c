@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * storan run's pure parts: option parsers and presets, file-system and
  * partition-table signatures, link names, the --verify pattern and the

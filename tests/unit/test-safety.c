@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The runner opens only what it checked (issue 15): --filename F with
  * --overwrite is checked, then swapped for a symbolic link to another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* "Did you mean": edit distances and the closest of a list. */
 #include <stdarg.h>
 #include <stddef.h>

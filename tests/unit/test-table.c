@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Tests of the pivot and ratio model (analysis/table.c) and of the table
  * renderers (analysis/format.c): cells, ordering, pooling, what is left

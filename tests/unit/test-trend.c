@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The trend page's model (plot/trend.c) as data: series of a store built
  * by analysis/history.c from a store_data made here, their change points

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The page's verdict table (analysis/verdicts.c): which rows a page shows
  * when a comparison has thousands (the largest changes, in test order),
