@@ -247,6 +247,25 @@ static void run_test(struct compare_row *row, const struct experiment *ex,
 		row->p = NAN;
 }
 
+/*
+ * A change within the threshold is "unchanged" only when the runs show
+ * it: the ratio's interval at 1 - alpha lies within the threshold.  A
+ * mean 0.4% up with an interval of [0.36, 1.67] says nothing either way.
+ * Without an interval (single runs, a summary without its spread) the
+ * threshold alone decides, as the verdict rules say.
+ */
+static int within_threshold_shown(const struct compare_row *row,
+				  const struct compare_options *o)
+{
+	double lo, hi, t = o->threshold / 100;
+
+	if (stats_ratio_ci(row->a.n, row->a.mean, row->a.stddev, row->b.n,
+			   row->b.mean, row->b.stddev, 1 - o->alpha, &lo,
+			   &hi) < 0)
+		return 1;
+	return lo >= 1 - t && hi <= 1 + t;
+}
+
 static void decide(struct compare_row *row, const struct compare_options *o)
 {
 	int tested = row->a.n >= 2 && row->b.n >= 2;
@@ -254,6 +273,9 @@ static void decide(struct compare_row *row, const struct compare_options *o)
 	row->verdict = compare_verdict(row->change_pct,
 				       compare_direction(row->metric),
 				       o->threshold, tested, row->p, o->alpha);
+	if (row->verdict == VERDICT_UNCHANGED && tested &&
+	    !row->from_histogram && !within_threshold_shown(row, o))
+		row->verdict = VERDICT_INCONCLUSIVE;
 	row->single_runs = !tested && !row->from_histogram &&
 			   (row->verdict == VERDICT_IMPROVEMENT ||
 			    row->verdict == VERDICT_REGRESSION);

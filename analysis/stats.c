@@ -202,6 +202,10 @@ int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
 		disc = 0;
 	*lo = (mean_a * mean_b - t * sqrt(disc)) / A;
 	*hi = (mean_a * mean_b + t * sqrt(disc)) / A;
+	/* two positive means have a positive ratio: the candidate's own
+	 * noise can put Fieller's bound below 0, which no ratio reaches */
+	if (*lo < 0)
+		*lo = 0;
 	return 0;
 }
 

@@ -104,7 +104,8 @@ double stats_hist_quantile(const struct histogram *h, double q);
  * (sd_b^2/n_b + rho^2 sd_a^2/n_a).  At rho = 1 that is Welch's test, so
  * the interval leaves out 1 exactly when stats_welch() finds the
  * difference at 1 - level (a chart's star never contradicts its
- * whisker).  Returns 0; 1 when the baseline's mean is not surely above
+ * whisker).  The lower bound is at least 0 (both means are positive).
+ * Returns 0; 1 when the baseline's mean is not surely above
  * zero, so that any ratio fits (lo 0, hi INFINITY: unbounded); or -1
  * (lo and hi NAN) when it does not apply: n < 2, an unknown stddev, a
  * mean not above zero.

@@ -393,6 +393,49 @@ static void test_tests_chosen(void **state)
 	result_set_release(&b);
 }
 
+/* Unchanged is what the runs show, not a mean that happens to be near:
+ * a 0.4% change whose ratio interval is [0.36, 1.67] is inconclusive
+ * (file-vs-block's write at 128K was called unchanged). */
+static void test_unchanged_needs_a_narrow_interval(void **state)
+{
+	static const double a_wide[] = { 100, 60, 140 };
+	static const double b_wide[] = { 100.4, 61, 140.8 };
+	static const double a_tight[] = { 100, 100.5, 99.5 };
+	static const double b_tight[] = { 100.4, 100.9, 99.9 };
+	static const double one_a[] = { 100 }, one_b[] = { 100.4 };
+	struct result_set a, b;
+	struct compare_options o;
+	struct compare_result r;
+
+	(void)state;
+	result_set_init(&a);
+	result_set_init(&b);
+	add(&a, "write", "bw", "B/s", "bs=128k", a_wide, 3);
+	add(&b, "write", "bw", "B/s", "bs=128k", b_wide, 3);
+	add(&a, "read", "bw", "B/s", "bs=128k", a_tight, 3);
+	add(&b, "read", "bw", "B/s", "bs=128k", b_tight, 3);
+	add(&a, "read", "bw", "B/s", "bs=4k", one_a, 1);
+	add(&b, "read", "bw", "B/s", "bs=4k", one_b, 1);
+	defaults(&o);
+	compare_sets(&a, &b, &o, &r);
+	assert_int_equal(r.nrows, 3);
+	for (size_t i = 0; i < r.nrows; i++) {
+		const struct compare_row *row = &r.rows[i];
+		const char *bs = labels_get(&row->labels, "bs");
+
+		assert_true(fabs(row->change_pct) < 1);
+		if (!strcmp(row->op, "write"))
+			assert_int_equal(row->verdict, VERDICT_INCONCLUSIVE);
+		else if (!strcmp(bs, "128k"))
+			assert_int_equal(row->verdict, VERDICT_UNCHANGED);
+		else	/* single runs: the threshold alone */
+			assert_int_equal(row->verdict, VERDICT_UNCHANGED);
+	}
+	compare_result_release(&r);
+	result_set_release(&a);
+	result_set_release(&b);
+}
+
 static void test_summary_only(void **state)
 {
 	struct result_set a, b;
@@ -490,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_identity_rules),
 		cmocka_unit_test(test_sections_of_one_input),
 		cmocka_unit_test(test_tests_chosen),
+		cmocka_unit_test(test_unchanged_needs_a_narrow_interval),
 		cmocka_unit_test(test_summary_only),
 		cmocka_unit_test(test_tail),
 	};

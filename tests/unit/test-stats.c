@@ -365,6 +365,11 @@ static void test_ratio_ci_agrees_with_welch(void **state)
 			 0);
 	assert_true(fabs(lo - 0.38296) < 1e-4);
 	assert_true(fabs(hi - 0.65281) < 1e-4);
+	/* a noisy candidate: Fieller's lower bound -0.615 is no ratio of
+	 * two positive means; 0 is (file-vs-block, write 128K) */
+	assert_int_equal(stats_ratio_ci(3, 100, 5, 3, 27.3, 30, 0.95, &lo,
+					 &hi), 0);
+	assert_true(!(lo > 0) && !(lo < 0) && hi > 0.27);
 	/* a baseline that may be 0: any ratio fits */
 	assert_int_equal(stats_ratio_ci(3, 1, 10, 3, 50, 5, 0.95, &lo, &hi),
 			 1);
