@@ -534,6 +534,25 @@ static double dodge(const struct canvas *cv, size_t s)
 	       fmin(6, 24 / (double)c->nseries);
 }
 
+/* A ratio line's significant points carry the bars' "*", beside the
+ * marker in the series' colour: a whisker's end near 1.0 cannot tell the
+ * eye whether it clears the line. */
+static void significance_marks(struct canvas *cv, size_t s, double dx)
+{
+	cairo_t *cr = cv->cr;
+	const struct chart_series *se = &cv->c->series[s];
+
+	font(cr, FONT_LABEL, 1);
+	color(cr, s, 1);
+	for (size_t i = 0; i < se->n; i++) {
+		const struct chart_point *p = &se->p[i];
+
+		if (p->sig == 1 && isfinite(p->y))
+			text_at(cr, map_x(cv, p->x) + dx + 7,
+				map_y(cv, p->y) - 5, 0, "*");
+	}
+}
+
 static void draw_lines(struct canvas *cv)
 {
 	cairo_t *cr = cv->cr;
@@ -563,6 +582,8 @@ static void draw_lines(struct canvas *cv)
 		for (size_t i = 0; markers && i < se->n; i++)
 			marker(cr, s, map_x(cv, se->p[i].x) + dx,
 			       map_y(cv, se->p[i].y), 4.5);
+		if (c->ratio)
+			significance_marks(cv, s, dx);
 	}
 }
 

@@ -1903,12 +1903,9 @@ static void titles(struct chart *c, const struct build *b)
 	c->subtitle = xstrdup(spec->subtitle ? spec->subtitle : facts);
 	c->source_names = source_list(b);
 	strbuf_addf(&sb, "Data: %s", c->source_names);
-	if (c->ratio && c->kind == CHART_BAR)
+	if (c->ratio)
 		strbuf_addf(&sb, "; * significant at p < %g (Welch)",
 			    c->alpha);
-	else if (c->ratio)
-		strbuf_adds(&sb, "; a whisker clear of 1.0 is a significant "
-			    "difference");
 	whiskers_text(c, &sb);
 	if (c->kind == CHART_BOX)
 		strbuf_adds(&sb, "; boxes: quartiles, whiskers: min to max");

@@ -67,6 +67,9 @@ for p in sorted(glob.glob(sys.argv[1] + '/*.json')):
             for pt in s['points']:
                 if pt['n'] < 3 or pt['whisker'] != 'ci95':
                     bad.append('%s: ratio point without its interval' % p)
+        # bars and lines alike say which ratios are significant
+        if '* significant at p < 0.05' not in c['footer']:
+            bad.append('%s: the footer does not explain "*": %s' % (p, c['footer']))
         continue
     if sorted(names) != ['new', 'old'] and not all(n.endswith(('old', 'new')) for n in names):
         bad.append('%s: series %s are not the two sides' % (p, names))
