@@ -1550,23 +1550,28 @@ static void y_axis(struct chart *c, const struct chart_spec *spec)
 				hi < phi * 2 ? hi : phi * 2);
 		return;
 	}
-	/* three decades or more: a log axis, 1 10 100 (K M G) */
-	if (!spec->log_y && !c->ratio && lo > 0 && hi / lo >= 1000 &&
+	/* three decades or more of the points (whiskers decide nothing: a
+	 * tail's interval reaching below 0 ends in an arrow): a log axis,
+	 * 1 10 100 (K M G) */
+	if (!spec->log_y && !c->ratio && plo > 0 && phi / plo >= 1000 &&
 	    c->kind != CHART_BAR && c->kind != CHART_BOX &&
 	    c->kind != CHART_CDF)
 		c->y.scale = AXIS_LOG10;
-	if (c->kind == CHART_PERCENTILES && !spec->log_y && lo > 0 &&
-	    hi / lo > 100)
+	if (c->kind == CHART_PERCENTILES && !spec->log_y && plo > 0 &&
+	    phi / plo > 100)
 		c->y.scale = AXIS_LOG10;
 	if (spec->log_y)
 		c->y.scale = AXIS_LOG10;
-	if (c->y.scale == AXIS_LOG10 && !(lo > 0)) {
+	if (c->y.scale == AXIS_LOG10 && !(plo > 0)) {
 		add_note(c, "log y axis needs values above zero; using a "
 			 "linear one");
 		c->y.scale = AXIS_LINEAR;
 	}
 	if (c->y.scale == AXIS_LOG10) {
-		log10_ticks(c, &c->y, lo, hi, 1);
+		/* whiskers within a factor of 2 of the points fit; a longer
+		 * one ends in an arrow (it would add empty decades) */
+		log10_ticks(c, &c->y, lo > plo / 2 ? lo : plo / 2,
+			    hi < phi * 2 ? hi : phi * 2, 1);
 	} else {
 		if (c->kind == CHART_CDF) {
 			lo = 0;
@@ -1695,7 +1700,9 @@ static void choose_kind(struct chart *c, struct build *b)
 	if (c->errorbars == CHART_ERR_AUTO)
 		c->errorbars = has_repetitions(b) ? CHART_ERR_CI :
 			       CHART_ERR_NONE;
-	if (b->pct || b->hist)
+	/* printed percentiles are figures of runs like any other (n >= 3:
+	 * an interval); a curve from pooled histogram bins has no runs */
+	if (b->hist)
 		c->errorbars = CHART_ERR_NONE;
 	if (c->kind == CHART_PERCENTILES)
 		c->x.scale = AXIS_NINES;

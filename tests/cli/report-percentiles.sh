@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Printed percentiles are figures of runs like any other: a point of
+# n >= 3 runs carries its 95% interval (the two machines' clat p50..p99.99
+# of five runs each were drawn bare), n = 2 both values, n = 1 none.
+. "$(dirname "$0")/lib.sh"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+TM="$ROOT/sample-data/two-machines"
+cd "$TMP" || exit 1
+run "$STORAN" ingest "$TM/do-5bucks.txt" -o a.json
+expect_rc 0 "ingest do-5bucks"
+run "$STORAN" ingest "$TM/vultr-25gbssd.txt" -o b.json
+expect_rc 0 "ingest vultr-25gbssd"
+run "$STORAN" report a.json b.json -o rep
+expect_rc 0 "report A B"
+python3 - rep/charts <<'PY' || fail "percentile whiskers"
+import glob, json, sys
+seen = bad = 0
+for p in glob.glob(sys.argv[1] + '/*.json'):
+    c = json.load(open(p))
+    if c['kind'] != 'percentiles':
+        continue
+    for s in c['series']:
+        for pt in s['points']:
+            seen += 1
+            want = 'ci95' if pt['n'] >= 3 else 'both' if pt['n'] == 2 else 'none'
+            if pt['whisker'] != want:
+                print('%s: %s n=%d drawn with %s' % (p, pt['label'], pt['n'], pt['whisker']))
+                bad = 1
+if not seen:
+    print('no percentile chart'); bad = 1
+sys.exit(bad)
+PY
+finish
