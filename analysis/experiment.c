@@ -1577,6 +1577,11 @@ void experiment_value_words(struct strbuf *sb, const char *key,
 		"side", "ioengine", "filename", "scheduler", NULL,
 	};
 
+	/* hdparm -T: a figure of memory, and its title must say so */
+	if (!strcmp(key, "op") && !strcmp(text, "cachedread")) {
+		strbuf_adds(sb, "cached reads (memory, not the drive)");
+		return;
+	}
 	for (size_t i = 0; self_evident[i]; i++)
 		if (!strcmp(key, self_evident[i])) {
 			strbuf_adds(sb, text);

@@ -513,6 +513,23 @@ static void format_value(const struct chart *c, double v, char *buf,
 		chart_format_y(c, v, buf, size);
 }
 
+/* A whisker's half width in the unit of its value, in plain decimals with
+ * three significant digits: "0.0202 ± 0.0000398", not "± 3.98e-05" (a
+ * reader compares the two digit by digit). */
+static void format_half_width(const struct chart *c, double v, char *buf,
+			      size_t size)
+{
+	int decimals;
+
+	if (c->ratio || !(v > 0 && v < 0.01)) {	/* %g is plain there */
+		format_value(c, v, buf, size);
+		return;
+	}
+	decimals = 2 - (int)floor(log10(v));
+	snprintf(buf, size, "%.*f", decimals < 0 ? 0 : decimals > 12 ? 12 :
+		 decimals, v);
+}
+
 char *chart_table_cell(const struct chart *c, const struct chart_table *t,
 		       size_t row, size_t col)
 {
@@ -540,7 +557,7 @@ char *chart_table_cell(const struct chart *c, const struct chart_table *t,
 		format_value(c, p->hi, hi, sizeof(hi));
 		return xstrfmt("%s [%s\xe2\x80\x93%s]%s", y, lo, hi, mark);
 	}
-	format_value(c, (t->hi[i] - t->lo[i]) / 2, e, sizeof(e));
+	format_half_width(c, (t->hi[i] - t->lo[i]) / 2, e, sizeof(e));
 	return xstrfmt("%s \xc2\xb1 %s", y, e);
 }
 

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The report of sample-data/five-drives (a mail post, five block devices
+# under headings) as a reader meets it: one bar per heading, never one bar
+# pooling the drives; hdparm -T's figure titled as memory, not the drive;
+# small whiskers in plain decimals ("0.0202 ± 0.0000398", not 3.98e-05).
+. "$(dirname "$0")/lib.sh"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$TMP" || exit 1
+run "$STORAN" report "$ROOT/sample-data/five-drives/post.txt" -o rep
+expect_rc 0 "report of the post"
+md=$(cat rep/report.md)
+expect_in "$md" "## 2. Throughput by section — cached reads (memory, not the drive)" \
+	"hdparm -T titled as memory"
+case "$md" in *[0-9]e-[0-9]*) fail "a figure in e-notation: $(grep -m1 'e-[0-9]' rep/report.md)" ;; esac
+expect_in "$md" "| loop3: ext4 loop, direct I/O, throttled to 20 MiB/s | 0.0202 ± 0.0000398" \
+	"the throttled drive's small whisker"
+python3 - rep/charts <<'PY' || fail "points"
+import glob, json, sys
+bad = 0
+for p in glob.glob(sys.argv[1] + '/*.json'):
+    c = json.load(open(p))
+    for s in c['series']:
+        for pt in s['points']:
+            sec = pt['labels'].get('section')
+            if sec is None:
+                print('%s: a point without its heading' % p); bad = 1
+            if pt['n'] > 3:
+                print('%s: n=%d pools drives' % (p, pt['n'])); bad = 1
+sys.exit(bad)
+PY
+finish
