@@ -121,76 +121,87 @@ static void html_verdicts(struct strbuf *sb, const struct report *r)
 
 /* ---- caveats ----------------------------------------------------------- */
 
-/* The findings of one code: numbers the cells cite, or none (uncited). */
+/*
+ * The number each finding of r->findings is cited by in the tables' cells
+ * (0: not cited), found in one pass over the cited ones.
+ */
+static unsigned *citation_numbers(const struct report *r)
+{
+	const struct check_list *l = r->findings;
+	unsigned *num = xcalloc(l->n + 1, sizeof(*num));
+
+	for (unsigned k = 1; r->fn && k <= r->fn->ncited; k++) {
+		const struct check_finding *f = footnotes_finding(r->fn, k);
+
+		if (f >= l->v && f < l->v + l->n)
+			num[f - l->v] = k;
+	}
+	return num;
+}
+
+static void html_finding(struct strbuf *sb, const struct check_finding *f,
+			 unsigned num)
+{
+	if (num)
+		strbuf_addf(sb, "<li id=\"f%u\"><b>" FMT_NOTE_MARK "%u</b> ",
+			    num, num);
+	else
+		strbuf_adds(sb, "<li>");
+	strbuf_add_markup(sb, f->source);
+	strbuf_addf(sb, ":%u: ", f->line);
+	strbuf_add_markup(sb, f->message);
+	strbuf_adds(sb, "</li>\n");
+}
+
+/*
+ * The findings of one code, each once: its count and lines, then every
+ * finding with the number the cells cite it by (a short list open, a long
+ * one folded).
+ */
 static void html_code(struct strbuf *sb, const struct report *r,
-		      const char *code)
+		      const char *code, const unsigned *num)
 {
 	const struct check_list *l = r->findings;
 	struct strbuf places = STRBUF_INIT;
-	size_t n, first = 0;
+	size_t n = check_code_places(l, code, &places);
 
-	while (strcmp(l->v[first].code, code))
-		first++;
-	n = check_code_places(l, code, &places);
 	strbuf_addf(sb, "<li><b>%s</b> \xe2\x80\x94 %zu finding%s (", code, n,
 		    n == 1 ? "" : "s");
 	strbuf_add_markup(sb, places.buf);
-	strbuf_adds(sb, n > 1 ? "). The first: " : "): ");
-	strbuf_add_markup(sb, l->v[first].message);
+	strbuf_adds(sb, ")");
 	strbuf_release(&places);
-	if (n > 1) {
-		strbuf_addf(sb, "\n<details><summary>all %zu</summary><ul>\n",
-			    n);
-		for (size_t i = 0; i < l->n; i++) {
-			if (strcmp(l->v[i].code, code))
-				continue;
-			strbuf_adds(sb, "<li>");
-			strbuf_add_markup(sb, l->v[i].source);
-			strbuf_addf(sb, ":%u: ", l->v[i].line);
-			strbuf_add_markup(sb, l->v[i].message);
-			strbuf_adds(sb, "</li>\n");
-		}
-		strbuf_adds(sb, "</ul></details>");
-	}
+	strbuf_adds(sb, n > 5 ? "\n<details><summary>the findings</summary><ul>\n"
+		    : "\n<ul>\n");
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].code, code))
+			html_finding(sb, &l->v[i], num[i]);
+	strbuf_adds(sb, n > 5 ? "</ul></details>" : "</ul>");
 	strbuf_adds(sb, "</li>\n");
 }
 
 static void html_caveats(struct strbuf *sb, const struct report *r)
 {
 	const struct check_list *l = r->findings;
+	unsigned *num;
 
 	if (!l || !l->n)
 		return;
+	num = citation_numbers(r);
 	strbuf_adds(sb, "<section id=\"caveats\" class=\"caveats\">\n"
 		    "<h2>Caveats</h2>\n<p class=\"note\">What storan check "
-		    "finds implausible or fragile in these figures; cells "
-		    "marked " FMT_NOTE_MARK "N in the tables cite finding N "
-		    "below.</p>\n<ul>\n");
+		    "finds implausible or fragile in these figures, by kind; "
+		    "cells marked " FMT_NOTE_MARK "N in the tables cite "
+		    "finding N.</p>\n<ul>\n");
 	for (size_t i = 0; i < l->n; i++) {
 		size_t j;
 
 		for (j = 0; j < i && strcmp(l->v[j].code, l->v[i].code); j++)
 			;
 		if (j == i)
-			html_code(sb, r, l->v[i].code);
+			html_code(sb, r, l->v[i].code, num);
 	}
-	strbuf_adds(sb, "</ul>\n");
-	if (r->fn && r->fn->ncited) {
-		strbuf_adds(sb, "<details><summary>the findings by number"
-			    "</summary><ol>\n");
-		for (unsigned k = 1; k <= r->fn->ncited; k++) {
-			const struct check_finding *f =
-				footnotes_finding(r->fn, k);
-
-			strbuf_addf(sb, "<li><code>%s</code> ", f->code);
-			strbuf_add_markup(sb, f->source);
-			strbuf_addf(sb, ":%u: ", f->line);
-			strbuf_add_markup(sb, f->message);
-			strbuf_adds(sb, "</li>\n");
-		}
-		strbuf_adds(sb, "</ol></details>\n");
-	}
-	strbuf_adds(sb, "</section>\n");
+	strbuf_adds(sb, "</ul>\n</section>\n");
+	free(num);
 }
 
 /* ---- charts ------------------------------------------------------------ */

@@ -15,6 +15,22 @@ expect_in "$md" "## 2. Throughput by section — cached reads (memory, not the d
 case "$md" in *[0-9]e-[0-9]*) fail "a figure in e-notation: $(grep -m1 'e-[0-9]' rep/report.md)" ;; esac
 expect_in "$md" "| loop3: ext4 loop, direct I/O, throttled to 20 MiB/s | 0.0202 ± 0.0000398" \
 	"the throttled drive's small whisker"
+# the caveats box gives each finding once, with the number cells cite
+python3 - rep/index.html <<'PY' || fail "caveats"
+import collections, re, sys
+h = open(sys.argv[1]).read()
+box = h[h.index('id="caveats"'):]
+box = box[:box.index('</section>')]
+items = re.findall(r'<li[^>]*>(?:<b>[^<]*</b> )?(post\.txt:\d+: [^<]*)</li>', box)
+dup = [k for k, n in collections.Counter(items).items() if n > 1]
+bad = 0
+if len(items) < 20 or dup:
+    print('%d findings listed, twice: %s' % (len(items), dup[:3])); bad = 1
+for num in set(re.findall(r'\u2020(\d+)', h[h.index('</section>', h.index('id="caveats"')):])):
+    if 'id="f%s"' % num not in box:
+        print('cell mark %s cites no finding in the box' % num); bad = 1
+sys.exit(bad)
+PY
 python3 - rep/charts <<'PY' || fail "points"
 import glob, json, sys
 bad = 0
