@@ -1589,6 +1589,9 @@ void experiment_value_words(struct strbuf *sb, const char *key,
 		}
 	if (!strcmp(key, "bs"))
 		strbuf_addf(sb, "%s blocks", text);
+	else if (!strcmp(key, "runtime") && strspn(text, "0123456789.") ==
+		 strlen(text))	/* fio's runtime=2: seconds */
+		strbuf_addf(sb, "%s s runs", text);
 	else if (!strcmp(key, "filesize"))
 		strbuf_addf(sb, "%s files", text);
 	else if (!strcmp(key, "numjobs"))

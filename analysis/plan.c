@@ -944,6 +944,24 @@ static int plan_group(struct plan *p, const struct result_set *sets,
 	return 0;
 }
 
+/*
+ * fio's mean completion latency beside its mean total latency: the same
+ * curve a submission apart (slat is microseconds), a second chart that
+ * tells a reader nothing new.  The workbook's Data sheet keeps it, and
+ * --metric clat.mean charts it.
+ */
+static int restates_lat_mean(const struct plan *p, const struct group_def *g,
+			     const char *tool, const struct plan_options *opt)
+{
+	if (opt->nmetrics || strcmp(g->y, "clat.mean"))
+		return 0;
+	for (size_t i = 0; i < p->nmodels; i++)
+		if (!strcmp(p->models[i].metric, "lat.mean") &&
+		    !strcmp(p->models[i].tool, tool))
+			return 1;
+	return 0;
+}
+
 int plan_build(struct plan *p, const struct result_set *sets, size_t nsets,
 	       const struct plan_options *opt, struct strbuf *err)
 {
@@ -956,8 +974,10 @@ int plan_build(struct plan *p, const struct result_set *sets, size_t nsets,
 	find_histograms(sets, nsets, &histograms);
 	for (size_t g = 0; g < NGROUPS && !rc; g++)
 		for (size_t t = 0; t < ntools && !rc; t++)
-			rc = plan_group(p, sets, nsets, &groups[g], tools[t],
-					opt, &histograms, err);
+			if (!restates_lat_mean(p, &groups[g], tools[t], opt))
+				rc = plan_group(p, sets, nsets, &groups[g],
+						tools[t], opt, &histograms,
+						err);
 	keymap_release(&histograms);
 	if (!rc && opt->side_key && !p->nmodels)
 		rc = (strbuf_addf(err, "no measurement has the label '%s' with "

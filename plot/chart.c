@@ -1832,8 +1832,12 @@ static char *source_list(const struct build *b)
 	}
 	for (size_t i = 0; i < n && i < 4; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
-	if (n > 4)
-		strbuf_addf(&sb, " and %zu more", n - 4);
+	/* a footer too long shrinks its type below reading size (at 800
+	 * px): the first name and a count, the page's Inputs list them */
+	if (n > 4 || (n > 1 && sb.len > 60)) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s and %zu more", names[0], n - 1);
+	}
 	free(names);
 	return strbuf_detach(&sb);
 }

@@ -4,6 +4,9 @@
 # under headings) as a reader meets it: one bar per heading, never one bar
 # pooling the drives; hdparm -T's figure titled as memory, not the drive;
 # small whiskers in plain decimals ("0.0202 ± 0.0000398", not 3.98e-05).
+# And sample-data/vm-fio-json (36 fio JSON files of one VM): no chart of
+# clat.mean beside lat.mean (the same curve), footers short enough to be
+# drawn at reading size, fio's runtime in words.
 . "$(dirname "$0")/lib.sh"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$TMP" || exit 1
@@ -43,6 +46,23 @@ for p in glob.glob(sys.argv[1] + '/*.json'):
                 print('%s: a point without its heading' % p); bad = 1
             if pt['n'] > 3:
                 print('%s: n=%d pools drives' % (p, pt['n'])); bad = 1
+sys.exit(bad)
+PY
+
+run "$STORAN" report "$ROOT"/sample-data/vm-fio-json/*.json -o vm
+expect_rc 0 "report of 36 fio JSON files"
+ls vm/charts/*clat-mean* >/dev/null 2>&1 && fail "clat.mean charted beside lat.mean"
+ls vm/charts/*lat-mean*.png >/dev/null 2>&1 || fail "no mean latency chart"
+python3 - vm/charts <<'PY' || fail "footers"
+import glob, json, sys
+bad = 0
+for p in glob.glob(sys.argv[1] + '/*.json'):
+    c = json.load(open(p))
+    data = c['footer'].split(';')[0]
+    if len(data) > 80:
+        print('%s: %s' % (p, data)); bad = 1
+    if 'runtime 2' in c['subtitle']:
+        print('%s: %s' % (p, c['subtitle'])); bad = 1
 sys.exit(bad)
 PY
 finish
