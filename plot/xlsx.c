@@ -34,6 +34,7 @@ struct book {
 	lxw_workbook *wb;
 	lxw_format *bold;
 	lxw_format *decimals[MAX_DECIMALS + 1];	/* "0", "0.0", ... */
+	lxw_format *scientific;			/* "0.00E+00" */
 	lxw_format *good, *bad, *warn;		/* verdicts */
 	const struct report *r;
 	lxw_worksheet *names;	/* hidden; see set_chart_name() */
@@ -241,12 +242,37 @@ static int column_decimals(const struct fmt_table *t, size_t col)
 	return d < 0 ? 0 : d > MAX_DECIMALS ? MAX_DECIMALS : d;
 }
 
+/*
+ * The decimals of one figure: three significant digits of its own, never
+ * fewer than its column's (0.0145 GB/s in a column of 1.34 was "0.01", a
+ * p-value of 0.00025 "0.000").
+ */
+static lxw_format *figure_format(struct book *b, double v, int column)
+{
+	int d = column;
+
+	if (isfinite(v) && fabs(v) > 0) {
+		int own = 2 - (int)floor(log10(fabs(v)));
+
+		if (own > MAX_DECIMALS)		/* p = 1.6e-07 */
+			return b->scientific;
+		d = own > d ? own : d;
+	}
+	return b->decimals[d < 0 ? 0 : d > MAX_DECIMALS ? MAX_DECIMALS : d];
+}
+
 /* The Data sheet keeps SI base units: seconds to the microsecond (and
  * finer in their digits), the rest as whole units with separators. */
-static lxw_format *unit_format(struct book *b, const char *unit)
+static int unit_decimals(const char *unit)
 {
-	return !strcmp(unit, "s") ? b->decimals[MAX_DECIMALS] :
-	       !strcmp(unit, "%") ? b->decimals[1] : b->decimals[0];
+	return !strcmp(unit, "s") ? MAX_DECIMALS : !strcmp(unit, "%") ? 1 : 0;
+}
+
+static void write_si(struct book *b, lxw_worksheet *ws, lxw_row_t row,
+		     lxw_col_t col, double v, const char *unit)
+{
+	write_number_fmt(ws, row, col, v,
+			 figure_format(b, v, unit_decimals(unit)));
 }
 
 static void write_measurement(struct book *b, lxw_worksheet *ws,
@@ -255,10 +281,8 @@ static void write_measurement(struct book *b, lxw_worksheet *ws,
 {
 	struct measurement_stats st;
 	lxw_col_t col = NDATA;
-	lxw_format *f;
 
 	measurement_basic_stats(m, &st);
-	f = unit_format(b, m->unit);
 	put_text(ws, row, 0, m->source_name ? m->source_name :
 			       "", NULL);
 	gfx.worksheet_write_number(ws, row, 1, m->line, NULL);
@@ -267,10 +291,10 @@ static void write_measurement(struct book *b, lxw_worksheet *ws,
 	put_text(ws, row, 4, m->metric, NULL);
 	put_text(ws, row, 5, m->unit, NULL);
 	gfx.worksheet_write_number(ws, row, 6, (double)st.n, NULL);
-	write_number_fmt(ws, row, 7, st.mean, f);
-	write_number_fmt(ws, row, 8, st.stddev, f);
-	write_number_fmt(ws, row, 9, st.min, f);
-	write_number_fmt(ws, row, 10, st.max, f);
+	write_si(b, ws, row, 7, st.mean, m->unit);
+	write_si(b, ws, row, 8, st.stddev, m->unit);
+	write_si(b, ws, row, 9, st.min, m->unit);
+	write_si(b, ws, row, 10, st.max, m->unit);
 	for (size_t k = 0; k < nkeys; k++, col++) {
 		const char *v = labels_get(&m->labels, keys[k]);
 		double num;
@@ -283,8 +307,8 @@ static void write_measurement(struct book *b, lxw_worksheet *ws,
 			put_text(ws, row, col, v, NULL);
 	}
 	for (size_t i = 0; i < m->n; i++)
-		write_number_fmt(ws, row, (lxw_col_t)(col + i), m->values[i],
-				 f);
+		write_si(b, ws, row, (lxw_col_t)(col + i), m->values[i],
+			 m->unit);
 }
 
 static void write_data(struct book *b)
@@ -449,7 +473,8 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 			if (cell->is_number)
 				write_number_fmt(ws, wr, (lxw_col_t)col,
 						 cell->value,
-						 b->decimals[decimals[col]]);
+						 figure_format(b, cell->value,
+							       decimals[col]));
 			else if (cell->text)
 				put_text(ws, wr, (lxw_col_t)col, cell->text,
 					 style_format(b, cell->style));
@@ -508,9 +533,9 @@ static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
 			lxw_row_t r = top + (lxw_row_t)(i + 1);
 
 			write_number_fmt(ws, r, col, se->p[i].x,
-					 b->decimals[3]);
+					 figure_format(b, se->p[i].x, 0));
 			write_number_fmt(ws, r, col + 1, se->p[i].y,
-					 b->decimals[3]);
+					 figure_format(b, se->p[i].y, 0));
 		}
 		xs = gfx.chart_add_series(ch, NULL, NULL);
 		gfx.chart_series_set_categories(xs, sheet, top + 1, col,
@@ -577,6 +602,8 @@ static void add_formats(struct book *b)
 		spec[2 + d] = '\0';
 		gfx.format_set_num_format(b->decimals[d], spec);
 	}
+	b->scientific = gfx.workbook_add_format(b->wb);
+	gfx.format_set_num_format(b->scientific, "0.00E+00");
 	b->good = gfx.workbook_add_format(b->wb);
 	gfx.format_set_font_color(b->good, 0x007700);
 	gfx.format_set_bold(b->good);

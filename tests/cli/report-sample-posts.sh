@@ -65,4 +65,6 @@ for p in glob.glob(sys.argv[1] + '/*.json'):
         print('%s: %s' % (p, c['subtitle'])); bad = 1
 sys.exit(bad)
 PY
+python3 "$ROOT/tests/cli/xlsx_figures.py" rep/report.xlsx vm/report.xlsx ||
+	fail "workbook figures shown as 0"
 finish
