@@ -15,7 +15,8 @@
  *           "lo", "hi": its ends (null without), "values": the runs
  *           themselves in display units (up to 100; a summary has none),
  *           "p", "significant": a ratio's test,
- *           "labels": { the labels of the condition the point stands for } }
+ *           "labels": { the labels of the condition the point stands for },
+ *           "sources": [ the inputs its runs were read from ] }
  *     ] } ] }
  *
  * Written through jansson with sorted keys: stable output for tests.
@@ -76,6 +77,42 @@ static json_t *values_json(const struct chart *c, const struct chart_point *p,
 	return a;
 }
 
+/* The file a measurement was read from: its source's name (a grep'd
+ * file, not the prefix its lines carried), else its source_name. */
+static const char *input_name(const struct result_set *rs,
+			      const struct measurement *m)
+{
+	if (m->source < rs->nsources && rs->sources[m->source].name &&
+	    *rs->sources[m->source].name)
+		return rs->sources[m->source].name;
+	return m->source_name ? m->source_name : "";
+}
+
+/* The inputs a point's runs were read from, each once: which machine or
+ * drive a bar stands for when its labels do not say (a side is an input),
+ * both inputs of a ratio. */
+static json_t *sources_json(const struct chart *c, const struct chart_point *p,
+			    const struct result_set *rs)
+{
+	json_t *a = json_array();
+
+	for (size_t j = 0; j < p->nmembers; j++) {
+		size_t k = c->point_members[p->first + j], i;
+		const char *name;
+
+		if (k >= rs->n)
+			continue;
+		name = input_name(rs, &rs->m[k]);
+		for (i = 0; i < json_array_size(a); i++)
+			if (!strcmp(json_string_value(json_array_get(a, i)),
+				    name))
+				break;
+		if (i == json_array_size(a))
+			json_array_append_new(a, json_string(name));
+	}
+	return a;
+}
+
 static json_t *point_json(const struct chart *c, const struct chart_point *p,
 			  const struct result_set *rs)
 {
@@ -90,8 +127,11 @@ static json_t *point_json(const struct chart *c, const struct chart_point *p,
 	json_object_set_new(o, "whisker", json_string(bar_names[p->bar]));
 	json_object_set_new(o, "lo", json_number_or_null(p->lo));
 	json_object_set_new(o, "hi", json_number_or_null(p->hi));
-	if (c->kind != CHART_CDF && c->kind != CHART_PERCENTILES)
+	/* (a curve from pooled histogram bins has no runs to list) */
+	if (c->kind != CHART_CDF && !(c->kind == CHART_PERCENTILES &&
+				      c->errorbars == CHART_ERR_NONE))
 		json_object_set_new(o, "values", values_json(c, p, rs));
+	json_object_set_new(o, "sources", sources_json(c, p, rs));
 	if (c->ratio) {
 		json_object_set_new(o, "p", json_number_or_null(p->p));
 		json_object_set_new(o, "significant", p->sig < 0 ?

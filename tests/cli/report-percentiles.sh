@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Printed percentiles are figures of runs like any other: a point of
 # n >= 3 runs carries its 95% interval (the two machines' clat p50..p99.99
-# of five runs each were drawn bare), n = 2 both values, n = 1 none.
+# of five runs each were drawn bare), n = 2 both values, n = 1 none; its
+# JSON lists those runs and the inputs they came from.
 . "$(dirname "$0")/lib.sh"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 TM="$ROOT/sample-data/two-machines"
@@ -29,6 +30,17 @@ for p in glob.glob(sys.argv[1] + '/*.json'):
                 bad = 1
 if not seen:
     print('no percentile chart'); bad = 1
+# each point names the inputs its runs came from: one machine, or the two
+# of a ratio (the grep prefix fio_randread.log is the same on both)
+for p in glob.glob(sys.argv[1] + '/*.json'):
+    c = json.load(open(p))
+    for s in c['series']:
+        for pt in s['points']:
+            want = 2 if c['ratio'] else 1
+            if len(pt.get('sources', [])) != want or 'fio_randread.log' in pt['sources']:
+                print('%s: sources %s' % (p, pt.get('sources'))); bad = 1
+            if c['kind'] == 'percentiles' and len(pt.get('values', [])) != pt['n']:
+                print('%s: %d values for n=%d' % (p, len(pt.get('values', [])), pt['n'])); bad = 1
 sys.exit(bad)
 PY
 python3 "$ROOT/tests/cli/xlsx_figures.py" rep/report.xlsx ||
