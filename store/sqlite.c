@@ -18,10 +18,12 @@
 #include "../core/xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define BUSY_TIMEOUT_MS 120000
 #define NCACHED 16
@@ -46,6 +48,93 @@ static int sql_error(struct store *s, struct strbuf *err, const char *what)
 	       STORE_CONFLICT : STORE_ERROR;
 }
 
+/* What a path that is not a regular file is, for the message. */
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISBLK(m) ? "a block device" :
+	       S_ISCHR(m) ? "a character device" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/*
+ * A new store is created here, not by SQLite: O_EXCL and O_NOFOLLOW, so a
+ * link planted at the path (a shared /tmp) is never followed to a device
+ * or to someone's file; in a sticky directory nobody else can swap the
+ * file we made before SQLite opens it.
+ */
+static int create_store_file(const char *target, struct strbuf *err)
+{
+	int fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		      O_NOCTTY | O_CLOEXEC, 0666);
+
+	if (fd < 0 && errno != EEXIST) {
+		strbuf_addf(err, "%s: cannot create: %s", target,
+			    strerror(errno));
+		return STORE_ERROR;
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/*
+ * The path a store may be opened at: an existing regular file (a link to
+ * one is followed), created first when storing into a new one.  A device
+ * is never a store: SQLite would write its header over the file system
+ * (`storan history /dev/sdb` made /dev/sdb an empty database), and a
+ * reader never makes a store of an empty file.
+ */
+static int store_file(const char *target, enum store_mode mode,
+		      struct stat *st, struct strbuf *err)
+{
+	if (stat(target, st) && errno == ENOENT && mode != STORE_READ &&
+	    create_store_file(target, err))
+		return STORE_ERROR;
+	if (stat(target, st)) {
+		strbuf_addf(err, "%s: %s", target, errno == ENOENT ?
+			    "no such store (storan store add creates one)" :
+			    strerror(errno));
+		return STORE_ERROR;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		strbuf_addf(err, "%s: is %s, not a store", target,
+			    file_kind(st->st_mode));
+		return STORE_ERROR;
+	}
+	if (mode == STORE_READ && st->st_size == 0) {
+		strbuf_addf(err, "%s: an empty file, not a store (storan "
+			    "store add creates one)", target);
+		return STORE_ERROR;
+	}
+	return 0;
+}
+
+/* Still the file that was checked?  (A path swapped for a link to a
+ * device between the check and SQLite's open is refused before SQLite
+ * reads or writes a byte of it.) */
+static int same_file(const char *target, const struct stat *was,
+		     struct strbuf *err)
+{
+	struct stat now;
+
+	if (stat(target, &now) || now.st_dev != was->st_dev ||
+	    now.st_ino != was->st_ino || !S_ISREG(now.st_mode)) {
+		strbuf_addf(err, "%s: changed while storan opened it",
+			    target);
+		return 0;
+	}
+	return 1;
+}
+
+static void drop_conn(struct store *s)
+{
+	struct sqlite_conn *c = s->conn;
+
+	sqlite3_close(c->db);
+	free(c);
+	s->conn = NULL;
+}
+
 static int sqlite_open(struct store *s, const char *target,
 		       enum store_mode mode, struct strbuf *err)
 {
@@ -53,25 +142,17 @@ static int sqlite_open(struct store *s, const char *target,
 	struct stat st;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
-	if (stat(target, &st)) {
-		if (errno != ENOENT || mode == STORE_READ) {
-			strbuf_addf(err, "%s: %s", target, errno == ENOENT ?
-				    "no such store (storan store add creates "
-				    "one)" : strerror(errno));
-			return STORE_ERROR;
-		}
-		flags |= SQLITE_OPEN_CREATE;
-	} else if (S_ISDIR(st.st_mode)) {
-		strbuf_addf(err, "%s: is a directory, not a store", target);
+	if (store_file(target, mode, &st, err))
 		return STORE_ERROR;
-	}
 	c = xcalloc(1, sizeof(*c));
 	s->conn = c;
 	if (sqlite3_open_v2(target, &c->db, flags, NULL) != SQLITE_OK) {
 		sql_error(s, err, "cannot open: ");
-		sqlite3_close(c->db);
-		free(c);
-		s->conn = NULL;
+		drop_conn(s);
+		return STORE_ERROR;
+	}
+	if (!same_file(target, &st, err)) {
+		drop_conn(s);
 		return STORE_ERROR;
 	}
 	sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
@@ -79,9 +160,7 @@ static int sqlite_open(struct store *s, const char *target,
 	if (sqlite3_exec(c->db, "PRAGMA journal_mode=WAL; "
 			 "PRAGMA synchronous=NORMAL", NULL, NULL, NULL)) {
 		sql_error(s, err, "not a store: ");
-		sqlite3_close(c->db);
-		free(c);
-		s->conn = NULL;
+		drop_conn(s);
 		return STORE_ERROR;
 	}
 	return 0;

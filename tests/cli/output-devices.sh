@@ -59,6 +59,31 @@ refuse_all() {	# refuse_all WHAT: every -o onto $DEV exits 2 naming it
 	LIST
 	[ "$(sha256sum < "$DEV")" = "$before" ] || fail "$1: the device was written"
 }
+# The history store is never a device: SQLite would write its header
+# over the file system (`storan history /dev/loop0` made one), and never
+# beside it (/dev/loop0-wal).
+refuse_store() {	# refuse_store WHAT
+	local cmd db
+	for db in "$DEV" "$TMP/store-link.db"; do
+		while IFS= read -r cmd; do
+			# shellcheck disable=SC2086
+			run $cmd
+			expect_rc 2 "$1: $cmd"
+			expect_in "$err" "is a block device, not a store" "$1: $cmd"
+		done <<-LIST
+		$STORAN history $db
+		$STORAN store ls $db
+		$STORAN store add $db $RS
+		$STORAN detect $db
+		$STORAN export $db --run x
+		LIST
+	done
+	[ ! -e "$DEV-wal" ] && [ ! -e "$DEV-shm" ] || fail "$1: $DEV-wal made"
+	[ "$(sha256sum < "$DEV")" = "$before" ] || fail "$1: the device was written as a store"
+}
+ln -s "$DEV" "$TMP/store-link.db"
+refuse_store "unmounted"
+
 ln -s "$DEV" "$TMP/dev.png"	# plot wants a name ending in .png
 ln -s "$DEV" "$TMP/out.json"
 refuse_all "unmounted"
@@ -80,6 +105,7 @@ if command -v mkfs.ext4 >/dev/null &&
 	if mount -o ro "$DEV" "$MNT" 2>/dev/null; then
 		before=$(sha256sum < "$DEV")
 		refuse_all "mounted"
+		refuse_store "mounted"
 		umount "$MNT" && MNT=""
 		e2fsck -n "$DEV" >/dev/null 2>&1 || fail "e2fsck finds the file system damaged"
 	fi
