@@ -43,7 +43,10 @@ struct change_point {
 	size_t index;		/* the first run of the new regime */
 	double mean_before;	/* runs since the previous change point */
 	double mean_after;	/* runs up to the next one */
-	double p;		/* permutation test, (b + 1) / (P + 1) */
+	double p;		/* permutation test, (b + 1) / (P + 1), or: */
+	int welch;		/* p is Welch's t-test's (too few runs on a
+				 * side for any permutation test to reach
+				 * alpha; see describe() in detect.c) */
 };
 
 /*
