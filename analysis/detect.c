@@ -442,7 +442,7 @@ static int cmp_pos(const void *a, const void *b, void *base)
  */
 static double neighbourhood_test(const double *x, size_t from, size_t at,
 				 size_t to, double level, uint64_t seed,
-				 struct merge_scratch *g)
+				 struct merge_scratch *g, int *bound)
 {
 	size_t n = to - from, b = 0, k;
 	size_t perms = permutations_for(level, (double)n * (log2((double)n) + 1));
@@ -474,9 +474,12 @@ static double neighbourhood_test(const double *x, size_t from, size_t at,
 		}
 		if (at_least(best_tau(g, n, SIZE_MAX, &ignored), q))
 			b++;
-		if ((double)(b + 1) / (double)(perms + 1) > level)
+		if ((double)(b + 1) / (double)(perms + 1) > level) {
+			*bound = 0;
 			return (double)(b + 1) / (double)(k + 1);
+		}
 	}
+	*bound = !b;
 	return (double)(b + 1) / (double)(perms + 1);
 }
 
@@ -548,20 +551,28 @@ static void describe(const double *x, const double *raw, size_t n,
 	int shrt = permutation_floor(hi - lo, at - lo) * SHORT_ORDERS >
 		   o->alpha;
 	double level = shrt ? fmin(0.5, o->alpha * 10) : o->alpha;
+	int bound;
 
 	cps[i].mean_before = stats_mean(raw + from, at - from);
 	cps[i].mean_after = stats_mean(raw + at, to - at);
-	cps[i].p = neighbourhood_test(x, lo, at, hi, level, o->seed, g);
-	cps[i].welch = 0;
+	cps[i].p = neighbourhood_test(x, lo, at, hi, level, o->seed, g,
+				      &bound);
+	cps[i].p_kind = bound ? DETECT_P_BOUND : DETECT_P_PERMUTATION;
 	if (shrt && at - lo >= SHORT_MIN_RUNS && hi - at >= SHORT_MIN_RUNS &&
 	    cps[i].p <= level) {
 		double pw = welch_p(x, lo, at, hi);
 
 		if (pw < cps[i].p) {
 			cps[i].p = pw;
-			cps[i].welch = 1;
+			cps[i].p_kind = DETECT_P_WELCH;
 		}
 	}
+}
+
+const char *detect_p_kind_name(enum detect_p_kind k)
+{
+	return k == DETECT_P_BOUND ? "bound" :
+	       k == DETECT_P_WELCH ? "welch" : "permutation";
 }
 
 static double rel_change(const struct change_point *c)

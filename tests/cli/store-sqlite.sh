@@ -12,10 +12,10 @@ DB=$TMP/results.db
 nightly "$DB" 30 20
 run "$STORAN" detect "$DB" --format csv
 expect_rc 1 "detect csv"
-[ "$(printf '%s\n' "$out" | head -1)" = "tool,op,metric,labels,run,time,unit,mean_before,mean_after,ratio,change_pct,p_value,verdict" ] ||
+[ "$(printf '%s\n' "$out" | head -1)" = "tool,op,metric,labels,run,time,unit,mean_before,mean_after,ratio,change_pct,p_value,verdict,p_test" ] ||
 	fail "detect csv header: $(printf '%s\n' "$out" | head -1)"
 # both dd tests slowed down: one regression each, at night 20
-[ "$(printf '%s\n' "$out" | grep -c ',n20,2026-01-20T02:00:00Z,B/s,.*,regression$')" -eq 2 ] ||
+[ "$(printf '%s\n' "$out" | grep -c ',n20,2026-01-20T02:00:00Z,B/s,.*,regression,[a-z]*$')" -eq 2 ] ||
 	fail "two regressions at n20: $out"
 ratio=$(printf '%s\n' "$out" | awk -F, '$2 == "write" { print $10 }')
 awk -v r="$ratio" 'BEGIN { exit !(r > 0.78 && r < 0.82) }' ||
