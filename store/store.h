@@ -32,7 +32,7 @@
 #include "../core/strbuf.h"
 
 /* The version the migrations bring a store to (docs/store-schema.md). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 enum store_status {
 	STORE_OK = 0,

@@ -76,7 +76,7 @@ expect_in "$err" "run 'n7' has the same inputs" "duplicate message"
 run "$STORAN" store rm "$DB" --run n7
 expect_rc 0 "rm"
 [ "$(psql_q results "select count(*) from runs")" -eq 29 ] || fail "29 runs after rm"
-[ "$(psql_q results "select version from storan_schema")" -eq 1 ] || fail "schema version"
+[ "$(psql_q results "select version from storan_schema")" -eq 2 ] || fail "schema version"
 
 # --- a client killed mid-add: the server rolls its transaction back
 before=$(psql_q results "select count(*) from measurements")

@@ -72,10 +72,23 @@ expect_rc 0 "export --run"
 run "$STORAN" export "$DB" --run n7
 expect_in "$out" "source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels" "export csv"
 
-# --- the same run again is refused, by its inputs' hashes
-run "$STORAN" store add "$DB" "$TMP/n7.json" --run again
+# --- the same run again is refused, by its inputs' hashes, unless it is
+# given a --run of its own (a short output can repeat exactly)
+run "$STORAN" store add "$DB" "$TMP/n7.json"
 expect_rc 1 "duplicate add"
 expect_in "$err" "$DB: run 'n7' has the same inputs" "duplicate message"
+run "$STORAN" store add "$DB" "$TMP/n7.json" --run n7 --label commit=x
+expect_rc 1 "duplicate add, the same --run"
+expect_in "$err" "$DB: run 'n7' has the same inputs" "duplicate message, --run"
+run "$STORAN" store add "$DB" "$TMP/n7.json" --run again \
+	--time 2026-02-01T02:00:00Z --label commit=c0099
+expect_rc 0 "the same inputs under a --run of their own"
+[ "$(sqlite3 "$DB" "select count(*) from runs where inputs_sha256 = (select inputs_sha256 from runs where name = 'n7')")" -eq 2 ] ||
+	fail "the repeat is not stored beside n7"
+run "$STORAN" store add "$DB" "$TMP/n7.json" --run again
+expect_rc 1 "the repeat added twice"
+run "$STORAN" store rm "$DB" --run again
+expect_rc 0 "rm the repeat"
 night 31 1 "$TMP/n31.txt"
 run "$STORAN" store add "$DB" "$TMP/n31.txt" --run n7
 expect_rc 2 "a taken name"
@@ -140,7 +153,7 @@ expect_in "$err" "not a storan store (it holds other tables)" "other db message"
 sqlite3 "$TMP/future.db" 'create table storan_schema (version integer); insert into storan_schema values (99)'
 run "$STORAN" detect "$TMP/future.db"
 expect_rc 2 "a newer schema"
-expect_in "$err" "store schema version 99 is newer than this storan knows (1)" "version message"
+expect_in "$err" "store schema version 99 is newer than this storan knows (2)" "version message"
 run "$STORAN" store rm "$DB" --run nope
 expect_rc 2 "rm of no run"
 expect_in "$err" "$DB: no run named 'nope'" "rm message"
