@@ -1072,6 +1072,53 @@ static int measurement_row(void *arg, int ncols, const char *const *cols)
 	return 0;
 }
 
+/* Collects a run's (key, value) rows as labels. */
+static int label_row(void *arg, int ncols, const char *const *cols)
+{
+	if (ncols >= 2 && cols[0] && cols[1])
+		labels_set(arg, cols[0], cols[1]);
+	return 0;
+}
+
+/*
+ * The run's identity on each of its sources (a result set has no other
+ * place for it: docs/result-format.md): run=NAME, run.time=ISO 8601 and
+ * run.KEY=VALUE for each of its labels, so that an exported run says
+ * which it was, and `store add` of it restores them (cmd/store.c).
+ */
+static int export_identity(struct store *s, const char *id,
+			   const char *name, struct result_set *rs,
+			   size_t first_source, struct strbuf *err)
+{
+	struct labels run;
+	char *time = NULL;
+	int rc = query(s, "SELECT time FROM runs WHERE id = $1", 1,
+		       (const char *const *)&id, first_text, &time, err);
+
+	labels_init(&run);
+	if (!rc)
+		rc = query(s, "SELECT key, value FROM run_labels WHERE run_id "
+			   "= $1", 1, (const char *const *)&id, label_row,
+			   &run, err);
+	for (size_t i = first_source; !rc && i < rs->nsources; i++) {
+		struct labels *l = &rs->sources[i].labels;
+
+		labels_set(l, STORE_SOURCE_RUN, name);
+		if (time)
+			labels_set(l, STORE_SOURCE_RUN ".time", time);
+		for (size_t j = 0; j < run.n; j++) {
+			char *key = xstrfmt(STORE_SOURCE_RUN ".%s",
+					    run.v[j].key);
+
+			labels_set(l, key, run.v[j].value);
+			free(key);
+		}
+	}
+	labels_release(&run);
+	free(time);
+	return rc;
+}
+
 int store_export_run(struct store *s, const char *name,
 		     struct result_set *rs, struct strbuf *err)
 {
@@ -1092,6 +1139,8 @@ int store_export_run(struct store *s, const char *name,
 			   "k ON k.id = m.key_id WHERE m.run_id = $1 ORDER BY "
 			   "m.ord", 1, (const char *const *)&id,
 			   measurement_row, &x, err);
+	if (!rc)
+		rc = export_identity(s, id, name, rs, x.first_source, err);
 	if (!rc)
 		rc = commit(s, err);
 	else

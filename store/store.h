@@ -146,7 +146,13 @@ int store_list_runs(struct store *s, struct store_run **runs, size_t *n,
 /* STORE_NOT_FOUND when there is no run of that name. */
 int store_remove_run(struct store *s, const char *name, struct strbuf *err);
 
-/* The run's result set again (appended to rs), as it was added. */
+/*
+ * The run's result set again (appended to rs), as it was added, its
+ * sources labelled with the run's identity: STORE_SOURCE_RUN=name,
+ * STORE_SOURCE_RUN.time=time, STORE_SOURCE_RUN.KEY=VALUE for each of
+ * its labels.
+ */
+#define STORE_SOURCE_RUN "run"
 int store_export_run(struct store *s, const char *name,
 		     struct result_set *rs, struct strbuf *err);
 

@@ -68,7 +68,26 @@ cp "$TMP/run-7.json" "$TMP/n7.json"
 "$STORAN" export "$TMP/n7.json" --format json >"$TMP/want.json"
 run "$STORAN" export "$DB" --run n7 --format json
 expect_rc 0 "export --run"
-[ "$out" = "$(cat "$TMP/want.json")" ] || fail "export --run n7 is not the run's result set"
+printf '%s\n' "$out" >"$TMP/got.json"
+# the run's result set, its sources labelled with the run's identity
+python3 - "$TMP/got.json" "$TMP/want.json" <<'EOF' || fail "export --run n7 is not the run's result set with its identity: $out"
+import json, sys
+got, want = (json.load(open(f)) for f in sys.argv[1:3])
+ids = [s.pop("labels") for s in got["sources"]]
+assert got == want, "the result set differs"
+assert ids and all(l == {"run": "n7", "run.commit": "c0007",
+                         "run.time": "2026-01-07T02:00:00Z"} for l in ids), ids
+EOF
+# ... and a store add of it restores the run, name, time and labels
+run "$STORAN" store add "$TMP/copy.db" "$TMP/got.json"
+expect_rc 0 "store add of an exported run"
+expect_in "$out" "added run n7: 6 measurements, 2026-01-07T02:00:00Z" "the exported run's name and time"
+run "$STORAN" store ls "$TMP/copy.db" --format csv
+expect_in "$out" "n7,2026-01-07T02:00:00Z,6,commit=c0007," "the exported run's labels"
+run "$STORAN" export "$TMP/copy.db" --run n7 --format json
+[ "$out" = "$(cat "$TMP/got.json")" ] || fail "export, add, export: not the same"
+run "$STORAN" store add "$DB" "$TMP/got.json"
+expect_rc 1 "an exported run added back to its store"
 run "$STORAN" export "$DB" --run n7
 expect_in "$out" "source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels" "export csv"
 
