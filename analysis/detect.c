@@ -214,8 +214,8 @@ static struct split best_of(const double *x, const size_t *bounds, size_t nb,
  * ten times below the level (PERM_RESOLUTION exceedances still pass: one
  * unlucky draw does not decide) where a permutation is cheap -- short
  * windows and neighbourhoods, the short histories a CI gate starts with --
- * and within PERM_BUDGET steps where it is not (windows of 50 runs: the
- * 199 that keep detect over 1,000 runs x 100 series under its 2 s), but
+ * and within PERM_BUDGET steps where it is not (windows of 50 runs: 200,
+ * which keep detect over 1,000 runs x 100 series under its 2 s), but
  * never fewer than reach the level once (1 / level - 1).
  */
 #define PERM_RESOLUTION 10
