@@ -207,15 +207,27 @@ static struct split best_of(const double *x, const size_t *bounds, size_t nb,
 }
 
 /*
- * Permutations for a level: p = (b + 1) / (P + 1) reaches it with
- * `exceed` exceedances (b), at most -- 1 in the windows, so that one
- * unlucky draw does not decide; 0 in the merge, the costlier test.
+ * Permutations for a test at `level` whose each permutation costs about
+ * `cost` steps.  A test stops as soon as p can no longer reach the level,
+ * so a non-significant one costs a few permutations whatever the count;
+ * the count matters where the change is real.  Enough that p could go
+ * ten times below the level (PERM_RESOLUTION exceedances still pass: one
+ * unlucky draw does not decide) where a permutation is cheap -- short
+ * windows and neighbourhoods, the short histories a CI gate starts with --
+ * and within PERM_BUDGET steps where it is not (windows of 50 runs: 200,
+ * which keep detect over 1,000 runs x 100 series under its 2 s), but
+ * never fewer than reach the level once (1 / level - 1).
  */
-static size_t permutations_for(double level, int exceed)
-{
-	double p = ceil((exceed + 1) / level) - 1;
+#define PERM_RESOLUTION 10
+#define PERM_BUDGET 500000.0
 
-	return p < 19 ? 19 : p > 19999 ? 19999 : (size_t)p;
+static size_t permutations_for(double level, double cost)
+{
+	double want = ceil(PERM_RESOLUTION / level) - 1;
+	double least = ceil(1 / level) - 1;
+	double p = fmin(want, fmax(least, floor(PERM_BUDGET / fmax(cost, 1))));
+
+	return p < 19 ? 19 : p > 99999 ? 99999 : (size_t)p;
 }
 
 static int at_least(double a, double b)
@@ -232,8 +244,12 @@ static double max_test(const double *x, const size_t *bounds, size_t nb,
 		       struct split_work *rows,
 		       double *copy)
 {
-	size_t from = bounds[0], to = bounds[nb - 1];
-	size_t perms = permutations_for(level, 1), b = 0, k;
+	size_t from = bounds[0], to = bounds[nb - 1], b = 0, k;
+	/* priced by the window, not its segments: a window divided once
+	 * would otherwise buy twice the permutations of one undivided, and
+	 * long histories have many (+20% CPU) */
+	size_t perms = permutations_for(level, (double)(to - from) *
+					       (double)(to - from));
 	struct rng r;
 
 	rng_seed(&r, seed, from, to, nb);
@@ -426,9 +442,10 @@ static int cmp_pos(const void *a, const void *b, void *base)
  */
 static double neighbourhood_test(const double *x, size_t from, size_t at,
 				 size_t to, double level, uint64_t seed,
-				 struct merge_scratch *g)
+				 struct merge_scratch *g, int *bound)
 {
-	size_t n = to - from, perms = permutations_for(level, 0), b = 0, k;
+	size_t n = to - from, b = 0, k;
+	size_t perms = permutations_for(level, (double)n * (log2((double)n) + 1));
 	double q = -INFINITY;
 	struct rng r;
 	union { const double *c; void *v; } base = { x + from };
@@ -457,13 +474,70 @@ static double neighbourhood_test(const double *x, size_t from, size_t at,
 		}
 		if (at_least(best_tau(g, n, SIZE_MAX, &ignored), q))
 			b++;
-		if ((double)(b + 1) / (double)(perms + 1) > level)
+		if ((double)(b + 1) / (double)(perms + 1) > level) {
+			*bound = 0;
 			return (double)(b + 1) / (double)(k + 1);
+		}
 	}
+	*bound = !b;
 	return (double)(b + 1) / (double)(perms + 1);
 }
 
-/* Tests and describes cps[i] between its neighbours (raw: the units). */
+/*
+ * The smallest p any permutation test of k runs against n - k can give:
+ * the observed order and its mirror image are the two most extreme of
+ * the C(n, k) orders.  2 / C(16, 3) = 0.0036: no permutation test can
+ * find 3 runs after 13 different at 0.001, however large the step.
+ */
+static double permutation_floor(size_t n, size_t k)
+{
+	double c = 1;
+
+	if (k > n - k)
+		k = n - k;
+	for (size_t i = 1; i <= k && c < 1e15; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return fmin(1, 2 / c);
+}
+
+static double stddev_of(const double *x, size_t n, double mean)
+{
+	double ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+}
+
+/* Welch's t-test of x[lo, at) against x[at, hi); 1 where it cannot apply. */
+static double welch_p(const double *x, size_t lo, size_t at, size_t hi)
+{
+	double ma = stats_mean(x + lo, at - lo), mb = stats_mean(x + at, hi - at);
+	double p, t, df;
+
+	if (stats_welch(at - lo, ma, stddev_of(x + lo, at - lo, ma), hi - at,
+			mb, stddev_of(x + at, hi - at, mb), &p, &t, &df))
+		return 1;
+	return p;
+}
+
+/*
+ * Tests and describes cps[i] between its neighbours (raw: the units).
+ *
+ * The permutation test makes no assumption about the noise, but it can
+ * only tell apart as many orders as the runs have: where fewer than
+ * SHORT_ORDERS orders are as extreme as the observed one at alpha (its
+ * floor above alpha / SHORT_ORDERS: 3 runs against fewer than 61, 6
+ * against fewer than 15, at alpha 0.001), it cannot decide.  There the
+ * point is judged as Apache Otava judges every point, by Welch's t-test
+ * of the runs before against those after -- if at least SHORT_MIN_RUNS
+ * runs lie on each side (a lone slow run or two is not a step) and the
+ * permutation test, at the windows' level (10 alpha), does not call the
+ * order chance.
+ */
+#define SHORT_ORDERS 20
+#define SHORT_MIN_RUNS 3
+
 static void describe(const double *x, const double *raw, size_t n,
 		     struct change_point *cps, size_t ncps, size_t i,
 		     const struct detect_options *o, struct merge_scratch *g)
@@ -471,13 +545,34 @@ static void describe(const double *x, const double *raw, size_t n,
 	size_t from = i ? cps[i - 1].index : 0;
 	size_t to = i + 1 < ncps ? cps[i + 1].index : n;
 	size_t at = cps[i].index, reach = o->window;
+	/* the test looks a window each way: the runs that show the change */
+	size_t lo = at - from > reach ? at - reach : from;
+	size_t hi = to - at > reach ? at + reach : to;
+	int shrt = permutation_floor(hi - lo, at - lo) * SHORT_ORDERS >
+		   o->alpha;
+	double level = shrt ? fmin(0.5, o->alpha * 10) : o->alpha;
+	int bound;
 
 	cps[i].mean_before = stats_mean(raw + from, at - from);
 	cps[i].mean_after = stats_mean(raw + at, to - at);
-	/* the test looks a window each way: the runs that show the change */
-	cps[i].p = neighbourhood_test(x, at - from > reach ? at - reach : from,
-				      at, to - at > reach ? at + reach : to,
-				      o->alpha, o->seed, g);
+	cps[i].p = neighbourhood_test(x, lo, at, hi, level, o->seed, g,
+				      &bound);
+	cps[i].p_kind = bound ? DETECT_P_BOUND : DETECT_P_PERMUTATION;
+	if (shrt && at - lo >= SHORT_MIN_RUNS && hi - at >= SHORT_MIN_RUNS &&
+	    cps[i].p <= level) {
+		double pw = welch_p(x, lo, at, hi);
+
+		if (pw < cps[i].p) {
+			cps[i].p = pw;
+			cps[i].p_kind = DETECT_P_WELCH;
+		}
+	}
+}
+
+const char *detect_p_kind_name(enum detect_p_kind k)
+{
+	return k == DETECT_P_BOUND ? "bound" :
+	       k == DETECT_P_WELCH ? "welch" : "permutation";
 }
 
 static double rel_change(const struct change_point *c)

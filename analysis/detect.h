@@ -43,8 +43,20 @@ struct change_point {
 	size_t index;		/* the first run of the new regime */
 	double mean_before;	/* runs since the previous change point */
 	double mean_after;	/* runs up to the next one */
-	double p;		/* permutation test, (b + 1) / (P + 1) */
+	double p;		/* see p_kind */
+	enum detect_p_kind {
+		DETECT_P_PERMUTATION,	/* (b + 1) / (P + 1), b of P shuffles
+					 * as extreme as the runs */
+		DETECT_P_BOUND,		/* no shuffle was: 1 / (P + 1), the
+					 * true p is at most that */
+		DETECT_P_WELCH,		/* Welch's t-test: too few runs on a
+					 * side for any permutation test to
+					 * reach alpha (see detect.c) */
+	} p_kind;
 };
+
+/* "permutation", "bound", "welch" */
+const char *detect_p_kind_name(enum detect_p_kind k);
 
 /*
  * The change points of x[0..n) (one value per run, oldest first), in

@@ -455,9 +455,12 @@ static void change_row(struct fmt_table *t, const struct history *h,
 	fmt_table_set_number(t, r, 9, c->ratio, buf);
 	snprintf(buf, sizeof(buf), "%+.1f%%", c->change_pct);
 	fmt_table_set_number(t, r, 10, c->change_pct, buf);
-	snprintf(buf, sizeof(buf), "%.2g", c->cp.p);
+	/* csv and json keep the number; p_test says what it is */
+	snprintf(buf, sizeof(buf), "%s%.2g",
+		 c->cp.p_kind == DETECT_P_BOUND ? "<= " : "", c->cp.p);
 	fmt_table_set_number(t, r, 11, c->cp.p, buf);
 	fmt_table_set_cell(t, r, 12, history_verdict_name(c->verdict), NULL);
+	fmt_table_set_cell(t, r, 13, detect_p_kind_name(c->cp.p_kind), NULL);
 	fmt_table_set_style(t, r, 12, c->verdict == HISTORY_REGRESSION ?
 			    FMT_BAD : c->verdict == HISTORY_IMPROVEMENT ?
 			    FMT_GOOD : FMT_PLAIN);
@@ -472,7 +475,7 @@ static void changes_table_init(struct fmt_table *t)
 		{ "unit", "unit" }, { "mean_before", "before" },
 		{ "mean_after", "after" }, { "ratio", "ratio" },
 		{ "change_pct", "change" }, { "p_value", "p" },
-		{ "verdict", "verdict" },
+		{ "verdict", "verdict" }, { "p_test", "test" },
 	};
 
 	fmt_table_init(t, NULL);

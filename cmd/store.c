@@ -35,7 +35,8 @@ static const char store_usage[] =
 	"add      stores the inputs (storan result sets, or any text\n"
 	"         'storan ingest' reads) as one run, whole or not at all;\n"
 	"         a run whose inputs have the hashes of a stored run's is\n"
-	"         refused (exit 1)\n"
+	"         refused (exit 1), unless given a --run ID no run has (a\n"
+	"         short output can repeat exactly on another night)\n"
 	"  -r, --run ID       the run's name (default: 12 digits of the\n"
 	"                     inputs' hash)\n"
 	"  -t, --time T       when it ran, ISO 8601 (default: now), e.g.\n"
@@ -89,6 +90,52 @@ static int load_run(const char *db, char **paths, int n,
 		return EXIT_FINDINGS;
 	}
 	return 0;
+}
+
+/* The value of key on every source of rs, or NULL where they differ. */
+static const char *source_identity(const struct result_set *rs,
+				   const char *key)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < rs->nsources; i++) {
+		const char *w = labels_get(&rs->sources[i].labels, key);
+
+		if (!w || (v && strcmp(v, w)))
+			return NULL;
+		v = w;
+	}
+	return v;
+}
+
+/*
+ * A run exported from a store ('storan export DB --run ID') carries its
+ * identity on its sources (store/store.h): its name, time and labels are
+ * the defaults of --run, --time and --label, so that it goes into another
+ * store as the same run, and into its own as a duplicate.
+ */
+static void restore_identity(const struct result_set *rs, const char **name,
+			     struct strbuf *when, struct labels *labels)
+{
+	const char *t = source_identity(rs, STORE_SOURCE_RUN ".time");
+	size_t skip = strlen(STORE_SOURCE_RUN ".");
+
+	if (!*name)
+		*name = source_identity(rs, STORE_SOURCE_RUN);
+	if (!when->len && t && store_parse_time(t, when))
+		strbuf_reset(when);
+	if (!rs->nsources)
+		return;
+	for (size_t i = 0; i < rs->sources[0].labels.n; i++) {
+		const char *k = rs->sources[0].labels.v[i].key, *v;
+
+		if (strncmp(k, STORE_SOURCE_RUN ".", skip) ||
+		    !strcmp(k + skip, "time") || labels_get(labels, k + skip))
+			continue;
+		v = source_identity(rs, k);
+		if (v)
+			labels_set(labels, k + skip, v);
+	}
 }
 
 static int store_add(int argc, char **argv)
@@ -148,6 +195,8 @@ static int store_add(int argc, char **argv)
 	db = argv[optind];
 	result_set_init(&rs);
 	rc = load_run(db, argv + optind + 1, argc - optind - 1, &rs);
+	if (!rc)
+		restore_identity(&rs, &name, &when, &labels);
 	if (!rc)
 		rc = open_store(&s, db, STORE_WRITE);
 	if (!rc) {

@@ -108,6 +108,45 @@ static void mark_changes(struct chart *c, const struct history *h,
 	}
 }
 
+/*
+ * Runs are counted: ticks at whole runs.  The model's nice steps include
+ * 2.5 (and fractions on a few runs), which would mark run 7.5; take the
+ * next whole step instead (1, 2, 5, 10, ...: at most as many ticks).
+ */
+static void whole_run_ticks(struct chart_axis *a)
+{
+	double step = a->nticks > 1 ? a->ticks[1].pos - a->ticks[0].pos : 1;
+	char buf[32];
+
+	if (a->nticks > 1 && step >= 1 && !(step > floor(step)))
+		return;
+	step = step <= 1 ? 1 : step <= 2 ? 2 : step <= 5 ? 5 :
+	       ceil(step / 10) * 10;
+	for (size_t i = 0; i < a->nticks; i++)
+		free(a->ticks[i].label);
+	a->nticks = 0;
+	a->min = floor(a->min / step) * step;
+	a->max = ceil(a->max / step) * step;
+	for (double t = a->min; t <= a->max + step / 2; t += step) {
+		snprintf(buf, sizeof(buf), "%.0f", t);
+		ALLOC_GROW(a->ticks, a->nticks + 1, a->ticks_alloc);
+		a->ticks[a->nticks].pos = t;
+		a->ticks[a->nticks++].label = xstrdup(buf);
+	}
+}
+
+/* Removes " · series N" (our own selector, no condition) from facts. */
+static void drop_selector(char *facts, size_t s)
+{
+	char *sel = xstrfmt(" \xc2\xb7 series %zu", s), *at;
+	size_t len = strlen(sel);
+
+	at = facts ? strstr(facts, sel) : NULL;
+	if (at && (at[len] == '\0' || at[len] == ' '))
+		memmove(at, at + len, strlen(at + len) + 1);
+	free(sel);
+}
+
 static void retitle(struct chart *c, const struct history *h, size_t s,
 		    size_t nchanges)
 {
@@ -115,13 +154,22 @@ static void retitle(struct chart *c, const struct history *h, size_t s,
 	const struct store_run *first = &h->data->runs[hs->p[0].run];
 	const struct store_run *last = &h->data->runs[hs->p[hs->n - 1].run];
 
+	char mt[96], *facts = c->subtitle;
+
+	/* as the other charts say it: the metric in words, the conditions
+	 * the chart model found constant (tool, op, block size, ...) in
+	 * words, then the runs it spans */
+	drop_selector(facts, s);
+	whole_run_ticks(&c->x);
+	chart_metric_title(hs->metric, mt, sizeof(mt));
 	free(c->title);
-	free(c->subtitle);
 	free(c->x.title);
-	c->title = xstrdup(hs->name);
-	c->subtitle = xstrfmt("%zu runs, %s (%s) to %s (%s); %zu change "
-			      "point(s)", hs->n, first->name, first->time,
-			      last->name, last->time, nchanges);
+	c->title = xstrfmt("%s over runs", mt);
+	c->subtitle = xstrfmt("%s%s%zu runs, %s (%s) to %s (%s); %zu change "
+			      "point(s)", facts ? facts : "",
+			      facts && *facts ? "; " : "", hs->n, first->name,
+			      first->time, last->name, last->time, nchanges);
+	free(facts);
 	c->x.title = xstrdup("Run (0 = the oldest)");
 	free(c->series[0].name);
 	c->series[0].name = xstrdup(nchanges ? "each run: mean, whisker min "

@@ -228,6 +228,9 @@ static const char *const pg_migrations[] = {
 	" vals TEXT,"
 	" extra TEXT,"
 	" PRIMARY KEY (run_id, ord));",
+	/* 2: the same inputs may be stored again under a name of their own */
+	"ALTER TABLE runs DROP CONSTRAINT runs_inputs_sha256_key;"
+	"CREATE INDEX runs_inputs ON runs (inputs_sha256);",
 };
 
 const struct store_backend store_postgres = {

@@ -324,6 +324,27 @@ static const char *const sqlite_migrations[] = {
 	" vals TEXT,"
 	" extra TEXT,"
 	" PRIMARY KEY (run_id, ord)) WITHOUT ROWID;",
+	/*
+	 * 2: the same inputs may be stored again under a name of their own
+	 * (a two-line hdparm output repeats exactly): inputs_sha256 loses
+	 * UNIQUE.  SQLite drops a constraint only by rebuilding the table;
+	 * foreign keys are not enforced (no PRAGMA), so the children's
+	 * REFERENCES runs (id) find the rebuilt table, ids kept.
+	 */
+	"CREATE TABLE runs_v2 ("
+	" id INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL UNIQUE,"
+	" time TEXT NOT NULL,"
+	" added TEXT NOT NULL,"
+	" inputs_sha256 TEXT NOT NULL,"
+	" measurements INTEGER NOT NULL);"
+	"INSERT INTO runs_v2 (id, name, time, added, inputs_sha256, "
+	"measurements) SELECT id, name, time, added, inputs_sha256, "
+	"measurements FROM runs;"
+	"DROP TABLE runs;"
+	"ALTER TABLE runs_v2 RENAME TO runs;"
+	"CREATE INDEX runs_time ON runs (time, id);"
+	"CREATE INDEX runs_inputs ON runs (inputs_sha256);",
 };
 
 const struct store_backend store_sqlite = {

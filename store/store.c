@@ -10,7 +10,8 @@
  * that it reads back to the same double.
  *
  * Invariants of the schema (docs/store-schema.md):
- *   - runs.name and runs.inputs_sha256 are unique: a run is stored once;
+ *   - runs.name is unique; runs.inputs_sha256 is unique but for runs
+ *     given a name of their own (check_duplicate): a run is stored once;
  *   - a measurement belongs to exactly one run and one measurement key
  *     (tool, op, metric, unit, labels), keys being shared between runs;
  *   - measurements.ord is the measurement's index in its result set, so
@@ -714,30 +715,48 @@ static int add_measurements(struct store *s, const char *id,
 	return 0;
 }
 
-/* The refusals: a run with the same inputs, or the same name. */
-static int check_duplicate(struct store *s, const char *name,
+/*
+ * The refusals.  A run named as a stored one: the same run again when its
+ * inputs are the same (an accidental second add), else a conflict.  Other
+ * inputs equal to a stored run's: refused unless the run was given a name
+ * of its own (explicit, not yet stored) -- a short output (hdparm's two
+ * lines) can repeat exactly on another night.
+ */
+#define REPEAT_HINT " (a new run that repeats them: give it a --run of " \
+	"its own)"
+
+static int check_duplicate(struct store *s, const char *name, int explicit,
 			   const char *sha, struct strbuf *err)
 {
-	char *other = NULL;
+	char *other = NULL, *other_sha = NULL;
 	const char *p1[1] = { sha }, *p2[1] = { name };
 
-	if (query(s, "SELECT name FROM runs WHERE inputs_sha256 = $1", 1, p1,
-		  first_text, &other, err))
+	if (query(s, "SELECT inputs_sha256 FROM runs WHERE name = $1", 1, p2,
+		  first_text, &other_sha, err))
 		return STORE_ERROR;
-	if (other) {
-		fail(s, err, "run '%s' has the same inputs (sha256 %.12s...); "
-		     "not added again", other, sha);
-		free(other);
-		return STORE_DUPLICATE;
-	}
-	if (query(s, "SELECT name FROM runs WHERE name = $1", 1, p2,
-		  first_text, &other, err))
-		return STORE_ERROR;
-	if (other) {
-		free(other);
+	if (other_sha) {
+		int same = !strcmp(other_sha, sha);
+
+		free(other_sha);
+		if (same)
+			return fail(s, err, "run '%s' has the same inputs "
+				    "(sha256 %.12s...); not added again%s",
+				    name, sha, explicit ? "" : REPEAT_HINT),
+			       STORE_DUPLICATE;
 		return fail(s, err, "a run named '%s' is stored already (with "
 			    "other inputs); choose another --run", name),
 		       STORE_CONFLICT;
+	}
+	if (explicit)
+		return 0;
+	if (query(s, "SELECT name FROM runs WHERE inputs_sha256 = $1 "
+		  "ORDER BY id LIMIT 1", 1, p1, first_text, &other, err))
+		return STORE_ERROR;
+	if (other) {
+		fail(s, err, "run '%s' has the same inputs (sha256 %.12s...); "
+		     "not added again%s", other, sha, REPEAT_HINT);
+		free(other);
+		return STORE_DUPLICATE;
 	}
 	return 0;
 }
@@ -782,7 +801,7 @@ int store_add_run(struct store *s, const struct result_set *rs,
 	collect_keys(rs, &k);
 	rc = begin(s, 1, err);
 	if (!rc)
-		rc = check_duplicate(s, run->name, sha, err);
+		rc = check_duplicate(s, run->name, name != NULL, sha, err);
 	named = rc == STORE_CONFLICT;
 	if (!rc)
 		rc = insert_run(s, run, &id, err);
@@ -1053,6 +1072,53 @@ static int measurement_row(void *arg, int ncols, const char *const *cols)
 	return 0;
 }
 
+/* Collects a run's (key, value) rows as labels. */
+static int label_row(void *arg, int ncols, const char *const *cols)
+{
+	if (ncols >= 2 && cols[0] && cols[1])
+		labels_set(arg, cols[0], cols[1]);
+	return 0;
+}
+
+/*
+ * The run's identity on each of its sources (a result set has no other
+ * place for it: docs/result-format.md): run=NAME, run.time=ISO 8601 and
+ * run.KEY=VALUE for each of its labels, so that an exported run says
+ * which it was, and `store add` of it restores them (cmd/store.c).
+ */
+static int export_identity(struct store *s, const char *id,
+			   const char *name, struct result_set *rs,
+			   size_t first_source, struct strbuf *err)
+{
+	struct labels run;
+	char *time = NULL;
+	int rc = query(s, "SELECT time FROM runs WHERE id = $1", 1,
+		       (const char *const *)&id, first_text, &time, err);
+
+	labels_init(&run);
+	if (!rc)
+		rc = query(s, "SELECT key, value FROM run_labels WHERE run_id "
+			   "= $1", 1, (const char *const *)&id, label_row,
+			   &run, err);
+	for (size_t i = first_source; !rc && i < rs->nsources; i++) {
+		struct labels *l = &rs->sources[i].labels;
+
+		labels_set(l, STORE_SOURCE_RUN, name);
+		if (time)
+			labels_set(l, STORE_SOURCE_RUN ".time", time);
+		for (size_t j = 0; j < run.n; j++) {
+			char *key = xstrfmt(STORE_SOURCE_RUN ".%s",
+					    run.v[j].key);
+
+			labels_set(l, key, run.v[j].value);
+			free(key);
+		}
+	}
+	labels_release(&run);
+	free(time);
+	return rc;
+}
+
 int store_export_run(struct store *s, const char *name,
 		     struct result_set *rs, struct strbuf *err)
 {
@@ -1073,6 +1139,8 @@ int store_export_run(struct store *s, const char *name,
 			   "k ON k.id = m.key_id WHERE m.run_id = $1 ORDER BY "
 			   "m.ord", 1, (const char *const *)&id,
 			   measurement_row, &x, err);
+	if (!rc)
+		rc = export_identity(s, id, name, rs, x.first_source, err);
 	if (!rc)
 		rc = commit(s, err);
 	else

@@ -32,7 +32,7 @@
 #include "../core/strbuf.h"
 
 /* The version the migrations bring a store to (docs/store-schema.md). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 enum store_status {
 	STORE_OK = 0,
@@ -146,7 +146,13 @@ int store_list_runs(struct store *s, struct store_run **runs, size_t *n,
 /* STORE_NOT_FOUND when there is no run of that name. */
 int store_remove_run(struct store *s, const char *name, struct strbuf *err);
 
-/* The run's result set again (appended to rs), as it was added. */
+/*
+ * The run's result set again (appended to rs), as it was added, its
+ * sources labelled with the run's identity: STORE_SOURCE_RUN=name,
+ * STORE_SOURCE_RUN.time=time, STORE_SOURCE_RUN.KEY=VALUE for each of
+ * its labels.
+ */
+#define STORE_SOURCE_RUN "run"
 int store_export_run(struct store *s, const char *name,
 		     struct result_set *rs, struct strbuf *err);
 

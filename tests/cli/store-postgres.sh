@@ -65,18 +65,24 @@ pg_history=$out
 run "$STORAN" history "$TMP/same.db" --format csv
 [ "$out" = "$pg_history" ] || fail "history differs between the backends"
 run "$STORAN" export "$DB" --run n7 --format json
-[ "$out" = "$("$STORAN" export "$TMP/run-7.json" --format json)" ] ||
-	fail "export --run n7 from PostgreSQL"
+pg_export=$out
+run "$STORAN" export "$TMP/same.db" --run n7 --format json
+[ "$out" = "$pg_export" ] || fail "export --run n7 differs between the backends"
+expect_in "$pg_export" '"labels": {"run": "n7", "run.commit": "c0007", "run.time": "2026-01-07T02:00:00Z"}' "the run's identity in its export"
 run "$STORAN" report "$DB" -o "$TMP/rep"
 expect_rc 0 "report of a PostgreSQL store"
 expect_in "$(cat "$TMP/rep/report.md")" "**Change points: 2, 2 regression(s)**" "its change table"
-run "$STORAN" store add "$DB" "$TMP/run-7.json" --run again
+run "$STORAN" store add "$DB" "$TMP/run-7.json"
 expect_rc 1 "duplicate add"
 expect_in "$err" "run 'n7' has the same inputs" "duplicate message"
+run "$STORAN" store add "$DB" "$TMP/run-7.json" --run again
+expect_rc 0 "the same inputs under a --run of their own"
+run "$STORAN" store rm "$DB" --run again
+expect_rc 0 "rm the repeat"
 run "$STORAN" store rm "$DB" --run n7
 expect_rc 0 "rm"
 [ "$(psql_q results "select count(*) from runs")" -eq 29 ] || fail "29 runs after rm"
-[ "$(psql_q results "select version from storan_schema")" -eq 1 ] || fail "schema version"
+[ "$(psql_q results "select version from storan_schema")" -eq 2 ] || fail "schema version"
 
 # --- a client killed mid-add: the server rolls its transaction back
 before=$(psql_q results "select count(*) from measurements")

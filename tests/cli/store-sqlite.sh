@@ -12,10 +12,10 @@ DB=$TMP/results.db
 nightly "$DB" 30 20
 run "$STORAN" detect "$DB" --format csv
 expect_rc 1 "detect csv"
-[ "$(printf '%s\n' "$out" | head -1)" = "tool,op,metric,labels,run,time,unit,mean_before,mean_after,ratio,change_pct,p_value,verdict" ] ||
+[ "$(printf '%s\n' "$out" | head -1)" = "tool,op,metric,labels,run,time,unit,mean_before,mean_after,ratio,change_pct,p_value,verdict,p_test" ] ||
 	fail "detect csv header: $(printf '%s\n' "$out" | head -1)"
 # both dd tests slowed down: one regression each, at night 20
-[ "$(printf '%s\n' "$out" | grep -c ',n20,2026-01-20T02:00:00Z,B/s,.*,regression$')" -eq 2 ] ||
+[ "$(printf '%s\n' "$out" | grep -c ',n20,2026-01-20T02:00:00Z,B/s,.*,regression,[a-z]*$')" -eq 2 ] ||
 	fail "two regressions at n20: $out"
 ratio=$(printf '%s\n' "$out" | awk -F, '$2 == "write" { print $10 }')
 awk -v r="$ratio" 'BEGIN { exit !(r > 0.78 && r < 0.82) }' ||
@@ -68,14 +68,46 @@ cp "$TMP/run-7.json" "$TMP/n7.json"
 "$STORAN" export "$TMP/n7.json" --format json >"$TMP/want.json"
 run "$STORAN" export "$DB" --run n7 --format json
 expect_rc 0 "export --run"
-[ "$out" = "$(cat "$TMP/want.json")" ] || fail "export --run n7 is not the run's result set"
+printf '%s\n' "$out" >"$TMP/got.json"
+# the run's result set, its sources labelled with the run's identity
+python3 - "$TMP/got.json" "$TMP/want.json" <<'EOF' || fail "export --run n7 is not the run's result set with its identity: $out"
+import json, sys
+got, want = (json.load(open(f)) for f in sys.argv[1:3])
+ids = [s.pop("labels") for s in got["sources"]]
+assert got == want, "the result set differs"
+assert ids and all(l == {"run": "n7", "run.commit": "c0007",
+                         "run.time": "2026-01-07T02:00:00Z"} for l in ids), ids
+EOF
+# ... and a store add of it restores the run, name, time and labels
+run "$STORAN" store add "$TMP/copy.db" "$TMP/got.json"
+expect_rc 0 "store add of an exported run"
+expect_in "$out" "added run n7: 6 measurements, 2026-01-07T02:00:00Z" "the exported run's name and time"
+run "$STORAN" store ls "$TMP/copy.db" --format csv
+expect_in "$out" "n7,2026-01-07T02:00:00Z,6,commit=c0007," "the exported run's labels"
+run "$STORAN" export "$TMP/copy.db" --run n7 --format json
+[ "$out" = "$(cat "$TMP/got.json")" ] || fail "export, add, export: not the same"
+run "$STORAN" store add "$DB" "$TMP/got.json"
+expect_rc 1 "an exported run added back to its store"
 run "$STORAN" export "$DB" --run n7
 expect_in "$out" "source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels" "export csv"
 
-# --- the same run again is refused, by its inputs' hashes
-run "$STORAN" store add "$DB" "$TMP/n7.json" --run again
+# --- the same run again is refused, by its inputs' hashes, unless it is
+# given a --run of its own (a short output can repeat exactly)
+run "$STORAN" store add "$DB" "$TMP/n7.json"
 expect_rc 1 "duplicate add"
 expect_in "$err" "$DB: run 'n7' has the same inputs" "duplicate message"
+run "$STORAN" store add "$DB" "$TMP/n7.json" --run n7 --label commit=x
+expect_rc 1 "duplicate add, the same --run"
+expect_in "$err" "$DB: run 'n7' has the same inputs" "duplicate message, --run"
+run "$STORAN" store add "$DB" "$TMP/n7.json" --run again \
+	--time 2026-02-01T02:00:00Z --label commit=c0099
+expect_rc 0 "the same inputs under a --run of their own"
+[ "$(sqlite3 "$DB" "select count(*) from runs where inputs_sha256 = (select inputs_sha256 from runs where name = 'n7')")" -eq 2 ] ||
+	fail "the repeat is not stored beside n7"
+run "$STORAN" store add "$DB" "$TMP/n7.json" --run again
+expect_rc 1 "the repeat added twice"
+run "$STORAN" store rm "$DB" --run again
+expect_rc 0 "rm the repeat"
 night 31 1 "$TMP/n31.txt"
 run "$STORAN" store add "$DB" "$TMP/n31.txt" --run n7
 expect_rc 2 "a taken name"
@@ -140,7 +172,7 @@ expect_in "$err" "not a storan store (it holds other tables)" "other db message"
 sqlite3 "$TMP/future.db" 'create table storan_schema (version integer); insert into storan_schema values (99)'
 run "$STORAN" detect "$TMP/future.db"
 expect_rc 2 "a newer schema"
-expect_in "$err" "store schema version 99 is newer than this storan knows (1)" "version message"
+expect_in "$err" "store schema version 99 is newer than this storan knows (2)" "version message"
 run "$STORAN" store rm "$DB" --run nope
 expect_rc 2 "rm of no run"
 expect_in "$err" "$DB: no run named 'nope'" "rm message"

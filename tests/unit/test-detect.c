@@ -248,6 +248,56 @@ static void test_runs_after_step(void **state)
 	}
 }
 
+/*
+ * Short histories (issue 19's audit): a CI gate must fire on a real
+ * shift before the store holds dozens of runs.  12 nights at ~500 MB/s
+ * (one of them a 350 outlier), then 6 at ~400 (-18%); and 13 nights, then
+ * 3 at -30%.  No permutation test of 13 runs against 3 can give less than
+ * 2 / C(16, 3) = 0.0036 (the 3 slowest values at either end), above the
+ * default alpha of 0.001: these were found by nothing.
+ */
+static void test_short_histories(void **state)
+{
+	static const double after6[] = {
+		500, 505, 498, 502, 499, 350, 501, 503, 497, 500, 504, 499,
+		401, 398, 402, 400, 399, 403
+	};
+	static const double after3[] = {
+		500, 505, 498, 502, 499, 501, 503, 497, 500, 504, 499, 500, 502,
+		350, 351, 349
+	};
+	struct detect_options o;
+	struct change_point *c;
+	size_t nc;
+
+	(void)state;
+	detect_options_init(&o);
+	nc = detect_change_points(after6, 18, &o, &c);
+	printf("# 12 runs (one outlier), 6 at -18%%: %zu change point(s)",
+	       nc);
+	if (nc)
+		printf(" at %zu (%.3f, p %.2g)", c[0].index,
+		       c[0].mean_after / c[0].mean_before, c[0].p);
+	printf("\n");
+	assert_int_equal(nc, 1);
+	assert_int_equal(c[0].index, 12);
+	assert_true(c[0].p <= o.alpha);
+	free(c);
+	nc = detect_change_points(after3, 16, &o, &c);
+	printf("# 13 runs, 3 at -30%%: %zu change point(s)", nc);
+	if (nc)
+		printf(" at %zu (%.3f, p %.2g)", c[0].index,
+		       c[0].mean_after / c[0].mean_before, c[0].p);
+	printf("\n");
+	assert_int_equal(nc, 1);
+	assert_int_equal(c[0].index, 13);
+	assert_true(c[0].p <= o.alpha);
+	free(c);
+	/* two slow nights are not yet a step, nor is one */
+	assert_int_equal(detect_change_points(after3, 15, &o, &c), 0);
+	assert_int_equal(detect_change_points(after3, 14, &o, &c), 0);
+}
+
 /* The same series, the same answer; and a series too short for any. */
 static void test_deterministic(void **state)
 {
@@ -399,6 +449,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_synthetic),
 		cmocka_unit_test(test_runs_after_step),
+		cmocka_unit_test(test_short_histories),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_min_change),
 		cmocka_unit_test(test_tigerbeetle),

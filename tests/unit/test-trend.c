@@ -27,12 +27,12 @@
 
 /* Two dd series over 30 runs, 3 repetitions each: write gets 20% slower
  * from run 20 (index 19), read stays; the runs carry commit labels. */
-static void make_data(struct store_data *d)
+static void make_data_n(struct store_data *d, size_t nruns)
 {
 	memset(d, 0, sizeof(*d));
-	d->nruns = NRUNS;
-	d->runs = xcalloc(NRUNS, sizeof(*d->runs));
-	for (size_t i = 0; i < NRUNS; i++) {
+	d->nruns = nruns;
+	d->runs = xcalloc(nruns, sizeof(*d->runs));
+	for (size_t i = 0; i < nruns; i++) {
 		d->runs[i].name = xstrfmt("n%zu", i + 1);
 		d->runs[i].time = xstrfmt("2026-01-%02zuT02:00:00Z", i + 1);
 		labels_init(&d->runs[i].labels);
@@ -50,7 +50,7 @@ static void make_data(struct store_data *d)
 		/* a command label is provenance: no series of its own */
 		labels_set(&d->keys[k].labels, "command", "dd ...");
 	}
-	d->npoints = 2 * NRUNS;
+	d->npoints = 2 * nruns;
 	d->points = xcalloc(d->npoints, sizeof(*d->points));
 	for (size_t i = 0; i < d->npoints; i++) {
 		struct store_point *p = &d->points[i];
@@ -66,6 +66,11 @@ static void make_data(struct store_data *d)
 					       j * 3 + key) % 5) / 4.0);
 		p->mean = stats_mean(p->values, 3);
 	}
+}
+
+static void make_data(struct store_data *d)
+{
+	make_data_n(d, NRUNS);
 }
 
 static void test_trend_plan(void **state)
@@ -108,7 +113,11 @@ static void test_trend_plan(void **state)
 	assert_int_equal(r.n, 2);
 	/* the regressed series first */
 	ch = &r.charts[0].chart;
-	assert_string_equal(ch->title, "dd write bw bs=1048576");
+	/* in words, as the other charts: the metric, then the conditions */
+	assert_string_equal(ch->title, "Throughput over runs");
+	assert_non_null(strstr(ch->subtitle, "dd \xc2\xb7 write"));
+	assert_null(strstr(ch->subtitle, "series"));
+	assert_non_null(strstr(ch->subtitle, "30 runs, n1 "));
 	assert_string_equal(r.charts[0].name, "01-trend-dd-write-bw");
 	assert_int_equal(ch->nseries, 3);
 	assert_int_equal(ch->series[0].n, NRUNS);
@@ -125,6 +134,8 @@ static void test_trend_plan(void **state)
 	assert_int_equal(r.charts[0].has_table, 0);	/* the lead has them */
 	assert_string_equal(ch->x.title, "Run (0 = the oldest)");
 	assert_int_equal(ch->x.scale, AXIS_LINEAR);
+	for (size_t i = 0; i < ch->x.nticks; i++)	/* whole runs */
+		assert_false(ch->x.ticks[i].pos > floor(ch->x.ticks[i].pos));
 	/* the steady series: its runs alone, no legend, no table */
 	ch = &r.charts[1].chart;
 	assert_int_equal(ch->nseries, 1);
@@ -135,6 +146,39 @@ static void test_trend_plan(void **state)
 	fmt_table_release(&lead);
 	result_set_release(&rs);
 	free(c);
+	history_release(&h);
+	store_data_release(&d);
+}
+
+/* 14 runs (0 to 13): the model's nice step is 2.5, the ticks whole runs. */
+static void test_trend_whole_runs(void **state)
+{
+	struct store_data d;
+	struct history h;
+	struct result_set rs;
+	struct fmt_table lead;
+	struct report r;
+	const struct chart_axis *x;
+
+	(void)state;
+	make_data_n(&d, 14);
+	history_build(&h, &d, NULL);
+	result_set_init(&rs);
+	report_init(&r);
+	fmt_table_init(&lead, NULL);
+	assert_int_equal(trend_plan(&r, &h, NULL, 0, "results.db", NULL, &rs,
+				    &lead), 0);
+	x = &r.charts[0].chart.x;
+	assert_true(x->nticks >= 3);
+	for (size_t i = 0; i < x->nticks; i++) {
+		printf("# tick %s at %g\n", x->ticks[i].label, x->ticks[i].pos);
+		assert_false(x->ticks[i].pos > floor(x->ticks[i].pos));
+		assert_null(strchr(x->ticks[i].label, '.'));
+	}
+	assert_true(x->min <= 0 && x->max >= 13);
+	report_release(&r);
+	fmt_table_release(&lead);
+	result_set_release(&rs);
 	history_release(&h);
 	store_data_release(&d);
 }
@@ -166,6 +210,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trend_plan),
+		cmocka_unit_test(test_trend_whole_runs),
 		cmocka_unit_test(test_trend_empty),
 	};
 
