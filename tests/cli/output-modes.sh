@@ -37,4 +37,14 @@ if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
 	"$STORAN" ingest "$HD" -o theirs.json
 	[ "$(stat -c %U theirs.json)" = nobody ] || fail "root took over a user's file"
 fi
+# A report the user made private stays private when made again under
+# another umask (it came back 755 and 644).
+(umask 022
+	"$STORAN" report "$HD" -o priv 2>/dev/null
+	chmod 700 priv && chmod 600 priv/index.html priv/report.md
+	"$STORAN" report "$HD" -o priv 2>/dev/null)
+[ "$(mode priv)" = 700 ] || fail "a private report directory made again: $(mode priv)"
+[ "$(mode priv/index.html)" = 600 ] || fail "its page made again: $(mode priv/index.html)"
+[ "$(mode priv/report.md)" = 600 ] || fail "its Markdown made again: $(mode priv/report.md)"
+[ "$(mode priv/report.xlsx)" = 644 ] || fail "a file the user left alone: $(mode priv/report.xlsx)"
 finish
