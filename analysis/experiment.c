@@ -1806,6 +1806,17 @@ size_t experiment_input_sides(const struct result_set *sets,
 
 /* ---- matching two sides ------------------------------------------------ */
 
+/* A measurement's test: tool, op, metric and the base factors' codes. */
+static void test_tuple(const struct experiment *ex, size_t i,
+		       const size_t *base, size_t nb, uint64_t *t)
+{
+	t[0] = ex->priv->tom[3 * i];
+	t[1] = ex->priv->tom[3 * i + 1];
+	t[2] = ex->priv->tom[3 * i + 2];
+	for (size_t j = 0; j < nb; j++)
+		t[3 + j] = experiment_code(ex, i, base[j]);
+}
+
 size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 			size_t *match, int *split, size_t *nsplit_out)
 {
@@ -1834,11 +1845,7 @@ size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 
 		if (gr->side != a && gr->side != b)
 			continue;
-		t[0] = ex->priv->tom[3 * i];
-		t[1] = ex->priv->tom[3 * i + 1];
-		t[2] = ex->priv->tom[3 * i + 2];
-		for (size_t j = 0; j < nb; j++)
-			t[3 + j] = experiment_code(ex, i, base[j]);
+		test_tuple(ex, i, base, nb, t);
 		t[3 + nb] = gr->side;
 		other = tuple_map_put(&within, t, g);
 		if (other != g && tuple_map_put(&splits, t, nsplit) == nsplit)
@@ -1854,11 +1861,7 @@ size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 			split[g] = 0;
 		if (gr->side != a && gr->side != b)
 			continue;
-		t[0] = ex->priv->tom[3 * i];
-		t[1] = ex->priv->tom[3 * i + 1];
-		t[2] = ex->priv->tom[3 * i + 2];
-		for (size_t j = 0; j < nb; j++)
-			t[3 + j] = experiment_code(ex, i, base[j]);
+		test_tuple(ex, i, base, nb, t);
 		is_split = tuple_map_get(&splits, t) != SIZE_MAX;
 		for (size_t j = 0; j < np; j++)
 			t[3 + nb + j] = is_split ?
