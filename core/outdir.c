@@ -498,24 +498,69 @@ static int move_into_place(const char *tmp, const char *dir, char **old)
 	return swap_by_renames(tmp, dir, old);
 }
 
+/*
+ * The modes a user gave the earlier report (a private directory, 700,
+ * its pages 600) are the new one's: file by file where the name is in
+ * both, the directory's own; a new report gets 0777 less the umask.
+ */
+static void keep_modes(const char *tmp, const char *dir, int depth)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		if (!depth)
+			chmod(tmp, 0777 & ~current_umask());
+		return;
+	}
+	chmod(tmp, st.st_mode & 07777);
+	d = opendir(tmp);
+	while (d && depth < 2 && (e = readdir(d))) {
+		char *from, *to;
+		struct stat was, now;
+
+		if (e->d_name[0] == '.')
+			continue;
+		from = xstrfmt("%s/%s", dir, e->d_name);
+		to = xstrfmt("%s/%s", tmp, e->d_name);
+		if (!lstat(from, &was) && !lstat(to, &now) &&
+		    (was.st_mode & S_IFMT) == (now.st_mode & S_IFMT)) {
+			if (S_ISDIR(now.st_mode))
+				keep_modes(to, from, depth + 1);
+			else if (S_ISREG(now.st_mode))
+				chmod(to, was.st_mode & 07777);
+		}
+		free(from);
+		free(to);
+	}
+	if (d)
+		closedir(d);
+}
+
 int outdir_commit(struct outdir *d)
 {
 	char *old = NULL;
+	sigset_t held;
 	int rc;
 
-	if (write_manifest(d->tmp) ||
-	    chmod(d->tmp, 0777 & ~current_umask())) {
+	if (write_manifest(d->tmp)) {
 		outdir_abort(d);
 		return -1;
 	}
+	keep_modes(d->tmp, d->target, 0);
 	/* From here the name may hold the earlier report: the signal
-	 * handler must not remove it as a tree. */
+	 * handler must not remove it as a tree, and a signal waits until
+	 * the swap and the removal of the earlier report are done (one in
+	 * between left a whole rep.tmp-XXXXXX behind). */
+	tmpfiles_hold_signals(&held);
 	tmpfiles_forget(d->tmp_handle);
 	rc = move_into_place(d->tmp, d->target, &old);
 	if (rc)
 		remove_tree(d->tmp);	/* still the fresh one */
 	else if (old)
 		remove_old_report(old, d->target);
+	tmpfiles_release_signals(&held);
 	free(old);
 	outdir_free(d);
 	return rc;

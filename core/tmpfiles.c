@@ -196,7 +196,7 @@ void tmpfiles_forget(int handle)
 
 /* Blocks the fatal signals in this thread, after making sure they are
  * caught: what is created next is registered before one is delivered. */
-static void hold_signals(sigset_t *old)
+void tmpfiles_hold_signals(sigset_t *old)
 {
 	sigset_t block;
 
@@ -208,7 +208,7 @@ static void hold_signals(sigset_t *old)
 	pthread_sigmask(SIG_BLOCK, &block, old);
 }
 
-static void release_signals(const sigset_t *old)
+void tmpfiles_release_signals(const sigset_t *old)
 {
 	int saved = errno;
 
@@ -221,10 +221,10 @@ int tmpfiles_mkstemp(char *template, int flags, int *handle)
 	sigset_t old;
 	int fd;
 
-	hold_signals(&old);
+	tmpfiles_hold_signals(&old);
 	fd = mkostemp(template, flags);
 	*handle = fd >= 0 ? tmpfiles_add(template, TMPFILE_FILE) : -1;
-	release_signals(&old);
+	tmpfiles_release_signals(&old);
 	return fd;
 }
 
@@ -233,9 +233,9 @@ char *tmpfiles_mkdtemp(char *template, int *handle)
 	sigset_t old;
 	char *dir;
 
-	hold_signals(&old);
+	tmpfiles_hold_signals(&old);
 	dir = mkdtemp(template);
 	*handle = dir ? tmpfiles_add(template, TMPFILE_DIR) : -1;
-	release_signals(&old);
+	tmpfiles_release_signals(&old);
 	return dir;
 }

@@ -23,6 +23,8 @@
 #ifndef STORAN_TMPFILES_H
 #define STORAN_TMPFILES_H
 
+#include <signal.h>
+
 #define TMPFILES_MAX 32
 
 enum tmpfile_kind { TMPFILE_FILE, TMPFILE_DIR };
@@ -37,6 +39,13 @@ int tmpfiles_add(const char *path, enum tmpfile_kind kind);
  */
 int tmpfiles_mkstemp(char *template, int flags, int *handle);
 char *tmpfiles_mkdtemp(char *template, int *handle);
+/*
+ * The fatal signals held back in this thread (caught first), and let
+ * through again: a step that must not stop half way (a report directory
+ * swapped into place and the earlier one removed) runs between the two.
+ */
+void tmpfiles_hold_signals(sigset_t *old);
+void tmpfiles_release_signals(const sigset_t *old);
 /* path was renamed into place or removed: not to be touched any more. */
 void tmpfiles_forget(int handle);
 /* Removes everything registered now (async-signal-safe). */
