@@ -220,12 +220,34 @@ static int open_in_place(struct atomic_file *af, const char *path,
 
 /* A new or regular file: a temporary one beside it, renamed at commit.
  * A symbolic link is followed, so that the link stays a link. */
+/*
+ * Is the file at the resolved path still the one that was checked?  A
+ * link swapped in after the check (a shared /tmp) would otherwise make
+ * the rename replace whatever it points to: a device node, someone's
+ * file.  The resolved path has no link left in it, and rename() does not
+ * follow its last one, so what lstat() sees here is what is replaced.
+ */
+static int still_checked(const char *real, dev_t dev, ino_t ino)
+{
+	struct stat now;
+
+	return !lstat(real, &now) && S_ISREG(now.st_mode) &&
+	       now.st_dev == dev && now.st_ino == ino;
+}
+
 static int open_temporary(struct atomic_file *af, const char *path,
 			  const struct out_target *t)
 {
 	char *real = t->kind == OUT_REGULAR ? realpath(path, NULL) : NULL;
 	int saved;
 
+	if (real && !still_checked(real, t->st.st_dev, t->st.st_ino)) {
+		free(real);
+		return error("'%s' changed while storan checked it: not "
+			     "written", path);
+	}
+	af->dev = t->st.st_dev;
+	af->ino = t->st.st_ino;
 	af->path = real ? real : xstrdup(path);
 	af->replacing = t->kind == OUT_REGULAR;
 	af->mode = af->replacing ? t->st.st_mode & 0777 :
@@ -362,6 +384,9 @@ int atomic_file_commit(struct atomic_file *af)
 	saved = take_over_mode(af) ? errno : 0;
 	if (close(af->fd) && !saved)
 		saved = errno;
+	if (!saved && af->replacing &&
+	    !still_checked(af->path, af->dev, af->ino))
+		saved = ESTALE;	/* swapped since it was opened */
 	if (!saved && rename(af->tmp, af->path))
 		saved = errno;
 	if (saved) {

@@ -62,6 +62,8 @@ struct atomic_file {
 	mode_t mode;	/* the mode tmp gets at commit */
 	uid_t uid;	/* the replaced file's owner and group */
 	gid_t gid;
+	dev_t dev;	/* the replaced file, as checked: it must still be */
+	ino_t ino;	/* there at commit (a swapped link is refused) */
 	long long written, flushed;	/* bytes: all, write-out started */
 };
 
