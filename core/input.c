@@ -1588,11 +1588,28 @@ static const char *after_glued_prompt(const char *s, const char *prog)
 	return NULL;
 }
 
+int line_is_zsh_timing(const char *text)
+{
+	const char *u = strstr(text, "s user "), *s;
+
+	if (!u || !ends_with(text, " total"))
+		return 0;
+	s = strstr(u, "s system ");
+	return s && strstr(s, "% cpu ");
+}
+
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max)
 {
 	const char *s = line_after_prompt(line), *after_prose;
-	size_t n = find_simple_commands(s, s + strlen(s), prog, cmds, max);
+	size_t n;
+
+	/* zsh's time reports the command it ran at the start of its line:
+	 * that command ran above, the line is not a new one (a dd output
+	 * then "dd if=/dev/zero of=big ...  0.02s user ... 1.611 total") */
+	if (line_is_zsh_timing(s))
+		return 0;
+	n = find_simple_commands(s, s + strlen(s), prog, cmds, max);
 
 	if (!n && (after_prose = after_prose_colon(s, prog)))
 		n = find_simple_commands(after_prose,
