@@ -506,7 +506,8 @@ static int opens_with(const char *p, const char *end, const char *phrase)
  * hdparm's "Timing ... reads" and its "/dev/sdX:" header before one, dd's
  * "N+M records in|out" and "N bytes (" / "N bytes copied|transferred",
  * the shell's "real 0m1.2s" / "user" / "sys", iozone's table header
- * ("kB  reclen ...", "random random ...").
+ * ("kB  reclen ...", "random random ..."), blockdev-perftest's
+ * ("blocksize  W  W ...").
  */
 static int starts_reflowed_line(const char *p, const char *end)
 {
@@ -536,6 +537,9 @@ static int starts_reflowed_line(const char *p, const char *end)
 			q++;
 		return q < end && *q == 'm' && q + 1 < end &&
 		       q[1] >= '0' && q[1] <= '9';
+	case 'b':	/* blockdev-perftest's "blocksize        W ..." */
+		return opens_with(p, end, "blocksize ") &&
+		       opens_with(skip_blanks(p + 10, end), end, "W ");
 	case 'K': case 'k':
 		return opens_with(p, end, "KB  reclen ") ||
 		       opens_with(p, end, "kB  reclen ") ||
@@ -587,7 +591,8 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 		/* one opening: the text before it is a command of a tool
 		 * that prints such a line */
 		static const char *const tools[] = {
-			"hdparm", "dd", "time", "iozone", NULL
+			"hdparm", "dd", "time", "iozone", "blockdev-perftest",
+			NULL
 		};
 		const char *h = s;
 		char *head;
