@@ -121,6 +121,8 @@ struct text_state {
 	 * same process (pid): an earlier one is a --status-interval
 	 * snapshot of it */
 	struct keymap *last_report;
+	/* each result line's text (and grep prefix) -> where it was last */
+	struct keymap *result_lines;
 	struct strbuf report_key;
 	/* the fio JSON document right above the output's first report */
 	int json_block;
@@ -752,13 +754,20 @@ static int skip_direction(const char **p, int upper)
 static int quoted_again(struct text_state *st, size_t li, const char *t,
 			int alone)
 {
-	char *key = xstrfmt("fio\037%s\037%s", st->origin ? st->origin : "",
-			    t);
-	size_t orig;
-	int seen = parse_seen(st->ctx, key, li, &orig);
+	char *key = xstrfmt("%s\037%s", st->origin ? st->origin : "", t);
+	size_t *last, orig;
+	int created;
 
+	if (!st->result_lines) {
+		st->result_lines = xmalloc(sizeof(*st->result_lines));
+		keymap_init(st->result_lines);
+	}
+	last = keymap_put(st->result_lines, key, li, &created);
 	free(key);
-	if (!seen || !alone || !parse_prose_between(st->ctx, orig, li))
+	orig = *last;
+	*last = li;	/* from the last one on: grep output of 100,000
+			   equal lines is not walked 100,000 times over */
+	if (created || !alone || !parse_prose_between(st->ctx, orig, li))
 		return 0;
 	parse_claim(st->ctx, li);
 	parse_note(st->ctx, li, "the same fio line as line %u (quoted or "
@@ -1871,6 +1880,10 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	if (st.last_report) {
 		keymap_release(st.last_report);
 		free(st.last_report);
+	}
+	if (st.result_lines) {
+		keymap_release(st.result_lines);
+		free(st.result_lines);
 	}
 	return (int)(ctx->rs->n - before);
 }
