@@ -471,6 +471,28 @@ static int lone_hash_heads(const struct parse_ctx *ctx, size_t i)
 }
 
 /*
+ * "versus", "and", "Results": one word that links or announces what is
+ * around it and names no setup.  A post puts it alone between two quoted
+ * outputs ("<the first>\n\nversus\n\n<the second>"): no heading.
+ */
+static int is_connective(const char *t, size_t n)
+{
+	static const char *const words[] = {
+		"versus", "vs", "vs.", "v.", "and", "or", "then", "again",
+		"also", "plus", "next", "now", "later", "finally", "but", "so",
+		"against", "compared", "whereas", "while", "meanwhile",
+		"instead", "otherwise", "likewise", "similarly", "here",
+		"below", "above", "result", "results", "output", "outputs",
+		NULL
+	};
+
+	for (size_t k = 0; words[k]; k++)
+		if (strlen(words[k]) == n && !strncasecmp(t, words[k], n))
+			return 1;
+	return 0;
+}
+
+/*
  * The title of a heading line, or NULL; *len is its length.  Inside a
  * fence the text is a program's output, not Markdown: a line over a rule
  * there is as often a table's last row ("Softlayer, HongKong, CN ...
@@ -527,7 +549,7 @@ static const char *heading_title(const struct parse_ctx *ctx,
 		e -= 3;
 	*len = (size_t)(e - t);
 	if (!*len || *len > HEADING_MAX || counts_runs(t, *len) ||
-	    says_again(t, *len))
+	    says_again(t, *len) || is_connective(t, *len))
 		return NULL;
 	return t;
 }

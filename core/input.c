@@ -506,7 +506,8 @@ static int opens_with(const char *p, const char *end, const char *phrase)
  * hdparm's "Timing ... reads" and its "/dev/sdX:" header before one, dd's
  * "N+M records in|out" and "N bytes (" / "N bytes copied|transferred",
  * the shell's "real 0m1.2s" / "user" / "sys", iozone's table header
- * ("kB  reclen ...", "random random ...").
+ * ("kB  reclen ...", "random random ..."), blockdev-perftest's
+ * ("blocksize  W  W ...").
  */
 static int starts_reflowed_line(const char *p, const char *end)
 {
@@ -536,6 +537,9 @@ static int starts_reflowed_line(const char *p, const char *end)
 			q++;
 		return q < end && *q == 'm' && q + 1 < end &&
 		       q[1] >= '0' && q[1] <= '9';
+	case 'b':	/* blockdev-perftest's "blocksize        W ..." */
+		return opens_with(p, end, "blocksize ") &&
+		       opens_with(skip_blanks(p + 10, end), end, "W ");
 	case 'K': case 'k':
 		return opens_with(p, end, "KB  reclen ") ||
 		       opens_with(p, end, "kB  reclen ") ||
@@ -587,7 +591,8 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 		/* one opening: the text before it is a command of a tool
 		 * that prints such a line */
 		static const char *const tools[] = {
-			"hdparm", "dd", "time", "iozone", NULL
+			"hdparm", "dd", "time", "iozone", "blockdev-perftest",
+			NULL
 		};
 		const char *h = s;
 		char *head;
@@ -1588,11 +1593,28 @@ static const char *after_glued_prompt(const char *s, const char *prog)
 	return NULL;
 }
 
+int line_is_zsh_timing(const char *text)
+{
+	const char *u = strstr(text, "s user "), *s;
+
+	if (!u || !ends_with(text, " total"))
+		return 0;
+	s = strstr(u, "s system ");
+	return s && strstr(s, "% cpu ");
+}
+
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max)
 {
 	const char *s = line_after_prompt(line), *after_prose;
-	size_t n = find_simple_commands(s, s + strlen(s), prog, cmds, max);
+	size_t n;
+
+	/* zsh's time reports the command it ran at the start of its line:
+	 * that command ran above, the line is not a new one (a dd output
+	 * then "dd if=/dev/zero of=big ...  0.02s user ... 1.611 total") */
+	if (line_is_zsh_timing(s))
+		return 0;
+	n = find_simple_commands(s, s + strlen(s), prog, cmds, max);
 
 	if (!n && (after_prose = after_prose_colon(s, prog)))
 		n = find_simple_commands(after_prose,

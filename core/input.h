@@ -216,6 +216,12 @@ struct shell_cmd {
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max);
 
+/*
+ * Is the line zsh's time report ("dd if=/dev/zero of=x  0.01s user 0.50s
+ * system 99% cpu 0.512 total")?  It starts with the command it timed.
+ */
+int line_is_zsh_timing(const char *text);
+
 /* Copies a simple command's text ("dd if=/dev/zero of=x bs=1M"). */
 char *shell_cmd_text(const struct shell_cmd *c);
 

@@ -81,7 +81,11 @@
  * its output) is paired with its output apart: by a lone job line right
  * after the output that names it, else by its bs= times count= making the
  * byte count, else when it is the only one pending; otherwise the output
- * gets no command (noted), never another's.  A shell
+ * gets no command (noted), never another's: only the labels every
+ * pending command says alike (op read for two reads of /dev/sdb and
+ * /dev/sdc, bs, count, not if=), and unpaired=K to keep it apart from
+ * the other outputs of those commands (they ran on different things, not
+ * as runs of one test).  A shell
  * line with several dd commands gives its outputs to them in order; a
  * command may follow prose and a colon on its line ("Teste de vitesse
  * partition : sudo dd if=/dev/zero of=/mnt/raid_storage ...").
@@ -117,6 +121,9 @@ struct dd_state {
 	struct dd_command bg[MAX_DD_BACKGROUND];
 	size_t nbg;
 	struct dd_command taken;	/* the background command last paired */
+	size_t unpaired;	/* outputs no background command was paired
+				   with, so far */
+	size_t bg_unpaired;	/* of them, since bg[] held what it holds */
 	/* The output in progress. */
 	uint64_t rec_in, rec_out;
 	int have_in, have_out;
@@ -342,7 +349,7 @@ static void forget_background(struct dd_state *st)
 {
 	for (size_t i = 0; i < st->nbg; i++)
 		labels_release(&st->bg[i].labels);
-	st->nbg = 0;
+	st->nbg = st->bg_unpaired = 0;
 	labels_release(&st->taken.labels);
 	labels_init(&st->taken.labels);
 }
@@ -797,6 +804,81 @@ static size_t background_of(const struct parse_ctx *ctx,
 	return SIZE_MAX;
 }
 
+/* Does every candidate of an unpaired output say key=value? */
+static int all_say(const struct dd_command *const *cand, size_t n,
+		   const char *key, const char *value)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = labels_get(&cand[i]->labels, key);
+
+		if (!v || strcmp(v, value))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * An output that cannot be told apart among the pending background
+ * commands (and the foreground one, when it is pending too) gets what
+ * all of them say alike: two reads of 100 MiB from /dev/sdb and /dev/sdc
+ * give op read, bs, count, of=/dev/null; not if=, not the command.  When
+ * they differ, also unpaired=K, the K-th such output of the input: two
+ * of them are two of those commands, never two runs of one test.
+ */
+static const struct dd_command *shared_command(struct dd_state *st)
+{
+	const struct dd_command *cand[MAX_DD_BACKGROUND + 1] = { NULL };
+	struct dd_command *t = &st->taken;
+	size_t n = 0, kept = 0;
+
+	for (size_t i = 0; i < st->nbg; i++)
+		cand[n++] = &st->bg[i];
+	if (st->next < st->ncmd)
+		cand[n++] = &st->cmd[st->next];
+	labels_release(&t->labels);
+	labels_init(&t->labels);
+	t->op = cand[0]->op;
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(cand[i]->op, t->op))
+			t->op = "copy";
+	for (size_t k = 0; k < cand[0]->labels.n; k++) {
+		const struct label *l = &cand[0]->labels.v[k];
+
+		if (all_say(cand + 1, n - 1, l->key, l->value))
+			labels_set(&t->labels, l->key, l->value), kept++;
+	}
+	if (kept < cand[0]->labels.n)
+		labels_setf(&t->labels, "unpaired", "%zu", ++st->unpaired);
+	return t;
+}
+
+/*
+ * An output among several pending commands that none is known to have
+ * printed: what they all say (see shared_command()).  Once as many such
+ * outputs came as background commands were pending, and no foreground
+ * one could have printed them, all of them have ended.
+ */
+static const struct dd_command *unpaired_output(struct parse_ctx *ctx,
+						struct dd_state *st,
+						size_t li)
+{
+	const struct dd_command *c = shared_command(st);
+	int fg = st->next < st->ncmd;
+
+	if (labels_get(&c->labels, "unpaired"))
+		parse_note(ctx, li, "dd output while %zu dd command%s ran in "
+			   "the background: which one it is cannot be told, "
+			   "no command given to it (only what they all say)",
+			   st->nbg + fg, st->nbg + fg > 1 ? "s" : "");
+	st->used = 1;	/* prose after it forgets them */
+	if (!fg && ++st->bg_unpaired >= st->nbg) {
+		for (size_t i = 0; i < st->nbg; i++)
+			labels_release(&st->bg[i].labels);
+		st->nbg = st->bg_unpaired = 0;
+	}
+	return c;
+}
+
 static const struct dd_command *take_command(struct parse_ctx *ctx,
 					     struct dd_state *st, size_t li,
 					     uint64_t bytes)
@@ -816,14 +898,8 @@ static const struct dd_command *take_command(struct parse_ctx *ctx,
 			drop_background(st, b);
 			return &st->taken;
 		}
-		if (ambiguous) {
-			parse_note(ctx, li, "dd output while %zu dd command%s "
-				   "ran in the background: which one it is "
-				   "cannot be told, no command given to it",
-				   st->nbg, st->nbg > 1 ? "s" : "");
-			st->used = 1;	/* prose after it forgets them */
-			return NULL;
-		}
+		if (ambiguous)
+			return unpaired_output(ctx, st, li);
 	}
 	if (!st->ncmd)
 		return NULL;

@@ -58,7 +58,10 @@
  * from the fio command line above it (never across prose after an
  * output's status or disk lines: see prose_line()); direction lines
  * alone (grep output) pair up in fio's order, read before write before
- * trim.  A group status line may be quoted alone too.
+ * trim.  A group status line may be quoted alone too.  A result line
+ * standing alone that repeats an earlier one, with prose between, is
+ * that line quoted again ("the lines that matter are these:"): noted,
+ * not counted.
  */
 #include "fio-common.h"
 #include "../core/keymap.h"
@@ -118,6 +121,8 @@ struct text_state {
 	 * same process (pid): an earlier one is a --status-interval
 	 * snapshot of it */
 	struct keymap *last_report;
+	/* each result line's text (and grep prefix) -> where it was last */
+	struct keymap *result_lines;
 	struct strbuf report_key;
 	/* the fio JSON document right above the output's first report */
 	int json_block;
@@ -771,6 +776,38 @@ static int skip_direction(const char **p, int upper)
 	return -1;
 }
 
+/*
+ * Is result line li (text t), standing alone, one seen before with prose
+ * in between ("The important figure is the IOPS:" over the "read:" line
+ * again)?  Then it is that line quoted, not a run: noted, claimed, not
+ * read.  Every result line is remembered; a line inside a report (under
+ * its "(groupid=" line) is never a quote.
+ */
+static int quoted_again(struct text_state *st, size_t li, const char *t,
+			int alone)
+{
+	char *key = xstrfmt("%s\037%s", st->origin ? st->origin : "", t);
+	size_t *last, orig;
+	int created;
+
+	if (!st->result_lines) {
+		st->result_lines = xmalloc(sizeof(*st->result_lines));
+		keymap_init(st->result_lines);
+	}
+	last = keymap_put(st->result_lines, key, li, &created);
+	free(key);
+	orig = *last;
+	*last = li;	/* from the last one on: grep output of 100,000
+			   equal lines is not walked 100,000 times over */
+	if (created || !alone || !parse_prose_between(st->ctx, orig, li))
+		return 0;
+	parse_claim(st->ctx, li);
+	parse_note(st->ctx, li, "the same fio line as line %u (quoted or "
+		   "pasted again): not counted twice",
+		   st->ctx->in->lines[orig].lineno);
+	return 1;
+}
+
 /* "read: ...", "write : ...", "trim: ...", "mixed: ..." */
 static int dir_line(struct text_state *st, size_t li, const char *t)
 {
@@ -799,6 +836,8 @@ static int dir_line(struct text_state *st, size_t li, const char *t)
 		st->rep = NULL;
 	if (!st->rep && st->prose_after_bare)
 		end_output(st);	/* another excerpt, not a clone */
+	if (quoted_again(st, li, t, !st->rep))
+		return 1;
 	begin_dir(st, (enum fio_dir)d);
 	if ((starts_with(p, "IOPS=") ? main_line_3x(st, li, p) :
 	     main_line_2x(st, li, p)))
@@ -1136,6 +1175,9 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 
 	if (d < 0)
 		return 0;
+	/* -2: quoted without its "Run status group" line (see below) */
+	if (quoted_again(st, li, t, st->status_group == -2))
+		return 1;
 	parse_claim(st->ctx, li);
 	v2 = strstr(p, "aggrb=") != NULL;
 	if (find_value(p, v2 ? "aggrb=" : "bw=", &v) ||
@@ -1213,6 +1255,8 @@ static int disk_line(struct text_state *st, size_t li, const char *t)
 
 	if (!colon)
 		return 0;
+	if (quoted_again(st, li, t, !st->nreps))
+		return 1;	/* a quote's "Disk stats" block: no report */
 	parse_claim(st->ctx, li);
 	if (find_value(colon, ", util=", &v) ||
 	    scan_plain(&v, &util) || *v != '%') {
@@ -1868,6 +1912,10 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	if (st.last_report) {
 		keymap_release(st.last_report);
 		free(st.last_report);
+	}
+	if (st.result_lines) {
+		keymap_release(st.result_lines);
+		free(st.result_lines);
 	}
 	return (int)(ctx->rs->n - before);
 }

@@ -58,9 +58,9 @@
  * means what follows is its output: command and device are forgotten
  * until the next header or hdparm command.
  *
- * A timing with the same command, device and figures as one before it,
- * with prose in between (a forum reply quoting the first post), is a copy:
- * noted, not counted.  Runs one after another, with only blank lines,
+ * A timing with the same figures as one before it, with prose in between
+ * (a forum reply quoting the first post, a line quoted again under "the
+ * SSD reads at 500 MB/s:"), is a copy: noted, not counted.  Runs one after another, with only blank lines,
  * prompts, commands and hdparm's own lines between them, stay runs even
  * when they print the same figures: with two decimals they often do
  * (fixture 0021: "134 MB in  3.01 seconds =  44.46 MB/sec" twice).
@@ -401,18 +401,19 @@ static int emit_timing(struct parse_ctx *ctx, size_t li,
 }
 
 /*
- * Is the timing at li one seen before this series of runs began, under
- * the same command and device?  Then it is that output quoted or pasted
- * again (see the top comment).
+ * Is the timing at li one seen before this series of runs began?  Then
+ * it is that output quoted or pasted again (see the top comment).  The
+ * figures alone decide: a line quoted again under prose has often lost
+ * its command, or its "/dev/sda:" header too, or sits under another
+ * command's output, and two runs do not print the same MB count, time
+ * and rate.
  */
 static int is_copy(struct parse_ctx *ctx, const struct hdparm_state *st,
 		   size_t li, const struct timing *t)
 {
-	char *key = xstrfmt("hdparm\037%s\037%s\037%s %d %d %llu %llu "
-			    "%.17g %.17g %.17g",
-			    st->command ? st->command : "",
-			    st->device ? st->device : "", t->op, t->direct,
-			    t->has_offset, (unsigned long long)t->offset_gib,
+	char *key = xstrfmt("hdparm\037%s %d %d %llu %llu %.17g %.17g %.17g",
+			    t->op, t->direct, t->has_offset,
+			    (unsigned long long)t->offset_gib,
 			    (unsigned long long)t->mb, t->seconds, t->rate,
 			    t->rate_unit);
 	size_t orig;

@@ -46,7 +46,9 @@
  * rows run together with their command line ("iozone -s 64k -i 0 -i 1 64
  * 4 303383 ..."), from the first word of digits no option takes, when the
  * command has a -i list (without one, which column is which is unknown:
- * said so).
+ * said so).  Such a line may hold the banner between the command and
+ * the header (the input layer cuts it at the header: the banner's "64
+ * bit mode" is no row) and end in iozone's "iozone test complete.".
  *
  * Units: every iozone "kB" is 1024 bytes; values are kB/s (metric bw),
  * ops/s with -O (iops) or microseconds per operation with -N (lat.mean).
@@ -437,13 +439,12 @@ static const char *find_iozone_word(const char *text, int *tick)
 	}
 }
 
-/* "$ ./iozone -a ...", "xfs iozone -I ...", "iozone -i 0 -i 1:" */
 /*
- * Where the figures start on a command line that a web page ran together
- * with its table ("iozone -s 64k -r 4k -i 0 -i 1 64 4 303383 913649
- * ..."): the first word of digits that no option takes, or NULL.
+ * The first word after the options of a command line that is neither an
+ * option nor an option's argument; with digits, the first such word of
+ * digits only.  NULL when there is none.
  */
-static const char *rows_after_options(const char *p, const char *end)
+static const char *plain_word(const char *p, const char *end, int digits)
 {
 	int skip = 0;
 
@@ -468,6 +469,8 @@ static const char *rows_after_options(const char *p, const char *end)
 			       !(p - w > 2 && takes_arg(w[1]));
 			continue;
 		}
+		if (!digits)
+			return w;
 		if (is_ascii_digit(*w)) {
 			const char *q = w;
 
@@ -478,6 +481,17 @@ static const char *rows_after_options(const char *p, const char *end)
 		}
 	}
 	return NULL;
+}
+
+/* "$ ./iozone -a ...", "xfs iozone -I ...", "iozone -i 0 -i 1:" */
+/*
+ * Where the figures start on a command line that a web page ran together
+ * with its table ("iozone -s 64k -r 4k -i 0 -i 1 64 4 303383 913649
+ * ..."): the first word of digits that no option takes, or NULL.
+ */
+static const char *rows_after_options(const char *p, const char *end)
+{
+	return plain_word(p, end, 1);
 }
 
 static void start_command_rows(struct ioz_state *st);
@@ -519,7 +533,7 @@ static int read_command(struct ioz_state *st, size_t li)
 	const char *text = st->ctx->in->lines[li].text;
 	int tick;
 	const char *args = find_iozone_word(text, &tick);
-	const char *end, *rows;
+	const char *end, *rows, *opts;
 
 	if (!args || starts_with(text, "Command line used:"))
 		return 0;
@@ -527,6 +541,14 @@ static int read_command(struct ioz_state *st, size_t li)
 	if (!end)
 		end = args + strlen(args);
 	rows = rows_after_options(args, end);
+	opts = plain_word(args, end, 0);
+	if (opts && starts_with(opts, "Iozone: ")) {
+		/* the banner ran together with the command (a page that
+		 * lost its line breaks; the input layer cut the table off
+		 * at its header): its "64 bit mode" holds no figures */
+		rows = NULL;
+		end = opts;
+	}
 	run_reset(&st->run);
 	read_options(&st->run, args, rows ? rows : end);
 	st->run.have_cmd = 1;
@@ -534,6 +556,8 @@ static int read_command(struct ioz_state *st, size_t li)
 	st->in_table = st->in_report = 0;
 	st->tp_op = NULL;
 	st->cmd_rows = 1;
+	if (end == opts)	/* the command label without the banner */
+		st->run.rows_tail = strlen(opts);
 	if (rows && !tick) {
 		st->run.rows_tail = strlen(rows);
 		read_command_rows(st, li, rows);
@@ -864,12 +888,16 @@ static void read_lost_breaks(struct ioz_state *st, size_t li,
 	for (size_t i = 0; i < n; i++) {
 		double v;
 
-		if (!tok_number(&t[i], &v)) {
-			parse_error(st->ctx, li, "iozone table with lost line "
-				    "breaks: '%.*s' is not a number",
-				    (int)t[i].len, t[i].s);
-			return;
+		if (tok_number(&t[i], &v))
+			continue;
+		if (i && banner_line(t[i].s)) {
+			n = i;	/* "iozone test complete." after the rows */
+			break;
 		}
+		parse_error(st->ctx, li, "iozone table with lost line "
+			    "breaks: '%.*s' is not a number",
+			    (int)t[i].len, t[i].s);
+		return;
 	}
 	widths[nw++] = 2 + st->ncols;
 	if (st->run.have_tests && nc != st->ncols)

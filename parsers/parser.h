@@ -104,6 +104,14 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig);
 
+/*
+ * Is there prose strictly between lines a and b: a line no parser has
+ * claimed (so far) that is not blank, a prompt or a run counter ("Run
+ * 2:")?  An output seen again after prose is quoted; without it, run
+ * again.
+ */
+int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b);
+
 /* Ingest options shared by every command that reads raw text. */
 struct ingest_options {
 	struct labels labels;		/* --label k=v */

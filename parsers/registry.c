@@ -195,6 +195,15 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	return !created;
 }
 
+int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
+{
+	for (size_t i = a + 1; i < b && i < ctx->in->nlines; i++)
+		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]) &&
+		    !context_counts_run(ctx->in->lines[i].text))
+			return 1;
+	return 0;
+}
+
 /*
  * prose[i]: how many of lines 0..i-1 are neither blank, nor a prompt,
  * nor a run counter ("Run 2:"), nor claimed output -- counted once, so
