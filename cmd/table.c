@@ -35,7 +35,7 @@ static const char table_usage[] =
 	"  -c, --cols KEYS      keys on columns (default: one column)\n"
 	"  -m, --metric M       the metric in the cells (bw, iops, ...)\n"
 	"  -w, --where K=V,...  only measurements that match (K!=V excludes)\n"
-	"  -s, --stat S         mean (default), median, min, max, cv, n\n"
+	"      --stat S         mean (default), median, min, max, cv, n\n"
 	"      --ratio K=A/K=B  divide the cells of K=A by those of K=B\n"
 	"      --pool KEYS      pool measurements that differ only in these\n"
 	"                       (else a cell pooling them is reported)\n"
@@ -353,7 +353,7 @@ int cmd_table(int argc, char **argv)
 	a.alpha = 0.05;
 	a.format = FMT_TEXT;
 	findings_args_init(&a.fa);
-	while (!rc && (c = getopt_long(argc, argv, "r:c:m:w:s:u:f:o:h",
+	while (!rc && (c = getopt_long(argc, argv, "r:c:m:w:u:f:o:h",
 				       longopts, NULL)) != -1) {
 		if (c == 'h') {
 			print_usage(stdout, table_usage);
