@@ -380,6 +380,24 @@ static int write_report(struct report *r, struct report_args *a, char **paths,
 	return rc;
 }
 
+/* --series and --where name keys of rs, else say which (exit 2). */
+static int check_keys(const struct result_set *rs, const struct report_args *a)
+{
+	static const char *const extra[] = { CHART_SIDE_KEY, NULL };
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	if (a->ro.series)
+		rc = filter_key_check(rs, "--series", a->ro.series, extra,
+				      &err);
+	if (!rc)
+		rc = filter_keys_check(&a->where, rs, &err);
+	if (rc)
+		fprintf(stderr, "storan report: %s\n", err.buf);
+	strbuf_release(&err);
+	return rc;
+}
+
 static int run_report(struct report_args *a, char **paths, int n)
 {
 	size_t *start = xmalloc(((size_t)n + 1) * sizeof(*start)), set = 0;
@@ -397,6 +415,11 @@ static int run_report(struct report_args *a, char **paths, int n)
 	report_init(&r);
 	diag_list_init(&diags);
 	st = load_all(paths, n, a, &rs, start, &diags);
+	if (check_keys(&rs, a)) {
+		diag_list_release(&diags);
+		rc = EXIT_TROUBLE;
+		goto out;
+	}
 	note_input_errors(&r, &diags);
 	diag_list_release(&diags);
 	nsides = group_sides(&rs, start, paths, n, a);
@@ -417,6 +440,7 @@ static int run_report(struct report_args *a, char **paths, int n)
 	rc = write_report(&r, a, paths, n) ? EXIT_TROUBLE :
 	     st == LOAD_OK ? EXIT_OK : EXIT_FINDINGS;
 	free(views);
+out:
 	report_release(&r);
 	footnotes_release(&fn);
 	result_set_release(&rs);
