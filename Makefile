@@ -33,8 +33,11 @@ PKGS := liburing gsl zlib jansson libcrypto sqlite3 libpq
 # Loaded when a chart or workbook is drawn, not linked (plot/gfx.h): their
 # headers at build time, their sonames for dlopen().
 GFX_PKGS := cairo fontconfig xlsxwriter
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(GFX_PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# One pkg-config call per package: asked together, one missing package
+# empties the flags of all (scripts/check-build-deps names the missing).
+pkg_each = $(foreach p,$(2),$(shell $(PKG_CONFIG) $(1) $(p) 2>/dev/null))
+PKG_CFLAGS := $(call pkg_each,--cflags,$(PKGS) $(GFX_PKGS))
+PKG_LIBS := $(call pkg_each,--libs,$(PKGS))
 soname = $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so) \
 	2>/dev/null | sed -n 's/.*soname: \[\(.*\)\]/\1/p')
 GFX_SONAMES := $(foreach l,cairo fontconfig xlsxwriter,\

@@ -30,15 +30,15 @@ static const char check_usage[] =
 	"short or too noisy, hdparm -T.  INPUT is a result set or any text\n"
 	"'storan ingest' reads.  Every code is explained in storan-check(1).\n"
 	"\n"
-	"  -l, --link NAME    the link the data crossed, where a measurement\n"
+	"      --link NAME    the link the data crossed, where a measurement\n"
 	"                     has no 'link' label: sata1 sata2 sata3 sas2 sas3\n"
 	"                     pcie1x1..pcie5x16 usb2 usb3 usb3.1 usb3.2\n"
 	"                     1gbe 10gbe 25gbe 40gbe 100gbe\n"
-	"  -r, --ram SIZE     RAM of the machine that ran the tests (16G,\n"
+	"      --ram SIZE     RAM of the machine that ran the tests (16G,\n"
 	"                     16384m; K M G T are 1024-based); default: this\n"
 	"                     machine's\n"
 	"  -f, --format FMT   text (default), csv or json\n"
-	"  -s, --severity S   show findings of S and above: info (default)\n"
+	"      --severity S   show findings of S and above: info (default)\n"
 	"                     or warning (the exit status is the same)\n"
 	"  -h, --help         show this help\n"
 	"\n"
@@ -112,7 +112,7 @@ int cmd_check(int argc, char **argv)
 	int c, rc;
 
 	check_options_init(&opt);
-	while ((c = getopt_long(argc, argv, "l:r:f:s:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (link_lookup(optarg, &link))

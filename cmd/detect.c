@@ -40,8 +40,8 @@ static const char detect_usage[] =
 	"series' last change point is one): a CI gate.\n"
 	"\n"
 	"  -a, --alpha P      significance level (default 0.001)\n"
-	"  -c, --min-change X smallest change of the mean reported (5%)\n"
-	"  -s, --since RUN    only change points at runs after RUN (those\n"
+	"      --min-change X smallest change of the mean reported (5%)\n"
+	"      --since RUN    only change points at runs after RUN (those\n"
 	"                     before are known); the whole history is read\n"
 	"  -m, --metric M     only metric M (default: those with a direction)\n"
 	"  -w, --where SPEC   only measurements with k=v (k!=v), ','-sep.\n"
@@ -105,7 +105,7 @@ static int parse_args(int argc, char **argv, struct detect_args *a)
 	memset(a, 0, sizeof(*a));
 	detect_options_init(&a->opt);
 	a->fmt = FMT_TEXT;
-	while ((c = getopt_long(argc, argv, "a:c:s:m:w:f:h", longopts,
+	while ((c = getopt_long(argc, argv, "a:m:w:f:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':

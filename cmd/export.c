@@ -27,7 +27,7 @@ static const char export_usage[] =
 	"postgresql://...) as it was added with 'storan store add'.\n"
 	"\n"
 	"  -f, --format FMT   csv (default) or json\n"
-	"  -r, --run ID       the run of the store DB to export\n"
+	"      --run ID       the run of the store DB to export\n"
 	"  -o, --output FILE  write to FILE (whole or not at all)\n"
 	"  -h, --help         show this help\n";
 
@@ -66,7 +66,7 @@ int cmd_export(int argc, char **argv)
 	enum load_status st;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:r:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "csv"))

@@ -168,7 +168,8 @@ static int draw_chart(struct plot_args *a, const struct result_set *rs,
 	int rc = 0;
 
 	chart_init(&c);
-	if (chart_build(&c, rs, &a->spec, &err)) {
+	if (filter_keys_check(&a->where, rs, &err) ||
+	    chart_build(&c, rs, &a->spec, &err)) {
 		fprintf(stderr, "storan plot: %s\n", err.buf);
 		rc = -1;
 	} else {

@@ -51,7 +51,7 @@ static const char report_usage[] =
 	"  -t, --title T         the report's title\n"
 	"      --compare KEY     the values of label KEY are the sides\n"
 	"      --ratio K=A/K=B   sides K=B (baseline) and K=A (candidate)\n"
-	"      --series KEY      the key drawn as series (one input)\n"
+	"  -s, --series KEY      the key drawn as series (one input)\n"
 	"  -w, --where K=V,...   only measurements that match (K!=V excludes)\n"
 	"  -m, --metric M        only this metric (or family: clat); again for\n"
 	"                        more\n"
@@ -61,8 +61,8 @@ static const char report_usage[] =
 	"      --threshold PCT   verdicts: a change within it is unchanged (5%)\n"
 	"      --alpha A         verdicts and ratio marks: significance (0.05)\n"
 	"      --scale S         PNG pixels per point (2; 1 for small files)\n"
-	"  -l, --link NAME       for storan check: the link (sata3, pcie3x4...)\n"
-	"  -r, --ram SIZE        for storan check: RAM of the tested machine\n"
+	"      --link NAME       for storan check: the link (sata3, pcie3x4...)\n"
+	"      --ram SIZE        for storan check: RAM of the tested machine\n"
 	"      --findings F      warnings (default) or all: which findings get\n"
 	"                        marks in the tables\n"
 	"      --no-check        no findings, no marks\n"
@@ -72,7 +72,7 @@ static const char report_usage[] =
 	"2 trouble.\n";
 
 enum {
-	OPT_COMPARE = 0x2000, OPT_RATIO, OPT_SERIES, OPT_POOL, OPT_MATCH,
+	OPT_COMPARE = 0x2000, OPT_RATIO, OPT_POOL, OPT_MATCH,
 	OPT_IGNORE, OPT_THRESHOLD, OPT_ALPHA, OPT_SCALE,
 };
 
@@ -130,15 +130,9 @@ static int parse_option(int c, struct report_args *a)
 	switch (c) {
 	case 'o': a->dir = optarg; break;
 	case 't': ro->title = optarg; break;
-	case 'l':	/* short for --link */
-		return findings_args_option("report", OPT_FINDINGS_LINK,
-					    optarg, &a->fa);
-	case 'r':	/* short for --ram */
-		return findings_args_option("report", OPT_FINDINGS_RAM,
-					    optarg, &a->fa);
 	case OPT_COMPARE: ro->compare = optarg; break;
 	case OPT_RATIO: ro->ratio = optarg; break;
-	case OPT_SERIES: ro->series = optarg; break;
+	case 's': ro->series = optarg; break;
 	case 'w':
 		if (filter_parse(&a->where, optarg))
 			return usage_error("report", "bad --where '%s' "
@@ -192,7 +186,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "title", required_argument, NULL, 't' },
 		{ "compare", required_argument, NULL, OPT_COMPARE },
 		{ "ratio", required_argument, NULL, OPT_RATIO },
-		{ "series", required_argument, NULL, OPT_SERIES },
+		{ "series", required_argument, NULL, 's' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "pool", required_argument, NULL, OPT_POOL },
@@ -207,7 +201,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	};
 	int c, rc = 0;
 
-	while (!rc && (c = getopt_long(argc, argv, "o:t:l:r:w:m:h", longopts,
+	while (!rc && (c = getopt_long(argc, argv, "o:t:s:w:m:h", longopts,
 				       NULL)) != -1) {
 		if (c == 'h') {
 			print_usage(stdout, report_usage);
@@ -386,6 +380,24 @@ static int write_report(struct report *r, struct report_args *a, char **paths,
 	return rc;
 }
 
+/* --series and --where name keys of rs, else say which (exit 2). */
+static int check_keys(const struct result_set *rs, const struct report_args *a)
+{
+	static const char *const extra[] = { CHART_SIDE_KEY, NULL };
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	if (a->ro.series)
+		rc = filter_key_check(rs, "--series", a->ro.series, extra,
+				      &err);
+	if (!rc)
+		rc = filter_keys_check(&a->where, rs, &err);
+	if (rc)
+		fprintf(stderr, "storan report: %s\n", err.buf);
+	strbuf_release(&err);
+	return rc;
+}
+
 static int run_report(struct report_args *a, char **paths, int n)
 {
 	size_t *start = xmalloc(((size_t)n + 1) * sizeof(*start)), set = 0;
@@ -403,6 +415,11 @@ static int run_report(struct report_args *a, char **paths, int n)
 	report_init(&r);
 	diag_list_init(&diags);
 	st = load_all(paths, n, a, &rs, start, &diags);
+	if (check_keys(&rs, a)) {
+		diag_list_release(&diags);
+		rc = EXIT_TROUBLE;
+		goto out;
+	}
 	note_input_errors(&r, &diags);
 	diag_list_release(&diags);
 	nsides = group_sides(&rs, start, paths, n, a);
@@ -423,6 +440,7 @@ static int run_report(struct report_args *a, char **paths, int n)
 	rc = write_report(&r, a, paths, n) ? EXIT_TROUBLE :
 	     st == LOAD_OK ? EXIT_OK : EXIT_FINDINGS;
 	free(views);
+out:
 	report_release(&r);
 	footnotes_release(&fn);
 	result_set_release(&rs);

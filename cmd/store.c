@@ -37,16 +37,16 @@ static const char store_usage[] =
 	"         a run whose inputs have the hashes of a stored run's is\n"
 	"         refused (exit 1), unless given a --run ID no run has (a\n"
 	"         short output can repeat exactly on another night)\n"
-	"  -r, --run ID       the run's name (default: 12 digits of the\n"
+	"      --run ID       the run's name (default: 12 digits of the\n"
 	"                     inputs' hash)\n"
-	"  -t, --time T       when it ran, ISO 8601 (default: now), e.g.\n"
+	"      --time T       when it ran, ISO 8601 (default: now), e.g.\n"
 	"                     2026-05-01T02:00:00Z or 2026-05-01\n"
 	"  -l, --label k=v    a label of the run (commit=SHA, host=ci3...);\n"
 	"                     not part of any series' identity\n"
 	"ls       lists the runs, oldest first\n"
 	"  -f, --format F     text (default), csv, json or md\n"
 	"rm       removes one run\n"
-	"  -r, --run ID       the run to remove\n"
+	"      --run ID       the run to remove\n"
 	"\n"
 	"'storan export DB --run ID' gives a run back as a result set.\n"
 	"  -h, --help         show this help\n";
@@ -156,7 +156,7 @@ static int store_add(int argc, char **argv)
 	int c, rc = 0;
 
 	labels_init(&labels);
-	while (!rc && (c = getopt_long(argc, argv, "r:t:l:h", longopts,
+	while (!rc && (c = getopt_long(argc, argv, "l:h", longopts,
 				       NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -310,7 +310,7 @@ static int store_rm(int argc, char **argv)
 	struct store s;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "r:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			name = optarg;

@@ -35,7 +35,7 @@ static const char table_usage[] =
 	"  -c, --cols KEYS      keys on columns (default: one column)\n"
 	"  -m, --metric M       the metric in the cells (bw, iops, ...)\n"
 	"  -w, --where K=V,...  only measurements that match (K!=V excludes)\n"
-	"  -s, --stat S         mean (default), median, min, max, cv, n\n"
+	"      --stat S         mean (default), median, min, max, cv, n\n"
 	"      --ratio K=A/K=B  divide the cells of K=A by those of K=B\n"
 	"      --pool KEYS      pool measurements that differ only in these\n"
 	"                       (else a cell pooling them is reported)\n"
@@ -265,6 +265,29 @@ static int render(const struct pivot *pv, const struct table_args *a,
 	return rc;
 }
 
+/* Every key --rows, --cols, --ratio and --where name is one of rs's (a
+ * --pool key none has is harmless: nothing differs in it); else says
+ * which, with the nearest, and the caller exits 2. */
+static int check_keys(const struct result_set *rs, const struct table_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	const struct pivot_options *po = &a->po;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < po->nrow_keys; i++)
+		rc = filter_key_check(rs, "--rows", po->row_keys[i], NULL, &err);
+	for (size_t i = 0; !rc && i < po->ncol_keys; i++)
+		rc = filter_key_check(rs, "--cols", po->col_keys[i], NULL, &err);
+	if (!rc && a->ratio_key)
+		rc = filter_key_check(rs, "--ratio", a->ratio_key, NULL, &err);
+	if (!rc)
+		rc = filter_keys_check(&a->where, rs, &err);
+	if (rc)
+		fprintf(stderr, "storan table: %s\n", err.buf);
+	strbuf_release(&err);
+	return rc;
+}
+
 /* Like load_inputs(), noting the cache drops storan check needs. */
 static enum load_status load_all(char **inputs, int n, struct table_args *a,
 				 struct result_set *rs,
@@ -299,6 +322,10 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 	footnotes_init(&fn, a->fa.level);
 	st = load_all(inputs, ninputs, a, &rs, &diags);
 	diag_print(&diags, stderr);
+	if (check_keys(&rs, a)) {
+		rc = EXIT_TROUBLE;
+		goto out;
+	}
 	if (!a->fa.off && footnotes_check(&fn, &rs, &a->fa.check, &set, &err))
 		BUG("%s", strbuf_str(&err));	/* --link was checked */
 	if (pivot_build(&pv, &rs, &a->po, &err)) {
@@ -319,6 +346,7 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 			rc = (int)st;
 	}
 	pivot_release(&pv);
+out:
 	footnotes_release(&fn);
 	strbuf_release(&err);
 	diag_list_release(&diags);
@@ -353,7 +381,7 @@ int cmd_table(int argc, char **argv)
 	a.alpha = 0.05;
 	a.format = FMT_TEXT;
 	findings_args_init(&a.fa);
-	while (!rc && (c = getopt_long(argc, argv, "r:c:m:w:s:u:f:o:h",
+	while (!rc && (c = getopt_long(argc, argv, "r:c:m:w:u:f:o:h",
 				       longopts, NULL)) != -1) {
 		if (c == 'h') {
 			print_usage(stdout, table_usage);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --where filters and grouping keys; see filter.h. */
 #include "filter.h"
+#include "keymap.h"
+#include "strbuf.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -86,4 +89,79 @@ int filter_match(const struct filter *f, const struct measurement *m)
 			return 0;
 	}
 	return 1;
+}
+
+static const char *const key_fields[] = {
+	"tool", "op", "metric", "unit", "source", NULL
+};
+
+/* Shown in an error: more keys than this end in "...". */
+#define KEYS_SHOWN 32
+
+int filter_key_check(const struct result_set *rs, const char *option,
+		     const char *key, const char *const *extra,
+		     struct strbuf *err)
+{
+	struct keymap seen;
+	const char **names = NULL;
+	const char *near;
+	const struct label *last = NULL;
+	size_t n = 0, alloc = 0;
+	int created, found = 0;
+
+	if (!rs->n)
+		return 0;
+	keymap_init(&seen);
+	for (const char *const *f = key_fields; *f; f++) {
+		ALLOC_GROW(names, n + 1, alloc);
+		names[n++] = *f;
+		keymap_put(&seen, *f, 0, &created);
+	}
+	for (const char *const *e = extra; e && *e; e++) {
+		keymap_put(&seen, *e, 0, &created);
+		if (!created)
+			continue;
+		ALLOC_GROW(names, n + 1, alloc);
+		names[n++] = *e;
+	}
+	found = keymap_get(&seen, key) != NULL;
+	for (size_t i = 0; i < rs->n && !found; i++) {
+		const struct labels *l = &rs->m[i].labels;
+
+		if (l->v == last)	/* a shared set: seen already */
+			continue;
+		last = l->v;
+		for (size_t j = 0; j < l->n; j++) {
+			keymap_put(&seen, l->v[j].key, 0, &created);
+			if (!created)
+				continue;
+			ALLOC_GROW(names, n + 1, alloc);
+			names[n++] = l->v[j].key;
+		}
+		found = keymap_get(&seen, key) != NULL;
+	}
+	keymap_release(&seen);
+	if (found) {
+		free(names);
+		return 0;
+	}
+	near = suggest_closest(key, names, n);
+	strbuf_addf(err, "%s '%s': no measurement has that key", option, key);
+	if (near)
+		strbuf_addf(err, "; did you mean '%s'?", near);
+	strbuf_adds(err, " (keys:");
+	for (size_t i = 0; i < n && i < KEYS_SHOWN; i++)
+		strbuf_addf(err, " %s", names[i]);
+	strbuf_adds(err, n > KEYS_SHOWN ? " ...)" : ")");
+	free(names);
+	return -1;
+}
+
+int filter_keys_check(const struct filter *f, const struct result_set *rs,
+		      struct strbuf *err)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (filter_key_check(rs, "--where", f->v[i].key, NULL, err))
+			return -1;
+	return 0;
 }

@@ -57,6 +57,30 @@ expect_in "$(cat "$TMP/mo")" "libcairo2-dev libfontconfig-dev libxlsxwriter-dev"
 grep -q "No such file\|fatal error" "$TMP/mo" && fail "a compiler error: $(cat "$TMP/mo")"
 [ -e "$TMP/mb/core" ] && fail "objects compiled before the check"
 
+# ---- only libpq missing: it alone named, still before any compiler (one
+# pkg-config call for all packages failed as a whole: 'cairo.h: No such file')
+mkdir "$TMP/nopq"
+for d in $(pkg-config --variable pc_path pkg-config | tr : ' '); do
+	for pc in "$d"/*.pc; do
+		[ -e "$pc" ] || continue
+		case ${pc##*/} in libpq.pc) continue ;; esac
+		[ -e "$TMP/nopq/${pc##*/}" ] || ln -s "$pc" "$TMP/nopq/"
+	done
+done
+PKG_CONFIG_LIBDIR="$TMP/nopq" PKG_CONFIG_PATH= pkg-config --exists cairo ||
+	fail "the libpq-less pkg-config directory lacks cairo"
+PKG_CONFIG_LIBDIR="$TMP/nopq" PKG_CONFIG_PATH= \
+	make -s -C "$ROOT" BUILD="$TMP/pb" "$TMP/pb/storan" >"$TMP/po" 2>&1 &&
+	fail "built without libpq"
+expect_in "$(cat "$TMP/po")" "storan: cannot build: missing libpq" \
+	"libpq named"
+expect_in "$(cat "$TMP/po")" "apt-get install libpq-dev" \
+	"libpq named as its package"
+grep -q "install .*-dev .*-dev" "$TMP/po" &&
+	fail "more than libpq named: $(cat "$TMP/po")"
+grep -q "No such file\|fatal error" "$TMP/po" && fail "a compiler error: $(cat "$TMP/po")"
+[ -e "$TMP/pb/core" ] && fail "objects compiled before the check (libpq)"
+
 # ---- the release tarball: VERSION inside, DEVELOPER=0 by default
 if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
 	make -s -C "$ROOT" dist BUILD="$TMP/db" DISTDIR="$TMP" >/dev/null ||

@@ -18,6 +18,8 @@ expect 2 "which metric" "$S" -o "$T/x.png"
 expect 2 "no output file" "$S" --y bw
 expect 2 "must end in .png" "$S" --y bw -o "$T/x.gif"
 expect 2 "no input files" --y bw -o "$T/x.png"
+expect 2 "--where 'bss': no measurement has that key; did you mean 'bs'? (keys: " \
+	"$S" --y bw --x bs --where bss=4k -o "$T/x.png"
 expect 2 "no measurement of metric 'iops'" "$S" --y iops -o "$T/x.png"
 expect 2 "unknown kind 'pie'" "$S" --y bw --kind pie -o "$T/x.png"
 expect 2 "errorbars" "$S" --y bw --errorbars wide -o "$T/x.png"

@@ -28,9 +28,16 @@ expect 2 "bad --rows" -- kind-both.json --rows bs,,op --metric bw
 expect 2 "bad --where" -- kind-both.json --rows bs --metric bw --where bs
 expect 2 "bad --alpha" -- kind-both.json --rows bs --metric bw --alpha 2
 expect 2 "unit 'ms' does not fit 'bw'" -- kind-both.json --rows bs --metric bw --units ms
+# an unknown key: named, the nearest suggested, the keys listed (not metrics)
+expect 2 "^storan table: --rows 'nosuch': no measurement has that key (keys: .* bs " -- kind-both.json --rows nosuch --metric bw
+grep -q "metrics in the inputs" "$tmp/err" && fail "--rows nosuch lists metrics"
+expect 2 "--cols 'kidn': no measurement has that key; did you mean 'kind'?" -- kind-both.json --rows bs --cols kidn --metric bw
+expect 2 "--where 'bss': no measurement has that key; did you mean 'bs'?" -- kind-both.json --rows bs --metric bw --where bss=4k
+expect 2 "--where 'bss': .*did you mean 'bs'?" -- kind-both.json --rows bs --metric bw --where bss!=4k
+expect 2 "--ratio 'kidn': .*did you mean 'kind'?" -- kind-both.json --rows bs --metric bw --ratio kidn=file/kidn=block
 expect 2 "no 'iops' measurement matches" -- kind-both.json --rows bs --metric iops
 expect 2 "metrics in the inputs: bw" -- kind-both.json --rows bs --metric iops
-expect 2 "no 'bw' measurement has every row and column key" -- kind-both.json --rows host --metric bw
+expect 2 "--rows 'host': no measurement has that key" -- kind-both.json --rows host --metric bw
 expect 2 "no-such-file.json" -- no-such-file.json --rows bs --metric bw
 
 # a missing input among good ones: the table still comes, exit 2
