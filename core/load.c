@@ -31,10 +31,15 @@ enum load_status load_input_hooked(const char *path,
 	char *data;
 	size_t size, before_m = rs->n, before_s = rs->nsources;
 	size_t before_d = diags->n;
+	int rc;
 
-	if (input_read_bytes(path, &data, &size, &err)) {
+	/* storan dies when memory runs out: it says on which input */
+	xalloc_subject(path);
+	rc = input_read_bytes(path, &data, &size, &err);
+	if (rc) {
 		diag_add(diags, DIAG_ERROR, NULL, 0, "%s", strbuf_str(&err));
 		strbuf_release(&err);
+		xalloc_subject(NULL);
 		return LOAD_TROUBLE;
 	}
 	/* a result set is read as it is: no hash, no lines (a 28 MB one
@@ -88,6 +93,7 @@ enum load_status load_input_hooked(const char *path,
 	}
 	strbuf_release(&err);
 	input_release(&in);
+	xalloc_subject(NULL);
 	return st;
 }
 
