@@ -379,6 +379,10 @@ static void add_line(struct input *in, char **arena, const char *s,
 
 	while (end > s && is_blank(end[-1]))
 		end--;
+	if (in->nlines >= INPUT_LINES_MAX) {	/* refused whole: see input.h */
+		in->too_many_lines = 1;
+		return;
+	}
 	t = skip_blanks(s, end);
 	if (in->nlines == in->lines_alloc)	/* (a call a line cost 3%) */
 		grow_lines(in, in->nlines + 1);
@@ -681,6 +685,8 @@ static void add_text(struct input *in, char **arena, const char *s,
 		  lineno, has_cr);
 }
 
+static void drop_lines(struct input *in);
+
 static void split_lines(struct input *in)
 {
 	const char *s = in->data, *end = in->data + in->size;
@@ -699,8 +705,9 @@ static void split_lines(struct input *in)
 	arena = in->arena;
 	/* a first guess of 64 bytes a line; a big array grows by mremap()
 	 * without a copy, and pages never touched cost nothing */
-	grow_lines(in, in->size / 64 + 16);
-	while (s < end) {
+	grow_lines(in, in->size / 64 < INPUT_LINES_MAX ? in->size / 64 + 16 :
+		   INPUT_LINES_MAX);
+	while (s < end && !in->too_many_lines) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *stop = nl ? nl : end;
 
@@ -729,6 +736,8 @@ static void split_lines(struct input *in)
 	*arena = '\0';	/* readers of the arena stop here */
 	strbuf_release(&sb);
 	strbuf_release(&wide);
+	if (in->too_many_lines)
+		drop_lines(in);
 }
 
 /* Hashing and the binary test: what needs the raw bytes only. */
@@ -764,9 +773,21 @@ static void drop_lines(struct input *in)
 static void hash_and_split(struct input *in)
 {
 	pthread_t tid;
-	int threaded = in->size >= HASH_THREAD_MIN &&
-		       storan_cpus() > 1 &&
-		       !pthread_create(&tid, NULL, hash_and_test, in);
+	int threaded;
+
+	/* Refused in milliseconds, before a line is cut (cutting the 32 Mi
+	 * lines up to the cap took 8 s and 600 MB).  A smaller input cannot
+	 * have that many newlines; its '\r' pieces meet the cap in
+	 * add_line(). */
+	if (in->size >= INPUT_LINES_MAX &&
+	    count_bytes((const unsigned char *)in->data, in->size,
+			NEWLINES) > INPUT_LINES_MAX) {
+		in->binary = looks_binary(in->data, in->size);
+		in->too_many_lines = 1;
+		return;
+	}
+	threaded = in->size >= HASH_THREAD_MIN && storan_cpus() > 1 &&
+		   !pthread_create(&tid, NULL, hash_and_test, in);
 
 	if (!threaded) {
 		hash_and_test(in);
@@ -822,6 +843,7 @@ void input_finish_uncut(struct input *in)
 	if (!in->hasher || !in->hasher->running)
 		hash_and_test(in);
 	count_lines(in);
+	in->too_many_lines = in->nlines > INPUT_LINES_MAX;
 }
 
 void input_wait_hash(const struct input *in)
@@ -957,12 +979,13 @@ static int stream_is_binary(const char *buf, size_t len, size_t got,
  * Reads fd to its end.  hint is the size stat() gave (0 for streams): a
  * regular file is read into one buffer of its size, not a growing one
  * (a 64 KiB minimum cost a 7 KB fio JSON as much malloc work as its
- * parsing).  Returns 0, -1 with errno set, or -2: the stream is larger
- * than STREAM_MAX.
+ * parsing).  Returns 0, -1 with errno set, -2: the stream is larger
+ * than STREAM_MAX, or -3: it has more than INPUT_LINES_MAX lines (counted
+ * as they come: `yes` is refused after 64 MB, not 1 GiB).
  */
 static int read_fd(int fd, size_t hint, char **data, size_t *size)
 {
-	size_t alloc = 0, len = 0;
+	size_t alloc = 0, len = 0, lines = 0;
 	char *buf = NULL;
 	int probed = 0;
 
@@ -989,6 +1012,12 @@ static int read_fd(int fd, size_t hint, char **data, size_t *size)
 		if (len > STREAM_MAX) {
 			free(buf);
 			return -2;
+		}
+		lines += count_bytes((const unsigned char *)buf + len - got,
+				     (size_t)got, NEWLINES);
+		if (lines > INPUT_LINES_MAX) {
+			free(buf);
+			return -3;
 		}
 	}
 	buf[len] = '\0';
@@ -1032,7 +1061,12 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 		return 0;
 	}
 	rc = read_fd(fd, hint, data, size);
-	if (rc == -2)
+	if (rc == -3)
+		strbuf_addf(err, "%s: more than %u lines; storan takes no "
+			    "more from one input: split it",
+			    fd == STDIN_FILENO ? "stdin" : path,
+			    INPUT_LINES_MAX);
+	else if (rc == -2)
 		strbuf_addf(err, "%s: more than %llu MiB from a pipe or device; "
 			    "storan holds no more of a stream: save it to a "
 			    "file and name the file",
@@ -1042,7 +1076,7 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
 	if (fd != STDIN_FILENO)
 		close(fd);
-	return rc;
+	return rc == -3 ? -2 : rc < 0 ? -1 : 0;
 }
 
 int input_read(struct input *in, const char *path, struct strbuf *err)

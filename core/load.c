@@ -40,7 +40,7 @@ enum load_status load_input_hooked(const char *path,
 		diag_add(diags, DIAG_ERROR, NULL, 0, "%s", strbuf_str(&err));
 		strbuf_release(&err);
 		xalloc_subject(NULL);
-		return LOAD_TROUBLE;
+		return rc == -2 ? LOAD_FAILED : LOAD_TROUBLE;
 	}
 	/* a result set is read as it is: no hash, no lines (a 28 MB one
 	 * is one line, and cutting it cost as much as reading it) */
@@ -74,8 +74,14 @@ enum load_status load_input_hooked(const char *path,
 			input_finish_uncut(&in);
 		else
 			input_finish(&in);
-		/* a file that shrank under its mapping has NULs for text */
-		if (!input_changed(&in)) {
+		/* (a file that shrank under its mapping has NULs for text:
+		 * below; a binary one is refused as such by ingest) */
+		if (in.too_many_lines && !in.binary && !input_changed(&in)) {
+			diag_add(diags, DIAG_ERROR, in.name, 0, "more than %u "
+				 "lines; storan takes no more from one input: "
+				 "split it", INPUT_LINES_MAX);
+			st = LOAD_FAILED;
+		} else if (!input_changed(&in)) {
 			if (text_hook)
 				text_hook(&in, arg);
 			if (ingest_input(&in, opt, rs, diags))
