@@ -1026,6 +1026,51 @@ static int read_fd(int fd, size_t hint, char **data, size_t *size)
 	return 0;
 }
 
+/*
+ * Is the regular file open on fd (at offset off, size bytes) binary from
+ * its start, or sparse?  Then *data is its first bytes, up to the first
+ * hole, and a NUL (what the file holds at a hole): the binary test says
+ * so without the rest being read or mapped (a 50 GB sparse file was read
+ * whole and ran out of memory).  The offset is left where it was.
+ */
+static int probe_file(int fd, off_t off, size_t size, char **data,
+		      size_t *len)
+{
+	size_t want = size < STREAM_PROBE ? size : STREAM_PROBE, got = 0;
+	off_t hole = lseek(fd, off, SEEK_HOLE);
+	char *buf;
+
+	if (hole >= off && (size_t)(hole - off) < size) {
+		if ((size_t)(hole - off) < want)
+			want = (size_t)(hole - off);
+	} else {
+		hole = -1;
+	}
+	lseek(fd, off, SEEK_SET);
+	if (hole < 0 && size <= STREAM_PROBE)
+		return 0;	/* small: read whole, tested whole */
+	buf = xmalloc(want + 2);
+	while (got < want) {
+		ssize_t n = pread(fd, buf + got, want - got,
+				  off + (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (hole < 0 && !looks_binary(buf, got)) {
+		free(buf);
+		return 0;
+	}
+	buf[got] = '\0';	/* the hole's first byte, or past a NUL */
+	buf[got + 1] = '\0';
+	*data = buf;
+	*len = got + 1;
+	return 1;
+}
+
 int input_read_bytes(const char *path, char **data, size_t *size,
 		     struct strbuf *err)
 {
@@ -1051,8 +1096,18 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 			close(fd);
 		return -1;
 	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0)
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		off_t off = lseek(fd, 0, SEEK_CUR);
+
 		hint = (size_t)st.st_size;
+		if (off >= 0 && off < st.st_size &&
+		    probe_file(fd, off, (size_t)(st.st_size - off), data,
+			       size)) {
+			if (fd != STDIN_FILENO)
+				close(fd);
+			return 0;
+		}
+	}
 	/* (not stdin: a file redirected there may be read from its middle,
 	 * and what storan leaves of it is the next program's) */
 	if (hint && fd != STDIN_FILENO && (*data = filemap_open(fd, hint))) {

@@ -104,6 +104,12 @@ int input_read(struct input *in, const char *path, struct strbuf *err);
  * input_read() does, or returns -2 when a stream is refused for what it
  * holds (more than INPUT_LINES_MAX lines): exit 1, not 2.
  */
+/*
+ * A file whose first 64 KiB are binary, or which has a hole (a sparse
+ * file reads as NULs there), is not read further: its data is the bytes
+ * up to there and a NUL, enough for the binary test to say so, in
+ * milliseconds whatever the file's size.
+ */
 int input_read_bytes(const char *path, char **data, size_t *size,
 		     struct strbuf *err);
 void input_init_bare(struct input *in, const char *path, char *data,
