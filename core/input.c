@@ -379,6 +379,10 @@ static void add_line(struct input *in, char **arena, const char *s,
 
 	while (end > s && is_blank(end[-1]))
 		end--;
+	if (in->nlines >= INPUT_LINES_MAX) {	/* refused whole: see input.h */
+		in->too_many_lines = 1;
+		return;
+	}
 	t = skip_blanks(s, end);
 	if (in->nlines == in->lines_alloc)	/* (a call a line cost 3%) */
 		grow_lines(in, in->nlines + 1);
@@ -686,6 +690,8 @@ static void add_text(struct input *in, char **arena, const char *s,
 		  lineno, has_cr);
 }
 
+static void drop_lines(struct input *in);
+
 static void split_lines(struct input *in)
 {
 	const char *s = in->data, *end = in->data + in->size;
@@ -704,8 +710,9 @@ static void split_lines(struct input *in)
 	arena = in->arena;
 	/* a first guess of 64 bytes a line; a big array grows by mremap()
 	 * without a copy, and pages never touched cost nothing */
-	grow_lines(in, in->size / 64 + 16);
-	while (s < end) {
+	grow_lines(in, in->size / 64 < INPUT_LINES_MAX ? in->size / 64 + 16 :
+		   INPUT_LINES_MAX);
+	while (s < end && !in->too_many_lines) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *stop = nl ? nl : end;
 
@@ -734,6 +741,8 @@ static void split_lines(struct input *in)
 	*arena = '\0';	/* readers of the arena stop here */
 	strbuf_release(&sb);
 	strbuf_release(&wide);
+	if (in->too_many_lines)
+		drop_lines(in);
 }
 
 /* Hashing and the binary test: what needs the raw bytes only. */
@@ -769,9 +778,21 @@ static void drop_lines(struct input *in)
 static void hash_and_split(struct input *in)
 {
 	pthread_t tid;
-	int threaded = in->size >= HASH_THREAD_MIN &&
-		       storan_cpus() > 1 &&
-		       !pthread_create(&tid, NULL, hash_and_test, in);
+	int threaded;
+
+	/* Refused in milliseconds, before a line is cut (cutting the 32 Mi
+	 * lines up to the cap took 8 s and 600 MB).  A smaller input cannot
+	 * have that many newlines; its '\r' pieces meet the cap in
+	 * add_line(). */
+	if (in->size >= INPUT_LINES_MAX &&
+	    count_bytes((const unsigned char *)in->data, in->size,
+			NEWLINES) > INPUT_LINES_MAX) {
+		in->binary = looks_binary(in->data, in->size);
+		in->too_many_lines = 1;
+		return;
+	}
+	threaded = in->size >= HASH_THREAD_MIN && storan_cpus() > 1 &&
+		   !pthread_create(&tid, NULL, hash_and_test, in);
 
 	if (!threaded) {
 		hash_and_test(in);
@@ -827,6 +848,7 @@ void input_finish_uncut(struct input *in)
 	if (!in->hasher || !in->hasher->running)
 		hash_and_test(in);
 	count_lines(in);
+	in->too_many_lines = in->nlines > INPUT_LINES_MAX;
 }
 
 void input_wait_hash(const struct input *in)
@@ -962,12 +984,13 @@ static int stream_is_binary(const char *buf, size_t len, size_t got,
  * Reads fd to its end.  hint is the size stat() gave (0 for streams): a
  * regular file is read into one buffer of its size, not a growing one
  * (a 64 KiB minimum cost a 7 KB fio JSON as much malloc work as its
- * parsing).  Returns 0, -1 with errno set, or -2: the stream is larger
- * than STREAM_MAX.
+ * parsing).  Returns 0, -1 with errno set, -2: the stream is larger
+ * than STREAM_MAX, or -3: it has more than INPUT_LINES_MAX lines (counted
+ * as they come: `yes` is refused after 64 MB, not 1 GiB).
  */
 static int read_fd(int fd, size_t hint, char **data, size_t *size)
 {
-	size_t alloc = 0, len = 0;
+	size_t alloc = 0, len = 0, lines = 0;
 	char *buf = NULL;
 	int probed = 0;
 
@@ -995,11 +1018,62 @@ static int read_fd(int fd, size_t hint, char **data, size_t *size)
 			free(buf);
 			return -2;
 		}
+		lines += count_bytes((const unsigned char *)buf + len - got,
+				     (size_t)got, NEWLINES);
+		if (lines > INPUT_LINES_MAX) {
+			free(buf);
+			return -3;
+		}
 	}
 	buf[len] = '\0';
 	*data = buf;
 	*size = len;
 	return 0;
+}
+
+/*
+ * Is the regular file open on fd (at offset off, size bytes) binary from
+ * its start, or sparse?  Then *data is its first bytes, up to the first
+ * hole, and a NUL (what the file holds at a hole): the binary test says
+ * so without the rest being read or mapped (a 50 GB sparse file was read
+ * whole and ran out of memory).  The offset is left where it was.
+ */
+static int probe_file(int fd, off_t off, size_t size, char **data,
+		      size_t *len)
+{
+	size_t want = size < STREAM_PROBE ? size : STREAM_PROBE, got = 0;
+	off_t hole = lseek(fd, off, SEEK_HOLE);
+	char *buf;
+
+	if (hole >= off && (size_t)(hole - off) < size) {
+		if ((size_t)(hole - off) < want)
+			want = (size_t)(hole - off);
+	} else {
+		hole = -1;
+	}
+	lseek(fd, off, SEEK_SET);
+	if (hole < 0 && size <= STREAM_PROBE)
+		return 0;	/* small: read whole, tested whole */
+	buf = xmalloc(want + 2);
+	while (got < want) {
+		ssize_t n = pread(fd, buf + got, want - got,
+				  off + (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (hole < 0 && !looks_binary(buf, got)) {
+		free(buf);
+		return 0;
+	}
+	buf[got] = '\0';	/* the hole's first byte, or past a NUL */
+	buf[got + 1] = '\0';
+	*data = buf;
+	*len = got + 1;
+	return 1;
 }
 
 int input_read_bytes(const char *path, char **data, size_t *size,
@@ -1027,8 +1101,18 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 			close(fd);
 		return -1;
 	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0)
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		off_t off = lseek(fd, 0, SEEK_CUR);
+
 		hint = (size_t)st.st_size;
+		if (off >= 0 && off < st.st_size &&
+		    probe_file(fd, off, (size_t)(st.st_size - off), data,
+			       size)) {
+			if (fd != STDIN_FILENO)
+				close(fd);
+			return 0;
+		}
+	}
 	/* (not stdin: a file redirected there may be read from its middle,
 	 * and what storan leaves of it is the next program's) */
 	if (hint && fd != STDIN_FILENO && (*data = filemap_open(fd, hint))) {
@@ -1037,7 +1121,12 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 		return 0;
 	}
 	rc = read_fd(fd, hint, data, size);
-	if (rc == -2)
+	if (rc == -3)
+		strbuf_addf(err, "%s: more than %u lines; storan takes no "
+			    "more from one input: split it",
+			    fd == STDIN_FILENO ? "stdin" : path,
+			    INPUT_LINES_MAX);
+	else if (rc == -2)
 		strbuf_addf(err, "%s: more than %llu MiB from a pipe or device; "
 			    "storan holds no more of a stream: save it to a "
 			    "file and name the file",
@@ -1047,7 +1136,7 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
 	if (fd != STDIN_FILENO)
 		close(fd);
-	return rc;
+	return rc == -3 ? -2 : rc < 0 ? -1 : 0;
 }
 
 int input_read(struct input *in, const char *path, struct strbuf *err)

@@ -40,6 +40,16 @@ struct input_line {
 	unsigned lineno;	/* 1-based line of the original file */
 };
 
+/*
+ * Lines one input may hold.  A line costs about 30 bytes however short
+ * it is (its record here, the ingest's per-line tables), so 80 MB of
+ * bare newlines took 1.4 GB and 20 s before this cap; at it, the worst
+ * text costs about 1 GB beside its own bytes.  A 1 GiB log of 32-byte
+ * lines still fits.  Past it an input is refused whole
+ * (input->too_many_lines), never cut short.
+ */
+#define INPUT_LINES_MAX (1u << 25)
+
 struct input {
 	char *path;		/* as given; "-" is standard input */
 	char *name;		/* base name, "stdin" for "-" */
@@ -49,6 +59,7 @@ struct input {
 	size_t nlines, lines_alloc;
 	char sha256[65];
 	int binary;		/* NUL bytes or mostly non-text */
+	int too_many_lines;	/* more than INPUT_LINES_MAX: no lines kept */
 	/*
 	 * The texts, one after another in line order, each ended by its
 	 * NUL: "text0\0text1\0..." (arena_len bytes).  A reader of a
@@ -89,7 +100,15 @@ int input_read(struct input *in, const char *path, struct strbuf *err);
  * lines yet (input_init_bare takes data), then the hash, binary test and
  * lines (input_finish).  Between the last two a caller can look at the
  * raw text and decide it needs no lines at all (a storan result set).
- * input_init() is both of the last two.
+ * input_init() is both of the last two.  input_read_bytes() fails as
+ * input_read() does, or returns -2 when a stream is refused for what it
+ * holds (more than INPUT_LINES_MAX lines): exit 1, not 2.
+ */
+/*
+ * A file whose first 64 KiB are binary, or which has a hole (a sparse
+ * file reads as NULs there), is not read further: its data is the bytes
+ * up to there and a NUL, enough for the binary test to say so, in
+ * milliseconds whatever the file's size.
  */
 int input_read_bytes(const char *path, char **data, size_t *size,
 		     struct strbuf *err);

@@ -31,11 +31,16 @@ enum load_status load_input_hooked(const char *path,
 	char *data;
 	size_t size, before_m = rs->n, before_s = rs->nsources;
 	size_t before_d = diags->n;
+	int rc;
 
-	if (input_read_bytes(path, &data, &size, &err)) {
+	/* storan dies when memory runs out: it says on which input */
+	xalloc_subject(path);
+	rc = input_read_bytes(path, &data, &size, &err);
+	if (rc) {
 		diag_add(diags, DIAG_ERROR, NULL, 0, "%s", strbuf_str(&err));
 		strbuf_release(&err);
-		return LOAD_TROUBLE;
+		xalloc_subject(NULL);
+		return rc == -2 ? LOAD_FAILED : LOAD_TROUBLE;
 	}
 	/* a result set is read as it is: no hash, no lines (a 28 MB one
 	 * is one line, and cutting it cost as much as reading it) */
@@ -69,8 +74,14 @@ enum load_status load_input_hooked(const char *path,
 			input_finish_uncut(&in);
 		else
 			input_finish(&in);
-		/* a file that shrank under its mapping has NULs for text */
-		if (!input_changed(&in)) {
+		/* (a file that shrank under its mapping has NULs for text:
+		 * below; a binary one is refused as such by ingest) */
+		if (in.too_many_lines && !in.binary && !input_changed(&in)) {
+			diag_add(diags, DIAG_ERROR, in.name, 0, "more than %u "
+				 "lines; storan takes no more from one input: "
+				 "split it", INPUT_LINES_MAX);
+			st = LOAD_FAILED;
+		} else if (!input_changed(&in)) {
 			if (text_hook)
 				text_hook(&in, arg);
 			if (ingest_input(&in, opt, rs, diags))
@@ -88,6 +99,7 @@ enum load_status load_input_hooked(const char *path,
 	}
 	strbuf_release(&err);
 	input_release(&in);
+	xalloc_subject(NULL);
 	return st;
 }
 

@@ -14,6 +14,7 @@
 #include "version.h"
 #include "xalloc.h"
 
+#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
@@ -427,6 +428,7 @@ struct reader {
 	size_t index;		/* measurement being read */
 	size_t obj;		/* its token */
 	struct jscan *js;
+	int nonneg;		/* its unit has no negative figures */
 };
 
 /* The line of token tok (of the measurement when JSCAN_NONE). */
@@ -488,10 +490,26 @@ static double get_number(struct reader *r, size_t v)
 	return jscan_num(r->js, v, &d) ? d : NAN;
 }
 
+/* Does number token v have a digit other than 0 before its exponent? */
+static int has_nonzero_digit(const struct reader *r, size_t v)
+{
+	const char *s = r->js->buf + r->js->tok[v].start;
+
+	for (size_t i = 0; i < r->js->tok[v].len; i++) {
+		if (s[i] == 'e' || s[i] == 'E')
+			break;
+		if (s[i] >= '1' && s[i] <= '9')
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * A finite number at token v, or an error naming field: JSON has no
  * infinity, but 1e400 reads as one, and storan writes only finite
- * figures.
+ * figures.  Nor does it write a figure below the smallest normal double:
+ * 1e-400 read as 0 (or 1e-310 with digits lost) is refused the same way.
+ * A rate, a count of bytes or a time is never negative.
  */
 static int get_finite(struct reader *r, size_t v, const char *field,
 		      double *out)
@@ -499,8 +517,12 @@ static int get_finite(struct reader *r, size_t v, const char *field,
 	if (!is_number(r, v))
 		return fail_at(r, v, "non-number in", field);
 	*out = get_number(r, v);
-	if (!isfinite(*out))
+	if (!isfinite(*out) ||
+	    (fabs(*out) < DBL_MIN && has_nonzero_digit(r, v)))
 		return fail_at(r, v, "out of range in", field);
+	if (r->nonneg && *out < 0)
+		return fail_at(r, v, "negative figure of a B/s, 1/s, B or s "
+			       "metric in", field);
 	return 0;
 }
 
@@ -540,6 +562,7 @@ static int read_summary(struct reader *r, size_t o, struct measurement *m)
 {
 	size_t s = jscan_get(r->js, o, "summary");
 	struct summary *sm = &m->summary;
+	int nonneg, rc;
 
 	if (s == JSCAN_NONE)
 		return 0;
@@ -553,13 +576,27 @@ static int read_summary(struct reader *r, size_t o, struct measurement *m)
 			       "runs (1 to 2^53) in", "summary.n");
 	if (get_finite(r, jscan_get(r->js, s, "mean"), "summary.mean",
 		       &sm->mean) ||
-	    summary_figure(r, s, "stddev", &sm->stddev) ||
 	    summary_figure(r, s, "min", &sm->min) ||
 	    summary_figure(r, s, "max", &sm->max))
+		return -1;
+	/* a spread is never negative, whatever the unit: checked below */
+	nonneg = r->nonneg;
+	r->nonneg = 0;
+	rc = summary_figure(r, s, "stddev", &sm->stddev);
+	r->nonneg = nonneg;
+	if (rc)
 		return -1;
 	if (sm->stddev < 0)
 		return fail_at(r, jscan_get(r->js, s, "stddev"), "negative",
 			       "summary.stddev");
+	if (sm->min > sm->max)	/* (false when either is absent: NAN) */
+		return fail_at(r, jscan_get(r->js, s, "min"), "greater than "
+			       "summary.max:", "summary.min");
+	/* a mean is computed: 0.1 three times has a mean an ulp above 0.1 */
+	if (sm->mean < sm->min - 1e-9 * fabs(sm->min) ||
+	    sm->mean > sm->max + 1e-9 * fabs(sm->max))
+		return fail_at(r, jscan_get(r->js, s, "mean"), "outside "
+			       "[summary.min, summary.max]:", "summary.mean");
 	sm->present = 1;
 	sm->stddev_population =
 		is_type(r, jscan_get(r->js, s, "stddev_population"),
@@ -587,10 +624,10 @@ static int read_histogram(struct reader *r, size_t o, struct measurement *m)
 	c = jscan_first(r->js, c);
 	for (size_t i = 0; i < n; i++) {
 		if (!is_number(r, v) || !is_type(r, c, JSCAN_INTEGER) ||
-		    jscan_int(r->js, c) < 0 ||
-		    !isfinite(get_number(r, v)))
+		    jscan_int(r->js, c) < 0)
 			return fail_at(r, v, "bad bucket in", "histogram");
-		m->hist.value[i] = get_number(r, v);
+		if (get_finite(r, v, "histogram.values", &m->hist.value[i]))
+			return -1;
 		m->hist.count[i] = (uint64_t)jscan_int(r->js, c);
 		v = r->js->tok[v].next;	/* scalars: the next token */
 		c = r->js->tok[c].next;
@@ -685,6 +722,7 @@ static int read_measurement(struct reader *r, size_t o,
 	    get_string(r, o, "source_name", &sname, 0) ||
 	    check_unit(r, o, metric, unit) || read_line_number(r, o, &line))
 		return -1;
+	r->nonneg = strcmp(unit, UNIT_PERCENT) != 0;	/* a base unit */
 	if (src != JSCAN_NONE) {
 		int64_t i = jscan_int(r->js, src);
 
@@ -837,7 +875,7 @@ int rs_json_read(const char *name, const char *text, size_t len,
 	/* a copy: json-scan decodes strings in place */
 	char *buf = xmalloc(len + 1);
 	struct jscan *js = xmalloc(sizeof(*js));
-	struct reader r = { name, text, err, 0, 0, js };
+	struct reader r = { name, text, err, 0, 0, js, 0 };
 	size_t root;
 	int rc = -1;
 

@@ -8,36 +8,51 @@
 
 const char *progname = "storan";
 
-static void *check(void *p)
+static _Thread_local const char *subject;
+
+void xalloc_subject(const char *what)
+{
+	subject = what;
+}
+
+static __attribute__((noreturn)) void out_of_memory(size_t size)
+{
+	if (subject)
+		die("%s: out of memory (%zu bytes more)", subject, size);
+	die("out of memory (%zu bytes more)", size);
+}
+
+static void *check(void *p, size_t size)
 {
 	if (!p)
-		die("out of memory");
+		out_of_memory(size);
 	return p;
 }
 
 void *xmalloc(size_t size)
 {
-	return check(malloc(size ? size : 1));
+	return check(malloc(size ? size : 1), size);
 }
 
 void *xcalloc(size_t nmemb, size_t size)
 {
-	return check(calloc(nmemb ? nmemb : 1, size ? size : 1));
+	return check(calloc(nmemb ? nmemb : 1, size ? size : 1),
+		     nmemb * size);
 }
 
 void *xrealloc(void *ptr, size_t size)
 {
-	return check(realloc(ptr, size ? size : 1));
+	return check(realloc(ptr, size ? size : 1), size);
 }
 
 char *xstrdup(const char *s)
 {
-	return check(strdup(s));
+	return check(strdup(s), strlen(s) + 1);
 }
 
 char *xstrndup(const char *s, size_t n)
 {
-	return check(strndup(s, n));
+	return check(strndup(s, n), n + 1);
 }
 
 void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem)
@@ -49,7 +64,7 @@ void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem)
 	n = n ? n : 8;
 	while (n < need) {
 		if (n > ((size_t)-1 / 2) / elem)
-			die("out of memory");
+			out_of_memory((size_t)-1);
 		n *= 2;
 	}
 	*alloc = n;

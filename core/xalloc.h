@@ -25,6 +25,13 @@ void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem);
 	((void)((need) > (alloc) ? \
 		((ptr) = xgrow((ptr), &(alloc), (need), sizeof(*(ptr)))) : 0))
 
+/*
+ * Names what this thread works on (an input's path), or NULL: when
+ * memory runs out, the message says "PATH: out of memory", not only
+ * "out of memory".  The caller keeps subject alive until it unsets it.
+ */
+void xalloc_subject(const char *subject);
+
 /* Program name used as message prefix ("storan"). */
 extern const char *progname;
 

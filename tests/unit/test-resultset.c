@@ -204,6 +204,58 @@ static const struct bad_doc bad_docs[] = {
 	  "\"unit\": \"B/s\", \"values\": [1], \"histogram\": "
 	  "{\"values\": [1, 2], \"counts\": [3]}}]}",
 	  "bad.json:1: measurements[0]: needs values and counts of one length" },
+	/* read as they were before (issue 15): a negative rate, time or
+	 * size; a summary whose figures contradict; an underflow read as 0 */
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\",\n"
+	  "\"unit\": \"B/s\", \"values\": [1, -5]}]}",
+	  "bad.json:3: measurements[0]: negative figure of a B/s, 1/s, B or s "
+	  "metric in 'values'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"lat.mean\",\n"
+	  "\"unit\": \"s\", \"values\": [], \"summary\":\n"
+	  "{\"n\": 3, \"mean\": -1e-3}}]}",
+	  "bad.json:4: measurements[0]: negative figure of a B/s, 1/s, B or s "
+	  "metric in 'summary.mean'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+	  "{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"iops\", "
+	  "\"unit\": \"1/s\", \"values\": [], \"summary\": "
+	  "{\"n\": 3, \"mean\": 5, \"min\": -1, \"max\": 6}}]}",
+	  "bad.json:1: measurements[0]: negative figure of a B/s, 1/s, B or s "
+	  "metric in 'min'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bytes\", "
+	  "\"unit\": \"B\", \"values\": [1], \"histogram\": "
+	  "{\"values\": [-1], \"counts\": [3]}}]}",
+	  "bad.json:1: measurements[0]: negative figure of a B/s, 1/s, B or s "
+	  "metric in 'histogram.values'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\",\n"
+	  "\"unit\": \"B/s\", \"values\": [], \"summary\":\n"
+	  "{\"n\": 3, \"mean\": 5, \"min\": 7, \"max\": 6}}]}",
+	  "bad.json:4: measurements[0]: greater than summary.max: "
+	  "'summary.min'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\",\n"
+	  "\"unit\": \"B/s\", \"values\": [], \"summary\":\n"
+	  "{\"n\": 3, \"mean\": 9, \"min\": 5, \"max\": 6}}]}",
+	  "bad.json:4: measurements[0]: outside [summary.min, summary.max]: "
+	  "'summary.mean'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\",\n"
+	  "\"unit\": \"B/s\", \"values\": [], \"summary\":\n"
+	  "{\"n\": 3, \"mean\": 4, \"min\": 5, \"max\": 6}}]}",
+	  "bad.json:4: measurements[0]: outside [summary.min, summary.max]: "
+	  "'summary.mean'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"x\",\n"
+	  "\"unit\": \"%\", \"values\": [\n1e-400]}]}",
+	  "bad.json:4: measurements[0]: out of range in 'values'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [], \"summary\": "
+	  "{\"n\": 3, \"mean\": 5, \"stddev\": 2.5e-310}}]}",
+	  "bad.json:1: measurements[0]: out of range in 'stddev'" },
 };
 
 static void test_json_errors(void **state)
@@ -217,7 +269,41 @@ static void test_json_errors(void **state)
 		result_set_init(&rs);
 		assert_int_equal(rs_json_read("bad.json", j, strlen(j), &rs,
 					      &err), -1);
-		assert_non_null(strstr(err.buf, bad_docs[i].message));
+		if (!strstr(err.buf, bad_docs[i].message))
+			fail_msg("doc %zu: '%s', not '%s'", i, err.buf,
+				 bad_docs[i].message);
+		result_set_release(&rs);
+		strbuf_release(&err);
+	}
+}
+
+/* What the checks above must still let through: a computed mean an ulp
+ * outside [min, max], a negative zero, a tiny normal figure, a negative
+ * percentage. */
+static void test_json_edges_accepted(void **state)
+{
+	static const char *const docs[] = {
+		"{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": "
+		"[{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+		"\"unit\": \"B/s\", \"values\": [], \"summary\": {\"n\": 3, "
+		"\"mean\": 0.10000000000000002, \"min\": 0.1, \"max\": 0.1}}]}",
+		"{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": "
+		"[{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+		"\"unit\": \"B/s\", \"values\": [-0.0, 0, 0e-400, 1e-300]}]}",
+		"{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": "
+		"[{\"tool\": \"x\", \"op\": \"read\", \"metric\": \"x\", "
+		"\"unit\": \"%\", \"values\": [-3]}]}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		struct result_set rs;
+		struct strbuf err = STRBUF_INIT;
+
+		result_set_init(&rs);
+		if (rs_json_read("ok.json", docs[i], strlen(docs[i]), &rs,
+				 &err))
+			fail_msg("doc %zu: %s", i, strbuf_str(&err));
 		result_set_release(&rs);
 		strbuf_release(&err);
 	}
@@ -469,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_basic_stats_huge),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_json_edges_accepted),
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_json_writer_matches_jansson),
 		cmocka_unit_test(test_histogram_values_memo),
