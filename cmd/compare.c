@@ -23,6 +23,7 @@
 #include "../core/human.h"
 #include "../core/load.h"
 #include "../core/numscan.h"
+#include "../core/suggest.h"
 #include "../core/xalloc.h"
 
 #include <getopt.h>
@@ -44,7 +45,9 @@ static const char compare_usage[] =
 	"  -a, --alpha A         significance level (0.05)\n"
 	"  -T, --test T          auto (default), welch, mannwhitney\n"
 	"  -m, --metric M,...    metrics to compare (default: bw, iops,\n"
-	"                        latencies and times)\n"
+	"                        lat.mean, clat.mean, their p99 and\n"
+	"                        time.*; all: every metric with a\n"
+	"                        direction)\n"
 	"  -w, --where K=V,...   only measurements that match\n"
 	"  -M, --match KEYS      match on exactly these labels\n"
 	"  -I, --ignore KEYS     also leave these labels out of the match\n"
@@ -176,6 +179,22 @@ static int parse_option(int c, struct compare_args *a)
 		return usage_error("compare", "bad option");
 	}
 	return 0;
+}
+
+/*
+ * No --metric: the headline metrics.  "all" among them: every metric
+ * with a direction (compare_default_metric()), whatever else is named.
+ */
+static void metrics_all(struct compare_options *o)
+{
+	o->headline = !o->metrics;
+	for (size_t i = 0; i < o->nmetrics; i++)
+		if (!strcmp(o->metrics[i], "all")) {
+			free_list(o->metrics, o->nmetrics);
+			o->metrics = NULL;
+			o->nmetrics = 0;
+			return;
+		}
 }
 
 static char *labels_text(const struct labels *l)
@@ -587,6 +606,127 @@ static void render_json(const struct compare_args *a, char **names,
 		     JSON_REAL_PRECISION(15), 1, out);
 }
 
+/*
+ * Metrics storan knows by name even where no input has them (a script
+ * may pass --metric time.real to inputs of every kind): the fixed names
+ * and the families with their summaries and percentiles.
+ */
+static int metric_known(const char *m)
+{
+	static const char *const fixed[] = {
+		"bw", "iops", "bytes", "runtime", "time.real", "time.user",
+		"time.sys", "cpu.usr", "cpu.sys", "disk.util", "lat", "clat",
+		"slat",
+	};
+	static const char *const families[] = {
+		"lat.", "clat.", "slat.", "bw.", "iops.",
+	};
+	const char *p;
+	double v;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+		if (!strcmp(m, fixed[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(families) / sizeof(*families); i++) {
+		size_t n = strlen(families[i]);
+
+		if (strncmp(m, families[i], n))
+			continue;
+		p = m + n;
+		if (!strcmp(p, "mean") || !strcmp(p, "min") ||
+		    !strcmp(p, "max") || !strcmp(p, "stddev"))
+			return 1;
+		if (*p++ != 'p')
+			return 0;
+		return !scan_double(&p, 0, &v) && !*p && v > 0 && v <= 100;
+	}
+	return 0;
+}
+
+/*
+ * Label keys a script may name whatever the inputs hold (CONTRACTS.md's
+ * labels, the provenance keys, the key derived from input names).
+ */
+static const char *const known_keys[] = {
+	"host", "device", "section", "command", "file", "job", "rw",
+	"rwmixread", "bs", "iodepth", "numjobs", "ioengine", "direct",
+	"filesize", "threads", "group", "if", "of", "count", "conv", "iflag",
+	"oflag", "link", "compression", "kind", "test", "name-test",
+};
+
+/* Appends s to the candidates *v[0..*n) unless there already. */
+static void add_cand(const char ***v, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* Is s one of v[0..n)? */
+static int in_cands(const char *s, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, v[i]))
+			return 1;
+	return 0;
+}
+
+/* "unknown --metric 'iosp'; did you mean 'iops'?" and exit 2. */
+static int unknown_word(const char *what, const char *word,
+			const char *const *cands, size_t n)
+{
+	const char *best = suggest_closest(word, cands, n);
+
+	if (best)
+		return usage_error("compare", "unknown %s '%s'; did you mean "
+				   "'%s'?", what, word, best);
+	return usage_error("compare", "unknown %s '%s'", what, word);
+}
+
+/*
+ * Every --metric, --match and --ignore name is one the inputs have or
+ * storan knows; else exit 2 with the closest known one.  Run after
+ * loading: the inputs' own metrics and keys are candidates first.
+ */
+static int check_names(const struct compare_args *a,
+		       const struct result_set *sets, int n)
+{
+	const struct compare_options *o = &a->co;
+	const char **metrics = NULL, **keys = NULL;
+	size_t nm = 0, nk = 0;
+	int rc = 0;
+
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < sets[i].n; j++) {
+			const struct measurement *m = &sets[i].m[j];
+
+			add_cand(&metrics, &nm, m->metric);
+			for (size_t k = 0; k < m->labels.n; k++)
+				add_cand(&keys, &nk, m->labels.v[k].key);
+		}
+	add_cand(&metrics, &nm, "all");
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(*known_keys); i++)
+		add_cand(&keys, &nk, known_keys[i]);
+	for (size_t i = 0; !rc && i < o->nmetrics; i++)
+		if (!in_cands(o->metrics[i], metrics, nm) &&
+		    !metric_known(o->metrics[i]))
+			rc = unknown_word("--metric", o->metrics[i], metrics,
+					  nm);
+	for (size_t i = 0; !rc && i < o->nmatch; i++)
+		if (!in_cands(o->match[i], keys, nk))
+			rc = unknown_word("--match key", o->match[i], keys,
+					  nk);
+	for (size_t i = 0; !rc && i < o->nignore; i++)
+		if (!in_cands(o->ignore[i], keys, nk))
+			rc = unknown_word("--ignore key", o->ignore[i], keys,
+					  nk);
+	free(metrics);
+	free(keys);
+	return rc;
+}
+
 /* Loads every input into its own set; the worst status. */
 static enum load_status load_all(char **names, int n, struct result_set *sets,
 				 struct compare_args *a)
@@ -615,7 +755,8 @@ static void say_empty(const struct compare_args *a, const char *name)
 	fprintf(stderr, "storan compare: %s: no measurement to compare%s\n",
 		name, a->co.metrics || a->co.where ?
 		" (--metric and --where leave none)" :
-		" (bw, iops, latencies and times; name others with --metric)");
+		" (bw, iops, mean and p99 latency, times; --metric all for"
+		" the rest)");
 }
 
 static int exit_status(const struct compare_args *a, char **names,
@@ -665,7 +806,10 @@ static int run_compare(struct compare_args *a, char **names, int n)
 	int rc = EXIT_TROUBLE;
 
 	footnotes_init(&fns, a->fa.level);
-	if (st != LOAD_TROUBLE) {
+	if (st != LOAD_TROUBLE)
+		rc = check_names(a, sets, n);
+	if (st != LOAD_TROUBLE && !rc) {
+		rc = EXIT_TROUBLE;
 		if (fn)
 			check_sets(a, sets, n, fn);
 		for (int i = 1; i < n; i++)
@@ -740,6 +884,8 @@ int cmd_compare(int argc, char **argv)
 		rc = usage_error("compare", "needs a baseline and at least "
 				 "one candidate");
 	a.co.where = a.where.n ? &a.where : NULL;
+	if (!rc)
+		metrics_all(&a.co);
 	if (!rc && output_path_check(a.output))
 		rc = EXIT_TROUBLE;
 	if (!rc)
