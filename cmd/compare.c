@@ -32,6 +32,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static const char compare_usage[] =
 	"usage: storan compare BASELINE CANDIDATE... [options]\n"
@@ -550,6 +552,13 @@ static void text_columns(const struct text_plan *pl, struct fmt_table *t,
 		col[c] = !shown[c] ? -1 :
 			 (int)fmt_table_add_column(t, heads[c], heads[c],
 						   c >= TC_NA && c <= TC_P);
+	/* to fit a terminal: the change restates the ratio, the labels
+	 * wrap */
+	fmt_table_set_column_flags(t, (size_t)col[TC_CHANGE],
+				   FMT_COL_OPTIONAL);
+	if (col[TC_LABELS] >= 0)
+		fmt_table_set_column_flags(t, (size_t)col[TC_LABELS],
+					   FMT_COL_WRAP);
 }
 
 static void text_cell(struct fmt_table *t, size_t r, int col,
@@ -646,7 +655,8 @@ static void readable_table(const struct compare_args *a,
 
 static void render_readable(const struct compare_args *a, char **names,
 			    const struct compare_result *res, int nres,
-			    struct footnotes *fn, int color, struct strbuf *out)
+			    struct footnotes *fn, int color, size_t width,
+			    struct strbuf *out)
 {
 	for (int i = 0; i < nres; i++) {
 		char *ta = side_title(names[0], &res[i].identity_a);
@@ -662,7 +672,10 @@ static void render_readable(const struct compare_args *a, char **names,
 		}
 		if (i)
 			strbuf_addch(out, '\n');
-		fmt_render(&t, a->format, color, out);
+		if (a->format == FMT_TEXT)
+			fmt_render_text_width(&t, color, width, out);
+		else
+			fmt_render(&t, a->format, color, out);
 		fmt_table_release(&t);
 		free(title);
 		free(ta);
@@ -1062,6 +1075,25 @@ static int exit_status(const struct compare_args *a, char **names,
 	return rc;
 }
 
+/*
+ * The width text output fits: the terminal's when standard output is
+ * one (TIOCGWINSZ, else $COLUMNS, else 80); 0 (no limit) otherwise.
+ */
+static size_t terminal_width(void)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	double v;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	if (env && is_numeric_string(env, &v) && v >= 20 && v < 10000)
+		return (size_t)v;
+	return 80;
+}
+
 /* storan check over every input: set i of fn is input i. */
 static void check_sets(struct compare_args *a, const struct result_set *sets,
 		       int n, struct footnotes *fn)
@@ -1103,7 +1135,8 @@ static int run_compare(struct compare_args *a, char **names, int n)
 					a->format == FMT_TEXT &&
 					!strcmp(a->output, "-") &&
 					fmt_color_wanted(a->color, 1) > 0,
-					&out);
+					!strcmp(a->output, "-") ?
+					terminal_width() : 0, &out);
 		rc = write_file_atomic(a->output, out.buf, out.len) ?
 		     EXIT_TROUBLE : exit_status(a, names, res, n - 1, st);
 	}
