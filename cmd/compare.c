@@ -24,6 +24,7 @@
 #include "../core/keymap.h"
 #include "../core/load.h"
 #include "../core/numscan.h"
+#include "../core/pager.h"
 #include "../core/suggest.h"
 #include "../core/xalloc.h"
 
@@ -57,6 +58,8 @@ static const char compare_usage[] =
 	"  -f, --format F        text (default), md, csv, json\n"
 	"      --color WHEN      auto (default), always, never\n"
 	"  -o, --output FILE     write to FILE (whole or not at all)\n"
+	"      --no-pager        never page (on a terminal: $STORAN_PAGER,\n"
+	"                        $PAGER or less -FRX)\n"
 	"      --link NAME       link for storan check's over-link (sata3,\n"
 	"                        pcie3x4, ...; see storan-check(1))\n"
 	"      --ram SIZE        RAM of the tested machines (default: this\n"
@@ -76,6 +79,7 @@ struct compare_args {
 	enum fmt_kind format;
 	const char *color;
 	const char *output;
+	int no_pager;
 	struct findings_args fa;
 };
 
@@ -182,6 +186,9 @@ static int parse_option(int c, struct compare_args *a)
 		break;
 	case 'o':
 		a->output = optarg;
+		break;
+	case 'P':
+		a->no_pager = 1;
 		break;
 	default:
 		return usage_error("compare", "bad option");
@@ -1137,8 +1144,12 @@ static int run_compare(struct compare_args *a, char **names, int n)
 					fmt_color_wanted(a->color, 1) > 0,
 					!strcmp(a->output, "-") ?
 					terminal_width() : 0, &out);
-		rc = write_file_atomic(a->output, out.buf, out.len) ?
-		     EXIT_TROUBLE : exit_status(a, names, res, n - 1, st);
+		if (!strcmp(a->output, "-") && !a->no_pager)
+			rc = pager_write(out.buf, out.len);
+		else
+			rc = write_file_atomic(a->output, out.buf, out.len);
+		rc = rc ? EXIT_TROUBLE : exit_status(a, names, res, n - 1,
+						     st);
 	}
 	for (int i = 0; i < n; i++) {
 		compare_result_release(&res[i]);
@@ -1164,6 +1175,7 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "color", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "no-pager", no_argument, NULL, 'P' },
 		FINDINGS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

@@ -56,6 +56,7 @@ esc=$(printf '\033[')
 "$S" compare host-alpha.json host-beta.json --color always |
 	grep -qF "${esc}1;31mregression" || fail "--color always"
 if script -qec true /dev/null >/dev/null 2>&1; then
+	export STORAN_PAGER=cat	# a pager's own escapes are not colour
 	script -qec "'$S' compare host-alpha.json host-beta.json" /dev/null |
 		grep -qF "$esc" || fail "no colour on a terminal"
 	NO_COLOR=1 script -qec "'$S' compare host-alpha.json host-beta.json" \
