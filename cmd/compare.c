@@ -911,13 +911,14 @@ static void render_json(const struct compare_args *a, char **names,
  * may pass --metric time.real to inputs of every kind): the fixed names
  * and the families with their summaries and percentiles.
  */
+static const char *const fixed[] = {
+	"bw", "iops", "bytes", "runtime", "time.real", "time.user",
+	"time.sys", "cpu.usr", "cpu.sys", "disk.util", "lat", "clat", "slat",
+	"lat.mean", "clat.mean", "slat.mean", "lat.p99", "clat.p99",
+};
+
 static int metric_known(const char *m)
 {
-	static const char *const fixed[] = {
-		"bw", "iops", "bytes", "runtime", "time.real", "time.user",
-		"time.sys", "cpu.usr", "cpu.sys", "disk.util", "lat", "clat",
-		"slat",
-	};
 	static const char *const families[] = {
 		"lat.", "clat.", "slat.", "bw.", "iops.",
 	};
@@ -1007,6 +1008,8 @@ static int check_names(const struct compare_args *a,
 				add_cand(&keys, &nk, m->labels.v[k].key);
 		}
 	add_cand(&metrics, &nm, "all");
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+		add_cand(&metrics, &nm, fixed[i]);
 	for (size_t i = 0; i < sizeof(known_keys) / sizeof(*known_keys); i++)
 		add_cand(&keys, &nk, known_keys[i]);
 	for (size_t i = 0; !rc && i < o->nmetrics; i++)

@@ -52,6 +52,8 @@ expect2 "unknown --metric 'al'; did you mean 'all'?" --metric al
 expect2 "unknown --match key 'bz'; did you mean 'bs'?" --match bz,rw
 expect2 "unknown --ignore key 'hots'; did you mean 'host'?" --ignore hots
 expect2 "unknown --ignore key 'zzzzzzzz'" --ignore zzzzzzzz
+# a known metric these inputs lack is still suggested
+expect2 "unknown --metric 'time.rael'; did you mean 'time.real'?" --metric time.rael
 # known names that these inputs lack are no error
 "$S" compare old.json new.json --ignore device,section >/dev/null 2>&1
 [ $? -ne 2 ] || fail "--ignore device: exit 2"
