@@ -59,6 +59,18 @@ int compare_default_metric(const char *metric)
 	       !ends_with(metric, ".stddev");
 }
 
+int compare_headline_metric(const char *metric)
+{
+	static const char *const names[] = {
+		"bw", "iops", "lat.mean", "clat.mean", "lat.p99", "clat.p99",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (!strcmp(metric, names[i]))
+			return 1;
+	return !strncmp(metric, "time.", 5) && compare_direction(metric);
+}
+
 enum verdict compare_verdict(double change_pct, int direction,
 			     double threshold_pct, int tested, double p,
 			     double alpha)
@@ -98,8 +110,9 @@ static int compared_metric(const struct measurement *m, const void *arg)
 {
 	const struct compare_options *opt = arg;
 
-	return opt->metrics ? in_strings(m->metric, opt->metrics,
-					 opt->nmetrics) :
+	if (opt->metrics)
+		return in_strings(m->metric, opt->metrics, opt->nmetrics);
+	return opt->headline ? compare_headline_metric(m->metric) :
 	       compare_default_metric(m->metric);
 }
 
@@ -343,8 +356,16 @@ static void histogram_rows(struct compare_result *r,
 	group_histogram(ex, c->group[1], &h[1]);
 	for (size_t i = 0; i < sizeof(tails) / sizeof(*tails); i++) {
 		char *metric = xstrfmt("%s.%s", family, tails[i].suffix);
-		struct compare_row *row = new_row(r, ex, c, metric);
-		char *key = row_key(row, metric);
+		struct compare_row *row;
+		char *key;
+
+		if (!opt->metrics && opt->headline &&
+		    !compare_headline_metric(metric)) {
+			free(metric);
+			continue;
+		}
+		row = new_row(r, ex, c, metric);
+		key = row_key(row, metric);
 
 		if (keymap_get(rows, key)) {	/* printed: that row counts */
 			release_row(row);

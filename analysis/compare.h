@@ -68,6 +68,14 @@ int compare_direction(const char *metric);
  */
 int compare_default_metric(const char *metric);
 
+/*
+ * The headline metrics `storan compare` shows unless told otherwise: bw,
+ * iops, mean latency (lat.mean, clat.mean), its p99 (lat.p99, clat.p99)
+ * and the times (time.real, time.user, time.sys).  Each is also a
+ * compare_default_metric().
+ */
+int compare_headline_metric(const char *metric);
+
 /* The verdict rules above; p NAN when no test could be made. */
 enum verdict compare_verdict(double change_pct, int direction,
 			     double threshold_pct, int tested, double p,
@@ -77,8 +85,11 @@ struct compare_options {
 	double threshold;		/* percent */
 	double alpha;
 	enum compare_test test;
-	char **metrics;		/* NULL: compare_default_metric() */
+	char **metrics;		/* NULL: compare_default_metric(), or
+				 * compare_headline_metric() if headline */
 	size_t nmetrics;
+	int headline;		/* with metrics NULL: the headline set
+				 * (tail rows from histograms: p99 only) */
 	const struct filter *where;	/* NULL: everything */
 	char **match;		/* non-NULL: match on these labels */
 	size_t nmatch;

@@ -101,7 +101,14 @@ size_t fmt_table_add_column(struct fmt_table *t, const char *name,
 	t->cols[t->ncols].name = xstrdup(name);
 	t->cols[t->ncols].heading = xstrdup(heading ? heading : name);
 	t->cols[t->ncols].numeric = numeric;
+	t->cols[t->ncols].flags = 0;
 	return t->ncols++;
+}
+
+void fmt_table_set_column_flags(struct fmt_table *t, size_t col,
+				unsigned flags)
+{
+	t->cols[col].flags = flags;
 }
 
 size_t fmt_table_add_row(struct fmt_table *t)
@@ -303,20 +310,187 @@ static void text_field(struct strbuf *out, const char *s, size_t width,
 		pad(out, width - w);
 }
 
-static void footnotes_text(const struct fmt_table *t, struct strbuf *out)
+/* How many bytes of s fit in w columns (at least one code point). */
+static size_t fit_bytes(const char *s, size_t w)
 {
-	for (size_t i = 0; i < t->nfootnotes; i++) {
-		strbuf_addf(out, "%s%u ", FMT_NOTE_MARK, t->footnotes[i].n);
-		fmt_footnote_text(&t->footnotes[i], out);
+	const unsigned char *p = (const unsigned char *)s;
+	size_t used = 0, n = 0;
+
+	while (p[n]) {
+		size_t len = 1, cw;
+		unsigned c = p[n];
+		int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+
+		if (more)
+			c &= 0x3f >> more;
+		for (; more && (p[n + len] & 0xc0) == 0x80; more--, len++)
+			c = c << 6 | (p[n + len] & 0x3f);
+		cw = is_wide(c) ? 2 : 1;
+		if (n && used + cw > w)
+			break;
+		used += cw;
+		n += len;
+	}
+	return n;
+}
+
+/*
+ * The next line of s within w columns: its length in bytes, *next where
+ * the line after it starts.  Breaks at the last blank that fits; a word
+ * wider than w is cut when cut is set, else kept whole.
+ */
+static size_t next_line(const char *s, size_t w, int cut, const char **next)
+{
+	size_t fit = fit_bytes(s, w), brk = 0;
+
+	if (!s[fit]) {
+		*next = s + fit;
+		return fit;
+	}
+	for (size_t i = 1; i <= fit; i++)
+		if (s[i] == ' ')
+			brk = i;
+	if (!brk && !cut) {
+		const char *sp = strchr(s, ' ');
+
+		fit = sp ? (size_t)(sp - s) : strlen(s);
+	}
+	if (!brk)
+		brk = fit;
+	*next = s + brk;
+	while (**next == ' ')
+		(*next)++;
+	return brk;
+}
+
+/* s (one line) wrapped at width, continued two columns in. */
+static void wrap_line(struct strbuf *out, const char *s, size_t width)
+{
+	int first = 1;
+
+	if (!width || width_of(s) <= width) {
+		strbuf_adds(out, s);
 		strbuf_addch(out, '\n');
+		return;
+	}
+	while (*s) {
+		const char *next;
+		size_t len = next_line(s, first || width < 4 ? width :
+				       width - 2, 0, &next);
+
+		strbuf_addf(out, "%s%.*s\n", first ? "" : "  ", (int)len, s);
+		first = 0;
+		s = next;
 	}
 }
 
-static void render_text(const struct fmt_table *t, int color,
+/* Each line of s wrapped as wrap_line() does. */
+static void wrap_lines(struct strbuf *out, const char *s, size_t width)
+{
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		char *line = xstrndup(s, len);
+
+		wrap_line(out, line, width);
+		free(line);
+		s += len + (nl ? 1 : 0);
+	}
+}
+
+static void footnotes_text(const struct fmt_table *t, size_t width,
+			   struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < t->nfootnotes; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s%u ", FMT_NOTE_MARK, t->footnotes[i].n);
+		fmt_footnote_text(&t->footnotes[i], &sb);
+		wrap_line(out, sb.buf, width);
+	}
+	strbuf_release(&sb);
+}
+
+/* The sum of the shown columns' widths and the gaps between them. */
+static size_t row_width(const struct fmt_table *t, const size_t *width,
+			const int *hide)
+{
+	size_t sum = 0, n = 0;
+
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!hide[c]) {
+			sum += width[c];
+			n++;
+		}
+	return sum + (n ? 2 * (n - 1) : 0);
+}
+
+/* Leaves out optional columns, then narrows the wrap column, to fit. */
+static void fit_columns(const struct fmt_table *t, size_t limit,
+			size_t *width, int *hide)
+{
+	size_t wrap = t->ncols, total;
+
+	while ((total = row_width(t, width, hide)) > limit) {
+		size_t c = t->ncols;
+
+		while (c-- > 0)
+			if (!hide[c] && (t->cols[c].flags & FMT_COL_OPTIONAL))
+				break;
+		if (c == (size_t)-1)
+			break;
+		hide[c] = 1;
+	}
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!hide[c] && (t->cols[c].flags & FMT_COL_WRAP))
+			wrap = c;
+	if (total > limit && wrap < t->ncols) {
+		size_t rest = total - width[wrap], min = 12;
+
+		if (min < width_of(t->cols[wrap].heading))
+			min = width_of(t->cols[wrap].heading);
+		width[wrap] = limit > rest + min ? limit - rest : min;
+	}
+}
+
+/* Drops the blanks a line ends in, and ends it. */
+static void end_line(struct strbuf *out)
+{
+	while (out->len && out->buf[out->len - 1] == ' ')
+		out->len--;
+	if (out->buf)
+		out->buf[out->len] = '\0';
+	strbuf_addch(out, '\n');
+}
+
+/* Line `line` of row r's cell in column c: its text into part. */
+static const char *cell_line(const struct fmt_table *t, size_t c,
+			     size_t width, const char *s, const char **rest,
+			     struct strbuf *part)
+{
+	const char *next;
+	size_t len;
+
+	*rest = NULL;
+	if (width_of(s) <= width || !(t->cols[c].flags & FMT_COL_WRAP))
+		return s;
+	len = next_line(s, width, 1, &next);
+	strbuf_reset(part);
+	strbuf_add(part, s, len);
+	if (*next)
+		*rest = next;
+	return strbuf_str(part);
+}
+
+static void render_text(const struct fmt_table *t, int color, size_t limit,
 			struct strbuf *out)
 {
-	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
-	struct strbuf sc = STRBUF_INIT;
+	size_t nc = t->ncols ? t->ncols : 1, last = 0;
+	size_t *width = xcalloc(nc, sizeof(*width));
+	int *hide = xcalloc(nc, sizeof(*hide));
+	const char **rest = xcalloc(nc, sizeof(*rest));
+	struct strbuf sc = STRBUF_INIT, part = STRBUF_INIT;
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		width[c] = width_of(t->cols[c].heading);
@@ -327,35 +501,75 @@ static void render_text(const struct fmt_table *t, int color,
 				width[c] = w;
 		}
 	}
-	if (t->title)
-		strbuf_addf(out, "%s\n\n", t->title);
-	for (size_t c = 0; c < t->ncols; c++) {
-		if (c)
+	if (limit)
+		fit_columns(t, limit, width, hide);
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!hide[c])
+			last = c;
+	if (t->title) {
+		wrap_lines(out, t->title, limit);
+		strbuf_addch(out, '\n');
+	}
+	for (size_t c = 0, n = 0; c < t->ncols; c++) {
+		if (hide[c])
+			continue;
+		if (n++)
 			strbuf_adds(out, "  ");
 		text_field(out, t->cols[c].heading, width[c],
-			   t->cols[c].numeric, NULL, c + 1 == t->ncols);
+			   t->cols[c].numeric, NULL, c == last);
 	}
 	strbuf_addch(out, '\n');
 	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const struct fmt_cell *cell = cell_at(t, r, c);
+		int more = 1;
 
-			if (c)
-				strbuf_adds(out, "  ");
-			text_field(out, shown(cell, &sc), width[c],
-				   t->cols[c].numeric,
-				   color ? ansi(cell->style) : NULL,
-				   c + 1 == t->ncols);
+		for (int line = 0; more; line++) {
+			more = 0;
+			for (size_t c = 0, n = 0; c < t->ncols; c++) {
+				const struct fmt_cell *cell = cell_at(t, r, c);
+				const char *s;
+
+				if (hide[c])
+					continue;
+				if (n++)
+					strbuf_adds(out, "  ");
+				if (line && !rest[c]) {
+					pad(out, width[c]);
+					continue;
+				}
+				s = line ? rest[c] : shown(cell, &sc);
+				s = cell_line(t, c, width[c], s, &rest[c],
+					      &part);
+				more |= rest[c] != NULL;
+				text_field(out, s, width[c],
+					   t->cols[c].numeric,
+					   color && !line ?
+					   ansi(cell->style) : NULL, c == last);
+			}
+			if (line || more)
+				end_line(out);
+			else
+				strbuf_addch(out, '\n');
 		}
-		strbuf_addch(out, '\n');
 	}
-	for (size_t i = 0; i < t->nnotes; i++)
-		strbuf_addf(out, "%s%s\n", i ? "" : "\n", t->notes[i]);
+	for (size_t i = 0; i < t->nnotes; i++) {
+		if (!i)
+			strbuf_addch(out, '\n');
+		wrap_line(out, t->notes[i], limit);
+	}
 	if (t->nfootnotes && !t->nnotes)
 		strbuf_addch(out, '\n');
-	footnotes_text(t, out);
+	footnotes_text(t, limit, out);
+	strbuf_release(&part);
 	strbuf_release(&sc);
+	free(rest);
+	free(hide);
 	free(width);
+}
+
+void fmt_render_text_width(const struct fmt_table *t, int color,
+			   size_t width, struct strbuf *out)
+{
+	render_text(t, color, width, out);
 }
 
 void fmt_md_escape(struct strbuf *out, const char *s)
@@ -629,7 +843,7 @@ void fmt_render_footnotes(const struct fmt_table *t, enum fmt_kind kind,
 			  struct strbuf *out)
 {
 	if (kind == FMT_TEXT)
-		footnotes_text(t, out);
+		footnotes_text(t, 0, out);
 	else if (kind == FMT_MD)
 		footnotes_md(t, out);
 	else if (kind == FMT_HTML)
@@ -641,7 +855,7 @@ void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,
 {
 	switch (kind) {
 	case FMT_TEXT:
-		render_text(t, color, out);
+		render_text(t, color, 0, out);
 		break;
 	case FMT_MD:
 		render_md(t, out);

@@ -63,10 +63,17 @@ enum fmt_style {
 	FMT_WARN,	/* yellow, class "warn" */
 };
 
+/* How a text column gives way when a table must fit a width. */
+enum fmt_column_flags {
+	FMT_COL_WRAP = 1 << 0,		/* narrowed, its cells wrapped */
+	FMT_COL_OPTIONAL = 1 << 1,	/* left out (rightmost first) */
+};
+
 struct fmt_column {
 	char *name;	/* CSV header and JSON key: "bs", "read" */
 	char *heading;	/* text/md/html header: "read (MB/s)" */
 	int numeric;	/* right-aligned */
+	unsigned flags;	/* enum fmt_column_flags */
 };
 
 struct fmt_cell {
@@ -109,6 +116,9 @@ void fmt_table_release(struct fmt_table *t);
 /* Adds a column (only before the first row); returns its index. */
 size_t fmt_table_add_column(struct fmt_table *t, const char *name,
 			    const char *heading, int numeric);
+/* Sets a column's enum fmt_column_flags. */
+void fmt_table_set_column_flags(struct fmt_table *t, size_t col,
+				unsigned flags);
 /* Appends a row of empty cells; returns its index. */
 size_t fmt_table_add_row(struct fmt_table *t);
 struct fmt_cell *fmt_table_cell(struct fmt_table *t, size_t row, size_t col);
@@ -145,6 +155,17 @@ void fmt_footnote_text(const struct fmt_footnote *f, struct strbuf *out);
  */
 void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,
 		struct strbuf *out);
+
+/*
+ * FMT_TEXT within width columns (0: as fmt_render()): optional columns
+ * are left out, rightmost first, until the rows fit; then the wrap
+ * column is narrowed (to no less than 12) and its cells wrapped onto
+ * more lines; the title's lines, the notes and the footnotes are wrapped
+ * at blanks, continued two columns in.  A word wider than the width
+ * stays whole.
+ */
+void fmt_render_text_width(const struct fmt_table *t, int color,
+			   size_t width, struct strbuf *out);
 
 /*
  * Appends just the table's footnotes, one per line, in FMT_TEXT, FMT_MD

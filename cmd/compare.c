@@ -21,8 +21,11 @@
 #include "../core/json-out.h"
 #include "../core/atomic.h"
 #include "../core/human.h"
+#include "../core/keymap.h"
 #include "../core/load.h"
 #include "../core/numscan.h"
+#include "../core/pager.h"
+#include "../core/suggest.h"
 #include "../core/xalloc.h"
 
 #include <getopt.h>
@@ -30,6 +33,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static const char compare_usage[] =
 	"usage: storan compare BASELINE CANDIDATE... [options]\n"
@@ -44,13 +49,17 @@ static const char compare_usage[] =
 	"  -a, --alpha A         significance level (0.05)\n"
 	"  -T, --test T          auto (default), welch, mannwhitney\n"
 	"  -m, --metric M,...    metrics to compare (default: bw, iops,\n"
-	"                        latencies and times)\n"
+	"                        lat.mean, clat.mean, their p99 and\n"
+	"                        time.*; all: every metric with a\n"
+	"                        direction)\n"
 	"  -w, --where K=V,...   only measurements that match\n"
 	"  -M, --match KEYS      match on exactly these labels\n"
 	"  -I, --ignore KEYS     also leave these labels out of the match\n"
 	"  -f, --format F        text (default), md, csv, json\n"
 	"      --color WHEN      auto (default), always, never\n"
 	"  -o, --output FILE     write to FILE (whole or not at all)\n"
+	"      --no-pager        never page (on a terminal: $STORAN_PAGER,\n"
+	"                        $PAGER or less -FRX)\n"
 	"      --link NAME       link for storan check's over-link (sata3,\n"
 	"                        pcie3x4, ...; see storan-check(1))\n"
 	"      --ram SIZE        RAM of the tested machines (default: this\n"
@@ -70,6 +79,7 @@ struct compare_args {
 	enum fmt_kind format;
 	const char *color;
 	const char *output;
+	int no_pager;
 	struct findings_args fa;
 };
 
@@ -95,6 +105,11 @@ static void free_list(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int parse_number(const char *s, int percent, double *out)
@@ -172,10 +187,29 @@ static int parse_option(int c, struct compare_args *a)
 	case 'o':
 		a->output = optarg;
 		break;
+	case 'P':
+		a->no_pager = 1;
+		break;
 	default:
 		return usage_error("compare", "bad option");
 	}
 	return 0;
+}
+
+/*
+ * No --metric: the headline metrics.  "all" among them: every metric
+ * with a direction (compare_default_metric()), whatever else is named.
+ */
+static void metrics_all(struct compare_options *o)
+{
+	o->headline = !o->metrics;
+	for (size_t i = 0; i < o->nmetrics; i++)
+		if (!strcmp(o->metrics[i], "all")) {
+			free_list(o->metrics, o->nmetrics);
+			o->metrics = NULL;
+			o->nmetrics = 0;
+			return;
+		}
 }
 
 static char *labels_text(const struct labels *l)
@@ -270,11 +304,11 @@ static void add_row(struct fmt_table *t, const struct compare_row *row,
  */
 static void mark_row(struct fmt_table *t, size_t r,
 		     const struct compare_row *row, struct footnotes *fn,
-		     size_t set_b)
+		     size_t set_b, size_t col_a, size_t col_b)
 {
-	footnotes_mark_cell(fn, t, r, 5, 0, row->members[0],
+	footnotes_mark_cell(fn, t, r, col_a, 0, row->members[0],
 			    row->nmembers[0]);
-	footnotes_mark_cell(fn, t, r, 7, set_b, row->members[1],
+	footnotes_mark_cell(fn, t, r, col_b, set_b, row->members[1],
 			    row->nmembers[1]);
 }
 
@@ -338,9 +372,298 @@ static void add_summary_notes(struct fmt_table *t,
 	strbuf_release(&sb);
 }
 
+/*
+ * The text table shows what tells its rows apart, and says the rest once
+ * above it: the labels that are the same on every row, the tool, the
+ * runs a side and the test when every row has the same.  A label is
+ * shown on the rows only when it tells two rows of one tool, op and
+ * metric apart that the labels before it do not (job=randread
+ * rw=randread test=randread restate the op and are left out).
+ */
+struct text_plan {
+	char **keys;		/* the labels shown on the rows, in order */
+	size_t nkeys;
+	struct strbuf every;	/* "fio bs=4K iodepth=16" */
+	int tool, n, p, test;	/* columns shown */
+};
+
+/* "4K" for a block or file size in bytes, else the value itself. */
+static void label_value(struct strbuf *sb, const char *key, const char *v)
+{
+	char buf[32];
+	double x;
+
+	if ((!strcmp(key, "bs") || !strcmp(key, "filesize")) &&
+	    is_numeric_string(v, &x) && x >= 0)
+		strbuf_adds(sb, human_size(x, buf, sizeof(buf)));
+	else
+		strbuf_adds(sb, v);
+}
+
+/* The row's tool, op, metric and its values of keys[0..n), as a key. */
+static char *row_signature(const struct compare_row *row, char **keys,
+			   size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s\037%s\037%s", row->tool, row->op, row->metric);
+	for (size_t k = 0; k < n; k++) {
+		const char *v = labels_get(&row->labels, keys[k]);
+
+		strbuf_addf(&sb, "\037%c%s", v ? '=' : '-', v ? v : "");
+	}
+	return strbuf_detach(&sb);
+}
+
+/* Does key tell apart two rows that keys[0..n) leave equal? */
+static int key_splits(const struct compare_result *r, char **keys, size_t n,
+		      const char *key)
+{
+	struct keymap seen;
+	int created, splits = 0;
+
+	keymap_init(&seen);
+	for (size_t i = 0; !splits && i < r->nrows; i++) {
+		char *sig = row_signature(&r->rows[i], keys, n);
+		size_t *first = keymap_put(&seen, sig, i, &created);
+		const char *a, *b;
+
+		if (!created) {
+			a = labels_get(&r->rows[*first].labels, key);
+			b = labels_get(&r->rows[i].labels, key);
+			splits = (!a != !b) || (a && strcmp(a, b));
+		}
+		free(sig);
+	}
+	keymap_release(&seen);
+	return splits;
+}
+
+/* The value of key on every row, or NULL when rows differ or lack it. */
+static const char *constant_value(const struct compare_result *r,
+				  const char *key)
+{
+	const char *v0 = labels_get(&r->rows[0].labels, key);
+
+	for (size_t i = 1; v0 && i < r->nrows; i++) {
+		const char *v = labels_get(&r->rows[i].labels, key);
+
+		if (!v || strcmp(v, v0))
+			return NULL;
+	}
+	return v0;
+}
+
+static void text_plan_init(struct text_plan *pl, const struct compare_result *r)
+{
+	char **all = NULL;
+	size_t nall = 0;
+	int created;
+	struct keymap known;
+
+	memset(pl, 0, sizeof(*pl));
+	strbuf_init(&pl->every);
+	keymap_init(&known);
+	for (size_t i = 0; i < r->nrows; i++)	/* labels are sorted */
+		for (size_t j = 0; j < r->rows[i].labels.n; j++) {
+			const char *key = r->rows[i].labels.v[j].key;
+
+			keymap_put(&known, key, nall, &created);
+			if (created) {
+				all = xrealloc(all, (nall + 1) * sizeof(*all));
+				all[nall++] = xstrdup(key);
+			}
+		}
+	qsort(all, nall, sizeof(*all), cmp_strp);
+	for (size_t i = 1; i < r->nrows; i++) {
+		const struct compare_row *a = &r->rows[0], *b = &r->rows[i];
+
+		pl->tool |= strcmp(a->tool, b->tool) != 0;
+		pl->n |= a->a.n != b->a.n || a->b.n != b->b.n;
+		pl->test |= strcmp(a->test, b->test) != 0;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		pl->p |= !isnan(r->rows[i].p);
+	if (r->nrows && !pl->tool)
+		strbuf_adds(&pl->every, r->rows[0].tool);
+	for (size_t k = 0; k < nall; k++) {
+		const char *v = r->nrows ? constant_value(r, all[k]) : NULL;
+
+		if (v) {
+			strbuf_addf(&pl->every, "%s%s=", pl->every.len ?
+				    " " : "", all[k]);
+			label_value(&pl->every, all[k], v);
+		} else if (key_splits(r, pl->keys, pl->nkeys, all[k])) {
+			pl->keys = xrealloc(pl->keys, (pl->nkeys + 1) *
+					    sizeof(*pl->keys));
+			pl->keys[pl->nkeys++] = all[k];
+			all[k] = NULL;
+		}
+	}
+	free_list(all, nall);
+	keymap_release(&known);
+}
+
+static void text_plan_release(struct text_plan *pl)
+{
+	free_list(pl->keys, pl->nkeys);
+	strbuf_release(&pl->every);
+}
+
+/* The lines above a text table: what every row shares. */
+static void text_context(const struct text_plan *pl,
+			 const struct compare_result *r, struct strbuf *out)
+{
+	const struct compare_row *row = r->nrows ? &r->rows[0] : NULL;
+
+	if (pl->every.len)
+		strbuf_addf(out, "\nevery row: %s", pl->every.buf);
+	if (row && (!pl->n || !pl->test)) {
+		strbuf_adds(out, "\n");
+		if (!pl->n && row->a.n == row->b.n)
+			strbuf_addf(out, "runs: %zu a side", row->a.n);
+		else if (!pl->n)
+			strbuf_addf(out, "runs: %zu baseline, %zu candidate",
+				    row->a.n, row->b.n);
+		if (!pl->test && !strcmp(row->test, "none"))
+			strbuf_addf(out, "%sno test", pl->n ? "" : "; ");
+		else if (!pl->test)
+			strbuf_addf(out, "%stest: %s", pl->n ? "" : "; ",
+				    row->test);
+	}
+}
+
+enum {
+	TC_TOOL, TC_OP, TC_LABELS, TC_METRIC, TC_NA, TC_A, TC_NB, TC_B,
+	TC_RATIO, TC_CHANGE, TC_P, TC_TEST, TC_VERDICT, TC_COUNT
+};
+
+/* Column TC_x's index in the text table (-1: not shown), by plan. */
+static void text_columns(const struct text_plan *pl, struct fmt_table *t,
+			 int *col)
+{
+	static const char *const heads[TC_COUNT] = {
+		"tool", "op", "labels", "metric", "n", "baseline", "n",
+		"candidate", "ratio", "change", "p", "test", "verdict",
+	};
+	int shown[TC_COUNT];
+
+	for (int c = 0; c < TC_COUNT; c++)
+		shown[c] = 1;
+	shown[TC_TOOL] = pl->tool;
+	shown[TC_LABELS] = pl->nkeys > 0;
+	shown[TC_NA] = shown[TC_NB] = pl->n;
+	shown[TC_P] = pl->p;
+	shown[TC_TEST] = pl->test;
+	for (int c = 0; c < TC_COUNT; c++)
+		col[c] = !shown[c] ? -1 :
+			 (int)fmt_table_add_column(t, heads[c], heads[c],
+						   c >= TC_NA && c <= TC_P);
+	/* to fit a terminal: the change restates the ratio, the labels
+	 * wrap */
+	fmt_table_set_column_flags(t, (size_t)col[TC_CHANGE],
+				   FMT_COL_OPTIONAL);
+	if (col[TC_LABELS] >= 0)
+		fmt_table_set_column_flags(t, (size_t)col[TC_LABELS],
+					   FMT_COL_WRAP);
+}
+
+static void text_cell(struct fmt_table *t, size_t r, int col,
+		      const char *text)
+{
+	if (col >= 0)
+		fmt_table_set_cell(t, r, (size_t)col, text, NULL);
+}
+
+static void text_number(struct fmt_table *t, size_t r, int col, double v,
+			const char *text)
+{
+	if (col >= 0)
+		fmt_table_set_number(t, r, (size_t)col, v, text);
+}
+
+static void add_text_row(struct fmt_table *t, const struct text_plan *pl,
+			 const int *col, const struct compare_row *row)
+{
+	size_t r = fmt_table_add_row(t);
+	struct strbuf sb = STRBUF_INIT;
+	char buf[64];
+
+	text_cell(t, r, col[TC_TOOL], row->tool);
+	text_cell(t, r, col[TC_OP], row->op);
+	for (size_t k = 0; k < pl->nkeys; k++) {
+		const char *v = labels_get(&row->labels, pl->keys[k]);
+
+		strbuf_addf(&sb, "%s%s=", sb.len ? " " : "", pl->keys[k]);
+		if (v)
+			label_value(&sb, pl->keys[k], v);
+		else
+			strbuf_adds(&sb, "-");
+	}
+	text_cell(t, r, col[TC_LABELS], sb.buf ? sb.buf : "");
+	text_cell(t, r, col[TC_METRIC], row->metric);
+	text_number(t, r, col[TC_NA], (double)row->a.n, NULL);
+	mean_text(row, row->a.mean, buf, sizeof(buf));
+	text_number(t, r, col[TC_A], row->a.mean, buf);
+	text_number(t, r, col[TC_NB], (double)row->b.n, NULL);
+	mean_text(row, row->b.mean, buf, sizeof(buf));
+	text_number(t, r, col[TC_B], row->b.mean, buf);
+	snprintf(buf, sizeof(buf), "%.3f", row->ratio);
+	text_number(t, r, col[TC_RATIO], row->ratio, buf);
+	snprintf(buf, sizeof(buf), "%+.1f%%", row->change_pct);
+	text_number(t, r, col[TC_CHANGE], row->change_pct, buf);
+	snprintf(buf, sizeof(buf), row->p < 0.001 ? "<0.001" : "%.3f",
+		 row->p);
+	text_number(t, r, col[TC_P], row->p, buf);
+	text_cell(t, r, col[TC_TEST], row->test);
+	snprintf(buf, sizeof(buf), "%s%s", verdict_name(row->verdict),
+		 row->single_runs ? " *" : "");
+	text_cell(t, r, col[TC_VERDICT], buf);
+	fmt_table_set_style(t, r, (size_t)col[TC_VERDICT],
+			    verdict_style(row->verdict));
+	strbuf_release(&sb);
+}
+
+/* One candidate's table: text (the plan above) or Markdown (every
+ * column, the labels in full). */
+static void readable_table(const struct compare_args *a,
+			   const struct compare_result *res, size_t set_b,
+			   const char *title, struct footnotes *fn,
+			   struct fmt_table *t)
+{
+	struct text_plan pl;
+	int col[TC_COUNT];
+	struct strbuf head = STRBUF_INIT;
+
+	if (a->format != FMT_TEXT) {
+		fmt_table_init(t, title);
+		add_columns(t);
+		for (size_t r = 0; r < res->nrows; r++) {
+			add_row(t, &res->rows[r], NULL);
+			if (fn)
+				mark_row(t, r, &res->rows[r], fn, set_b, 5, 7);
+		}
+		return;
+	}
+	text_plan_init(&pl, res);
+	strbuf_adds(&head, title);
+	text_context(&pl, res, &head);
+	fmt_table_init(t, head.buf);
+	text_columns(&pl, t, col);
+	for (size_t r = 0; r < res->nrows; r++) {
+		add_text_row(t, &pl, col, &res->rows[r]);
+		if (fn)
+			mark_row(t, r, &res->rows[r], fn, set_b,
+				 (size_t)col[TC_A], (size_t)col[TC_B]);
+	}
+	text_plan_release(&pl);
+	strbuf_release(&head);
+}
+
 static void render_readable(const struct compare_args *a, char **names,
 			    const struct compare_result *res, int nres,
-			    struct footnotes *fn, int color, struct strbuf *out)
+			    struct footnotes *fn, int color, size_t width,
+			    struct strbuf *out)
 {
 	for (int i = 0; i < nres; i++) {
 		char *ta = side_title(names[0], &res[i].identity_a);
@@ -348,14 +671,7 @@ static void render_readable(const struct compare_args *a, char **names,
 		char *title = xstrfmt("baseline %s vs candidate %s", ta, tb);
 		struct fmt_table t;
 
-		fmt_table_init(&t, title);
-		add_columns(&t);
-		for (size_t r = 0; r < res[i].nrows; r++) {
-			add_row(&t, &res[i].rows[r], NULL);
-			if (fn)
-				mark_row(&t, r, &res[i].rows[r], fn,
-					 (size_t)i + 1);
-		}
+		readable_table(a, &res[i], (size_t)i + 1, title, fn, &t);
 		add_summary_notes(&t, &res[i], names[0], names[i + 1]);
 		if (fn) {
 			footnotes_to_fmt(fn, &t);
@@ -363,7 +679,10 @@ static void render_readable(const struct compare_args *a, char **names,
 		}
 		if (i)
 			strbuf_addch(out, '\n');
-		fmt_render(&t, a->format, color, out);
+		if (a->format == FMT_TEXT)
+			fmt_render_text_width(&t, color, width, out);
+		else
+			fmt_render(&t, a->format, color, out);
 		fmt_table_release(&t);
 		free(title);
 		free(ta);
@@ -587,6 +906,130 @@ static void render_json(const struct compare_args *a, char **names,
 		     JSON_REAL_PRECISION(15), 1, out);
 }
 
+/*
+ * Metrics storan knows by name even where no input has them (a script
+ * may pass --metric time.real to inputs of every kind): the fixed names
+ * and the families with their summaries and percentiles.
+ */
+static const char *const fixed[] = {
+	"bw", "iops", "bytes", "runtime", "time.real", "time.user",
+	"time.sys", "cpu.usr", "cpu.sys", "disk.util", "lat", "clat", "slat",
+	"lat.mean", "clat.mean", "slat.mean", "lat.p99", "clat.p99",
+};
+
+static int metric_known(const char *m)
+{
+	static const char *const families[] = {
+		"lat.", "clat.", "slat.", "bw.", "iops.",
+	};
+	const char *p;
+	double v;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+		if (!strcmp(m, fixed[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(families) / sizeof(*families); i++) {
+		size_t n = strlen(families[i]);
+
+		if (strncmp(m, families[i], n))
+			continue;
+		p = m + n;
+		if (!strcmp(p, "mean") || !strcmp(p, "min") ||
+		    !strcmp(p, "max") || !strcmp(p, "stddev"))
+			return 1;
+		if (*p++ != 'p')
+			return 0;
+		return !scan_double(&p, 0, &v) && !*p && v > 0 && v <= 100;
+	}
+	return 0;
+}
+
+/*
+ * Label keys a script may name whatever the inputs hold (CONTRACTS.md's
+ * labels, the provenance keys, the key derived from input names).
+ */
+static const char *const known_keys[] = {
+	"host", "device", "section", "command", "file", "job", "rw",
+	"rwmixread", "bs", "iodepth", "numjobs", "ioengine", "direct",
+	"filesize", "threads", "group", "if", "of", "count", "conv", "iflag",
+	"oflag", "link", "compression", "kind", "test", "name-test",
+};
+
+/* Appends s to the candidates *v[0..*n) unless there already. */
+static void add_cand(const char ***v, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* Is s one of v[0..n)? */
+static int in_cands(const char *s, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, v[i]))
+			return 1;
+	return 0;
+}
+
+/* "unknown --metric 'iosp'; did you mean 'iops'?" and exit 2. */
+static int unknown_word(const char *what, const char *word,
+			const char *const *cands, size_t n)
+{
+	const char *best = suggest_closest(word, cands, n);
+
+	if (best)
+		return usage_error("compare", "unknown %s '%s'; did you mean "
+				   "'%s'?", what, word, best);
+	return usage_error("compare", "unknown %s '%s'", what, word);
+}
+
+/*
+ * Every --metric, --match and --ignore name is one the inputs have or
+ * storan knows; else exit 2 with the closest known one.  Run after
+ * loading: the inputs' own metrics and keys are candidates first.
+ */
+static int check_names(const struct compare_args *a,
+		       const struct result_set *sets, int n)
+{
+	const struct compare_options *o = &a->co;
+	const char **metrics = NULL, **keys = NULL;
+	size_t nm = 0, nk = 0;
+	int rc = 0;
+
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < sets[i].n; j++) {
+			const struct measurement *m = &sets[i].m[j];
+
+			add_cand(&metrics, &nm, m->metric);
+			for (size_t k = 0; k < m->labels.n; k++)
+				add_cand(&keys, &nk, m->labels.v[k].key);
+		}
+	add_cand(&metrics, &nm, "all");
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+		add_cand(&metrics, &nm, fixed[i]);
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(*known_keys); i++)
+		add_cand(&keys, &nk, known_keys[i]);
+	for (size_t i = 0; !rc && i < o->nmetrics; i++)
+		if (!in_cands(o->metrics[i], metrics, nm) &&
+		    !metric_known(o->metrics[i]))
+			rc = unknown_word("--metric", o->metrics[i], metrics,
+					  nm);
+	for (size_t i = 0; !rc && i < o->nmatch; i++)
+		if (!in_cands(o->match[i], keys, nk))
+			rc = unknown_word("--match key", o->match[i], keys,
+					  nk);
+	for (size_t i = 0; !rc && i < o->nignore; i++)
+		if (!in_cands(o->ignore[i], keys, nk))
+			rc = unknown_word("--ignore key", o->ignore[i], keys,
+					  nk);
+	free(metrics);
+	free(keys);
+	return rc;
+}
+
 /* Loads every input into its own set; the worst status. */
 static enum load_status load_all(char **names, int n, struct result_set *sets,
 				 struct compare_args *a)
@@ -615,7 +1058,8 @@ static void say_empty(const struct compare_args *a, const char *name)
 	fprintf(stderr, "storan compare: %s: no measurement to compare%s\n",
 		name, a->co.metrics || a->co.where ?
 		" (--metric and --where leave none)" :
-		" (bw, iops, latencies and times; name others with --metric)");
+		" (bw, iops, mean and p99 latency, times; --metric all for"
+		" the rest)");
 }
 
 static int exit_status(const struct compare_args *a, char **names,
@@ -639,6 +1083,25 @@ static int exit_status(const struct compare_args *a, char **names,
 		rc = EXIT_FINDINGS;
 	}
 	return rc;
+}
+
+/*
+ * The width text output fits: the terminal's when standard output is
+ * one (TIOCGWINSZ, else $COLUMNS, else 80); 0 (no limit) otherwise.
+ */
+static size_t terminal_width(void)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	double v;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	if (env && is_numeric_string(env, &v) && v >= 20 && v < 10000)
+		return (size_t)v;
+	return 80;
 }
 
 /* storan check over every input: set i of fn is input i. */
@@ -665,7 +1128,10 @@ static int run_compare(struct compare_args *a, char **names, int n)
 	int rc = EXIT_TROUBLE;
 
 	footnotes_init(&fns, a->fa.level);
-	if (st != LOAD_TROUBLE) {
+	if (st != LOAD_TROUBLE)
+		rc = check_names(a, sets, n);
+	if (st != LOAD_TROUBLE && !rc) {
+		rc = EXIT_TROUBLE;
 		if (fn)
 			check_sets(a, sets, n, fn);
 		for (int i = 1; i < n; i++)
@@ -679,9 +1145,14 @@ static int run_compare(struct compare_args *a, char **names, int n)
 					a->format == FMT_TEXT &&
 					!strcmp(a->output, "-") &&
 					fmt_color_wanted(a->color, 1) > 0,
-					&out);
-		rc = write_file_atomic(a->output, out.buf, out.len) ?
-		     EXIT_TROUBLE : exit_status(a, names, res, n - 1, st);
+					!strcmp(a->output, "-") ?
+					terminal_width() : 0, &out);
+		if (!strcmp(a->output, "-") && !a->no_pager)
+			rc = pager_write(out.buf, out.len);
+		else
+			rc = write_file_atomic(a->output, out.buf, out.len);
+		rc = rc ? EXIT_TROUBLE : exit_status(a, names, res, n - 1,
+						     st);
 	}
 	for (int i = 0; i < n; i++) {
 		compare_result_release(&res[i]);
@@ -707,6 +1178,7 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "color", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "no-pager", no_argument, NULL, 'P' },
 		FINDINGS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -740,6 +1212,8 @@ int cmd_compare(int argc, char **argv)
 		rc = usage_error("compare", "needs a baseline and at least "
 				 "one candidate");
 	a.co.where = a.where.n ? &a.where : NULL;
+	if (!rc)
+		metrics_all(&a.co);
 	if (!rc && output_path_check(a.output))
 		rc = EXIT_TROUBLE;
 	if (!rc)

@@ -86,6 +86,17 @@ static void test_directions(void **state)
 	assert_true(compare_default_metric("lat.p99"));
 	assert_false(compare_default_metric("runtime"));
 	assert_false(compare_default_metric("bytes"));
+	/* compare's default: the headline figures only */
+	assert_true(compare_headline_metric("bw"));
+	assert_true(compare_headline_metric("iops"));
+	assert_true(compare_headline_metric("clat.mean"));
+	assert_true(compare_headline_metric("lat.p99"));
+	assert_true(compare_headline_metric("time.sys"));
+	assert_false(compare_headline_metric("clat.p99.9"));
+	assert_false(compare_headline_metric("clat.p50"));
+	assert_false(compare_headline_metric("slat.mean"));
+	assert_false(compare_headline_metric("bw.mean"));
+	assert_false(compare_headline_metric("runtime"));
 }
 
 static struct measurement *add(struct result_set *rs, const char *op,
