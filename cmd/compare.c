@@ -45,7 +45,7 @@ static const char compare_usage[] =
 	"inconclusive.  Inputs are result sets or any text 'storan ingest'\n"
 	"reads.\n"
 	"\n"
-	"  -t, --threshold PCT   changes within PCT are unchanged (5%)\n"
+	"      --threshold PCT   changes within PCT are unchanged (5%)\n"
 	"  -a, --alpha A         significance level (0.05)\n"
 	"  -T, --test T          auto (default), welch, mannwhitney\n"
 	"  -m, --metric M,...    metrics to compare (default: bw, iops,\n"
@@ -1168,7 +1168,8 @@ static int run_compare(struct compare_args *a, char **names, int n)
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "threshold", required_argument, NULL, 't' },
+		{ "threshold", required_argument, NULL, 't' },	/* long only:
+							 * -t is --title */
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "test", required_argument, NULL, 'T' },
 		{ "metric", required_argument, NULL, 'm' },
@@ -1194,7 +1195,7 @@ int cmd_compare(int argc, char **argv)
 	a.color = "auto";
 	a.output = "-";
 	findings_args_init(&a.fa);
-	while (!rc && (c = getopt_long(argc, argv, "t:a:T:m:w:M:I:f:o:h",
+	while (!rc && (c = getopt_long(argc, argv, "a:T:m:w:M:I:f:o:h",
 				       longopts, NULL)) != -1) {
 		if (c == 'h') {
 			print_usage(stdout, compare_usage);

@@ -10,7 +10,7 @@ OPTS="$ROOT/scripts/storan-options"
 
 # ---- Clashes in files this branch may not touch (compare is another
 # ---- engineer's): reported, not failed.  EMPTY THIS LIST when fixed.
-KNOWN="compare:-t"
+KNOWN=""
 
 "$OPTS" "$STORAN" --commands | cut -f1 >"$TMP/cmds"
 [ -s "$TMP/cmds" ] || fail "no command table in storan --help"
