@@ -219,6 +219,12 @@ static int check_row(struct parse_ctx *ctx, const struct csv_row *r,
 					 "'%s'", r->f[c]), -1;
 	if (isnan(x->mean))
 		return row_error(ctx, r, COL_MEAN, "%sempty", ""), -1;
+	/* a rate, a count of bytes or a time is never negative (the
+	 * result-set reader refuses it too: it would not read back) */
+	if (strcmp(r->f[COL_UNIT], "%") && (x->mean < 0 || x->min < 0))
+		return row_error(ctx, r, x->mean < 0 ? COL_MEAN : COL_MIN,
+				 "%snegative figure of a B/s, 1/s, B or s "
+				 "metric", ""), -1;
 	if (x->n == 1 && !isnan(x->sd))
 		return row_error(ctx, r, COL_STDDEV, "%sgiven for a single run "
 				 "(n = 1)", ""), -1;
