@@ -402,6 +402,10 @@ static void test_link_hint(void **state)
 	      "device=/dev/nvme0n1;of=/dev/null", 1, 1.2e9);
 	add_m(&f->rs, "dd", "read", "bw", "B/s", 16,
 	      "of=/dev/null;section=Kansas office", 1, 1.2e9);
+	add_m(&f->rs, "dd", "read", "bw", "B/s", 20,
+	      "of=/dev/null;section=WD Elements, USB 3.0", 1, 671e6);
+	add_m(&f->rs, "dd", "read", "bw", "B/s", 24,
+	      "of=/dev/null;section=a USB 3 stick", 1, 671e6);
 	run(f);
 	x = find(f, "over-link", 0);
 	assert_non_null(x);
@@ -409,6 +413,10 @@ static void test_link_hint(void **state)
 	assert_null(find(f, "over-link", 1));	/* two families: no hint */
 	assert_null(find(f, "over-link", 2));	/* PCIe 5 x16 holds it */
 	assert_null(find(f, "over-link", 3));	/* "sas" inside a word */
+	x = find(f, "over-link", 4);	/* USB 3.0 is 5 Gb/s */
+	assert_non_null(x);
+	assert_non_null(strstr(x->message, "USB 3"));
+	assert_null(find(f, "over-link", 5));	/* USB 3 may be 3.2 2x2 */
 }
 
 static void test_sorted_and_written(void **state)
