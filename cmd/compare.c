@@ -474,7 +474,8 @@ static void text_plan_init(struct text_plan *pl, const struct compare_result *r)
 				all[nall++] = xstrdup(key);
 			}
 		}
-	qsort(all, nall, sizeof(*all), cmp_strp);
+	if (nall)	/* no rows: all is NULL */
+		qsort(all, nall, sizeof(*all), cmp_strp);
 	for (size_t i = 1; i < r->nrows; i++) {
 		const struct compare_row *a = &r->rows[0], *b = &r->rows[i];
 
