@@ -13,6 +13,12 @@
  * Provenance goes into each file: PNG tEXt chunks (iTXt when a string is
  * not Latin-1) right after IHDR (storan encodes the PNG itself), an SVG <metadata> element, PDF document
  * metadata.  Every file is built in memory; the caller writes it whole.
+ *
+ * An SVG carries its words as <text>, not as cairo's glyph outlines: a
+ * reader can select, search and translate them, a screen reader can read
+ * them, and a blog's stylesheet can restyle them.  The layout is still
+ * cairo's (the same metrics as the PNG); only the drawing of text is
+ * recorded instead (struct svg_text) and written after the shapes.
  */
 #include "chart.h"
 #include "gfx.h"
@@ -51,12 +57,47 @@ struct canvas {
 
 /* ---- text -------------------------------------------------------------- */
 
+/* The text of an SVG, as <text> elements, and the style the drawing code
+ * last chose (font() and grey()/color() record it here too).  It hangs on
+ * the cairo context as user data: the drawing code passes only cr. */
+struct svg_text {
+	struct strbuf out;
+	double size;
+	int bold;
+	unsigned char rgb[3];
+	int clipped;			/* inside the plot area's clip */
+};
+
+static const cairo_user_data_key_t svg_text_key;
+
+static struct svg_text *svg_text_of(cairo_t *cr)
+{
+	return gfx.cairo_get_user_data(cr, &svg_text_key);
+}
+
 static void font(cairo_t *cr, double size, int bold)
 {
+	struct svg_text *t = svg_text_of(cr);
+
 	gfx.cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
 			       bold ? CAIRO_FONT_WEIGHT_BOLD :
 			       CAIRO_FONT_WEIGHT_NORMAL);
 	gfx.cairo_set_font_size(cr, size);
+	if (t) {
+		t->size = size;
+		t->bold = bold;
+	}
+}
+
+static void text_colour(cairo_t *cr, double r, double g, double b)
+{
+	struct svg_text *t = svg_text_of(cr);
+
+	if (t) {
+		t->rgb[0] = (unsigned char)lround(r * 255);
+		t->rgb[1] = (unsigned char)lround(g * 255);
+		t->rgb[2] = (unsigned char)lround(b * 255);
+	}
 }
 
 static double text_width(cairo_t *cr, const char *s)
@@ -70,6 +111,7 @@ static double text_width(cairo_t *cr, const char *s)
 static void grey(cairo_t *cr, double v)
 {
 	gfx.cairo_set_source_rgb(cr, v, v, v);
+	text_colour(cr, v, v, v);
 }
 
 /* Past the eighth series colours repeat: the repeats are dashed. */
@@ -86,14 +128,58 @@ static void color(cairo_t *cr, size_t i, double alpha)
 
 	gfx.cairo_set_source_rgba(cr, p[0] / 255.0, p[1] / 255.0, p[2] / 255.0,
 			      alpha);
+	text_colour(cr, p[0] / 255.0, p[1] / 255.0, p[2] / 255.0);
 }
 
-/* Draws s with its baseline at y; align 0 left, 0.5 centre, 1 right. */
+static void svg_text_add(struct svg_text *t, double x, double y,
+			 double degrees, double align, const char *s)
+{
+	strbuf_addf(&t->out, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%g\"",
+		    x, y, t->size);
+	if (t->bold)
+		strbuf_adds(&t->out, " font-weight=\"bold\"");
+	strbuf_addf(&t->out, " fill=\"#%02x%02x%02x\"", t->rgb[0], t->rgb[1],
+		    t->rgb[2]);
+	/* the anchor, not a start measured with DejaVu's widths, so that a
+	 * viewer without DejaVu Sans still centres and right-aligns */
+	if (align > 0.75)
+		strbuf_adds(&t->out, " text-anchor=\"end\"");
+	else if (align > 0.25)
+		strbuf_adds(&t->out, " text-anchor=\"middle\"");
+	if (fabs(degrees) > 0)
+		strbuf_addf(&t->out, " transform=\"rotate(%g %.2f %.2f)\"",
+			    degrees, x, y);
+	if (t->clipped)
+		strbuf_adds(&t->out, " clip-path=\"url(#storan-plot-area)\"");
+	strbuf_adds(&t->out, ">");
+	strbuf_add_markup(&t->out, s);
+	strbuf_adds(&t->out, "</text>\n");
+}
+
+/* Draws s with its baseline at (x, y), turned by degrees (counter-
+ * clockwise, about that point); align 0 left, 0.5 centre, 1 right along
+ * the baseline. */
+static void text_turned(cairo_t *cr, double x, double y, double degrees,
+			double align, const char *s)
+{
+	struct svg_text *t = svg_text_of(cr);
+
+	if (t) {
+		svg_text_add(t, x, y, -degrees, align, s);
+		return;
+	}
+	gfx.cairo_save(cr);
+	gfx.cairo_move_to(cr, x, y);
+	gfx.cairo_rotate(cr, -degrees * M_PI / 180);
+	gfx.cairo_rel_move_to(cr, -align * text_width(cr, s), 0);
+	gfx.cairo_show_text(cr, s);
+	gfx.cairo_restore(cr);
+}
+
 static void text_at(cairo_t *cr, double x, double y, double align,
 		    const char *s)
 {
-	gfx.cairo_move_to(cr, x - align * text_width(cr, s), y);
-	gfx.cairo_show_text(cr, s);
+	text_turned(cr, x, y, 0, align, s);
 }
 
 /* Shrinks the font until s fits in width (never below 60%). */
@@ -373,12 +459,8 @@ static void grid_and_y_axis(struct canvas *cv)
 	}
 	font(cr, FONT_LABEL, 0);
 	grey(cr, 0.25);
-	gfx.cairo_save(cr);
-	gfx.cairo_move_to(cr, MARGIN + 12, (cv->py0 + cv->py1) / 2 +
-		      text_width(cr, c->y.title) / 2);
-	gfx.cairo_rotate(cr, -M_PI / 2);
-	gfx.cairo_show_text(cr, c->y.title);
-	gfx.cairo_restore(cr);
+	text_turned(cr, MARGIN + 12, (cv->py0 + cv->py1) / 2, 90, 0.5,
+		    c->y.title);
 }
 
 /* s, cut with an ellipsis to fit width (UTF-8 safe: cuts before a lead). */
@@ -428,12 +510,7 @@ static void x_axis(struct canvas *cv)
 			continue;
 		}
 		l = ellipsize(cr, l, 260, buf, sizeof(buf));
-		gfx.cairo_save(cr);
-		gfx.cairo_move_to(cr, x + 4, cv->py1 + 14);
-		gfx.cairo_rotate(cr, -M_PI / 6);
-		gfx.cairo_rel_move_to(cr, -text_width(cr, l), 0);
-		gfx.cairo_show_text(cr, l);
-		gfx.cairo_restore(cr);
+		text_turned(cr, x + 4, cv->py1 + 14, 30, 1, l);
 	}
 	font(cr, FONT_LABEL, 0);
 	grey(cr, 0.25);
@@ -702,6 +779,7 @@ static void draw_boxes(struct canvas *cv)
 static void draw(struct canvas *cv)
 {
 	cairo_t *cr = cv->cr;
+	struct svg_text *t = svg_text_of(cr);
 	cairo_font_options_t *fo = gfx.cairo_font_options_create();
 
 	gfx.cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
@@ -719,12 +797,16 @@ static void draw(struct canvas *cv)
 	gfx.cairo_rectangle(cr, cv->px0 - 8, cv->py0 - 8, cv->px1 - cv->px0 + 16,
 			cv->py1 - cv->py0 + 16);
 	gfx.cairo_clip(cr);
+	if (t)
+		t->clipped = 1;
 	if (cv->c->kind == CHART_BAR)
 		draw_bars(cv);
 	else if (cv->c->kind == CHART_BOX)
 		draw_boxes(cv);
 	else
 		draw_lines(cv);
+	if (t)
+		t->clipped = 0;
 	gfx.cairo_restore(cr);
 }
 
@@ -884,6 +966,35 @@ static int png_encode(cairo_surface_t *s, const struct chart *c,
 	return rc == Z_OK ? 0 : error("cannot compress the PNG image");
 }
 
+/* The recorded text goes after cairo's shapes, so it is drawn last and on
+ * top (as in the PNG, where no shape is drawn over text); what was drawn
+ * inside the plot area keeps that area's clip. */
+static int svg_add_text(struct strbuf *svg, const struct svg_text *t,
+			const struct canvas *cv)
+{
+	const char *end = strstr(svg->buf, "</svg>");
+	struct strbuf out = STRBUF_INIT;
+	size_t at;
+
+	if (!end)
+		return error("cairo wrote no </svg> end tag");
+	at = (size_t)(end - svg->buf);
+
+	strbuf_add(&out, svg->buf, at);
+	strbuf_addf(&out, "<clipPath id=\"storan-plot-area\"><rect x=\"%.2f\" "
+		    "y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/></clipPath>\n",
+		    cv->px0 - 8, cv->py0 - 8, cv->px1 - cv->px0 + 16,
+		    cv->py1 - cv->py0 + 16);
+	strbuf_adds(&out, "<g font-family=\"'DejaVu Sans', Verdana, "
+		    "sans-serif\">\n");
+	strbuf_add(&out, t->out.buf, t->out.len);
+	strbuf_adds(&out, "</g>\n");
+	strbuf_adds(&out, svg->buf + at);
+	strbuf_release(svg);
+	*svg = out;
+	return 0;
+}
+
 static int svg_add_provenance(struct strbuf *svg, const struct chart *c,
 			      const struct chart_render_opts *o)
 {
@@ -1028,8 +1139,10 @@ int chart_render(const struct chart *c, enum chart_format f,
 		 const struct chart_render_opts *o, struct strbuf *out)
 {
 	struct canvas cv = { .c = c, .w = o->width, .h = o->height };
+	struct svg_text text = { .out = STRBUF_INIT };
 	cairo_surface_t *s;
 	cairo_status_t st;
+	int rc;
 
 	if (gfx_load_cairo())
 		return -1;
@@ -1039,6 +1152,8 @@ int chart_render(const struct chart *c, enum chart_format f,
 	cv.cr = gfx.cairo_create(s);
 	if (f == CHART_PNG)
 		gfx.cairo_scale(cv.cr, o->scale, o->scale);
+	if (f == CHART_SVG)
+		gfx.cairo_set_user_data(cv.cr, &svg_text_key, &text, NULL);
 	draw(&cv);
 	st = gfx.cairo_status(cv.cr);
 	gfx.cairo_destroy(cv.cr);
@@ -1049,10 +1164,13 @@ int chart_render(const struct chart *c, enum chart_format f,
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = gfx.cairo_surface_status(s);
 	gfx.cairo_surface_destroy(s);
-	if (st != CAIRO_STATUS_SUCCESS)
+	if (st != CAIRO_STATUS_SUCCESS) {
+		strbuf_release(&text.out);
 		return error("cannot draw the chart: %s",
 			     gfx.cairo_status_to_string(st));
-	if (f == CHART_SVG)
-		return svg_add_provenance(out, c, o);
-	return 0;
+	}
+	rc = f == CHART_SVG ? svg_add_text(out, &text, &cv) ||
+			      svg_add_provenance(out, c, o) : 0;
+	strbuf_release(&text.out);
+	return rc;
 }

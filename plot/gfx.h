@@ -28,6 +28,7 @@
 	X(cairo_font_options_destroy) \
 	X(cairo_font_options_set_antialias) \
 	X(cairo_font_options_set_hint_metrics) \
+	X(cairo_get_user_data) \
 	X(cairo_image_surface_create) \
 	X(cairo_image_surface_get_data) \
 	X(cairo_image_surface_get_height) \
@@ -53,6 +54,7 @@
 	X(cairo_set_line_width) \
 	X(cairo_set_source_rgb) \
 	X(cairo_set_source_rgba) \
+	X(cairo_set_user_data) \
 	X(cairo_show_text) \
 	X(cairo_status) \
 	X(cairo_status_to_string) \

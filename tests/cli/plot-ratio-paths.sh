@@ -13,7 +13,7 @@ run "$STORAN" plot "$IN" --y bw --x op --where op=read \
 	--ratio device=/dev/sdb/device=/dev/nvme0n1 -o "$TMP/r.svg"
 expect_rc 0 "plot --ratio with paths"
 [ -s "$TMP/r.svg" ] || fail "no ratio chart drawn"
-# the SVG's title (its text is drawn as glyphs) names both devices whole
+# the SVG's <title> element names both devices whole
 expect_in "$(grep '<title>' "$TMP/r.svg" 2>/dev/null)" \
 	"/dev/sdb relative to /dev/nvme0n1" "ratio chart title"
 

@@ -20,8 +20,17 @@ assert prov.get('software').startswith('storan ')
 assert 'storan plot sweep.json --y clat' in prov.find('p:command', ns).text
 inp = prov.findall('p:input', ns)
 assert [(i.get('name'), i.get('sha256')) for i in inp] == [('sweep.json', sys.argv[1])]
-# glyphs drawn: text is there as paths
-assert len(root.findall('.//s:path', ns)) > 50
+# words as <text>, not cairo's glyph outlines (issue 16: "SVG with real
+# text"): the title, the axis titles (the y one turned), the tick labels
+texts = root.findall('.//s:text', ns)
+words = [t.text for t in texts]
+assert 'Tail <&> "latency"' in words, words
+assert 'Percentile' in words and 'p99.9' in words, words
+ytitle = [t for t in texts if t.text.startswith('Completion latency')]
+assert ytitle and ytitle[0].get('transform', '').startswith('rotate(-90 '), ytitle
+assert not root.findall('.//s:symbol', ns), 'glyph symbols left'
+assert not [t for t in root.iter() if 'glyph' in (t.get('id') or '')]
+assert root.find('s:g[@font-family]', ns) is not None
 d = open('b.pdf', 'rb').read()
 assert d.startswith(b'%PDF-') and d.rstrip().endswith(b'%%EOF')
 assert b'storan' in d and b'sha256=' + sys.argv[1].encode() in d
