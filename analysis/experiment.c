@@ -1563,6 +1563,35 @@ const char *experiment_value_text(const struct experiment *ex, size_t k,
 	return buf;
 }
 
+int experiment_value_shared(const struct experiment *ex, size_t k,
+			    struct strbuf *sb)
+{
+	const struct ex_key *key;
+	const char *cut = NULL;
+	size_t head, tail;
+
+	if (k == EX_OP || k == EX_TOOL || k >= ex->nkeys)
+		return 0;
+	key = &ex->keys[k];
+	if (key->size)
+		return 0;
+	find_trim(ex, k);
+	head = ex->priv->trim_head[k];
+	tail = ex->priv->trim_tail[k];
+	for (size_t c = 1; c <= key->nvalues && !cut; c++) {
+		size_t len = strlen(key->values[c]);
+
+		if (len > LONG_VALUE && head + tail < len && head + tail)
+			cut = key->values[c];
+	}
+	if (!cut)
+		return 0;
+	strbuf_add(sb, cut, head);
+	strbuf_adds(sb, "\xe2\x80\xa6");
+	strbuf_adds(sb, cut + strlen(cut) - tail);
+	return 1;
+}
+
 /*
  * A value in words, for titles and legends: "4K blocks", "iodepth 32", "8 jobs",
  * "direct I/O"; keys whose values say what they are by themselves (a

@@ -259,6 +259,15 @@ const char *experiment_value_text(const struct experiment *ex, size_t k,
 				  uint32_t code, char *buf, size_t size);
 
 /*
+ * What experiment_value_text() leaves out of key k's long values, as a
+ * pattern: "Samsung SSD 870 EVO 1TB #…" (the shared head and tail, "…"
+ * for the part each value shows).  Appends it to sb and returns 1, or
+ * returns 0 when no value of k is cut.
+ */
+int experiment_value_shared(const struct experiment *ex, size_t k,
+			    struct strbuf *sb);
+
+/*
  * Which of the inputs sets[0..n) (named names[i]: the files given) are
  * one side of a comparison: storan report A B C.  The names are cut into
  * tokens as above; a position whose values are run numbers makes

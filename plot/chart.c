@@ -1872,6 +1872,34 @@ static void whiskers_text(const struct chart *c, struct strbuf *sb)
 		strbuf_addf(sb, "; %zu to %zu runs a point", lo, hi);
 }
 
+/* Ticks and legends show long values (command lines, model names) by the
+ * part that differs ("\xe2\x80\xa6#3"); the part they share is said once, in
+ * the x axis's title or the subtitle, or a reader cannot tell what the
+ * ticks are. */
+static void shared_value_parts(struct chart *c, const struct build *b,
+			       char **facts)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *text;
+
+	if (!b->pct && !b->hist &&
+	    experiment_value_shared(b->ex, b->x, &sb)) {
+		text = xstrfmt("%s (%s)", c->x.title, strbuf_str(&sb));
+		free(c->x.title);
+		c->x.title = text;
+	}
+	for (size_t i = 0; i < b->nskeys; i++) {
+		strbuf_reset(&sb);
+		if (!experiment_value_shared(b->ex, b->skeys[i], &sb))
+			continue;
+		text = xstrfmt("%s%s%s %s", *facts, **facts ? " \xc2\xb7 " : "",
+			       key_name(b, b->skeys[i]), strbuf_str(&sb));
+		free(*facts);
+		*facts = text;
+	}
+	strbuf_release(&sb);
+}
+
 static void titles(struct chart *c, const struct build *b)
 {
 	const struct chart_spec *spec = b->spec;
@@ -1911,6 +1939,7 @@ static void titles(struct chart *c, const struct build *b)
 	else
 		c->title = xstrfmt("%s by %c%s", mt, lower_word(c->x.title),
 				   c->x.title + 1);
+	shared_value_parts(c, b, &facts);
 	c->subtitle = xstrdup(spec->subtitle ? spec->subtitle : facts);
 	c->source_names = source_list(b);
 	strbuf_addf(&sb, "Data: %s", c->source_names);
