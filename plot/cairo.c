@@ -131,6 +131,32 @@ static void color(cairo_t *cr, size_t i, double alpha)
 	text_colour(cr, p[0] / 255.0, p[1] / 255.0, p[2] / 255.0);
 }
 
+/* A bar (or its legend swatch) of series i.  Past the eighth series the
+ * colours repeat; the repeats are hatched with white stripes, as the
+ * lines are dashed, so that no two series look alike. */
+static void fill_bar(cairo_t *cr, size_t i, double x, double y, double w,
+		     double h)
+{
+	double top = fmin(y, y + h), height = fabs(h);
+
+	color(cr, i, 1);
+	gfx.cairo_rectangle(cr, x, y, w, h);
+	gfx.cairo_fill(cr);
+	if (i / CHART_NCOLORS % 2 == 0)
+		return;
+	gfx.cairo_save(cr);
+	gfx.cairo_rectangle(cr, x, y, w, h);
+	gfx.cairo_clip(cr);
+	gfx.cairo_set_source_rgb(cr, 1, 1, 1);
+	gfx.cairo_set_line_width(cr, 2);
+	for (double d = -height; d < fabs(w); d += 7) {	/* 45 degrees */
+		gfx.cairo_move_to(cr, x + d, top + height);
+		gfx.cairo_line_to(cr, x + d + height, top);
+	}
+	gfx.cairo_stroke(cr);
+	gfx.cairo_restore(cr);
+}
+
 static void svg_text_add(struct svg_text *t, double x, double y,
 			 double degrees, double align, const char *s)
 {
@@ -260,8 +286,7 @@ static double legend(struct canvas *cv, double y, int draw)
 		if (draw) {
 			color(cr, i, 1);
 			if (bars) {
-				gfx.cairo_rectangle(cr, x + 6, y + 5, 14, 14);
-				gfx.cairo_fill(cr);
+				fill_bar(cr, i, x + 6, y + 5, 14, 14);
 			} else if (c->kind == CHART_SCATTER) {
 				gfx.cairo_arc(cr, x + 12, y + 12, 5, 0, 2 * M_PI);
 				gfx.cairo_fill(cr);
@@ -724,10 +749,8 @@ static void draw_bars(struct canvas *cv)
 			double x = bar_x(cv, s, se->p[i].x);
 			double y = map_y(cv, se->p[i].y);
 
-			color(cr, s, 1);
-			gfx.cairo_rectangle(cr, x - bw / 2 + gap / 2, y,
-					bw - gap, base - y);
-			gfx.cairo_fill(cr);
+			fill_bar(cr, s, x - bw / 2 + gap / 2, y, bw - gap,
+				 base - y);
 			grey(cr, 0.15);
 			error_bar(cv, x, &se->p[i], bw / 5 < 6 ? bw / 5 : 6);
 			if (labels)
