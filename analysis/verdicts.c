@@ -66,6 +66,7 @@ static void shown_release(struct shown *sh)
  */
 struct varying {
 	struct keymap keys;	/* key -> index into first[] */
+	const char **name;	/* per key */
 	const char **first;	/* the first value seen, per key */
 	size_t *count;		/* rows that have the key */
 	int *varies;
@@ -81,6 +82,8 @@ static void varying_add(struct varying *vy, const struct label *l,
 
 	if (created) {
 		ALLOC_GROW(vy->first, vy->n + 1, vy->alloc);
+		vy->name = xrealloc(vy->name, vy->alloc * sizeof(*vy->name));
+		vy->name[vy->n] = l->key;
 		vy->count = xrealloc(vy->count, vy->alloc * sizeof(*vy->count));
 		vy->varies = xrealloc(vy->varies,
 				      vy->alloc * sizeof(*vy->varies));
@@ -92,6 +95,70 @@ static void varying_add(struct varying *vy, const struct label *l,
 		vy->varies[*slot] = 1;
 	}
 	vy->count[*slot]++;
+}
+
+static int same_value(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Does key k tell apart rows the text so far (sig[]) does not?  Rows
+ * with one text are paired with the first row of that text. */
+static int separates(const struct varying *vy, size_t k,
+		     const struct compare_result *r, const struct shown *sh,
+		     struct strbuf *sig)
+{
+	struct keymap first;
+	int created, split = 0;
+
+	keymap_init(&first);
+	for (size_t i = 0; i < r->nrows && !split; i++) {
+		size_t *at;
+
+		if (!shown(sh, &r->rows[i]))
+			continue;
+		at = keymap_put(&first, strbuf_str(&sig[i]), i, &created);
+		split = !created &&
+			!same_value(labels_get(&r->rows[*at].labels,
+					       vy->name[k]),
+				    labels_get(&r->rows[i].labels, vy->name[k]));
+	}
+	keymap_release(&first);
+	return split;
+}
+
+/*
+ * A key that varies only along with what the text already says tells no
+ * row apart: fio's group number, one per job when each op is a job of
+ * its own, made "randread group=0" and "randwrite group=1".  Keys are
+ * taken in order, each kept only where it splits rows the tool, the op
+ * and the keys kept before it leave together.
+ */
+static void drop_redundant(struct varying *vy, const struct compare_result *r,
+			   const struct shown *sh)
+{
+	struct strbuf *sig = xcalloc(r->nrows ? r->nrows : 1, sizeof(*sig));
+
+	for (size_t i = 0; i < r->nrows; i++)
+		strbuf_addf(&sig[i], "%s\x1f%s", r->rows[i].tool,
+			    r->rows[i].op);
+	for (size_t k = 0; k < vy->n; k++) {
+		if (!vy->varies[k])
+			continue;
+		if (!separates(vy, k, r, sh, sig)) {
+			vy->varies[k] = 0;
+			continue;
+		}
+		for (size_t i = 0; i < r->nrows; i++) {
+			const char *v = labels_get(&r->rows[i].labels,
+						   vy->name[k]);
+
+			strbuf_addf(&sig[i], "\x1f%s", v ? v : "\x1e");
+		}
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		strbuf_release(&sig[i]);
+	free(sig);
 }
 
 static void varying_build(struct varying *vy, const struct compare_result *r,
@@ -119,6 +186,7 @@ static void varying_build(struct varying *vy, const struct compare_result *r,
 	}
 	for (size_t k = 0; k < vy->n; k++)
 		vy->varies[k] |= vy->count[k] != rows;
+	drop_redundant(vy, r, &sh);
 	shown_release(&sh);
 }
 
@@ -132,6 +200,7 @@ static int varying_key(const struct varying *vy, const char *key)
 static void varying_release(struct varying *vy)
 {
 	keymap_release(&vy->keys);
+	free(vy->name);
 	free(vy->first);
 	free(vy->count);
 	free(vy->varies);
