@@ -78,6 +78,8 @@
 struct hdparm_state {
 	char *device;		/* from the last header or command line */
 	char *command;		/* the hdparm command printing this output */
+	char *title;		/* a label a mail's wrap pulled up: see
+				 * wrapped_title() */
 	size_t args;		/* where its arguments start in command */
 	size_t series;		/* first line after the last prose line */
 };
@@ -90,14 +92,25 @@ static int is_timing_line(const char *text)
 }
 
 /*
- * The "Timing ..." text of a timing line, or NULL.  After a '#' too: a
- * README shows "$ hdparm ..." and the output as "# Timing ..." comments,
- * and hdparm's wording cannot be a comment about anything else.
+ * Past a comment marker ("# ", "-- ") at the start of text: a README
+ * shows "$ hdparm ..." and the output as "# Timing ..." comments, SQL
+ * notes as "-- Timing ..." ones, and hdparm's wording cannot be a
+ * comment about anything else.
  */
-static const char *timing_text(const char *text)
+static const char *past_comment(const char *text)
 {
 	if (text[0] == '#' && (text[1] == ' ' || text[1] == '\t'))
-		text = skip_spaces(text + 1);
+		return skip_spaces(text + 1);
+	if (text[0] == '-' && text[1] == '-' &&
+	    (text[2] == ' ' || text[2] == '\t'))
+		return skip_spaces(text + 2);
+	return text;
+}
+
+/* The "Timing ..." text of a timing line, or NULL. */
+static const char *timing_text(const char *text)
+{
+	text = past_comment(text);
 	return is_timing_line(text) ? text : NULL;
 }
 
@@ -140,6 +153,7 @@ static int read_command(void *state, const char *text, size_t li)
 	}
 	free(st->command);
 	st->command = shell_cmd_text(&cmd);
+	set_str(&st->title, NULL);
 	st->args = (size_t)(cmd.args - cmd.prog);
 	set_str(&st->device, devices == 1 ? device : NULL);
 	free(device);
@@ -150,6 +164,7 @@ static void forget_command(struct hdparm_state *st)
 {
 	set_str(&st->command, NULL);
 	set_str(&st->device, NULL);
+	set_str(&st->title, NULL);
 }
 
 /*
@@ -188,10 +203,32 @@ static int is_other_command(const char *text)
  */
 static void other_line(struct hdparm_state *st, size_t li, const char *text)
 {
-	if (is_other_command(text))
+	if (is_other_command(text)) {
 		forget_command(st);
-	else if (*text && line_after_prompt(text) == text)
+	} else if (*text && line_after_prompt(text) == text) {
 		st->series = li + 1;
+		set_str(&st->title, NULL);
+	}
+}
+
+/*
+ * A mail client that rewrapped a paragraph pulls the label standing
+ * over the next output up onto the line the rate was wrapped onto
+ * ("14.10 MB/sec on 2.6:" over the 2.6 kernel's timings).  Such a tail,
+ * short and ending in ':', is the title of the timings after it, as it
+ * was before the wrap; NULL when rest is none.
+ */
+static char *wrapped_title(const char *rest)
+{
+	size_t n = strlen(rest), words = 1;
+
+	if (n < 2 || n > 60 || rest[n - 1] != ':' || rest[n - 2] == ':' ||
+	    strchr(rest, '='))
+		return NULL;
+	for (size_t k = 0; k + 1 < n; k++)
+		if ((rest[k] == ' ' || rest[k] == '\t') && rest[k + 1] != ' ')
+			words++;
+	return words <= 6 ? xstrndup(rest, n - 1) : NULL;
 }
 
 /*
@@ -213,10 +250,20 @@ static int is_setting_line(const char *text)
 	return p[0] == '=' && p[1] == ' ';
 }
 
-/* "/dev/sda:" alone on a line. */
+/*
+ * "/dev/sda:" alone on a line; also as a list item ("* /dev/sdb:" over
+ * "  * Timing cached reads: ...": the input layer takes a bullet off
+ * only before a known output line) or a comment ("-- /dev/sda4:").
+ */
 static int read_header(struct hdparm_state *st, const char *text)
 {
-	size_t n = strlen(text);
+	size_t n;
+
+	if (strchr("*-+", text[0]) && (text[1] == ' ' || text[1] == '\t'))
+		text = skip_spaces(text + 1);
+	else
+		text = past_comment(text);
+	n = strlen(text);
 
 	if (n < 3 || text[0] != '/' || text[n - 1] != ':' ||
 	    strchr(text, ' '))
@@ -289,9 +336,12 @@ static int read_rate_unit(const char **p, struct timing *t)
 	return 1;
 }
 
-/* Reads "N MB in S seconds = R MB/sec" at p. */
+/*
+ * Reads "N MB in S seconds = R MB/sec" at p; *rest is what follows the
+ * rate on the line (the caller judges it: see after_rate()).
+ */
 static enum timing_status read_figures(const char *p, struct timing *t,
-				       const char **why)
+				       const char **why, const char **rest)
 {
 	if (scan_u64(&p, &t->mb))
 		return *why = "expected the MB count", TIMING_BAD;
@@ -311,6 +361,8 @@ static enum timing_status read_figures(const char *p, struct timing *t,
 	    (p[2] == ' ' || (p[2] >= '0' && p[2] <= '9')))
 		p += 2;	/* "=3D": '=' in a quoted-printable mail */
 	p = skip_spaces(p);
+	if (!*p)	/* "seconds =" and the rate wrapped onto the next line */
+		return *why = "expected the rate", TIMING_CUT;
 	if (scan_double(&p, 0, &t->rate))
 		return *why = "expected the rate", TIMING_BAD;
 	p = skip_spaces(p);
@@ -320,14 +372,15 @@ static enum timing_status read_figures(const char *p, struct timing *t,
 		return *why = "expected 'MB/sec' or 'kB/sec'", TIMING_BAD;
 	if (*p == '.' && !*skip_spaces(p + 1))
 		p++;	/* "58.57 MB/sec." ending a sentence in a post */
-	if (*skip_spaces(p))
+	if (*p && *p != ' ' && *p != '\t')
 		return *why = "unexpected text after the rate", TIMING_BAD;
+	*rest = skip_spaces(p);
 	return TIMING_OK;
 }
 
 /* Parses "Timing ... reads: N MB in S seconds = R MB/sec". */
 static enum timing_status read_timing(const char *text, struct timing *t,
-				      const char **why)
+				      const char **why, const char **rest)
 {
 	const char *p = text + strlen("Timing ");
 
@@ -336,34 +389,71 @@ static enum timing_status read_timing(const char *text, struct timing *t,
 	p = skip_spaces(p);
 	if (*p && (*p < '0' || *p > '9'))
 		return *why = p, TIMING_FAILED;
-	return read_figures(p, t, why);
+	return read_figures(p, t, why, rest);
 }
 
 /*
- * A timing whose line ends after the rate, as in mail wrapped at 72
- * columns: reads it again (text, line li's timing) with the next line
- * joined.  Returns the number of lines used (1 or 2).
+ * A timing whose line ends before the rate's unit, as in mail wrapped at
+ * 72 columns: reads it again (text, on line li) with the next line
+ * joined.  On success the next line is claimed, *rest points into its
+ * text and 1 is returned.
  */
-static size_t read_wrapped(struct parse_ctx *ctx, size_t li, const char *text,
-			   struct timing *t, enum timing_status *status)
+static int read_wrapped(struct parse_ctx *ctx, size_t li, const char *text,
+			struct timing *t, const char **rest)
 {
-	const char *next, *why;
+	const char *next, *why, *r;
 	char *joined;
+	size_t head = strlen(text) + 1;
+	int ok;
 
-	if (*status != TIMING_CUT || li + 1 >= ctx->in->nlines)
-		return 1;
+	if (li + 1 >= ctx->in->nlines)
+		return 0;
 	next = ctx->in->lines[li + 1].text;
 	if (starts_with(next, "Timing "))
-		return 1;
+		return 0;
 	joined = xstrfmt("%s %s", text, next);
-	if (read_timing(joined, t, &why) != TIMING_OK) {
-		free(joined);
-		return 1;
+	ok = read_timing(joined, t, &why, &r) == TIMING_OK &&
+	     (size_t)(r - joined) >= head;
+	if (ok) {
+		*rest = next + (r - joined - head);
+		parse_claim(ctx, li + 1);
 	}
 	free(joined);
-	*status = TIMING_OK;
-	parse_claim(ctx, li + 1);
-	return 2;
+	return ok;
+}
+
+enum rest_kind {
+	REST_NONE,	/* the line ends after the rate */
+	REST_TIMING,	/* the next timing, run together with it */
+	REST_COMMAND,	/* a prompt and a command glued to the output */
+	REST_PROSE,	/* text a wrapped mail line brought up with it */
+	REST_BAD,
+};
+
+/*
+ * What follows a timing's rate on its line.  On a page that lost its
+ * line breaks the next timing, or the prompt and command of the next
+ * run ("... = 343.59 MB/sec user@host:~$ sudo hdparm -tT /dev/sda"),
+ * follows it; on the line a mail client wrapped the rate onto, the
+ * sentence that followed it ("14.10 MB/sec on 2.6:").  Anything else
+ * after hdparm's own line is not hdparm's: an error, as before.
+ */
+static enum rest_kind after_rate(const char *rest, int wrapped)
+{
+	struct timing t;
+
+	if (!*rest)
+		return REST_NONE;
+	if (starts_with(rest, "Timing ")) {
+		const char *p = rest + strlen("Timing ");
+
+		if (read_label(&p, &t))
+			return REST_TIMING;
+	}
+	/* (a bare '#' is a comment as often as a root prompt) */
+	if (line_after_prompt(rest) != rest && rest[0] != '#')
+		return REST_COMMAND;
+	return wrapped ? REST_PROSE : REST_BAD;
 }
 
 static void label(struct measurement *m, const struct hdparm_state *st,
@@ -377,6 +467,8 @@ static void label(struct measurement *m, const struct hdparm_state *st,
 		labels_set(&m->labels, "device", st->device);
 	if (st->command)
 		labels_set(&m->labels, "command", st->command);
+	if (st->title)
+		labels_set(&m->labels, "section", st->title);
 }
 
 static int emit_timing(struct parse_ctx *ctx, size_t li,
@@ -428,17 +520,64 @@ static int is_copy(struct parse_ctx *ctx, const struct hdparm_state *st,
 	return 1;
 }
 
+/*
+ * The timings from s (a timing's text on line li) on: one, or several a
+ * reflowed page or a wrapped mail ran together.  Returns the last line
+ * used.
+ */
+static size_t read_timings(struct parse_ctx *ctx, struct hdparm_state *st,
+			   size_t li, const char *s, int *emitted)
+{
+	for (;;) {
+		struct timing t;
+		enum timing_status status;
+		enum rest_kind kind;
+		const char *why, *rest = "";
+		int wrapped = 0;
+
+		status = read_timing(s, &t, &why, &rest);
+		if (status == TIMING_CUT &&
+		    read_wrapped(ctx, li, s, &t, &rest)) {
+			status = TIMING_OK;
+			wrapped = 1;
+		}
+		if (status == TIMING_FAILED) {
+			parse_note(ctx, li, "hdparm failed (%s): no result",
+				   why);
+			return li;
+		}
+		kind = status == TIMING_OK ? after_rate(rest, wrapped) :
+					     REST_BAD;
+		if (status == TIMING_OK && kind == REST_BAD)
+			why = "unexpected text after the rate";
+		if (kind == REST_BAD) {
+			parse_error(ctx, li, "unreadable hdparm timing: %s",
+				    why);
+			return li;
+		}
+		li += (size_t)wrapped;
+		if (!is_copy(ctx, st, li - (size_t)wrapped, &t))
+			*emitted += emit_timing(ctx, li - (size_t)wrapped, st,
+						&t);
+		if (kind == REST_COMMAND && !read_command(st, rest, li))
+			forget_command(st);
+		if (kind == REST_PROSE) {
+			other_line(st, li, rest);
+			st->title = wrapped_title(rest);
+		}
+		if (kind != REST_TIMING)
+			return li;
+		s = rest;
+	}
+}
+
 static int hdparm_parse(struct parse_ctx *ctx)
 {
-	struct hdparm_state st = { NULL, NULL, 0, 0 };
+	struct hdparm_state st = { NULL, NULL, NULL, 0, 0 };
 	int emitted = 0;
 
 	for (size_t i = 0; i < ctx->in->nlines; i++) {
 		const char *text = ctx->in->lines[i].text, *timing;
-		struct timing t;
-		enum timing_status status;
-		const char *why;
-		size_t used;
 
 		if (parse_command_lines(ctx, &i, read_command, &st))
 			continue;
@@ -453,24 +592,11 @@ static int hdparm_parse(struct parse_ctx *ctx)
 			continue;
 		}
 		parse_claim(ctx, i);
-		status = read_timing(timing, &t, &why);
-		used = read_wrapped(ctx, i, timing, &t, &status);
-		if (status == TIMING_FAILED) {
-			parse_note(ctx, i, "hdparm failed (%s): no result",
-				   why);
-			continue;
-		}
-		if (status != TIMING_OK) {
-			parse_error(ctx, i, "unreadable hdparm timing: %s",
-				    why);
-			continue;
-		}
-		if (!is_copy(ctx, &st, i, &t))
-			emitted += emit_timing(ctx, i, &st, &t);
-		i += used - 1;
+		i = read_timings(ctx, &st, i, timing, &emitted);
 	}
 	free(st.device);
 	free(st.command);
+	free(st.title);
 	return emitted;
 }
 
