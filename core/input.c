@@ -569,6 +569,42 @@ static int starts_reflowed_line(const char *p, const char *end)
 
 #define REFLOW_MAX 16
 
+/* Is [h, e) hdparm's device header ("/dev/sda:"), blanks around it? */
+static int is_device_header(const char *h, const char *e)
+{
+	const char *p;
+
+	while (h < e && is_blank(*h))
+		h++;
+	while (e > h && is_blank(e[-1]))
+		e--;
+	if (!opens_with(h, e, "/dev/") || e[-1] != ':')
+		return 0;
+	for (p = h; p < e && !is_blank(*p); p++)
+		;
+	return p == e;
+}
+
+/*
+ * A line that is one Markdown inline-code span, as a blog shows an
+ * output or a command ("`/dev/sda: Timing cached reads: ... MB/sec`"):
+ * narrows [*s, *end) to the span's text.  A fence ("```") is no span.
+ */
+static void past_inline_code(const char **s, const char **end)
+{
+	const char *b = *s, *e = *end;
+
+	while (b < e && is_blank(*b))
+		b++;
+	while (e > b && is_blank(e[-1]))
+		e--;
+	if (e - b < 3 || *b != '`' || e[-1] != '`' || b[1] == '`' ||
+	    memchr(b + 1, '`', (size_t)(e - b - 2)))
+		return;
+	*s = b + 1;
+	*end = e - 1;
+}
+
 /*
  * A line a web page or mail client ran together from several ("$ dd
  * if=/dev/zero of=t bs=1M count=1024 1024+0 records in 1024+0 records
@@ -583,6 +619,8 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 	const char *cut[REFLOW_MAX];
 	size_t n = 0;
 
+	if (memchr(s, '`', (size_t)(end - s)))
+		past_inline_code(&s, &end);
 	if (end - s < 40) {
 		add_line(in, arena, s, end, lineno);
 		return;
@@ -605,6 +643,8 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 
 		while (h < cut[0] && (is_blank(*h) || *h == '>'))
 			h++;	/* "> $ dd ...": a quoted mail's line */
+		if (is_device_header(h, cut[0]))	/* hdparm's */
+			goto cut;
 		head = xstrndup(h, (size_t)(cut[0] - h));
 
 		for (k = 0; tools[k] && !shell_find(head, tools[k], &sc, 1);
@@ -614,6 +654,7 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 		if (!tools[k])
 			n = 0;
 	}
+cut:
 	for (size_t i = 0; i < n; i++) {
 		add_line(in, arena, s, cut[i], lineno);
 		s = cut[i];
@@ -1217,7 +1258,8 @@ static size_t env_prefix_len(const char *s)
 	if (*s != '(')
 		return 0;	/* most lines: no word to measure */
 	e = word_end(s);
-	if (e - s < 3 || e[-1] != ')' ||
+	/* "()": the empty name some prompts show ("() [u@h ~]$ ") */
+	if (e - s < 2 || e[-1] != ')' ||
 	    memchr(s + 1, '(', (size_t)(e - s - 1)))
 		return 0;
 	return (size_t)(skip_blanks_const(e) - s);
@@ -1645,11 +1687,15 @@ static size_t find_in_inline_code(const char *s, const char *prog,
 		return 0;
 	for (; open && (close = strchr(open + 1, '`')); open = strchr(close + 1,
 								      '`')) {
-		const char *b = open + 1;
+		const char *b = open + 1, *after;
 		size_t n;
 
 		if (close == b)		/* "``cmd``": the span after both */
 			continue;
+		/* "- Disk speed: `$ sudo hdparm -tT /dev/nvme0n1`" */
+		after = line_after_prompt(b);
+		if (after < close)
+			b = after;
 		n = find_simple_commands(b, close, prog, cmds, max);
 		if (n && has_option_word(cmds[0].args, cmds[0].prog +
 					 cmds[0].len))
