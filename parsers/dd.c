@@ -137,6 +137,7 @@ struct dd_state {
 	char *error_text;	/* and the whole message, for the label */
 	size_t sync_li;		/* the failed sync after the copy, if any */
 	char *sync_error;
+	size_t went_on_li;	/* the last conv=noerror report, or -1 */
 	size_t last_li;		/* previous non-empty line index */
 	int last_kind;		/* LINE_* of that line */
 	int have_prev;		/* last accepted summary, if still near */
@@ -1101,6 +1102,17 @@ static void handle_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   "and went on (conv=noerror): not a result",
 			   st->error);
 		reset_output(st);
+		st->went_on_li = li;
+		return;
+	}
+	/* Right under that report, a summary with no counts of its own is
+	 * status=progress's line of the copy still running (a post that
+	 * shows "some of the output": its final summary is not there). */
+	if (!st->have_in && !st->have_out && st->last_kind == LINE_SUMMARY &&
+	    st->last_li == st->went_on_li) {
+		parse_note(ctx, li, "a status=progress line of the copy that "
+			   "went on after the error: not a result");
+		reset_output(st);
 		return;
 	}
 	if (st->error) {
@@ -1299,6 +1311,7 @@ static int dd_parse(struct parse_ctx *ctx)
 	size_t before = ctx->rs->n;
 
 	memset(&st, 0, sizeof(st));
+	st.went_on_li = (size_t)-1;
 	reset_output(&st);
 	st.have_prev = 0;
 	st.last_kind = LINE_OTHER;
