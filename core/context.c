@@ -492,6 +492,42 @@ static int is_connective(const char *t, size_t n)
 	return 0;
 }
 
+/* "this", "the", "is": words that point at what comes, naming nothing */
+static int is_pointing_word(const char *t, size_t n)
+{
+	static const char *const words[] = {
+		"this", "these", "the", "is", "are", "my", "our", "following",
+		NULL
+	};
+
+	for (size_t k = 0; words[k]; k++)
+		if (strlen(words[k]) == n && !strncasecmp(t, words[k], n))
+			return 1;
+	return 0;
+}
+
+/*
+ * "This result", "Here is the output", "Results": a title of only such
+ * words announces the output below it and names no setup (a blog puts
+ * "This result" over each of its outputs).
+ */
+static int only_announces(const char *t, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t w = i;
+
+		while (w < n && !is_space(t[w]))
+			w++;
+		if (w > i && !is_connective(t + i, w - i) &&
+		    !is_pointing_word(t + i, w - i))
+			return 0;
+		while (w < n && is_space(t[w]))
+			w++;
+		i = w;
+	}
+	return 1;
+}
+
 /*
  * The title of a heading line, or NULL; *len is its length.  Inside a
  * fence the text is a program's output, not Markdown: a line over a rule
@@ -549,7 +585,7 @@ static const char *heading_title(const struct parse_ctx *ctx,
 		e -= 3;
 	*len = (size_t)(e - t);
 	if (!*len || *len > HEADING_MAX || counts_runs(t, *len) ||
-	    says_again(t, *len) || is_connective(t, *len))
+	    says_again(t, *len) || only_announces(t, *len))
 		return NULL;
 	return t;
 }
