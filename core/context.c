@@ -736,6 +736,31 @@ char *context_command_text(const struct parse_ctx *ctx, size_t c)
 	return cmd;
 }
 
+/*
+ * Does cmd run a benchmark tool other than the measurement's?  A page
+ * that lost its line breaks leaves "# bonnie++ -d /data/tmp ... # hdparm
+ * -tT /dev/md2" above hdparm's output: bonnie++'s command is no label
+ * of hdparm's figures.
+ */
+static int runs_other_tool(const char *cmd, const char *tool)
+{
+	const char *p = cmd, *base;
+	char *w;
+	int other = 0;
+
+	if (!strcmp(tool, "time"))	/* time runs any command */
+		return 0;
+	while ((w = shell_next_word(&p, cmd + strlen(cmd))) &&
+	       shell_is_wrapper(w))
+		free(w);
+	if (!w)
+		return 0;
+	base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+	other = is_tool_word(w, strlen(w)) && strcmp(base, tool);
+	free(w);
+	return other;
+}
+
 static char *command_at(const struct parse_ctx *ctx,
 			const unsigned char *fenced, size_t c)
 {
@@ -875,7 +900,7 @@ void context_apply(struct parse_ctx *ctx)
 				cmd_li = above[li];
 				cmd = command_at(ctx, fenced, cmd_li);
 			}
-			if (cmd)
+			if (cmd && !runs_other_tool(cmd, m->tool))
 				labels_set(&m->labels, "command", cmd);
 		}
 	}
