@@ -421,12 +421,22 @@ static char *wrapped_dd_command(struct parse_ctx *ctx, size_t li,
 	return strbuf_detach(&sb);
 }
 
+/*
+ * The names GNU dd is run by: its own, and those it is installed under
+ * beside another dd (Homebrew's "gdd" on macOS, "gnudd" where uutils'
+ * dd is the default).
+ */
+static const char *const dd_names[] = { "dd", "gdd", "gnudd", NULL };
+
 /* A dd command line: "$ sync; dd if=/dev/zero of=x bs=1M count=1; sync". */
 static int read_commands(void *state, const char *text, size_t li)
 {
 	struct dd_state *st = state;
 	struct shell_cmd sc[MAX_DD_PER_LINE];
-	size_t n = shell_find(text, "dd", sc, MAX_DD_PER_LINE);
+	size_t n = 0;
+
+	for (size_t k = 0; !n && dd_names[k]; k++)
+		n = shell_find(text, dd_names[k], sc, MAX_DD_PER_LINE);
 
 	if (!n)
 		return 0;
@@ -644,14 +654,21 @@ static const char *ascii_punctuation(const char *text, char *buf, size_t size)
  */
 static const char *dd_message(const char *text)
 {
-	const char *name = strstr(text, "dd: ");
+	const char *msg = strstr(text, "dd: "), *name = msg;
 
-	if (!name || (name > text && name[-1] != '/'))
+	if (!name)
+		return NULL;
+	/* "gdd: ", "gnudd: " (dd_names) */
+	if (name - text >= 3 && !strncmp(name - 3, "gnu", 3))
+		name -= 3;
+	else if (name > text && name[-1] == 'g')
+		name--;
+	if (name > text && name[-1] != '/')
 		return NULL;
 	for (const char *p = text; p < name; p++)
 		if (*p == ' ' || *p == '\t')
 			return NULL;	/* prose, not a path */
-	return name + 4;
+	return msg + 4;
 }
 
 static const char *classify(const char *raw, struct summary_line *s,
