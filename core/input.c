@@ -505,13 +505,32 @@ static int opens_with(const char *p, const char *end, const char *phrase)
 }
 
 /*
+ * "user@host:~/dir$" and a blank at p: the prompt of the next command,
+ * which a page that lost its breaks glues after the output before it.
+ */
+static int opens_user_prompt(const char *p, const char *end)
+{
+	const char *e = p, *at = NULL, *colon = NULL;
+
+	while (e < end && *e != ' ' && *e != '\t' && e - p <= 64) {
+		if (*e == '@' && !at)
+			at = e;
+		if (*e == ':' && at && !colon)
+			colon = e;
+		e++;
+	}
+	return at > p && colon > at + 1 && e < end && e - p <= 64 &&
+	       (e[-1] == '$' || e[-1] == '#');
+}
+
+/*
  * Does a line of output start at p, in a line whose breaks a web page or
  * mail client lost?  Only fixed phrases that nothing else prints:
  * hdparm's "Timing ... reads" and its "/dev/sdX:" header before one, dd's
  * "N+M records in|out" and "N bytes (" / "N bytes copied|transferred",
  * the shell's "real 0m1.2s" / "user" / "sys", iozone's table header
  * ("kB  reclen ...", "random random ..."), blockdev-perftest's
- * ("blocksize  W  W ...").
+ * ("blocksize  W  W ..."); and the "user@host:~$ " of the next command.
  */
 static int starts_reflowed_line(const char *p, const char *end)
 {
@@ -550,6 +569,8 @@ static int starts_reflowed_line(const char *p, const char *end)
 		       opens_with(p, end, "KB reclen ") ||
 		       opens_with(p, end, "kB reclen ");
 	}
+	if (opens_user_prompt(p, end))
+		return 1;
 	if (*p < '0' || *p > '9')
 		return 0;
 	while (q < end && *q >= '0' && *q <= '9')
