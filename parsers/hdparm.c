@@ -28,9 +28,21 @@
  *   taken only as the line's last character, so it cannot be part of a
  *   figure):
  *   Timing buffered disk reads: 64 MB in 1.09 seconds = 58.57 MB/sec.
- *   The output written as comments under the command, in a README:
+ *   The output written as comments under the command, in a README (or
+ *   "-- " in SQL notes):
  *   $ hdparm -Tt --direct /dev/nvme0n1
  *   # Timing O_DIRECT cached reads:   6324 MB in  2.00 seconds = 3163.52 MB/sec
+ *   A Markdown list, one item a device (the input layer takes the bullet
+ *   off the timings):
+ *   * /dev/sdb:
+ *     * Timing cached reads:   8574 MB in  2.00 seconds = 4297.24 MB/sec
+ *   Timings run together, by a page that lost its line breaks or a mail
+ *   client that rewrapped them (the label it pulled up, "on 2.6:", titles
+ *   the timings after it; the next run's prompt and command may follow):
+ *   >>   Timing buffer-cache reads:   168 MB in  2.01 seconds =  83.58
+ *   >> MB/sec Timing buffered disk reads:   44 MB in  3.12 seconds =
+ *   >> 14.10 MB/sec on 2.6:
+ *   Timing cached reads: 688 MB in 2.00 seconds = 343.59 MB/sec u@h:~$ sudo hdparm -tT /dev/sda
  *
  * and warnings printed around them ("HDIO_DRIVE_CMD(identify) failed: ...",
  * "SG_IO: bad/missing sense data, ...", "read() hit EOF - device too
