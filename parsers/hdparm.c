@@ -42,7 +42,7 @@
  *   >>   Timing buffer-cache reads:   168 MB in  2.01 seconds =  83.58
  *   >> MB/sec Timing buffered disk reads:   44 MB in  3.12 seconds =
  *   >> 14.10 MB/sec on 2.6:
- *   Timing cached reads: 688 MB in 2.00 seconds = 343.59 MB/sec u@h:~$ sudo hdparm -tT /dev/sda
+ *   Timing cached reads: 688 MB in 2.00 seconds = 343.59 MB/sec u@h:~$ ...
  *
  * and warnings printed around them ("HDIO_DRIVE_CMD(identify) failed: ...",
  * "SG_IO: bad/missing sense data, ...", "read() hit EOF - device too
