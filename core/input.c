@@ -519,7 +519,8 @@ static int opens_user_prompt(const char *p, const char *end)
 			colon = e;
 		e++;
 	}
-	return at > p && colon > at + 1 && e < end && e - p <= 64 &&
+	return at && colon && at > p && colon > at + 1 && e < end &&
+	       e - p <= 64 &&
 	       (e[-1] == '$' || e[-1] == '#');
 }
 
