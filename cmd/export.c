@@ -17,17 +17,25 @@
 
 static const char export_usage[] =
 	"usage: storan export [--format csv|json] [-o FILE] INPUT...\n"
+	"       storan export --series [-o FILE] INPUT...\n"
 	"       storan export DB --run ID [--format csv|json] [-o FILE]\n"
 	"\n"
 	"Writes result sets (or any input 'storan ingest' reads) as the flat\n"
 	"CSV export, one row per measurement:\n"
 	"  source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels\n"
 	"\n"
+	"With --series, writes the samples over time instead (fio's bw, iops,\n"
+	"lat and clat_hist logs), a long table, one row per point:\n"
+	"  source,line,tool,op,metric,unit,labels,interval,t,value\n"
+	"interval and t in seconds (t from the start of the job), value in\n"
+	"unit; a measurement without samples over time has no row.\n"
+	"\n"
 	"With --run, writes run ID of the history store DB (an SQLite file or\n"
 	"postgresql://...) as it was added with 'storan store add'.\n"
 	"\n"
 	"  -f, --format FMT   csv (default) or json\n"
 	"      --run ID       the run of the store DB to export\n"
+	"      --series       the samples over time, as a long CSV table\n"
 	"  -o, --output FILE  write to FILE (whole or not at all)\n"
 	"  -h, --help         show this help\n";
 
@@ -55,11 +63,12 @@ int cmd_export(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "run", required_argument, NULL, 'r' },
+		{ "series", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = "-", *run = NULL;
-	int csv = 1, c, rc;
+	int csv = 1, series = 0, c, rc;
 	struct result_set rs;
 	struct diag_list diags;
 	struct strbuf sb = STRBUF_INIT;
@@ -83,6 +92,9 @@ int cmd_export(int argc, char **argv)
 		case 'r':
 			run = optarg;
 			break;
+		case 's':
+			series = 1;
+			break;
 		case 'h':
 			print_usage(stdout, export_usage);
 			return EXIT_OK;
@@ -92,6 +104,9 @@ int cmd_export(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("export", "no input files");
+	if (series && !csv)
+		return usage_error("export", "--series writes CSV (the JSON "
+				   "has the series already)");
 	if (output_path_check(out ? out : "-"))
 		return EXIT_TROUBLE;
 	if (run && argc - optind != 1)
@@ -110,7 +125,9 @@ int cmd_export(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	diag_print(&diags, stderr);
-	if (csv)
+	if (series)
+		rs_csv_write_series(&rs, &sb);
+	else if (csv)
 		rs_csv_write(&rs, &sb);
 	else
 		rs_json_write(&rs, &sb);

@@ -262,7 +262,7 @@ static uint64_t measurement_hash(const struct measurement *m)
 static int foldable(const struct measurement *m)
 {
 	return m->n >= 1 && !m->summary.present && !m->hist.n &&
-	       !m->hist_dropped;
+	       !m->hist_dropped && !m->series;
 }
 
 /* Folds repeated runs of the input's measurements; see the top comment. */
