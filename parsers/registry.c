@@ -506,6 +506,11 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 	ctx.diags = diags;
 	ctx.base = rs->n;
 	ctx.drop_histograms = opt && opt->drop_histograms;
+	if (opt) {
+		ctx.fio_version = opt->fio_version;
+		ctx.fio_version_from = opt->fio_version_from;
+		ctx.fio_assume_noted = opt->fio_assume_noted;
+	}
 	ctx.source = result_set_add_source(rs, in->path, NULL);
 	ctx.claimed = xcalloc(in->nlines + 1, 1);
 	whole = in->uncut && read_whole(&ctx, list, &formats);
