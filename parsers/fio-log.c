@@ -191,9 +191,18 @@ static int line_blank(const struct log_line *l)
 	return skip_blanks(l->text, l->end) == l->end;
 }
 
+/* The kind of log from its name ("x_bw.1.log", "fio-3.1-floppy-clat.1.log"). */
+static const char *log_kind(const char *name);
+
+/*
+ * Sixteen log lines and nothing else first; or, in a file named like a
+ * fio log, a first line of a log (a later line that is not one is then
+ * said, with its number: a log cut short when fio was killed).
+ */
 static int fio_log_detect(const struct input *in)
 {
 	size_t checked = 0;
+	int named = log_kind(in->name) != NULL;
 
 	for (size_t i = 0; i < in->nlines && checked < 16; i++) {
 		uint64_t v[8];
@@ -203,7 +212,7 @@ static int fio_log_detect(const struct input *in)
 		if (!*t)
 			continue;
 		if (log_fields(t, t + in->lines[i].len, v, 8, &n))
-			return 0;
+			return named && checked ? 40 : 0;
 		checked++;
 	}
 	return checked ? 40 : 0;
@@ -244,7 +253,7 @@ struct dir_acc {
 	struct series *s;
 	/* per-I/O: the window being summed, and the gaps' zeros */
 	int open;
-	uint64_t win, count, bytes, last_ms;
+	uint64_t win, count, bytes, last_ms, windows;
 	double sum;
 	/* per-I/O latency: every I/O's figures (Welford) */
 	uint64_t n;
@@ -292,6 +301,7 @@ static void flush_window(struct value_log *vl, int dir, uint64_t win,
 	struct dir_acc *a = &vl->d[dir];
 	double t = (double)((win + 1) * LOG_WINDOW_MS) / 1000, v;
 
+	a->windows++;
 	if (vl->lat) {
 		if (!count)
 			return;
@@ -362,7 +372,7 @@ static void raw_finish(struct value_log *vl, int dir)
 
 	if (!a->open)
 		return;
-	if (span >= LOG_WINDOW_MS / 2 || (!vl->lat && a->mi == SIZE_MAX))
+	if (span >= LOG_WINDOW_MS / 2 || !a->windows)
 		flush_window(vl, dir, a->win, a->count, a->bytes, a->sum,
 			     span > 1 ? span : 1);
 	if (!vl->lat)
@@ -723,15 +733,20 @@ static int read_log(struct parse_ctx *ctx, const char *kind, int hist,
 	}
 	iter_init(&it, ctx->in);
 	while (iter_next(&it, &l)) {
-		int bad;
+		int bad = 0;
 
 		if (hist) {
 			bad = whole && !line_blank(&l) &&
 			      log_fields(l.text, l.end, h.v, 4, &(size_t){0});
 			if (!bad && hist_line(&h, &l))
 				break;
-		} else {
-			bad = value_line(&vl, &l) && !line_blank(&l) && whole;
+		} else if (value_line(&vl, &l) && !line_blank(&l)) {
+			bad = whole;
+			/* a line cut short when fio was killed, a typo: said,
+			 * not skipped (cut input: the whole read gave up) */
+			if (!whole)
+				parse_error(ctx, l.li, "not a line of a fio log "
+					    "(time, value, direction, bs, ...)");
 		}
 		if (bad) {
 			rc = -1;
