@@ -85,7 +85,10 @@ struct log_iter {
 	const struct input *in;
 	size_t li;		/* index of the next line */
 	const char *p, *end;	/* raw text left (uncut input) */
+	size_t dropped;		/* bytes let go (input_drop_read) */
 };
+
+#define ITER_DROP ((size_t)32 << 20)
 
 struct log_line {
 	const char *text, *end;
@@ -98,6 +101,7 @@ static void iter_init(struct log_iter *it, const struct input *in)
 	it->li = 0;
 	it->p = in->data;
 	it->end = in->data + (in->uncut ? in->size : 0);
+	it->dropped = 0;
 }
 
 static int iter_next(struct log_iter *it, struct log_line *l)
@@ -116,6 +120,14 @@ static int iter_next(struct log_iter *it, struct log_line *l)
 		l->text = it->p;
 		l->end = nl ? nl : it->end;
 		it->p = nl ? nl + 1 : it->end;
+		/* read once, front to back: the text behind may go */
+		if ((size_t)(l->text - it->in->data) - it->dropped >=
+		    ITER_DROP) {
+			size_t to = (size_t)(l->text - it->in->data);
+
+			input_drop_read(it->in, it->dropped, to);
+			it->dropped = to;
+		}
 	}
 	l->li = it->li++;
 	return 1;

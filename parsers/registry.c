@@ -475,7 +475,10 @@ static int read_whole(struct parse_ctx *ctx, const struct parser *const *list,
 
 		if (!list[i]->parse_whole || list[i]->parse_whole(ctx) < 0)
 			continue;
-		memset(ctx->claimed, 1, ctx->in->nlines);
+		/* every line is that output: unclaimed 0 says it, and no
+		 * one reads claimed[] then (context_apply() returns at
+		 * once); left untouched, a log of 40 million lines does
+		 * not touch 40 MB of it */
 		ctx->unclaimed = 0;
 		if (rs->n > before_m || ctx->diags->n > before_d)
 			strbuf_adds(formats, list[i]->name);
@@ -518,6 +521,14 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 		input_cut_lines(in);
 		free(ctx.claimed);
 		ctx.claimed = xcalloc(in->nlines + 1, 1);
+	}
+	if (!whole && in->too_many_lines && !in->binary) {
+		diag_add(diags, DIAG_ERROR, in->name, 0, "more than %u lines; "
+			 "storan takes no more from one input: split it",
+			 INPUT_LINES_MAX);
+		free(ctx.claimed);
+		strbuf_release(&formats);
+		return 1;
 	}
 	/* after the parse: an uncut input's hash is made meanwhile */
 	memcpy(rs->sources[ctx.source].sha256, input_sha256(in),
