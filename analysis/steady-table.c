@@ -87,3 +87,32 @@ void steady_table_csv(const struct result_set *rs,
 	}
 	strbuf_release(&words);
 }
+
+size_t steady_keep_part(struct result_set *rs, const struct steady_rule *r,
+			struct diag_list *notes)
+{
+	size_t cut = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		struct measurement *m = &rs->m[i];
+		const struct series *s = m->series;
+		struct steady_result res;
+
+		if (!steady_applies(r, m))
+			continue;
+		steady_find(s, r, &res);
+		if (!res.steady) {
+			diag_add(notes, DIAG_NOTE, m->source_name, m->line,
+				 "%s %s: %s; compared whole", m->op, m->metric,
+				 res.short_run ? "too short for a steady-state "
+				 "window" : "never steady");
+			continue;
+		}
+		m->n = 0;
+		m->summary.present = 0;
+		for (size_t k = res.from; k < s->n; k++)
+			measurement_add_value(m, s->v[k]);
+		cut++;
+	}
+	return cut;
+}

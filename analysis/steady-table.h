@@ -3,6 +3,7 @@
 #ifndef STORAN_STEADY_TABLE_H
 #define STORAN_STEADY_TABLE_H
 
+#include "../core/diag.h"
 #include "../core/resultset.h"
 #include "../core/strbuf.h"
 
@@ -27,5 +28,15 @@ void steady_words(const struct measurement *m,
 void steady_table_csv(const struct result_set *rs,
 		      const struct steady_rule *r, const char *rule_text,
 		      struct strbuf *out);
+
+/*
+ * compare --steady: each measurement with a series the rule applies to
+ * keeps the values of its steady part only (the series' samples from the
+ * first steady window on; a summary over every I/O is dropped for them);
+ * one that never settled keeps them all, and a note says so.  Returns
+ * how many were cut.
+ */
+size_t steady_keep_part(struct result_set *rs, const struct steady_rule *r,
+			struct diag_list *notes);
 
 #endif

@@ -136,8 +136,8 @@ void steady_find(const struct series *s, const struct steady_rule *r,
 		 struct steady_result *out)
 {
 	double interval = s->interval > 0 ? s->interval : 1;
-	size_t first = 0, n = (size_t)nearbyint(r->dur / interval);
-	double best = INFINITY;
+	size_t first = 0, fail, n = (size_t)nearbyint(r->dur / interval);
+	double best = INFINITY, last = NAN;
 
 	memset(out, 0, sizeof(*out));
 	out->criterion = NAN;
@@ -151,22 +151,28 @@ void steady_find(const struct series *s, const struct steady_rule *r,
 		out->short_run = 1;
 		return;
 	}
-	for (size_t end = first + n; end <= s->n; end++) {
-		double c = fabs(steady_criterion(r, s->v + end - n, n));
+	fail = first;
+	/* the last window that misses: steady after it, if the run ends
+	 * steady (a write cliff after a first calm stretch is not steady) */
+	for (size_t k = first; k + n <= s->n; k++) {
+		double c = fabs(steady_criterion(r, s->v + k, n));
 
-		if (c < r->limit) {
-			out->steady = 1;
-			out->criterion = c;
-			out->from = end - n;
-			out->t_from = s->t[out->from] - interval;
-			if (out->t_from < 0)
-				out->t_from = 0;
-			steady_part(s, out);
-			return;
-		}
+		if (!(c < r->limit))
+			fail = k + 1;
 		best = fmin(best, c);
+		last = c;
 	}
-	out->criterion = best;
+	if (!(last < r->limit)) {
+		out->criterion = best;
+		return;
+	}
+	out->steady = 1;
+	out->criterion = last;
+	out->from = fail;
+	out->t_from = s->t[out->from] - interval;
+	if (out->t_from < 0)
+		out->t_from = 0;
+	steady_part(s, out);
 }
 
 void steady_describe(const struct steady_result *res, const char *value,

@@ -11,13 +11,16 @@
  *
  * steady when that figure (its absolute value) is below the limit.  fio
  * checks once a second while it runs and stops the job at the first
- * steady window; storan checks the same windows after the run, from the
- * job's log, and reports the first one: "steady from 212 s".
+ * steady window.  storan checks the same windows after the run, from the
+ * job's log, which may go on past a first calm stretch (an SSD's write
+ * cliff comes after one): a series is steady when its last window is,
+ * from the start of the first window after the last one that was not --
+ * "steady from 212 s" means it settled then and stayed.  On a log of a
+ * run that fio stopped at its steady state, both say the same.
  *
- * The steady part of a series is its samples from the start of that
- * window to the end of the run (a run that left the band again shows it
- * in its spread); a series with fewer samples than a window is never
- * steady, and says so (steady_result.short_run).
+ * The steady part of a series is its samples from there to the end; a
+ * series with fewer samples than a window is not judged, and says so
+ * (steady_result.short_run).
  */
 #ifndef STORAN_STEADY_H
 #define STORAN_STEADY_H
@@ -59,7 +62,7 @@ struct steady_result {
 	int short_run;		/* fewer samples than a window */
 	size_t from;		/* first sample of the steady part */
 	double t_from;		/* its window's start, s (t[from] - interval) */
-	double criterion;	/* of the first steady window, or the best */
+	double criterion;	/* of the last window; when never, the best */
 	double mean;		/* of the steady part */
 	double spread_pct;	/* largest |y - mean| of the steady part, % */
 	size_t window;		/* samples in a window */

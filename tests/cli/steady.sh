@@ -44,4 +44,20 @@ case "$out" in *steady-state*) fail "a run too short to tell: $out" ;; esac
 run "$STORAN" export --steady settled_iops.1.log
 # within 10% of the mean from the window that starts at 17 s
 expect_in "$out" ",steady,17,39906.976744186," "settled from 17 s"
+# compare --steady: a write cliff at 20 s, then 40k: only the steady part
+awk 'BEGIN { for (i = 1; i <= 60; i++)
+	printf "%d, %d, 0, 0, 0\n", i * 1000, i < 20 ? 90000 : 40000 + (i % 2) * 100 }' \
+	> a_iops.1.log
+awk 'BEGIN { for (i = 1; i <= 60; i++)
+	printf "%d, %d, 0, 0, 0\n", i * 1000, i < 20 ? 90000 : 40000 + (i % 3) * 100 }' \
+	> b_iops.1.log
+run "$STORAN" compare --no-check --format csv a_iops.1.log b_iops.1.log
+expect_in "$out" "fio,read,iops,,60,55866.6666666667,60," "whole: 60 samples"
+run "$STORAN" compare --no-check --format csv --steady=iops:2%,dur=10 a_iops.1.log b_iops.1.log
+expect_rc 0 "compare --steady"
+expect_in "$out" "fio,read,iops,,41,40048.7804878049,41,40100," "steady: from 19 s"
+run "$STORAN" compare --no-check --steady a_iops.1.log "$D/0022-ss_iops.1.log"
+expect_in "$err" "0022-ss_iops.1.log:1: note: read iops: too short for a steady-state window; compared whole" "the note"
+run "$STORAN" compare --steady=nope a_iops.1.log b_iops.1.log
+expect_rc 2 "compare: a bad rule"
 finish
