@@ -197,6 +197,8 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
 {
+	if (ctx->in->uncut)	/* read whole: every line is output */
+		return 0;
 	for (size_t i = a + 1; i < b && i < ctx->in->nlines; i++)
 		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]) &&
 		    !context_counts_run(ctx->in->lines[i].text))
@@ -232,7 +234,7 @@ static size_t *count_prose(const struct parse_ctx *ctx)
 static int only_output_between(const struct parse_ctx *ctx, size_t **prose,
 			       size_t a, size_t b)
 {
-	if (b <= a + 1)
+	if (b <= a + 1 || ctx->in->uncut)	/* read whole: all output */
 		return 1;
 	if (!*prose)
 		*prose = count_prose(ctx);
@@ -477,8 +479,9 @@ static int read_whole(struct parse_ctx *ctx, const struct parser *const *list,
 			continue;
 		/* every line is that output: unclaimed 0 says it, and no
 		 * one reads claimed[] then (context_apply() returns at
-		 * once); left untouched, a log of 40 million lines does
-		 * not touch 40 MB of it */
+		 * once, the prose counts know an uncut input has none);
+		 * left untouched, a log of 40 million lines does not touch
+		 * 40 MB of it */
 		ctx->unclaimed = 0;
 		if (rs->n > before_m || ctx->diags->n > before_d)
 			strbuf_adds(formats, list[i]->name);
