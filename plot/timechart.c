@@ -91,6 +91,63 @@ static struct report_chart *new_chart(struct report *r)
 	return rc;
 }
 
+/* The distinct source names of mi[0..n), in order: the footer's. */
+static char *source_list(const struct result_set *rs, const size_t *mi,
+			 size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = rs->m[mi[i]].source_name;
+		size_t j = 0;
+
+		if (!name)
+			continue;
+		while (j < i && (!rs->m[mi[j]].source_name ||
+				 strcmp(rs->m[mi[j]].source_name, name)))
+			j++;
+		if (j == i)
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", name);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* Does key (or the source name, key NULL) differ among mi[0..n)? */
+static int differs(const struct result_set *rs, const size_t *mi, size_t n,
+		   const char *key)
+{
+	const struct measurement *a = &rs->m[mi[0]];
+
+	for (size_t i = 1; i < n; i++) {
+		const struct measurement *b = &rs->m[mi[i]];
+		const char *x = key ? labels_get(&a->labels, key) :
+				a->source_name;
+		const char *y = key ? labels_get(&b->labels, key) :
+				b->source_name;
+
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
+			return 1;
+	}
+	return 0;
+}
+
+/* A line's name: its log's, and the labels that tell it from the
+ * chart's other lines (a storan run's bs=4096 iodepth=32). */
+static char *line_name(const struct result_set *rs, const size_t *mi,
+		       size_t n, size_t i)
+{
+	const struct measurement *m = &rs->m[mi[i]];
+	struct strbuf sb = STRBUF_INIT;
+
+	if (n == 1 || differs(rs, mi, n, NULL))
+		strbuf_adds(&sb, m->source_name ? m->source_name : "");
+	for (size_t k = 0; n > 1 && k < m->labels.n; k++)
+		if (differs(rs, mi, n, m->labels.v[k].key))
+			strbuf_addf(&sb, "%s%s=%s", sb.len ? " " : "",
+				    m->labels.v[k].key, m->labels.v[k].value);
+	return strbuf_detach(&sb);
+}
+
 /* One line per measurement mi[0..n) (one metric, one op), shaded where
  * steady. */
 static void value_chart(struct report *r, const size_t *mi, size_t n)
@@ -118,9 +175,11 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 	for (size_t i = 0; i < n && i < TIME_LINES_MAX; i++) {
 		const struct measurement *m = &rs->m[mi[i]];
 		const struct series *s = m->series;
-		struct chart_series *cs = chart_new_series(c, m->source_name);
+		char *name = line_name(rs, mi, n, i);
+		struct chart_series *cs = chart_new_series(c, name);
 		struct steady_result res;
 
+		free(name);
 		for (size_t k = 0; k < s->n; k++) {
 			chart_new_point(cs, s->t[k], s->v[k] / c->y.unit.factor);
 			tmax = fmax(tmax, s->t[k]);
@@ -145,14 +204,15 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 				      steady ? ", shaded" : "", rule.limit,
 				      rule.dur);
 	else if (too_short == n)
-		c->subtitle = xstrfmt("one line per log; no log ran for the "
-				      "%g s a steady-state window takes",
+		c->subtitle = xstrfmt("no line is long enough for the %g s a "
+				      "steady-state window takes",
 				      rule.dur);
 	else
-		c->subtitle = xstrfmt("one line per log; shaded: steady by "
-				      "fio's rule (within %g%% of the mean "
-				      "over %g s), %zu of %zu", rule.limit,
-				      rule.dur, steady, n);
+		c->subtitle = xstrfmt("shaded: steady by fio's rule (within "
+				      "%g%% of the mean over %g s), %zu "
+				      "line(s) of %zu", rule.limit, rule.dur,
+				      steady, n);
+	c->source_names = source_list(rs, mi, n);
 	finish_axes(c, tmax, 0, ymax, 0);
 	strbuf_release(&err);
 	strbuf_release(&words);

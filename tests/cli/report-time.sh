@@ -22,7 +22,7 @@ expect_in "$j" '"name": "0001-rw_bw.1.log"' "a line per log"
 expect_in "$j" '"name": "0002-rw_bw.2.log"' "the second job"
 expect_in "$j" '"title": "Time (s)"' "time on x"
 expect_in "$j" '"y": 1.2288' "1228800 B/s in MB/s"
-expect_in "$j" "no log ran for the 30 s a steady-state window takes" "5 s runs: not judged"
+expect_in "$j" "no line is long enough for the 30 s a steady-state window takes" "5 s runs: not judged"
 j=$(cat rep/charts/*-time-clat-pct-read.json)
 expect_in "$j" '"name": "p99.9"' "p99.9 over time"
 expect_in "$(cat rep/index.html)" "Completion latency percentiles over time" "in the page"
