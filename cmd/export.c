@@ -112,8 +112,11 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'S':
 			steady = optarg ? optarg : STEADY_DEFAULT;
-			if (steady_parse(steady, &rule, &sb))
-				return usage_error("export", "%s", sb.buf);
+			if (steady_parse(steady, &rule, &sb)) {
+				rc = usage_error("export", "%s", sb.buf);
+				strbuf_release(&sb);
+				return rc;
+			}
 			break;
 		case 'h':
 			print_usage(stdout, export_usage);

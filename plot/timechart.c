@@ -72,9 +72,10 @@ static void finish_axes(struct chart *c, double tmax, double ylo,
 	chart_axis_ticks(c, &c->y, log_y ? ylo : 0, yhi > 0 ? yhi : 1, log_y,
 			 1);
 	c->x.title = xstrdup("Time (s)");
-	c->y.title = xstrfmt("%s (%s)", chart_metric_title(c->metric, mt,
-							   sizeof(mt)),
-			     c->y.unit.name);
+	chart_metric_title(c->metric, mt, sizeof(mt));
+	/* (as chart.c: "IOPS", not "IOPS (IOPS)") */
+	c->y.title = strcmp(c->y.unit.name, "IOPS") ?
+		     xstrfmt("%s (%s)", mt, c->y.unit.name) : xstrdup(mt);
 }
 
 /* A new chart of the report, named NN-time-what (the caller names it). */
