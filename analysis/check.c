@@ -14,12 +14,14 @@
 #include "check.h"
 #include "experiment.h"
 #include "links.h"
+#include "steady.h"
 #include "../core/json-out.h"
 #include "../core/human.h"
 #include "../core/input.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/rs-csv.h"
+#include "../core/series.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
@@ -1125,6 +1127,37 @@ static void short_runs_in_all(struct check_ctx *c, struct check_finding *f)
 
 /* ---- steady-state and buffered-aio (fio) ---- */
 
+/*
+ * A figure with its samples over time (a fio log): did they settle, by
+ * the default rule (steady.h)?  A series too short for a window says
+ * nothing here (short-run speaks of short runs).
+ */
+static void check_series_steady(struct check_ctx *c, size_t pos)
+{
+	size_t mi = c->order[pos];
+	const struct measurement *m = M(c, mi);
+	struct steady_rule r;
+	struct steady_result res;
+	struct strbuf err = STRBUF_INIT;
+	struct check_finding *f;
+	int bad_rule = steady_parse(STEADY_DEFAULT, &r, &err);
+
+	strbuf_release(&err);
+	if (bad_rule)
+		BUG("storan's own steady-state rule does not parse");
+	if (!is_headline(m) || found_here(c, pos, "steady-state"))
+		return;
+	steady_find(m->series, &r, &res);
+	if (res.steady || res.short_run)
+		return;
+	f = add(c, CHECK_WARNING, "steady-state", mi, res.criterion, r.limit,
+		"%s %s never settled over its %zu samples: no %.0f s window "
+		"stayed within %g%% of its mean (the best one within %.3g%%), "
+		"so its figure averages a moving target", m->op, m->metric,
+		m->series->n, r.dur, r.limit, res.criterion);
+	also_test(c, f, pos);
+}
+
 static void check_steady_state(struct check_ctx *c, size_t pos)
 {
 	size_t mi = c->order[pos];
@@ -1132,6 +1165,10 @@ static void check_steady_state(struct check_ctx *c, size_t pos)
 	const char *crit = label(m, "steadystate");
 	struct check_finding *f;
 
+	if (m->series) {
+		check_series_steady(c, pos);
+		return;
+	}
 	if (!is_headline(m) || !label_false(m, "ss_attained") ||
 	    found_here(c, pos, "steady-state"))
 		return;

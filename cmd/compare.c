@@ -18,6 +18,8 @@
 #include "../analysis/compare.h"
 #include "../analysis/footnotes.h"
 #include "../analysis/format.h"
+#include "../analysis/steady.h"
+#include "../analysis/steady-table.h"
 #include "../core/json-out.h"
 #include "../core/atomic.h"
 #include "../core/human.h"
@@ -68,6 +70,10 @@ static const char compare_usage[] =
 	"                        storan check mark a mean (" FMT_NOTE_MARK
 	"1) with a note\n"
 	"      --no-check        no findings, no marks\n"
+	"      --steady[=RULE]   of a figure with samples over time (a fio\n"
+	"                        log), only the part after it became steady\n"
+	"                        (RULE as fio's ss=: iops:2%,dur=60;\n"
+	"                        default " STEADY_DEFAULT ")\n"
 	"  -h, --help            show this help\n"
 	"\n"
 	"Exit status: 0 no regression, 1 a regression (or an input only\n"
@@ -81,6 +87,8 @@ struct compare_args {
 	const char *output;
 	int no_pager;
 	struct findings_args fa;
+	const char *steady;	/* --steady: the rule's text, or NULL */
+	struct steady_rule rule;
 };
 
 /* Appends the comma-separated parts of s to *v; -1 for an empty part. */
@@ -127,6 +135,7 @@ static int parse_option(int c, struct compare_args *a)
 {
 	struct compare_options *o = &a->co;
 	int rc = findings_args_option("compare", c, optarg, &a->fa);
+	struct strbuf err = STRBUF_INIT;
 
 	if (rc >= 0)
 		return rc;
@@ -187,6 +196,12 @@ static int parse_option(int c, struct compare_args *a)
 	case 'o':
 		a->output = optarg;
 		break;
+	case 'S':
+		a->steady = optarg ? optarg : STEADY_DEFAULT;
+		rc = steady_parse(a->steady, &a->rule, &err) ?
+		     usage_error("compare", "%s", err.buf) : 0;
+		strbuf_release(&err);
+		return rc;
 	case 'P':
 		a->no_pager = 1;
 		break;
@@ -1045,6 +1060,8 @@ static enum load_status load_all(char **names, int n, struct result_set *sets,
 		result_set_init(&sets[i]);
 		st = load_input_hooked(names[i], NULL, &sets[i], &diags,
 				       findings_text_hook, &a->fa);
+		if (a->steady)
+			steady_keep_part(&sets[i], &a->rule, &diags);
 		if (st > worst)
 			worst = st;
 	}
@@ -1181,6 +1198,7 @@ int cmd_compare(int argc, char **argv)
 		{ "color", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-pager", no_argument, NULL, 'P' },
+		{ "steady", optional_argument, NULL, 'S' },
 		FINDINGS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

@@ -5,6 +5,8 @@
  */
 #include "cmd.h"
 #include "options.h"
+#include "../analysis/steady.h"
+#include "../analysis/steady-table.h"
 #include "../core/atomic.h"
 #include "../core/load.h"
 #include "../core/rs-csv.h"
@@ -17,17 +19,36 @@
 
 static const char export_usage[] =
 	"usage: storan export [--format csv|json] [-o FILE] INPUT...\n"
+	"       storan export --series [-o FILE] INPUT...\n"
+	"       storan export --steady[=RULE] [-o FILE] INPUT...\n"
 	"       storan export DB --run ID [--format csv|json] [-o FILE]\n"
 	"\n"
 	"Writes result sets (or any input 'storan ingest' reads) as the flat\n"
 	"CSV export, one row per measurement:\n"
 	"  source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels\n"
 	"\n"
+	"With --series, writes the samples over time instead (fio's bw, iops,\n"
+	"lat and clat_hist logs), a long table, one row per point:\n"
+	"  source,line,tool,op,metric,unit,labels,interval,t,value\n"
+	"interval and t in seconds (t from the start of the job), value in\n"
+	"unit; a measurement without samples over time has no row.\n"
+	"\n"
+	"With --steady, writes whether and when each of those series became\n"
+	"steady by fio's criteria (RULE as fio's ss=, with ss_dur as dur=:\n"
+	"iops:1%, bw_slope:0.1%,dur=60, deviation:5%,ramp=10; default\n"
+	"" STEADY_DEFAULT "), one row per series:\n"
+	"  " STEADY_CSV_HEADER "\n"
+	"verdict steady, never or too-short (fewer samples than a window);\n"
+	"from (s), mean and spread_pct of the part from the first steady\n"
+	"window on; words: \"steady from 212 s, 41.2 K IOPS \u00b1 2%\".\n"
+	"\n"
 	"With --run, writes run ID of the history store DB (an SQLite file or\n"
 	"postgresql://...) as it was added with 'storan store add'.\n"
 	"\n"
 	"  -f, --format FMT   csv (default) or json\n"
 	"      --run ID       the run of the store DB to export\n"
+	"      --series       the samples over time, as a long CSV table\n"
+	"      --steady[=RULE]  the steady-state verdict of each series\n"
 	"  -o, --output FILE  write to FILE (whole or not at all)\n"
 	"  -h, --help         show this help\n";
 
@@ -55,14 +76,17 @@ int cmd_export(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "run", required_argument, NULL, 'r' },
+		{ "series", no_argument, NULL, 's' },
+		{ "steady", optional_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = "-", *run = NULL;
-	int csv = 1, c, rc;
+	const char *out = "-", *run = NULL, *steady = NULL;
+	int csv = 1, series = 0, c, rc;
 	struct result_set rs;
 	struct diag_list diags;
 	struct strbuf sb = STRBUF_INIT;
+	struct steady_rule rule;
 	enum load_status st;
 
 	opterr = 0;
@@ -83,6 +107,17 @@ int cmd_export(int argc, char **argv)
 		case 'r':
 			run = optarg;
 			break;
+		case 's':
+			series = 1;
+			break;
+		case 'S':
+			steady = optarg ? optarg : STEADY_DEFAULT;
+			if (steady_parse(steady, &rule, &sb)) {
+				rc = usage_error("export", "%s", sb.buf);
+				strbuf_release(&sb);
+				return rc;
+			}
+			break;
 		case 'h':
 			print_usage(stdout, export_usage);
 			return EXIT_OK;
@@ -92,6 +127,11 @@ int cmd_export(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("export", "no input files");
+	if (series && steady)
+		return usage_error("export", "--series or --steady, not both");
+	if ((series || steady) && !csv)
+		return usage_error("export", "--series and --steady write "
+				   "CSV (the JSON has the series already)");
 	if (output_path_check(out ? out : "-"))
 		return EXIT_TROUBLE;
 	if (run && argc - optind != 1)
@@ -110,7 +150,11 @@ int cmd_export(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	diag_print(&diags, stderr);
-	if (csv)
+	if (steady)
+		steady_table_csv(&rs, &rule, steady, &sb);
+	else if (series)
+		rs_csv_write_series(&rs, &sb);
+	else if (csv)
 		rs_csv_write(&rs, &sb);
 	else
 		rs_json_write(&rs, &sb);

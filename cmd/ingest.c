@@ -35,6 +35,10 @@ static const char ingest_usage[] =
 	"  -l, --label K=V         add label K=V to every measurement\n"
 	"  -n, --name-pattern PAT  labels from file names: '{host}.{test}.txt'\n"
 	"                          ({_} skips a part)\n"
+	"      --fio-version V     the fio that wrote the fio logs read (2.17,\n"
+	"                          3.33): their latency unit, usec before 3.0,\n"
+	"                          nsec since (default: what a fio output\n"
+	"                          beside the logs says, else 3.x, with a note)\n"
 	"  -f, --format FMT        json (default) or csv\n"
 	"  -o, --output FILE       write to FILE (whole or not at all)\n"
 	"  -j, --jobs N            read N inputs at a time (default: one per\n"
@@ -336,6 +340,18 @@ static int parse_jobs(const char *arg, unsigned *threads)
 	return 0;
 }
 
+/* "3", "3.33", "2.17.1", "fio-3.33", "fio-3.35-115-g6795". */
+static int check_fio_version(const char *arg)
+{
+	const char *p = arg + (strncmp(arg, "fio-", 4) ? 0 : 4);
+
+	if (*p < '1' || *p > '9')
+		return -1;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p && *p != '.' && *p != '-' ? -1 : 0;
+}
+
 static int parse_format(const char *arg, enum output_format *fmt)
 {
 	if (!strcmp(arg, "json"))
@@ -355,6 +371,7 @@ int cmd_ingest(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "fio-version", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -391,6 +408,15 @@ int cmd_ingest(int argc, char **argv)
 				return usage_error("ingest", "--jobs wants a "
 						   "number from 1 to 64, not "
 						   "'%s'", optarg);
+			break;
+		case 'F':
+			if (check_fio_version(optarg))
+				return usage_error("ingest", "--fio-version "
+						   "wants a version like 3.33 "
+						   "or fio-2.17, not '%s'",
+						   optarg);
+			opt.fio_version = optarg;
+			opt.fio_version_from = "--fio-version";
 			break;
 		case 'h':
 			print_usage(stdout, ingest_usage);

@@ -64,6 +64,10 @@ static const char run_usage[] =
 	"      --runtime S          measured seconds per run (default 10)\n"
 	"      --ramp_time, --ramp S  unmeasured seconds first (default 2)\n"
 	"      --repeat N           runs per combination (default 3)\n"
+	"      --log-interval S     also record bw, IOPS and mean latency\n"
+	"                           every S seconds, as samples over time\n"
+	"                           (of the first repetition; see storan\n"
+	"                           export --series)\n"
 	"      --data KIND          random (default), zero, compress:PCT\n"
 	"      --verify             check that reads return what was written\n"
 	"      --drop-caches        drop the page cache before each run\n"
@@ -85,7 +89,7 @@ enum run_opt {
 	OPT_RWMIXW, OPT_BS, OPT_BS_SWEEP, OPT_IODEPTH, OPT_NUMJOBS,
 	OPT_IOENGINE, OPT_DIRECT, OPT_BUFFERED, OPT_RUNTIME, OPT_RAMP,
 	OPT_REPEAT, OPT_DATA, OPT_VERIFY, OPT_DROP, OPT_PRESET,
-	OPT_OVERWRITE, OPT_DESTROY, OPT_END
+	OPT_OVERWRITE, OPT_DESTROY, OPT_LOG_INTERVAL, OPT_END
 };
 
 /* fio's names, with fio's meaning, wherever the concept is fio's. */
@@ -107,6 +111,7 @@ static const struct option run_longopts[] = {
 	{ "ramp_time", required_argument, NULL, OPT_RAMP },
 	{ "ramp", required_argument, NULL, OPT_RAMP },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "log-interval", required_argument, NULL, OPT_LOG_INTERVAL },
 	{ "data", required_argument, NULL, OPT_DATA },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "drop-caches", no_argument, NULL, OPT_DROP },
@@ -209,10 +214,16 @@ static int apply_values(const struct raw_options *r, struct job_options *o,
 						    &o->runtime, err)) ||
 	    (r->v[OPT_RAMP] && job_parse_seconds(r->v[OPT_RAMP], &o->ramp,
 						 err)) ||
+	    (r->v[OPT_LOG_INTERVAL] &&
+	     job_parse_seconds(r->v[OPT_LOG_INTERVAL], &o->log_interval,
+			       err)) ||
 	    (r->v[OPT_DATA] && job_parse_data(r->v[OPT_DATA], &o->data, err)))
 		return usage_error("run", "%s", err->buf);
 	if (!(o->runtime > 0))
 		return usage_error("run", "--runtime must be more than 0");
+	if (r->v[OPT_LOG_INTERVAL] && !(o->log_interval >= 0.01))
+		return usage_error("run", "--log-interval wants 0.01 s or "
+				   "more, not '%s'", r->v[OPT_LOG_INTERVAL]);
 	return apply_counts(r, o);
 }
 

@@ -160,6 +160,24 @@ int filemap_truncated(const char *data)
 	return !fstat(s->fd, &st) && (uint64_t)st.st_size < s->len - 1;
 }
 
+void filemap_drop(const char *data, size_t from, size_t to)
+{
+	struct slot *s = data ? slot_of((uintptr_t)data) : NULL;
+	size_t first, last;
+
+	if (!s || atomic_load(&s->start) != (uintptr_t)data)
+		return;
+	if (to > s->len - 1)
+		to = s->len - 1;
+	first = (from + page_size - 1) / page_size * page_size;
+	last = to / page_size * page_size;	/* the last page stays */
+	if (last > (s->len - 1) / page_size * page_size)
+		last = (s->len - 1) / page_size * page_size;
+	if (first < last)
+		madvise((char *)(uintptr_t)data + first, last - first,
+			MADV_DONTNEED);
+}
+
 int filemap_close(char *data)
 {
 	struct slot *s = data ? slot_of((uintptr_t)data) : NULL;

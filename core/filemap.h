@@ -32,6 +32,15 @@ char *filemap_open(int fd, size_t size);
 /* Did the file lose bytes under mapping data (they read as zeros), or
  * one of its pages fail to read? */
 int filemap_truncated(const char *data);
+/*
+ * A reader that went through bytes [from, to) of mapping data, will not
+ * write them and may not come back: their whole pages leave memory (the
+ * page cache keeps them; touched again, they come back from it).  Reading
+ * a log of several GB front to back then holds a window, not the file.
+ * The last page (the mapping's own, with the NUL) is kept.  Nothing for
+ * data that is not a mapping.
+ */
+void filemap_drop(const char *data, size_t from, size_t to);
 /* Unmaps data and returns 1 if it is a mapping, else returns 0. */
 int filemap_close(char *data);
 

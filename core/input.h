@@ -140,6 +140,13 @@ void input_wait_hash(const struct input *in);
  */
 char *input_text(const struct input *in, size_t *len);
 size_t input_line_at(const struct input *in, size_t pos);
+/*
+ * A reader that went front to back through bytes [from, to) of an uncut
+ * input and will not come back says so: for a big one (a fio log of
+ * several GB) their pages leave memory (core/filemap.h).  A hint: the
+ * text stays readable.  Only readers that never write the text call it.
+ */
+void input_drop_read(const struct input *in, size_t from, size_t to);
 /* Line index li's number in the file, and its source name (or NULL). */
 unsigned input_lineno(const struct input *in, size_t li);
 const char *input_origin_at(const struct input *in, size_t li);

@@ -8,10 +8,131 @@
 #include "xalloc.h"
 #include "../parsers/parser.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/*
+ * fio's logs do not say which fio wrote them, and their latency unit
+ * changed with fio 3.0 (usec -> nsec).  The fio output of the same run
+ * (rw.json, rw.txt) usually lies beside them and says: the files of the
+ * log's directory are looked at (the first 64 KiB of at most 256 of them,
+ * logs and big files skipped).  Two that name a fio 2 and a fio 3 say
+ * nothing.  One answer per directory is kept: a run's dozen logs ask once.
+ */
+#define BESIDE_FILES_MAX 256
+#define BESIDE_HEAD (64 * 1024)
+
+struct fio_beside {
+	char dir[4096];
+	char version[64];
+	char from[256];
+};
+
+static pthread_mutex_t beside_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fio_beside beside_last;
+/* the note that fio 3.x was taken: once per command */
+static atomic_int fio_assume_noted;
+
+/* What file name in dir says (0), or -1. */
+static int version_of_file(int dfd, const char *name, char *ver,
+			   size_t vlen)
+{
+	struct stat st;
+	char *buf;
+	ssize_t got;
+	int fd, rc;
+
+	if (fio_log_name_kind(name))
+		return -1;
+	fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	buf = xmalloc(BESIDE_HEAD);
+	got = read(fd, buf, BESIDE_HEAD);
+	close(fd);
+	rc = got > 0 ? fio_version_in_text(buf, (size_t)got, ver, vlen) : -1;
+	free(buf);
+	return rc;
+}
+
+static void probe_dir(struct fio_beside *b)
+{
+	DIR *d = opendir(b->dir);
+	struct dirent *e;
+	unsigned looked = 0;
+	char ver[64];
+
+	b->version[0] = b->from[0] = '\0';
+	if (!d)
+		return;
+	while ((e = readdir(d)) && looked < BESIDE_FILES_MAX) {
+		if (e->d_name[0] == '.')
+			continue;
+		looked++;
+		if (version_of_file(dirfd(d), e->d_name, ver, sizeof(ver)))
+			continue;
+		if (!b->version[0]) {
+			snprintf(b->version, sizeof(b->version), "%s", ver);
+			snprintf(b->from, sizeof(b->from), "%s", e->d_name);
+		} else if (ver[4] != b->version[4]) {
+			b->version[0] = b->from[0] = '\0';	/* 2.x and 3.x */
+			break;
+		}
+	}
+	closedir(d);
+}
+
+/* Fills the fio version of a log's run into *local, if one is beside. */
+static void fio_version_beside(const char *path, struct fio_beside *out)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 1;
+
+	if (len >= sizeof(out->dir))
+		len = 0;
+	pthread_mutex_lock(&beside_lock);
+	if (len && (strlen(beside_last.dir) != len ||
+		    strncmp(beside_last.dir, slash ? path : ".", len))) {
+		memcpy(beside_last.dir, slash ? path : ".", len);
+		beside_last.dir[len] = '\0';
+		probe_dir(&beside_last);
+	}
+	*out = beside_last;
+	pthread_mutex_unlock(&beside_lock);
+}
+
+/* opt for one input, with what a fio log needs to know of its run. */
+static const struct ingest_options *log_options(
+	const char *path, const struct input *in,
+	const struct ingest_options *opt, struct ingest_options *local,
+	struct fio_beside *b)
+{
+	if (opt)
+		*local = *opt;
+	else
+		memset(local, 0, sizeof(*local));
+	if (!local->fio_assume_noted)
+		local->fio_assume_noted = &fio_assume_noted;
+	if (local->fio_version || !fio_log_name_kind(in->name) ||
+	    !strcmp(path, "-"))
+		return local;
+	fio_version_beside(path, b);
+	if (b->version[0]) {
+		local->fio_version = b->version;
+		local->fio_version_from = b->from;
+	}
+	return local;
+}
 
 enum load_status load_input(const char *path, const struct ingest_options *opt,
 			    struct result_set *rs, struct diag_list *diags)
@@ -76,15 +197,23 @@ enum load_status load_input_hooked(const char *path,
 			input_finish(&in);
 		/* (a file that shrank under its mapping has NULs for text:
 		 * below; a binary one is refused as such by ingest) */
-		if (in.too_many_lines && !in.binary && !input_changed(&in)) {
+		/* (an uncut one may be read whole, with no line table: a
+		 * fio log of several GB; else ingest says it, once cut) */
+		if (in.too_many_lines && !in.uncut && !in.binary &&
+		    !input_changed(&in)) {
 			diag_add(diags, DIAG_ERROR, in.name, 0, "more than %u "
 				 "lines; storan takes no more from one input: "
 				 "split it", INPUT_LINES_MAX);
 			st = LOAD_FAILED;
 		} else if (!input_changed(&in)) {
+			struct ingest_options local;
+			struct fio_beside b;
+
 			if (text_hook)
 				text_hook(&in, arg);
-			if (ingest_input(&in, opt, rs, diags))
+			if (ingest_input(&in, log_options(path, &in, opt,
+							  &local, &b),
+					 rs, diags))
 				st = LOAD_FAILED;
 		}
 	}

@@ -2,6 +2,7 @@
 /* The result set; see resultset.h for the ownership rules. */
 #include "resultset.h"
 #include "keymap.h"
+#include "series.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -365,6 +366,7 @@ void measurement_release(struct measurement *m)
 		free(m->values);
 	free(m->hist.value);
 	free(m->hist.count);
+	series_free(m->series);
 	labels_release(&m->labels);
 	memset(m, 0, sizeof(*m));
 }

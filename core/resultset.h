@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 struct strbuf;
+struct series;
 
 struct label {
 	char *key;
@@ -76,6 +77,8 @@ struct measurement {
 	/* Its histogram was not kept, the output having no room for it
 	 * (ingest --format csv): repeated runs stay apart as with it. */
 	unsigned char hist_dropped;
+	/* Samples over time (fio's logs), or NULL: owned (core/series.h). */
+	struct series *series;
 };
 
 struct source {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CSV export; see rs-csv.h for the contract. */
 #include "rs-csv.h"
+#include "series.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -89,4 +90,39 @@ void rs_csv_write(const struct result_set *rs, struct strbuf *out)
 {
 	strbuf_adds(out, RS_CSV_HEADER "\n");
 	rs_csv_write_rows(rs, out);
+}
+
+/* The fields every row of one measurement's series repeats. */
+static void series_prefix(const struct measurement *m, struct strbuf *sb)
+{
+	strbuf_add_csv(sb, m->source_name ? m->source_name : "");
+	strbuf_addch(sb, ',');
+	strbuf_add_number(sb, m->line);
+	strbuf_addch(sb, ',');
+	rs_csv_add_key(sb, m);
+	strbuf_addch(sb, ',');
+	strbuf_add_csv(sb, labels_joined(&m->labels));
+	strbuf_add_csv_number(sb, m->series->interval);
+}
+
+void rs_csv_write_series(const struct result_set *rs, struct strbuf *out)
+{
+	struct strbuf prefix = STRBUF_INIT;
+
+	strbuf_adds(out, RS_CSV_SERIES_HEADER "\n");
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct series *s = rs->m[i].series;
+
+		if (!s)
+			continue;
+		strbuf_reset(&prefix);
+		series_prefix(&rs->m[i], &prefix);
+		for (size_t k = 0; k < s->n; k++) {
+			strbuf_add(out, prefix.buf, prefix.len);
+			strbuf_add_csv_number(out, s->t[k]);
+			strbuf_add_csv_number(out, s->v[k]);
+			strbuf_addch(out, '\n');
+		}
+	}
+	strbuf_release(&prefix);
 }

@@ -25,4 +25,17 @@ void rs_csv_add_key(struct strbuf *out, const struct measurement *m);
 void rs_csv_write_row(const struct result_set *rs, size_t i,
 		      struct strbuf *out);
 
+/*
+ * The samples over time of every measurement that has them (storan
+ * export --series), a long table, one row per point:
+ *
+ *   source,line,tool,op,metric,unit,labels,interval,t,value
+ *
+ * interval and t in seconds (t from the start of the job), value in unit;
+ * the first seven fields as in the flat export.
+ */
+#define RS_CSV_SERIES_HEADER \
+	"source,line,tool,op,metric,unit,labels,interval,t,value"
+void rs_csv_write_series(const struct result_set *rs, struct strbuf *out);
+
 #endif

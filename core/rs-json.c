@@ -7,6 +7,7 @@
  * wrong.
  */
 #include "rs-json.h"
+#include "series.h"
 #include "json-out.h"
 #include "json-scan.h"
 #include "numfmt.h"
@@ -288,6 +289,53 @@ static void put_histogram(struct strbuf *out, const struct histogram *h)
 	strbuf_adds(out, "]}");
 }
 
+/*
+ * {"interval": 1, "t": [...], "v": [...]} and, for a histogram series,
+ * "buckets": [...] and "bins": one [index, count, index, count...] array
+ * per point (docs/result-format.md).
+ */
+static void put_series(struct strbuf *out, const struct series *s)
+{
+	strbuf_adds(out, "{\"interval\": ");
+	put_real(out, s->interval);
+	strbuf_adds(out, ", \"t\": [");
+	for (size_t i = 0; i < s->n; i++) {
+		if (i)
+			strbuf_adds(out, ", ");
+		put_number_or_null(out, s->t[i]);
+	}
+	strbuf_adds(out, "], \"v\": [");
+	for (size_t i = 0; i < s->n; i++) {
+		if (i)
+			strbuf_adds(out, ", ");
+		put_number_or_null(out, s->v[i]);
+	}
+	strbuf_addch(out, ']');
+	if (s->nbuckets) {
+		strbuf_adds(out, ", \"buckets\": [");
+		for (size_t b = 0; b < s->nbuckets; b++) {
+			if (b)
+				strbuf_adds(out, ", ");
+			put_real_memo(out, s->bucket[b]);
+		}
+		strbuf_adds(out, "], \"bins\": [");
+		for (size_t i = 0; i < s->n; i++) {
+			strbuf_adds(out, i ? ", [" : "[");
+			for (size_t k = s->hstart[i]; k < s->hstart[i + 1];
+			     k++) {
+				if (k > s->hstart[i])
+					strbuf_adds(out, ", ");
+				strbuf_add_int(out, (long long)s->hidx[k]);
+				strbuf_adds(out, ", ");
+				strbuf_add_int(out, (long long)s->hcount[k]);
+			}
+			strbuf_addch(out, ']');
+		}
+		strbuf_addch(out, ']');
+	}
+	strbuf_addch(out, '}');
+}
+
 static void render_labels(const struct labels *l, struct strbuf *out)
 {
 	int first = 1;
@@ -342,6 +390,10 @@ static void put_measurement(struct strbuf *out, const struct measurement *m,
 	if (m->hist.n) {
 		put_key(out, &first, "histogram");
 		put_histogram(out, &m->hist);
+	}
+	if (m->series) {
+		put_key(out, &first, "series");
+		put_series(out, m->series);
 	}
 	put_key(out, &first, "labels");
 	put_labels(out, &m->labels);
@@ -635,6 +687,139 @@ static int read_histogram(struct reader *r, size_t o, struct measurement *m)
 	return 0;
 }
 
+/* Reads numeric array a of n elements into out[] (finite figures). */
+static int read_reals(struct reader *r, size_t a, const char *field,
+		      double *out)
+{
+	size_t i = 0;
+
+	for (size_t v = jscan_first(r->js, a); v != JSCAN_NONE;
+	     v = jscan_next(r->js, a, v))
+		if (get_finite(r, v, field, &out[i++]))
+			return -1;
+	return 0;
+}
+
+/* Point i's [index, count, ...] pairs: indexes ascending, in range. */
+static int read_series_bins(struct reader *r, size_t a, struct series *s,
+			    size_t npairs_max, uint32_t *idx, uint64_t *cnt)
+{
+	size_t k = 0, v = jscan_first(r->js, a);
+
+	if (!is_type(r, a, JSCAN_ARRAY) || jscan_size(r->js, a) % 2 ||
+	    jscan_size(r->js, a) / 2 > npairs_max)
+		return fail_at(r, a, "needs [index, count] pairs in",
+			       "series.bins");
+	for (; v != JSCAN_NONE; v = jscan_next(r->js, a, v)) {
+		size_t c = jscan_next(r->js, a, v);
+		int64_t b = jscan_int(r->js, v), n = jscan_int(r->js, c);
+
+		if (!is_type(r, v, JSCAN_INTEGER) || b < 0 ||
+		    (uint64_t)b >= s->nbuckets || (k && b <= idx[k - 1]))
+			return fail_at(r, v, "bucket index out of range or "
+				       "order in", "series.bins");
+		if (!is_type(r, c, JSCAN_INTEGER) || n < 0)
+			return fail_at(r, c, "bad count in", "series.bins");
+		idx[k] = (uint32_t)b;
+		cnt[k++] = (uint64_t)n;
+		v = c;
+	}
+	return (int)k;
+}
+
+/* The points, with their buckets when the series has them. */
+static int read_series_points(struct reader *r, size_t o, struct series *s,
+			      const double *t, const double *v,
+			      size_t npoints)
+{
+	size_t b = jscan_get(r->js, o, "buckets");
+	size_t bins = jscan_get(r->js, o, "bins"), p, n;
+	double *bucket;
+	uint32_t *idx;
+	uint64_t *cnt;
+	int rc = 0;
+
+	if (b == JSCAN_NONE && bins == JSCAN_NONE) {
+		for (size_t i = 0; i < npoints; i++)
+			series_add(s, t[i], v[i]);
+		return 0;
+	}
+	if (!is_type(r, b, JSCAN_ARRAY) || !jscan_size(r->js, b) ||
+	    jscan_size(r->js, b) > UINT32_MAX || !is_type(r, bins,
+							  JSCAN_ARRAY) ||
+	    jscan_size(r->js, bins) != npoints)
+		return fail_at(r, o, "needs buckets and one bins array a "
+			       "point in", "series");
+	n = jscan_size(r->js, b);
+	bucket = xcalloc(n, sizeof(*bucket));
+	if (read_reals(r, b, "series.buckets", bucket)) {
+		free(bucket);
+		return -1;
+	}
+	for (size_t i = 1; i < n; i++)
+		if (!(bucket[i] > bucket[i - 1])) {
+			free(bucket);
+			return fail_at(r, b, "not ascending:", "series.buckets");
+		}
+	series_set_buckets(s, bucket, n);
+	free(bucket);
+	idx = xmalloc(n * sizeof(*idx));
+	cnt = xmalloc(n * sizeof(*cnt));
+	p = jscan_first(r->js, bins);
+	for (size_t i = 0; i < npoints && !rc; i++) {
+		int k = read_series_bins(r, p, s, n, idx, cnt);
+
+		if (k < 0)
+			rc = -1;
+		else
+			series_add_sparse(s, t[i], v[i], idx, cnt, (size_t)k);
+		p = jscan_next(r->js, bins, p);
+	}
+	free(idx);
+	free(cnt);
+	return rc;
+}
+
+/* The optional "series" (samples over time); see put_series(). */
+static int read_series(struct reader *r, size_t o, struct measurement *m)
+{
+	size_t so = jscan_get(r->js, o, "series"), t, v, it, n;
+	double interval, *tv = NULL, *vv = NULL;
+	int nonneg = r->nonneg, rc = -1;
+
+	if (so == JSCAN_NONE)
+		return 0;
+	if (!is_type(r, so, JSCAN_OBJECT))
+		return fail_at(r, so, "expected an object in", "series");
+	t = jscan_get(r->js, so, "t");
+	v = jscan_get(r->js, so, "v");
+	it = jscan_get(r->js, so, "interval");
+	if (!is_type(r, t, JSCAN_ARRAY) || !is_type(r, v, JSCAN_ARRAY) ||
+	    jscan_size(r->js, t) != jscan_size(r->js, v))
+		return fail_at(r, so, "needs arrays t and v of one length:",
+			       "series");
+	if (it == JSCAN_NONE)
+		return fail_at(r, so, "missing", "series.interval");
+	r->nonneg = 1;	/* times and the interval are never negative */
+	if (get_finite(r, it, "series.interval", &interval))
+		goto out;
+	n = jscan_size(r->js, t);
+	tv = xcalloc(n + 1, sizeof(*tv));
+	vv = xcalloc(n + 1, sizeof(*vv));
+	if (read_reals(r, t, "series.t", tv))
+		goto out;
+	r->nonneg = nonneg;
+	if (read_reals(r, v, "series.v", vv))
+		goto out;
+	m->series = series_new(interval);
+	rc = read_series_points(r, so, m->series, tv, vv, n);
+out:
+	r->nonneg = nonneg;
+	free(tv);
+	free(vv);
+	return rc;
+}
+
 /* Every label at once (sorted once: see labels_set_many()). */
 static int read_labels(struct reader *r, size_t o, struct measurement *m)
 {
@@ -735,7 +920,8 @@ static int read_measurement(struct reader *r, size_t o,
 				sname ? sname : rs->nsources > base ?
 				rs->sources[base + source].name : "", line);
 	if (read_values(r, o, m) || read_summary(r, o, m) ||
-	    read_histogram(r, o, m) || read_labels(r, o, m))
+	    read_histogram(r, o, m) || read_series(r, o, m) ||
+	    read_labels(r, o, m))
 		return -1;
 	if (!m->n && !m->summary.present)
 		return fail(r, "no values and no summary in", "values");

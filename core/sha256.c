@@ -69,3 +69,31 @@ int sha256_file_hex(int dirfd, const char *name, char out[65])
 	to_hex(digest, out);
 	return 0;
 }
+
+void sha256_begin(struct sha256_stream *st)
+{
+	EVP_MD_CTX *ctx;
+
+	init_crypto();
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		die("SHA-256 failed");
+	st->ctx = ctx;
+}
+
+void sha256_update(struct sha256_stream *st, const void *data, size_t size)
+{
+	if (!EVP_DigestUpdate(st->ctx, data, size))
+		die("SHA-256 failed");
+}
+
+void sha256_end_hex(struct sha256_stream *st, char out[65])
+{
+	unsigned char digest[SHA256_DIGEST_LENGTH];
+
+	if (!EVP_DigestFinal_ex(st->ctx, digest, NULL))
+		die("SHA-256 failed");
+	EVP_MD_CTX_free(st->ctx);
+	st->ctx = NULL;
+	to_hex(digest, out);
+}

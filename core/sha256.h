@@ -15,4 +15,13 @@ void sha256_hex(const void *data, size_t size, char out[65]);
 /* The file's digest: 0, or -1 with errno set (it could not be read). */
 int sha256_file_hex(int dirfd, const char *name, char out[65]);
 
+/* The same in pieces, for a text read front to back in windows. */
+struct sha256_stream {
+	void *ctx;	/* EVP_MD_CTX */
+};
+void sha256_begin(struct sha256_stream *st);
+void sha256_update(struct sha256_stream *st, const void *data, size_t size);
+/* The digest in hex; the stream is released. */
+void sha256_end_hex(struct sha256_stream *st, char out[65]);
+
 #endif

@@ -1,71 +1,230 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE	/* memmem */
 /*
  * fio's per-I/O and per-interval logs: write_bw_log, write_iops_log,
  * write_lat_log (JOB_bw.N.log, _iops, _clat, _slat, _lat) and
- * write_hist_log (JOB_clat_hist.N.log).
+ * write_hist_log (JOB_clat_hist.N.log), as fio's iolog.c flush_samples()
+ * and flush_hist_samples() write them.
  *
  * Accepted, verbatim (each has a fixture under tests/parsers/fio/):
  *
- *   2000, 12, 0, 0                  time ms, value, direction, bs
- *   1075, 1023822691, 0, 0          (3.x adds ", offset" and ", prio")
+ *   2000, 12, 0, 0                  fio 2.x-3.1: time ms, value, direction,
+ *                                   bs (", offset" with log_offset=1)
+ *   1000, 1200, 0, 0, 0             fio 3.x: ..., bs, [offset,] priority
+ *   1, 403493, 0, 4096, 1011712, 0x0000   log_prio=1: priority in hex
  *   1001, 0, 16384, 0, 0, 2, ...    hist log: time, direction, bs, then
  *                                   one count per latency bucket
  *
  * The lines do not say what they measure: fio says it in the file name,
  * so the kind is the name's bw/iops/clat/slat/lat part; a log whose name
- * does not say is an error, not a guess.  bw values are KiB/s; latency
- * logs are ns since fio 3.0 (usec before), which the file cannot tell:
- * that is an error, not a guess (the JSON output or a hist log of the same
- * run carries the unit).  A hist log's bucket count tells its
- * version (1216 buckets: fio 2.x, usec; 1856: fio 3.x, ns); its buckets
- * are summed over the run into one histogram per direction, kept on the
- * clat.p50 measurement, with fio's default percentiles computed from it.
- * Values: one per log line (metric bw, iops, clat, slat or lat: each
- * value one sample), op read/write/trim from the direction.
+ * does not say is an error, not a guess.  Units: bw values are KiB/s,
+ * iops 1/s, latencies nsec since fio 3.0 and usec before.  The file cannot
+ * tell which fio wrote it: the caller says (ctx->fio_version: --fio-version,
+ * or a fio output of the same run beside the log); else fio 3.x is taken,
+ * fio's only version maintained for years, and a note says so.  A hist
+ * log's bucket count tells its version itself (1216 buckets: fio 2.x, usec;
+ * 1856: fio 3.x, ns).
+ *
+ * Two kinds of log (fio's log_avg_msec):
+ *
+ *  - averaged (log_avg_msec=N): one line per direction per window, bs 0
+ *    (lat logs always; bw and iops logs of newer fio carry the job's bs).
+ *    Each line is a sample: values[] one per line, as before, and the
+ *    series one point per line.
+ *  - per I/O (log_avg_msec=0, the default): one line per I/O, its bs set.
+ *    A log of a billion I/Os is read in constant memory: the lines are
+ *    summed into windows of LOG_WINDOW_MS (fiologparser.py's default
+ *    interval), the series one point per window -- bw the bytes of the
+ *    window's I/Os over its length (fio's per-I/O bw value is bs/latency,
+ *    not a throughput), iops their count over its length, latency their
+ *    mean -- and values[] the window figures for bw and iops, a summary
+ *    over every I/O (n, mean, stddev, min, max) for latency.  A window
+ *    without I/O is a 0 for bw and iops (a stall), no point for latency.
+ *    The first 256 lines decide: per I/O when bs is set and, for bw and
+ *    iops, the lines do not come at a steady pace (or every iops value is
+ *    fio's per-I/O 1).
+ *
+ * Hist logs: buckets summed over the run into one histogram per direction,
+ * kept on the clat.p50 measurement, with fio's default percentiles
+ * computed from it, as before; and per interval, each percentile as a
+ * series, the clat.p50 series carrying the interval's buckets.
+ *
+ * Op read/write/trim from the direction.  Lines are read the same from a
+ * cut input and, for a file that is a log and nothing else, from its raw
+ * text (parse_whole: no line table, so a log of any size fits).
  */
 #include "fio-common.h"
 #include "../core/numscan.h"
+#include "../core/series.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define HIST_MIN_FIELDS 100
+#define HIST_FIELDS_MAX 4096
+#define LOG_WINDOW_MS 1000
+#define CLASSIFY_LINES 256
+#define NPCTS 17
+#define LOG_GAP_MAX 86400	/* windows of zeros filled in, at most */
 
-/* Reads the comma-separated integers of a log line; -1 on other text. */
-static int log_fields(const char *t, uint64_t *v, size_t max, size_t *n)
+/* fio's default percentiles, as a hist log's measurements have them. */
+static const char *const pcts[NPCTS] = {
+	"1", "5", "10", "20", "30", "40", "50", "60", "70", "80", "90",
+	"95", "99", "99.5", "99.9", "99.95", "99.99"
+};
+#define PCT_P50 6
+
+/* ---- lines, from a cut input or from raw text ---- */
+
+struct log_iter {
+	const struct input *in;
+	size_t li;		/* index of the next line */
+	const char *p, *end;	/* raw text left (uncut input) */
+	size_t dropped;		/* bytes let go (input_drop_read) */
+};
+
+#define ITER_DROP ((size_t)32 << 20)
+
+struct log_line {
+	const char *text, *end;
+	size_t li;
+};
+
+static void iter_init(struct log_iter *it, const struct input *in)
+{
+	it->in = in;
+	it->li = 0;
+	it->p = in->data;
+	it->end = in->data + (in->uncut ? in->size : 0);
+	it->dropped = 0;
+}
+
+static int iter_next(struct log_iter *it, struct log_line *l)
+{
+	if (!it->in->uncut) {
+		if (it->li >= it->in->nlines)
+			return 0;
+		l->text = it->in->lines[it->li].text;
+		l->end = l->text + it->in->lines[it->li].len;
+	} else {
+		const char *nl;
+
+		if (it->p >= it->end)
+			return 0;
+		nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+		l->text = it->p;
+		l->end = nl ? nl : it->end;
+		it->p = nl ? nl + 1 : it->end;
+		/* read once, front to back: the text behind may go */
+		if ((size_t)(l->text - it->in->data) - it->dropped >=
+		    ITER_DROP) {
+			size_t to = (size_t)(l->text - it->in->data);
+
+			input_drop_read(it->in, it->dropped, to);
+			it->dropped = to;
+		}
+	}
+	l->li = it->li++;
+	return 1;
+}
+
+/* ---- fields ---- */
+
+static const char *skip_blanks(const char *t, const char *end)
+{
+	while (t < end && (*t == ' ' || *t == '\t' || *t == '\r'))
+		t++;
+	return t;
+}
+
+/* A decimal integer, or fio's "0x%04x" priority; -1 on anything else. */
+static int field_u64(const char **tp, const char *end, uint64_t *out)
+{
+	const char *t = *tp;
+	int hex = end - t > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+	unsigned base = hex ? 16 : 10;
+	uint64_t x = 0;
+	const char *start;
+
+	t += hex ? 2 : 0;
+	start = t;
+	for (; t < end; t++) {
+		unsigned d;
+
+		if (*t >= '0' && *t <= '9')
+			d = (unsigned)(*t - '0');
+		else if (hex && *t >= 'a' && *t <= 'f')
+			d = (unsigned)(*t - 'a' + 10);
+		else if (hex && *t >= 'A' && *t <= 'F')
+			d = (unsigned)(*t - 'A' + 10);
+		else
+			break;
+		if (x > (UINT64_MAX - d) / base)
+			return -1;
+		x = x * base + d;
+	}
+	if (t == start)
+		return -1;
+	*tp = t;
+	*out = x;
+	return 0;
+}
+
+/* Reads the comma-separated integers of a log line (at least 4; the
+ * first max kept); -1 on other text. */
+static int log_fields(const char *t, const char *end, uint64_t *v,
+		      size_t max, size_t *n)
 {
 	*n = 0;
 	for (;;) {
 		uint64_t x;
 
-		t = skip_spaces(t);
-		if (scan_u64(&t, &x))
+		t = skip_blanks(t, end);
+		if (field_u64(&t, end, &x))
 			return -1;
 		if (*n < max)
 			v[*n] = x;
 		(*n)++;
-		t = skip_spaces(t);
-		if (!*t)
+		t = skip_blanks(t, end);
+		if (t == end)
 			return *n >= 4 ? 0 : -1;
 		if (*t++ != ',')
 			return -1;
 	}
 }
 
+static int line_blank(const struct log_line *l)
+{
+	return skip_blanks(l->text, l->end) == l->end;
+}
+
+/* The kind of log from its name ("x_bw.1.log", "fio-3.1-floppy-clat.1.log"). */
+static const char *log_kind(const char *name);
+
+/*
+ * Sixteen log lines and nothing else first; or, in a file named like a
+ * fio log, a first line of a log (a later line that is not one is then
+ * said, with its number: a log cut short when fio was killed).
+ */
 static int fio_log_detect(const struct input *in)
 {
 	size_t checked = 0;
+	int named = log_kind(in->name) != NULL;
 
 	for (size_t i = 0; i < in->nlines && checked < 16; i++) {
 		uint64_t v[8];
 		size_t n;
+		const char *t = in->lines[i].text;
 
-		if (!*in->lines[i].text)
+		if (!*t)
 			continue;
-		if (log_fields(in->lines[i].text, v, 8, &n))
-			return 0;
+		if (log_fields(t, t + in->lines[i].len, v, 8, &n))
+			return named && checked ? 40 : 0;
 		checked++;
 	}
 	return checked ? 40 : 0;
@@ -92,155 +251,587 @@ static const char *log_kind(const char *name)
 	return NULL;
 }
 
+int fio_log_name_kind(const char *name)
+{
+	return log_kind(name) != NULL;
+}
+
+/* ---- value logs ---- */
+
+/* One direction of a value log. */
+struct dir_acc {
+	size_t mi;		/* its measurement, SIZE_MAX until emitted */
+	size_t first_li;
+	struct series *s;
+	/* per-I/O: the window being summed, and the gaps' zeros */
+	int open;
+	uint64_t win, count, bytes, last_ms, windows;
+	double sum;
+	/* per-I/O latency: every I/O's figures (Welford) */
+	uint64_t n;
+	long double mean, m2;
+	double min, max;
+};
+
+struct value_log {
+	struct parse_ctx *ctx;
+	const char *kind, *unit;
+	char metric[16];	/* "bw", "iops", "clat.mean"... */
+	double scale;		/* a value -> unit (fio_seconds when < 1) */
+	int lat, raw, keep_series;
+	struct dir_acc d[3];
+};
+
 static double log_value(uint64_t v, double scale)
 {
 	return scale < 1 ? fio_seconds((double)v, scale) : (double)v * scale;
 }
 
-static void value_log(struct parse_ctx *ctx, const char *kind)
+/* The measurement of direction dir, emitted with its first value. */
+static struct measurement *dir_measurement(struct value_log *vl, int dir,
+					   double first)
 {
-	size_t mi[3];
-	int have[3] = { 0, 0, 0 };
-	const char *unit = UNIT_SECONDS;
-	double scale = 1e-9;
+	struct dir_acc *a = &vl->d[dir];
+	struct measurement *m;
 
-	if (!strcmp(kind, "bw")) {
-		unit = UNIT_BW;
-		scale = 1024;
-	} else if (!strcmp(kind, "iops")) {
-		unit = UNIT_IOPS;
-		scale = 1;
-	} else {
-		/* No unit in the file: a value in the wrong unit is off by
-		 * 1000, so say it rather than guess. */
-		parse_error(ctx, 0, "fio %s log: the file does not say whether "
-			    "its values are nsec (fio >= 3.0) or usec (fio "
-			    "2.x); not read (the JSON output or a clat_hist "
-			    "log of the run carries the unit)", kind);
-		parse_claim_range(ctx, 0, ctx->in->nlines);
+	if (a->mi != SIZE_MAX) {
+		m = &vl->ctx->rs->m[a->mi];
+		measurement_add_value(m, first);
+		return m;
+	}
+	m = fio_emit(vl->ctx, a->first_li, fio_dir_name((enum fio_dir)dir),
+		     vl->metric, vl->unit, first, NULL);
+	a->mi = vl->ctx->rs->n - 1;
+	return m;
+}
+
+/* A per-I/O window done: its point, and its value for bw and iops. */
+static void flush_window(struct value_log *vl, int dir, uint64_t win,
+			 uint64_t count, uint64_t bytes, double sum,
+			 double span_ms)
+{
+	struct dir_acc *a = &vl->d[dir];
+	double t = (double)((win + 1) * LOG_WINDOW_MS) / 1000, v;
+
+	a->windows++;
+	if (vl->lat) {
+		if (!count)
+			return;
+		v = log_value(1, vl->scale) * (sum / (double)count);
+		if (a->s)
+			series_add(a->s, t, v);
 		return;
 	}
-	for (size_t i = 0; i < ctx->in->nlines; i++) {
-		uint64_t v[6];
-		size_t n;
+	v = (!strcmp(vl->kind, "bw") ? (double)bytes : (double)count) /
+	    (span_ms / 1000);
+	dir_measurement(vl, dir, v);
+	if (a->s)
+		series_add(a->s, t, v);
+}
 
-		if (log_fields(ctx->in->lines[i].text, v, 6, &n))
-			continue;
-		parse_claim(ctx, i);
-		if (v[2] > 2) {
-			parse_error(ctx, i, "fio log: unknown direction %llu",
-				    (unsigned long long)v[2]);
-			continue;
-		}
-		if (!have[v[2]]) {
-			fio_emit(ctx, i, fio_dir_name((enum fio_dir)v[2]), kind,
-				 unit, log_value(v[1], scale), NULL);
-			mi[v[2]] = ctx->rs->n - 1;
-			have[v[2]] = 1;
-			continue;
-		}
-		measurement_add_value(&ctx->rs->m[mi[v[2]]],
-				      log_value(v[1], scale));
+/* Windows with no I/O between the last one and win: zeros (a stall). */
+static void flush_gap(struct value_log *vl, int dir, uint64_t win)
+{
+	struct dir_acc *a = &vl->d[dir];
+
+	flush_window(vl, dir, a->win, a->count, a->bytes, a->sum,
+		     LOG_WINDOW_MS);
+	if (win - a->win > LOG_GAP_MAX)
+		return;		/* a clock jump, not a stall of days */
+	for (uint64_t w = a->win + 1; w < win && !vl->lat; w++)
+		flush_window(vl, dir, w, 0, 0, 0, LOG_WINDOW_MS);
+}
+
+static void raw_line(struct value_log *vl, int dir, const uint64_t *v)
+{
+	struct dir_acc *a = &vl->d[dir];
+	uint64_t win = v[0] / LOG_WINDOW_MS;
+
+	if (a->open && win > a->win) {
+		flush_gap(vl, dir, win);
+		a->count = a->bytes = 0;
+		a->sum = 0;
+	}
+	if (!a->open || win > a->win)
+		a->win = win;
+	a->open = 1;
+	a->count++;
+	a->bytes += v[3];
+	a->sum += (double)v[1];
+	a->last_ms = v[0] > a->last_ms ? v[0] : a->last_ms;
+	if (vl->lat) {
+		double x = log_value(v[1], vl->scale);
+		long double dx = x - a->mean;
+
+		a->n++;
+		a->mean += dx / (long double)a->n;
+		a->m2 += dx * (x - a->mean);
+		a->min = a->n == 1 || x < a->min ? x : a->min;
+		a->max = a->n == 1 || x > a->max ? x : a->max;
 	}
 }
 
-static void emit_hist(struct parse_ctx *ctx, size_t li, enum fio_dir d,
-		      const uint64_t *bins, size_t nbins, double scale)
+/*
+ * The last window: divided by the time it covers, which a run that stops
+ * mid-window leaves short; dropped under half a window (a few I/Os over a
+ * few ms would read as a spike), unless it is the only one.
+ */
+static void raw_finish(struct value_log *vl, int dir)
 {
-	static const char *const pcts[] = {
-		"1", "5", "10", "20", "30", "40", "50", "60", "70", "80", "90",
-		"95", "99", "99.5", "99.9", "99.95", "99.99"
-	};
-	struct histogram h = { 0, NULL, NULL };
-	struct strbuf metric = STRBUF_INIT;
-	size_t p50 = 0;
-	uint64_t *cum = xcalloc(nbins + 1, sizeof(*cum));
+	struct dir_acc *a = &vl->d[dir];
+	double span = (double)(a->last_ms - a->win * LOG_WINDOW_MS);
+	struct measurement *m;
 
-	h.value = xcalloc(nbins, sizeof(double));
-	h.count = xcalloc(nbins, sizeof(uint64_t));
-	for (size_t i = 0; i < nbins; i++)
-		if (bins[i]) {
-			h.value[h.n] = (double)fio_plat_idx_to_val((unsigned)i,
-								   6);
-			h.count[h.n] = bins[i];
-			cum[h.n] = bins[i] + (h.n ? cum[h.n - 1] : 0);
-			h.n++;
+	if (!a->open)
+		return;
+	if (span >= LOG_WINDOW_MS / 2 || !a->windows)
+		flush_window(vl, dir, a->win, a->count, a->bytes, a->sum,
+			     span > 1 ? span : 1);
+	if (!vl->lat)
+		return;
+	m = dir_measurement(vl, dir, 0);
+	m->n = 0;	/* the figures are over every I/O: a summary */
+	m->summary.present = 1;
+	m->summary.n = (double)a->n;
+	m->summary.mean = (double)a->mean;
+	m->summary.stddev = a->n > 1 ?
+			    (double)sqrtl(a->m2 / (long double)(a->n - 1)) :
+			    NAN;
+	m->summary.min = a->min;
+	m->summary.max = a->max;
+}
+
+/*
+ * Per I/O or averaged?  From the first lines: per I/O when bs is set
+ * and (lat logs) always, (bw, iops) unless the lines of a direction come
+ * at a steady pace, as averaged lines do, and are not all fio's per-I/O
+ * iops value 1.
+ */
+static int classify_raw(const struct input *in, const char *kind)
+{
+	struct log_iter it;
+	struct log_line l;
+	uint64_t v[6], last[3] = { 0, 0, 0 }, lo[3] = { 0, 0, 0 };
+	uint64_t hi[3] = { 0, 0, 0 };
+	size_t n, seen = 0, per[3] = { 0, 0, 0 };
+	int bs = 0, ones = 1, steady = 1;
+
+	iter_init(&it, in);
+	while (seen < CLASSIFY_LINES && iter_next(&it, &l)) {
+		if (log_fields(l.text, l.end, v, 6, &n) || v[2] > 2)
+			continue;
+		seen++;
+		bs |= v[3] != 0;
+		ones &= v[1] == 1;
+		if (per[v[2]]) {
+			uint64_t d = v[0] - last[v[2]];
+
+			if (v[0] < last[v[2]])
+				d = 0;
+			lo[v[2]] = per[v[2]] == 1 || d < lo[v[2]] ? d : lo[v[2]];
+			hi[v[2]] = per[v[2]] == 1 || d > hi[v[2]] ? d : hi[v[2]];
 		}
-	for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+		last[v[2]] = v[0];
+		per[v[2]]++;
+	}
+	for (int d = 0; d < 3; d++)
+		if (per[d] >= 3 && (!lo[d] || hi[d] - lo[d] > 2 + lo[d] / 10))
+			steady = 0;
+	if (!bs)
+		return 0;
+	if (strcmp(kind, "bw") && strcmp(kind, "iops"))
+		return 1;
+	return !steady || (!strcmp(kind, "iops") && ones);
+}
+
+/* fio 2.x (and 1.x) wrote latencies in usec, 3.x in nsec; see the top
+ * comment.  0 after an error. */
+static double lat_scale(struct parse_ctx *ctx, const char *kind)
+{
+	const char *ver = ctx->fio_version;
+
+	if (ver && !strncmp(ver, "fio-", 4))
+		ver += 4;
+	if (ver && *ver >= '0' && *ver <= '9')
+		return *ver <= '2' && (ver[1] == '.' || !ver[1]) ? 1e-6 : 1e-9;
+	if (ver) {
+		parse_error(ctx, 0, "fio %s log: fio version '%s' (from %s) is "
+			    "not a version", kind, ctx->fio_version,
+			    ctx->fio_version_from ? ctx->fio_version_from :
+			    "--fio-version");
+		return 0;
+	}
+	if (!ctx->fio_assume_noted || !atomic_exchange(ctx->fio_assume_noted,
+						       1))
+		parse_note(ctx, 0, "fio %s log: no fio output of the run beside "
+			   "it says which fio wrote it; read as fio 3.x "
+			   "(nsec; fio 2.x wrote usec: say --fio-version 2 "
+			   "if so)", kind);
+	return 1e-9;
+}
+
+static int value_log_init(struct value_log *vl, struct parse_ctx *ctx,
+			  const char *kind)
+{
+	memset(vl, 0, sizeof(*vl));
+	vl->ctx = ctx;
+	vl->kind = kind;
+	snprintf(vl->metric, sizeof(vl->metric), "%s", kind);
+	for (int d = 0; d < 3; d++)
+		vl->d[d].mi = SIZE_MAX;
+	if (!strcmp(kind, "bw")) {
+		vl->unit = UNIT_BW;
+		vl->scale = 1024;
+	} else if (!strcmp(kind, "iops")) {
+		vl->unit = UNIT_IOPS;
+		vl->scale = 1;
+	} else {
+		vl->unit = UNIT_SECONDS;
+		vl->lat = 1;
+		/* a window's mean, or every I/O's: clat.mean */
+		snprintf(vl->metric, sizeof(vl->metric), "%s.mean", kind);
+		vl->scale = lat_scale(ctx, kind);
+		if (!(vl->scale > 0))
+			return -1;
+	}
+	vl->raw = classify_raw(ctx->in, kind);
+	vl->keep_series = !ctx->drop_histograms;
+	return 0;
+}
+
+/* One line; -1 when it is not a log line (left to other parsers). */
+static int value_line(struct value_log *vl, const struct log_line *l)
+{
+	uint64_t v[6];
+	size_t n;
+	struct dir_acc *a;
+
+	if (log_fields(l->text, l->end, v, 6, &n))
+		return -1;
+	if (!vl->ctx->in->uncut)
+		parse_claim(vl->ctx, l->li);
+	if (v[2] > 2) {
+		parse_error(vl->ctx, l->li, "fio log: unknown direction %llu",
+			    (unsigned long long)v[2]);
+		return 0;
+	}
+	a = &vl->d[v[2]];
+	if (a->mi == SIZE_MAX && !a->open && !a->s) {
+		a->first_li = l->li;
+		if (vl->keep_series)
+			a->s = series_new(vl->raw ? LOG_WINDOW_MS / 1000.0 : 0);
+	}
+	if (vl->raw) {
+		raw_line(vl, (int)v[2], v);
+		return 0;
+	}
+	dir_measurement(vl, (int)v[2], log_value(v[1], vl->scale));
+	if (a->s)
+		series_add(a->s, (double)v[0] / 1000, log_value(v[1],
+								vl->scale));
+	return 0;
+}
+
+/* An averaged log's interval: its points' mean spacing, to the ms. */
+static double mean_spacing(const struct series *s)
+{
+	if (s->n < 2)
+		return 0;
+	return nearbyint((s->t[s->n - 1] - s->t[0]) / (double)(s->n - 1) *
+			 1000) / 1000;
+}
+
+static void value_log_finish(struct value_log *vl)
+{
+	for (int d = 0; d < 3; d++) {
+		struct dir_acc *a = &vl->d[d];
+
+		if (vl->raw)
+			raw_finish(vl, d);
+		if (!a->s)
+			continue;
+		if (!vl->raw)
+			a->s->interval = mean_spacing(a->s);
+		if (a->mi != SIZE_MAX && a->s->n)
+			vl->ctx->rs->m[a->mi].series = a->s;
+		else
+			series_free(a->s);
+		a->s = NULL;
+	}
+}
+
+static void value_log_abandon(struct value_log *vl)
+{
+	for (int d = 0; d < 3; d++)
+		series_free(vl->d[d].s);
+}
+
+/* ---- hist logs ---- */
+
+struct hist_log {
+	struct parse_ctx *ctx;
+	uint64_t *v;		/* the fields of a line */
+	size_t nbins, skip;
+	double scale;		/* bucket unit: 1e-6 usec, 1e-9 nsec */
+	double *bucket;		/* bucket latencies, seconds */
+	uint64_t *cum;		/* scratch: running counts of a line */
+	uint64_t *sum[3];	/* per direction, over the run */
+	size_t first[3];
+	struct series *s[3][NPCTS];	/* per direction, per percentile */
+	int keep_series;
+};
+
+static void hist_log_init(struct hist_log *h, struct parse_ctx *ctx)
+{
+	memset(h, 0, sizeof(*h));
+	h->ctx = ctx;
+	h->v = xcalloc(HIST_FIELDS_MAX, sizeof(*h->v));
+	h->keep_series = !ctx->drop_histograms;
+	h->skip = 3;
+}
+
+static void hist_log_release(struct hist_log *h)
+{
+	for (int d = 0; d < 3; d++) {
+		free(h->sum[d]);
+		for (int k = 0; k < NPCTS; k++)
+			series_free(h->s[d][k]);
+	}
+	free(h->v);
+	free(h->bucket);
+	free(h->cum);
+}
+
+/* The first line fixes the layout: 3.x may add a priority column. */
+static void hist_layout(struct hist_log *h, size_t n)
+{
+	h->skip = n - 1856 == 4 ? 4 : 3;
+	h->nbins = n - h->skip;
+	h->scale = h->nbins == 1216 ? 1e-6 : h->nbins == 1856 ? 1e-9 : 0;
+	if (!(h->scale > 0))
+		return;
+	h->bucket = xmalloc(h->nbins * sizeof(*h->bucket));
+	h->cum = xmalloc(h->nbins * sizeof(*h->cum));
+	for (size_t i = 0; i < h->nbins; i++)
+		h->bucket[i] = fio_seconds((double)fio_plat_idx_to_val(
+						   (unsigned)i, 6), h->scale);
+}
+
+/* The interval of one line as a point of each percentile's series. */
+static void hist_points(struct hist_log *h, int d, double t,
+			const uint64_t *bins)
+{
+	uint64_t run = 0;
+
+	for (size_t b = 0; b < h->nbins; b++)
+		h->cum[b] = run += bins[b];
+	if (!run)
+		return;		/* no I/O completed: no latency to show */
+	if (!h->s[d][0]) {
+		for (int k = 0; k < NPCTS; k++)
+			h->s[d][k] = series_new(0);
+		series_set_buckets(h->s[d][PCT_P50], h->bucket, h->nbins);
+	}
+	for (int k = 0; k < NPCTS; k++) {
 		const char *s = pcts[k];
 		double p, v;
 
 		scan_double(&s, 0, &p);
+		v = fio_hist_percentile_cum(h->bucket, h->cum, h->nbins, p);
+		if (k == PCT_P50)
+			series_add_hist(h->s[d][k], t, v, bins);
+		else
+			series_add(h->s[d][k], t, v);
+	}
+}
+
+/* 0, or -1 after an error (the log is not read further). */
+static int hist_line(struct hist_log *h, const struct log_line *l)
+{
+	uint64_t *v = h->v;
+	size_t n;
+	int d;
+
+	if (log_fields(l->text, l->end, v, HIST_FIELDS_MAX, &n))
+		return 0;
+	if (!h->ctx->in->uncut)
+		parse_claim(h->ctx, l->li);
+	if (!h->nbins)
+		hist_layout(h, n);
+	if (!(h->scale > 0) || n - h->skip != h->nbins ||
+	    n > HIST_FIELDS_MAX || v[1] > 2) {
+		parse_error(h->ctx, l->li, "fio histogram log with %zu buckets "
+			    "(fio writes 1216 or 1856)", n - h->skip);
+		return -1;
+	}
+	d = (int)v[1];
+	if (!h->sum[d]) {
+		h->sum[d] = xcalloc(h->nbins, sizeof(uint64_t));
+		h->first[d] = l->li;
+	}
+	for (size_t b = 0; b < h->nbins; b++)
+		h->sum[d][b] += v[h->skip + b];
+	if (h->keep_series)
+		hist_points(h, d, (double)v[0] / 1000, v + h->skip);
+	return 0;
+}
+
+/* The run's percentiles of direction d; series given to them. */
+static void emit_hist(struct hist_log *h, int d)
+{
+	struct parse_ctx *ctx = h->ctx;
+	struct histogram hg = { 0, NULL, NULL };
+	struct strbuf metric = STRBUF_INIT;
+	size_t p50 = 0, nbins = h->nbins;
+	uint64_t *cum = xcalloc(nbins + 1, sizeof(*cum));
+	const uint64_t *bins = h->sum[d];
+
+	hg.value = xcalloc(nbins, sizeof(double));
+	hg.count = xcalloc(nbins, sizeof(uint64_t));
+	for (size_t i = 0; i < nbins; i++)
+		if (bins[i]) {
+			hg.value[hg.n] = (double)fio_plat_idx_to_val(
+				(unsigned)i, 6);
+			hg.count[hg.n] = bins[i];
+			cum[hg.n] = bins[i] + (hg.n ? cum[hg.n - 1] : 0);
+			hg.n++;
+		}
+	for (size_t k = 0; k < NPCTS; k++) {
+		const char *s = pcts[k];
+		double p, v;
+		struct measurement *m;
+
+		scan_double(&s, 0, &p);
 		fio_pct_metric(&metric, "clat", pcts[k], strlen(pcts[k]));
-		v = fio_hist_percentile_cum(h.value, cum, h.n, p);
-		fio_emit(ctx, li, fio_dir_name(d), metric.buf, UNIT_SECONDS,
-			 fio_seconds(v, scale), NULL);
-		if (!strcmp(pcts[k], "50"))
+		v = fio_hist_percentile_cum(hg.value, cum, hg.n, p);
+		m = fio_emit(ctx, h->first[d], fio_dir_name((enum fio_dir)d),
+			     metric.buf, UNIT_SECONDS,
+			     fio_seconds(v, h->scale), NULL);
+		if (h->s[d][k] && h->s[d][k]->n) {
+			h->s[d][k]->interval = mean_spacing(h->s[d][k]);
+			m->series = h->s[d][k];
+			h->s[d][k] = NULL;
+		}
+		if (k == PCT_P50)
 			p50 = ctx->rs->n - 1;
 	}
-	for (size_t i = 0; i < h.n; i++)
-		h.value[i] = fio_seconds(h.value[i], scale);
-	ctx->rs->m[p50].hist = h;
+	for (size_t i = 0; i < hg.n; i++)
+		hg.value[i] = fio_seconds(hg.value[i], h->scale);
+	ctx->rs->m[p50].hist = hg;
 	strbuf_release(&metric);
 	free(cum);
 }
 
-static void hist_log(struct parse_ctx *ctx)
-{
-	uint64_t *v = NULL, *sum[3] = { NULL, NULL, NULL };
-	size_t nbins = 0, first[3] = { 0, 0, 0 }, n, max = 4096, skip = 3;
-	double scale = 0;
+/* ---- the parser ---- */
 
-	v = xcalloc(max, sizeof(*v));
-	for (size_t i = 0; i < ctx->in->nlines; i++) {
-		if (log_fields(ctx->in->lines[i].text, v, max, &n))
-			continue;
-		parse_claim(ctx, i);
-		if (!nbins) {	/* 3.x may add a priority column */
-			skip = n - 1856 == 4 ? 4 : 3;
-			nbins = n - skip;
-			scale = nbins == 1216 ? 1e-6 : nbins == 1856 ? 1e-9 : 0;
-		}
-		if (!(scale > 0) || n - skip != nbins || n > max || v[1] > 2) {
-			parse_error(ctx, i, "fio histogram log with %zu buckets "
-				    "(fio writes 1216 or 1856)", n - skip);
-			goto out;
-		}
-		if (!sum[v[1]]) {
-			sum[v[1]] = xcalloc(nbins, sizeof(uint64_t));
-			first[v[1]] = i;
-		}
-		for (size_t b = 0; b < nbins; b++)
-			sum[v[1]][b] += v[skip + b];
+/* Reads the whole log; -1 (having emitted nothing, said nothing) when
+ * whole is set and a line is not a log line. */
+static int read_log(struct parse_ctx *ctx, const char *kind, int hist,
+		    int whole)
+{
+	struct log_iter it;
+	struct log_line l;
+	size_t before_m = ctx->rs->n, before_d = ctx->diags->n;
+	struct value_log vl;
+	struct hist_log h;
+	int rc = 0;
+
+	if (hist)
+		hist_log_init(&h, ctx);
+	else if (value_log_init(&vl, ctx, kind)) {
+		if (!ctx->in->uncut)
+			parse_claim_range(ctx, 0, ctx->in->nlines);
+		return 0;
 	}
-	for (int d = 0; d < 3; d++)
-		if (sum[d])
-			emit_hist(ctx, first[d], (enum fio_dir)d, sum[d], nbins,
-				  scale);
-out:
-	for (int d = 0; d < 3; d++)
-		free(sum[d]);
-	free(v);
+	iter_init(&it, ctx->in);
+	while (iter_next(&it, &l)) {
+		int bad = 0;
+
+		if (hist) {
+			bad = whole && !line_blank(&l) &&
+			      log_fields(l.text, l.end, h.v, 4, &(size_t){0});
+			if (!bad && hist_line(&h, &l))
+				break;
+		} else if (value_line(&vl, &l) && !line_blank(&l)) {
+			bad = whole;
+			/* a line cut short when fio was killed, a typo: said,
+			 * not skipped (cut input: the whole read gave up) */
+			if (!whole)
+				parse_error(ctx, l.li, "not a line of a fio log "
+					    "(time, value, direction, bs, ...)");
+		}
+		if (bad) {
+			rc = -1;
+			break;
+		}
+	}
+	if (rc) {
+		if (!hist)
+			value_log_abandon(&vl);
+		result_set_truncate(ctx->rs, before_m, ctx->rs->nsources);
+		diag_list_truncate(ctx->diags, before_d);
+	} else if (hist) {
+		for (int d = 0; d < 3; d++)
+			if (h.sum[d] && h.scale > 0 && ctx->diags->n == before_d)
+				emit_hist(&h, d);
+	} else {
+		value_log_finish(&vl);
+	}
+	if (hist)
+		hist_log_release(&h);
+	return rc;
+}
+
+/* Does the first log line have the hist log's hundreds of fields? */
+static int first_is_hist(const struct input *in)
+{
+	struct log_iter it;
+	struct log_line l;
+	uint64_t v[8];
+	size_t n = 0;
+
+	iter_init(&it, in);
+	while (iter_next(&it, &l))
+		if (!log_fields(l.text, l.end, v, 8, &n))
+			return n >= HIST_MIN_FIELDS;
+	return 0;
 }
 
 static int fio_log_parse(struct parse_ctx *ctx)
 {
-	size_t before = ctx->rs->n, n = 0;
-	uint64_t v[8];
-	const char *kind;
+	size_t before = ctx->rs->n;
+	const char *kind = log_kind(ctx->in->name);
+	int hist = first_is_hist(ctx->in);
 
-	for (size_t i = 0; i < ctx->in->nlines && !n; i++)
-		if (log_fields(ctx->in->lines[i].text, v, 8, &n))
-			n = 0;
-	if (n >= HIST_MIN_FIELDS) {
-		hist_log(ctx);
-	} else if ((kind = log_kind(ctx->in->name))) {
-		value_log(ctx, kind);
-	} else {
+	if (hist || kind)
+		read_log(ctx, kind, hist, 0);
+	else
 		parse_error(ctx, 0, "a fio log, but its name does not say of "
 			    "what: fio names them JOB_bw.N.log, _iops, _lat, "
 			    "_clat, _slat (rename the file)");
-	}
+	return (int)(ctx->rs->n - before);
+}
+
+/* A file named like a fio log whose first line is a log line. */
+static int fio_log_whole_start(const struct input *in)
+{
+	const char *nl, *end = in->data + in->size;
+	uint64_t v[8];
+	size_t n;
+
+	if (!log_kind(in->name) || !in->size)
+		return 0;
+	nl = memchr(in->data, '\n', in->size);
+	return !log_fields(in->data, nl ? nl : end, v, 8, &n);
+}
+
+static int fio_log_parse_whole(struct parse_ctx *ctx)
+{
+	size_t before = ctx->rs->n;
+
+	if (!fio_log_whole_start(ctx->in) ||
+	    read_log(ctx, log_kind(ctx->in->name), first_is_hist(ctx->in), 1))
+		return -1;
 	return (int)(ctx->rs->n - before);
 }
 
@@ -248,4 +839,50 @@ const struct parser parser_fio_log = {
 	.name = "fio-log",
 	.detect = fio_log_detect,
 	.parse = fio_log_parse,
+	.whole_start = fio_log_whole_start,
+	.parse_whole = fio_log_parse_whole,
 };
+
+/* "fio-3.33" (digits and dots after "fio-", then anything up to a blank
+ * or quote) at p, copied into out; its length, or 0. */
+static size_t version_at(const char *p, const char *end, char *out,
+			 size_t outlen)
+{
+	size_t n = 4;
+
+	if (end - p < 6 || strncmp(p, "fio-", 4) || p[4] < '0' || p[4] > '9')
+		return 0;
+	while (p + n < end && !strchr(" \t\r\n\",", p[n]))
+		n++;
+	if (n >= outlen)
+		return 0;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return n;
+}
+
+int fio_version_in_text(const char *text, size_t len, char *out,
+			size_t outlen)
+{
+	const char *end = text + len, *p = text;
+
+	/* JSON: "fio version" : "fio-3.33" */
+	while ((p = memmem(p, (size_t)(end - p), "\"fio version\"", 13))) {
+		p += 13;
+		while (p < end && strchr(" \t:\"", *p))
+			p++;
+		if (version_at(p, end, out, outlen))
+			return 0;
+	}
+	/* the text report: a line "fio-3.33" */
+	for (p = text; p < end; p++) {
+		size_t n;
+
+		if (p > text && p[-1] != '\n')
+			continue;
+		n = version_at(p, end, out, outlen);
+		if (n && (p + n == end || p[n] == '\r' || p[n] == '\n'))
+			return 0;
+	}
+	return -1;
+}

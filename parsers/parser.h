@@ -22,6 +22,8 @@
 #include "../core/resultset.h"
 #include "../core/strbuf.h"
 
+#include <stdatomic.h>
+
 struct keymap;
 
 struct parse_ctx {
@@ -36,6 +38,9 @@ struct parse_ctx {
 	size_t base;		/* rs->n when the input started */
 	const char *tool_version;	/* set by a parser that saw one */
 	int drop_histograms;	/* see struct ingest_options */
+	/* see struct ingest_options */
+	const char *fio_version, *fio_version_from;
+	atomic_int *fio_assume_noted;
 	struct keymap *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
 	const struct label *last_shared;	/* the set it saw last */
@@ -120,7 +125,25 @@ struct ingest_options {
 	 * parsers still use them (percentiles) but need not keep them
 	 * (measurement.hist_dropped keeps folding as it was). */
 	int drop_histograms;
+	/*
+	 * The fio that wrote the logs read (their latency unit): "3.33",
+	 * "fio-2.17", or NULL when unknown; fio_version_from says where it
+	 * was learnt ("--fio-version", "rw.json").  fio_assume_noted, when
+	 * set, lets the note that fio 3.x was assumed be said once only.
+	 */
+	const char *fio_version, *fio_version_from;
+	atomic_int *fio_assume_noted;
 };
+
+/* Is the file named like a fio log (JOB_bw.N.log, _clat...)? */
+int fio_log_name_kind(const char *name);
+/*
+ * The fio version a fio output says (JSON "fio version", or the text
+ * report's "fio-3.33" line) into out ("fio-3.33"); 0, or -1 when the
+ * text (its first len bytes) says none.
+ */
+int fio_version_in_text(const char *text, size_t len, char *out,
+			size_t outlen);
 
 /*
  * Runs every parser over one input and appends what they found to rs.

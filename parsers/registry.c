@@ -197,6 +197,8 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
 {
+	if (ctx->in->uncut)	/* read whole: every line is output */
+		return 0;
 	for (size_t i = a + 1; i < b && i < ctx->in->nlines; i++)
 		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]) &&
 		    !context_counts_run(ctx->in->lines[i].text))
@@ -232,7 +234,7 @@ static size_t *count_prose(const struct parse_ctx *ctx)
 static int only_output_between(const struct parse_ctx *ctx, size_t **prose,
 			       size_t a, size_t b)
 {
-	if (b <= a + 1)
+	if (b <= a + 1 || ctx->in->uncut)	/* read whole: all output */
 		return 1;
 	if (!*prose)
 		*prose = count_prose(ctx);
@@ -262,7 +264,7 @@ static uint64_t measurement_hash(const struct measurement *m)
 static int foldable(const struct measurement *m)
 {
 	return m->n >= 1 && !m->summary.present && !m->hist.n &&
-	       !m->hist_dropped;
+	       !m->hist_dropped && !m->series;
 }
 
 /* Folds repeated runs of the input's measurements; see the top comment. */
@@ -475,7 +477,11 @@ static int read_whole(struct parse_ctx *ctx, const struct parser *const *list,
 
 		if (!list[i]->parse_whole || list[i]->parse_whole(ctx) < 0)
 			continue;
-		memset(ctx->claimed, 1, ctx->in->nlines);
+		/* every line is that output: unclaimed 0 says it, and no
+		 * one reads claimed[] then (context_apply() returns at
+		 * once, the prose counts know an uncut input has none);
+		 * left untouched, a log of 40 million lines does not touch
+		 * 40 MB of it */
 		ctx->unclaimed = 0;
 		if (rs->n > before_m || ctx->diags->n > before_d)
 			strbuf_adds(formats, list[i]->name);
@@ -506,6 +512,11 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 	ctx.diags = diags;
 	ctx.base = rs->n;
 	ctx.drop_histograms = opt && opt->drop_histograms;
+	if (opt) {
+		ctx.fio_version = opt->fio_version;
+		ctx.fio_version_from = opt->fio_version_from;
+		ctx.fio_assume_noted = opt->fio_assume_noted;
+	}
 	ctx.source = result_set_add_source(rs, in->path, NULL);
 	ctx.claimed = xcalloc(in->nlines + 1, 1);
 	whole = in->uncut && read_whole(&ctx, list, &formats);
@@ -513,6 +524,14 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 		input_cut_lines(in);
 		free(ctx.claimed);
 		ctx.claimed = xcalloc(in->nlines + 1, 1);
+	}
+	if (!whole && in->too_many_lines && !in->binary) {
+		diag_add(diags, DIAG_ERROR, in->name, 0, "more than %u lines; "
+			 "storan takes no more from one input: split it",
+			 INPUT_LINES_MAX);
+		free(ctx.claimed);
+		strbuf_release(&formats);
+		return 1;
 	}
 	/* after the parse: an uncut input's hash is made meanwhile */
 	memcpy(rs->sources[ctx.source].sha256, input_sha256(in),

@@ -689,6 +689,24 @@ static void draw_lines(struct canvas *cv)
 	}
 }
 
+/* Shaded stretches of x (steady-state windows), under the lines, in
+ * their series' colour, light enough for the grid to show through. */
+static void draw_bands(struct canvas *cv)
+{
+	cairo_t *cr = cv->cr;
+	const struct chart *c = cv->c;
+
+	for (size_t i = 0; i < c->nbands; i++) {
+		double x0 = map_x(cv, c->bands[i].from);
+		double x1 = map_x(cv, c->bands[i].to);
+
+		color(cr, c->bands[i].series, 0.12);
+		gfx.cairo_rectangle(cr, x0, cv->py0, x1 - x0,
+				    cv->py1 - cv->py0);
+		gfx.cairo_fill(cr);
+	}
+}
+
 static size_t npoints(const struct chart *c)
 {
 	size_t n = 0;
@@ -826,8 +844,10 @@ static void draw(struct canvas *cv)
 		draw_bars(cv);
 	else if (cv->c->kind == CHART_BOX)
 		draw_boxes(cv);
-	else
+	else {
+		draw_bands(cv);
 		draw_lines(cv);
+	}
 	if (t)
 		t->clipped = 0;
 	gfx.cairo_restore(cr);

@@ -17,7 +17,9 @@
  *           "p", "significant": a ratio's test,
  *           "labels": { the labels of the condition the point stands for },
  *           "sources": [ the inputs its runs were read from ] }
- *     ] } ] }
+ *     ] } ],
+ *     "steady": [ { "series", "from", "to" } ]   charts over time only:
+ *         the stretch of x where that series was steady (plot/timechart.c) }
  *
  * Written through jansson with sorted keys: stable output for tests.
  */
@@ -181,6 +183,22 @@ void chart_write_json(const struct chart *c, const struct result_set *rs,
 		json_array_append_new(series, o);
 	}
 	json_object_set_new(doc, "series", series);
+	if (c->nbands) {	/* only charts over time have them */
+		json_t *bands = json_array();
+
+		for (size_t i = 0; i < c->nbands; i++) {
+			json_t *o = json_object();
+
+			json_object_set_new(o, "series", json_string(
+				c->series[c->bands[i].series].name));
+			json_object_set_new(o, "from",
+					    json_number_or_null(c->bands[i].from));
+			json_object_set_new(o, "to",
+					    json_number_or_null(c->bands[i].to));
+			json_array_append_new(bands, o);
+		}
+		json_object_set_new(doc, "steady", bands);
+	}
 	json_dump_to(doc, JSON_INDENT(1) | JSON_SORT_KEYS |
 		     JSON_REAL_PRECISION(10), 1, out);
 }

@@ -81,6 +81,7 @@ void chart_release(struct chart *c)
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->series);
+	free(c->bands);
 	free(c->members);
 	free(c->point_members);
 	free(c->notes);
@@ -358,6 +359,42 @@ double chart_axis_frac(const struct chart_axis *a, double v)
 	if (!(hi > lo))
 		return 0.5;
 	return (v - lo) / (hi - lo);
+}
+
+static void linear_ticks(struct chart *c, struct chart_axis *a, double lo,
+			 double hi, int is_y);
+static void log10_ticks(struct chart *c, struct chart_axis *a, double lo,
+			double hi, int is_y);
+
+struct chart_series *chart_new_series(struct chart *c, const char *name)
+{
+	return add_series(c, name);
+}
+
+struct chart_point *chart_new_point(struct chart_series *s, double x,
+				    double y)
+{
+	struct chart_point *p = add_point(s, x);
+
+	p->y = y;
+	p->n = 1;
+	return p;
+}
+
+void chart_add_band(struct chart *c, size_t series, double from, double to)
+{
+	ALLOC_GROW(c->bands, c->nbands + 1, c->bands_alloc);
+	c->bands[c->nbands++] = (struct chart_band){ from, to, series };
+}
+
+void chart_axis_ticks(struct chart *c, struct chart_axis *a, double lo,
+		      double hi, int log10_scale, int is_y)
+{
+	a->scale = log10_scale ? AXIS_LOG10 : AXIS_LINEAR;
+	if (log10_scale)
+		log10_ticks(c, a, lo, hi, is_y);
+	else
+		linear_ticks(c, a, lo, hi, is_y);
 }
 
 static double nice_step(double range, int target)

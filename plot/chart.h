@@ -142,6 +142,12 @@ struct chart_series {
 	size_t n, alloc;
 };
 
+/* A stretch of x shaded behind a series (a steady-state window). */
+struct chart_band {
+	double from, to;	/* x axis coordinates */
+	size_t series;		/* whose colour */
+};
+
 struct chart {
 	enum chart_kind kind;
 	enum chart_errorbars errorbars;	/* never AUTO once built */
@@ -162,6 +168,8 @@ struct chart {
 	char *pooled;			/* what --pool pooled, or NULL */
 	char **notes;			/* things the user should hear */
 	size_t nnotes, notes_alloc;
+	struct chart_band *bands;	/* shaded, under the lines */
+	size_t nbands, bands_alloc;
 };
 
 void chart_init(struct chart *c);
@@ -192,6 +200,19 @@ struct experiment;
 int chart_build_model(struct chart *c, const struct experiment *ex,
 		      const size_t *members, size_t n,
 		      const struct chart_spec *spec, struct strbuf *err);
+
+/*
+ * For charts built by hand (plot/timechart.c: samples over time): a
+ * series, a point of it (no whisker, n 1), a shaded band, and an axis
+ * over [lo, hi] with nice ticks, linear or log10 (is_y: the y axis,
+ * whose unit must be set first).
+ */
+struct chart_series *chart_new_series(struct chart *c, const char *name);
+struct chart_point *chart_new_point(struct chart_series *s, double x,
+				    double y);
+void chart_add_band(struct chart *c, size_t series, double from, double to);
+void chart_axis_ticks(struct chart *c, struct chart_axis *a, double lo,
+		      double hi, int log10_scale, int is_y);
 
 /* Where v lies on the axis, 0 (min) to 1 (max); log axes clamp v > 0. */
 double chart_axis_frac(const struct chart_axis *a, double v);

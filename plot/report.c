@@ -5,6 +5,7 @@
  * comparison, and the directory written whole; see report.h.
  */
 #include "report.h"
+#include "timechart.h"
 #include "../analysis/table.h"
 #include "../analysis/verdicts.h"
 #include "../core/cpus.h"
@@ -408,6 +409,7 @@ int report_plan(struct report *r, const struct report_options *opt,
 		r->plan.side_key = po.side_key ? xstrdup(po.side_key) : NULL;
 		for (size_t i = 0; i < r->plan.ncharts; i++)
 			build_chart(r, &r->plan.charts[i], opt);
+		report_time_charts(r);
 		for (size_t s = 1; s < r->plan.nsides; s++)
 			add_verdicts(r, opt, s);
 		factors_table(r);

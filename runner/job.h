@@ -43,6 +43,7 @@ struct job_options {
 	const char *ioengine;		/* NULL: io_uring, libaio, psync */
 	int direct;
 	double runtime, ramp;		/* s */
+	double log_interval;		/* s: samples over time; 0: none */
 	unsigned repeat;
 	struct data_spec data;
 	int drop_caches;

@@ -198,6 +198,7 @@ struct run_shared {
 	const struct run_spec *spec;
 	_Atomic int phase;
 	_Atomic int failed;		/* enum failure of the first error */
+	_Atomic uint64_t measure_start;	/* ns, once measuring began */
 	pthread_mutex_t lock;		/* guards msg */
 	char msg[256];
 	pthread_barrier_t ready;	/* workers set up, timing may start */
@@ -217,6 +218,7 @@ struct worker {
 	uint64_t ios[2], bytes[2];
 	_Atomic uint64_t live;		/* completions, for progress */
 	struct lat_hist hist[2];
+	struct run_tseries ts[2];	/* --log-interval */
 };
 
 static void run_fail(struct run_shared *sh, enum failure kind,
@@ -311,6 +313,52 @@ static void prep_io(struct worker *w, struct io_unit *u)
 			   u->offset ^ rng_next(&w->rng));
 }
 
+/* Makes room for interval k (grown as the run goes: an interval is 24
+ * bytes). */
+static void tseries_grow(struct run_tseries *t, size_t k)
+{
+	if (k >= t->alloc) {
+		size_t alloc = t->alloc;
+
+		t->ios = xgrow(t->ios, &alloc, k + 1, sizeof(*t->ios));
+		t->bytes = xrealloc(t->bytes, alloc * sizeof(*t->bytes));
+		t->lat_ns = xrealloc(t->lat_ns, alloc * sizeof(*t->lat_ns));
+		memset(t->ios + t->alloc, 0,
+		       (alloc - t->alloc) * sizeof(*t->ios));
+		memset(t->bytes + t->alloc, 0,
+		       (alloc - t->alloc) * sizeof(*t->bytes));
+		memset(t->lat_ns + t->alloc, 0,
+		       (alloc - t->alloc) * sizeof(*t->lat_ns));
+		t->alloc = alloc;
+	}
+	if (k >= t->n)
+		t->n = k + 1;
+}
+
+/* Counts a completion into interval k of its direction. */
+static void tseries_add(struct run_tseries *t, size_t k, uint64_t bytes,
+			uint64_t lat)
+{
+	tseries_grow(t, k);
+	t->ios[k]++;
+	t->bytes[k] += bytes;
+	t->lat_ns[k] += lat;
+}
+
+static void tseries_release(struct run_tseries *t)
+{
+	free(t->ios);
+	free(t->bytes);
+	free(t->lat_ns);
+	memset(t, 0, sizeof(*t));
+}
+
+void run_result_release(struct run_result *res)
+{
+	tseries_release(&res->ts[0]);
+	tseries_release(&res->ts[1]);
+}
+
 static void complete_io(struct worker *w, struct io_unit *u, uint64_t now,
 			int measuring)
 {
@@ -339,6 +387,15 @@ static void complete_io(struct worker *w, struct io_unit *u, uint64_t now,
 	w->ios[u->dir]++;
 	w->bytes[u->dir] += u->len;
 	lat_hist_add(&w->hist[u->dir], now - u->start_ns);
+	if (sp->log_interval > 0) {
+		uint64_t t0 = atomic_load_explicit(&w->sh->measure_start,
+						   memory_order_relaxed);
+
+		/* (a completion of the ramp seen after the switch: 0) */
+		tseries_add(&w->ts[u->dir], now > t0 ? (size_t)((double)(now -
+			    t0) * 1e-9 / sp->log_interval) : 0, u->len,
+			    now - u->start_ns);
+	}
 }
 
 /*
@@ -462,6 +519,7 @@ static uint64_t keep_time(struct run_shared *sh, struct worker *w,
 	if (ramp <= 0) {
 		getrusage(RUSAGE_SELF, &ru[0]);
 		measure_start = now_ns();
+		atomic_store(&sh->measure_start, measure_start);
 		atomic_store(&sh->phase, PHASE_MEASURE);
 	}
 	for (;;) {
@@ -476,6 +534,7 @@ static uint64_t keep_time(struct run_shared *sh, struct worker *w,
 		if (!measure_start && now >= ramp_end) {
 			getrusage(RUSAGE_SELF, &ru[0]);
 			measure_start = now_ns();
+			atomic_store(&sh->measure_start, measure_start);
 			atomic_store(&sh->phase, PHASE_MEASURE);
 		}
 		if (measure_start && !end)
@@ -500,6 +559,16 @@ static uint64_t keep_time(struct run_shared *sh, struct worker *w,
 	return measure_start ? now - measure_start : 0;
 }
 
+/* Interval k of a worker's samples, added to the run's. */
+static void merge_interval(struct run_tseries *to,
+			   const struct run_tseries *from, size_t k)
+{
+	tseries_grow(to, k);
+	to->ios[k] += from->ios[k];
+	to->bytes[k] += from->bytes[k];
+	to->lat_ns[k] += from->lat_ns[k];
+}
+
 static void collect(struct worker *w, unsigned n, struct run_result *res)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -507,6 +576,11 @@ static void collect(struct worker *w, unsigned n, struct run_result *res)
 			res->ios[d] += w[i].ios[d];
 			res->bytes[d] += w[i].bytes[d];
 			lat_hist_merge(&res->hist[d], &w[i].hist[d]);
+			for (size_t k = 0; k < w[i].ts[d].n; k++)
+				if (w[i].ts[d].ios[k])
+					merge_interval(&res->ts[d],
+						       &w[i].ts[d], k);
+			tseries_release(&w[i].ts[d]);
 		}
 }
 

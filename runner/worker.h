@@ -58,6 +58,17 @@ struct run_spec {
 	const struct engine_ops *ops;
 	struct data_spec data;
 	struct verify_map *verify;	/* NULL without --verify */
+	double log_interval;	/* s: a sample every so often; 0: none */
+};
+
+/*
+ * What completed in each interval of log_interval seconds of the measured
+ * time, by interval index (--log-interval): I/Os, bytes, and the sum of
+ * their latencies.  Kept per worker thread, summed once the run is over.
+ */
+struct run_tseries {
+	uint64_t *ios, *bytes, *lat_ns;
+	size_t n, alloc;
 };
 
 struct run_result {
@@ -66,7 +77,11 @@ struct run_result {
 	double runtime;			/* s */
 	double usr, sys;		/* % of one CPU */
 	int interrupted;
+	struct run_tseries ts[2];	/* by enum io_dir; n 0 without */
 };
+
+/* Frees the result's samples over time (the rest is plain data). */
+void run_result_release(struct run_result *res);
 
 struct progress;
 

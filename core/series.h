@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Samples over time of one measurement: fio's bw/iops/lat logs, and the
+ * latency histogram per interval of fio's clat_hist log.
+ *
+ * A measurement owns at most one series (measurement.series, NULL when
+ * it has none); the series owns its arrays.  Points are in the order the
+ * source gave them, t[i] in seconds from the start of the job, v[i] in
+ * the measurement's unit.  interval is the time one point stands for
+ * (fio's log_avg_msec, or the window storan put a per-I/O log into), 0
+ * when the points are single events (fio's raw per-I/O logs, kept as
+ * they are only when short).
+ *
+ * A histogram series also has, per point, the counts of the latency
+ * buckets of that interval, kept sparse (a fio clat_hist interval has
+ * 1,856 buckets, a few dozen of them not empty): the non-empty buckets of
+ * point i are hidx/hcount[hstart[i] .. hstart[i + 1]), hidx indexing
+ * bucket[] (the buckets' latencies in the measurement's unit, ascending).
+ */
+#ifndef STORAN_SERIES_H
+#define STORAN_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct series {
+	double interval;	/* s, 0 when the points are events */
+	size_t n, alloc;
+	double *t;		/* s from the start of the job */
+	double *v;		/* in the measurement's unit */
+	/* histogram series only (nbuckets > 0) */
+	size_t nbuckets;
+	double *bucket;		/* bucket latency, ascending */
+	size_t *hstart;		/* n + 1 offsets into hidx/hcount */
+	uint32_t *hidx;
+	uint64_t *hcount;
+	size_t hlen, halloc;
+};
+
+/* A new empty series (caller owns; series_free() it). */
+struct series *series_new(double interval);
+void series_free(struct series *s);
+void series_add(struct series *s, double t, double v);
+/* Makes s a histogram series of nbuckets buckets (copied), before any
+ * point is added. */
+void series_set_buckets(struct series *s, const double *bucket,
+			size_t nbuckets);
+/* Adds a point with the dense counts[nbuckets] of its interval. */
+void series_add_hist(struct series *s, double t, double v,
+		     const uint64_t *counts);
+/* Adds a point with the sparse buckets of its interval (idx ascending,
+ * each < nbuckets: the caller checked). */
+void series_add_sparse(struct series *s, double t, double v,
+		       const uint32_t *idx, const uint64_t *count, size_t k);
+/*
+ * The pct percentile (0..100) of point i's histogram: the latency of the
+ * bucket where the running count first reaches pct% of the interval's
+ * total, as fio computes its percentiles; NAN when the interval is empty.
+ */
+double series_hist_percentile(const struct series *s, size_t i, double pct);
+
+#endif

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Steady state from fio's logs (issue 20): export --steady agrees with
+# the verdict fio itself printed for the same run (fio-3.33-ss-*.json
+# beside the logs), and check warns of a figure whose samples never
+# settled, not of one that did, nor of a run too short to tell.
+. "$(dirname "$0")/lib.sh"
+D="$FIXTURES/fio-log"
+
+# fio: ss=iops:0.2%, ss_dur=3: "attained": 0, criterion 39.6%
+run "$STORAN" export --steady=iops:0.2%,dur=3 "$D/0021-nv_iops.1.log"
+expect_rc 0 "export --steady (never)"
+expect_in "$out" "0021-nv_iops.1.log,1,fio,read,iops,1/s,,\"iops:0.2%,dur=3\",never," "never, as fio said"
+# fio: ss=iops:5%, ss_dur=5: "attained": 1 (its log stops there: 4
+# samples, so the window here is 3)
+run "$STORAN" export --steady=iops:5%,dur=3 "$D/0022-ss_iops.1.log"
+expect_in "$out" "0022-ss_iops.1.log,1,fio,read,iops,1/s,,\"iops:5%,dur=3\",steady,0,499.75," "steady, as fio said"
+expect_in "$out" "\"steady from 0 s, 500 IOPS ± 0.25%\"" "in words"
+run "$STORAN" export --steady=iops:5%,dur=30 "$D/0022-ss_iops.1.log"
+expect_in "$out" ",too-short,,,,,30,too short for a window of 30 samples" "too short"
+run "$STORAN" export --steady=wobble:5% "$D/0022-ss_iops.1.log"
+expect_rc 2 "a bad rule"
+expect_in "$err" "steady-state rule 'wobble:5%': want fio's ss= form" "its message"
+run "$STORAN" export --series --steady "$D/0022-ss_iops.1.log"
+expect_rc 2 "--series and --steady"
+
+# 60 s of 1 s IOPS samples: one settles at 40k after 20 s, one swings
+# 20% every other second
+cd "$TMP" || exit 2
+awk 'BEGIN { for (i = 1; i <= 60; i++)
+	printf "%d, %d, 0, 0, 0\n", i * 1000, i < 20 ? i * 2000 : 40000 + (i % 2) * 100 }' \
+	> settled_iops.1.log
+awk 'BEGIN { for (i = 1; i <= 60; i++)
+	printf "%d, %d, 0, 0, 0\n", i * 1000, i % 2 ? 48000 : 32000 }' \
+	> swinging_iops.1.log
+# (its ramp makes it "noisy": the samples are taken for runs)
+run "$STORAN" check --format csv settled_iops.1.log
+case "$out" in *steady-state*) fail "a settled run: $out" ;; esac
+run "$STORAN" check --format csv swinging_iops.1.log
+expect_rc 1 "check of a run that never settled"
+expect_in "$out" "swinging_iops.1.log,1,warning,steady-state,\"read iops never settled over its 60 samples: no 30 s window stayed within 10% of its mean (the best one within 20%)" "the warning"
+run "$STORAN" check --format csv "$D/0022-ss_iops.1.log"
+case "$out" in *steady-state*) fail "a run too short to tell: $out" ;; esac
+run "$STORAN" export --steady settled_iops.1.log
+# within 10% of the mean from the window that starts at 17 s
+expect_in "$out" ",steady,17,39906.976744186," "settled from 17 s"
+# compare --steady: a write cliff at 20 s, then 40k: only the steady part
+awk 'BEGIN { for (i = 1; i <= 60; i++)
+	printf "%d, %d, 0, 0, 0\n", i * 1000, i < 20 ? 90000 : 40000 + (i % 2) * 100 }' \
+	> a_iops.1.log
+awk 'BEGIN { for (i = 1; i <= 60; i++)
+	printf "%d, %d, 0, 0, 0\n", i * 1000, i < 20 ? 90000 : 40000 + (i % 3) * 100 }' \
+	> b_iops.1.log
+run "$STORAN" compare --no-check --format csv a_iops.1.log b_iops.1.log
+expect_in "$out" "fio,read,iops,,60,55866.6666666667,60," "whole: 60 samples"
+run "$STORAN" compare --no-check --format csv --steady=iops:2%,dur=10 a_iops.1.log b_iops.1.log
+expect_rc 0 "compare --steady"
+expect_in "$out" "fio,read,iops,,41,40048.7804878049,41,40100," "steady: from 19 s"
+run "$STORAN" compare --no-check --steady a_iops.1.log "$D/0022-ss_iops.1.log"
+expect_in "$err" "0022-ss_iops.1.log:1: note: read iops: too short for a steady-state window; compared whole" "the note"
+run "$STORAN" compare --steady=nope a_iops.1.log b_iops.1.log
+expect_rc 2 "compare: a bad rule"
+finish
