@@ -423,6 +423,8 @@ static int run_report(struct report_args *a, char **paths, int n)
 	note_input_errors(&r, &diags);
 	diag_list_release(&diags);
 	nsides = group_sides(&rs, start, paths, n, a);
+	/* rs is final: the workbook's Data sheet is written meanwhile */
+	report_start_data(&r, &rs);
 	if (nsides == 1 && n > 1)
 		report_add_note(&r, "the %d inputs are the tests and runs of "
 				"one experiment (their names say which): "

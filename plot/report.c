@@ -5,6 +5,7 @@
  * comparison, and the directory written whole; see report.h.
  */
 #include "report.h"
+#include "xlsx-data.h"
 #include "../analysis/table.h"
 #include "../analysis/verdicts.h"
 #include "../core/cpus.h"
@@ -51,11 +52,20 @@ void report_release(struct report *r)
 	for (size_t i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	plan_release(&r->plan);
+	if (r->data)
+		xlsx_data_release(r->data);
+	free(r->data);
 	free(r->verdicts);
 	free(r->charts);
 	free(r->notes);
 	free(r->title);
 	report_init(r);
+}
+
+void report_start_data(struct report *r, const struct result_set *rs)
+{
+	r->data = xmalloc(sizeof(*r->data));
+	xlsx_data_start(r->data, rs);
 }
 
 int report_source_listed(const struct report *r, const struct source *s)
@@ -709,10 +719,9 @@ static int write_pages(const struct report *r, const char *tmp,
 }
 
 /*
- * The workbook needs nothing the charts' images give, and with many
- * measurements its Data sheet costs more than everything else together
- * (libxlsxwriter prints and deflates every cell): it is written by a
- * thread of its own while the charts are drawn.
+ * The workbook needs nothing the charts' images give: it is written by a
+ * thread of its own while the charts are drawn (its Data sheet's rows
+ * were begun earlier still, see report_start_data()).
  */
 struct workbook_job {
 	const struct report *r;
