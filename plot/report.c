@@ -6,6 +6,7 @@
  */
 #include "report.h"
 #include "xlsx-data.h"
+#include "../analysis/experiment.h"
 #include "../analysis/table.h"
 #include "../analysis/verdicts.h"
 #include "../core/cpus.h"
@@ -362,14 +363,27 @@ static void factors_table(struct report *r)
 		fmt_table_release(&r->factors);
 }
 
-/* Is any test (tool, op, metric, conditions) in input 0 and another? */
+static int compared_by_default(const struct measurement *m, const void *arg)
+{
+	(void)arg;
+	return compare_default_metric(m->metric);
+}
+
+/* Is any test (tool, op, metric, conditions) in input 0 and another?
+ * The same measurement in both is one (quick); else compare decides. */
 static int inputs_share_a_test(const struct report *r,
 			       const struct report_options *opt)
 {
 	struct compare_options co = { .threshold = 5, .alpha = 0.05,
 				      .where = opt->where };
+	struct experiment_options same = { .where = opt->where,
+					   .take = compared_by_default };
 	int shared = 0;
 
+	for (size_t s = 1; s < r->nsets && !shared; s++)
+		shared = experiment_sets_share_a_measurement(&r->sets[0],
+							     &r->sets[s],
+							     &same);
 	for (size_t s = 1; s < r->nsets && !shared; s++) {
 		struct compare_result res;
 
