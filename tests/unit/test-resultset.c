@@ -547,6 +547,50 @@ static void test_measurement_block(void **state)
 	result_set_release(&rs);
 }
 
+/*
+ * result_set_append(): into an empty set it takes src's arrays whole
+ * (nothing copied); into a set with sources, src's measurements follow
+ * and point at their own sources, renumbered after dst's.
+ */
+static void one_source_set(struct result_set *rs, const char *name,
+			   double v)
+{
+	struct measurement *m;
+	size_t src;
+
+	result_set_init(rs);
+	src = result_set_add_source(rs, name, NULL);
+	m = result_set_add_from(rs, "fio", "read", "bw", "B/s", src, name, 7);
+	measurement_add_value(m, v);
+}
+
+static void test_append(void **state)
+{
+	struct result_set dst, a, b;
+	const struct measurement *m_a;
+
+	(void)state;
+	result_set_init(&dst);
+	one_source_set(&a, "a.txt", 1);
+	one_source_set(&b, "b.txt", 2);
+	m_a = a.m;
+	result_set_append(&dst, &a);
+	assert_ptr_equal(dst.m, m_a);		/* taken, not copied */
+	assert_int_equal(a.n, 0);
+	assert_null(a.m);
+	result_set_append(&dst, &b);
+	assert_int_equal(dst.n, 2);
+	assert_int_equal(dst.nsources, 2);
+	assert_int_equal(dst.m[1].source, 1);
+	assert_string_equal(dst.sources[dst.m[1].source].name, "b.txt");
+	assert_string_equal(dst.sources[dst.m[0].source].name, "a.txt");
+	assert_int_equal((int)dst.m[1].values[0], 2);
+	assert_int_equal(b.n, 0);
+	result_set_release(&a);
+	result_set_release(&b);
+	result_set_release(&dst);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -560,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_json_writer_matches_jansson),
 		cmocka_unit_test(test_histogram_values_memo),
 		cmocka_unit_test(test_measurement_block),
+		cmocka_unit_test(test_append),
 	};
 
 	return cmocka_run_group_tests_name("resultset", tests, NULL, NULL);
