@@ -15,7 +15,7 @@
  * So the rows are printed here as libxlsxwriter prints them, byte for
  * byte (cell references, spans per block of 16 rows, "%.16G" numbers,
  * shared strings, the same styles), with format_g() instead of printf,
- * and deflated at level 1 into one raw deflate segment, on a thread that
+ * and deflated at level 2 into one raw deflate segment, on a thread that
  * starts as soon as the result set is final, while the report is
  * planned.  libxlsxwriter writes the rest of the workbook as before, the
  * Data sheet with its header row, frozen pane, autofilter and column
@@ -62,6 +62,10 @@
 /* The rows' XML stops before this: the entry's 4 GiB less room for the
  * sheet's head and tail. */
 #define ROWS_MAX_BYTES 0xF0000000ull
+/* zlib's level for the rows: 2 deflated bench/report's 67 MB of rows
+ * as fast as 1 (0.103 against 0.110 s for 16 MB, best of 6) and 9%
+ * smaller; 6, libxlsxwriter's, took twice as long. */
+#define ROWS_LEVEL 2
 /* Rows are deflated in pieces of about this size. */
 #define DEFLATE_PIECE (256 * 1024)
 /* libxlsxwriter gives a block of 16 rows one span. */
@@ -423,7 +427,7 @@ static int write_rows(struct xlsx_data *d)
 	int rc = 0;
 
 	rows_init(&w, d);
-	if (deflateInit2(&w.zs, 1, Z_DEFLATED, -MAX_WBITS, 8,
+	if (deflateInit2(&w.zs, ROWS_LEVEL, Z_DEFLATED, -MAX_WBITS, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		rows_release(&w);
 		return error("cannot compress the Data sheet: zlib failed");
