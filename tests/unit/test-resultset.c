@@ -591,6 +591,42 @@ static void test_append(void **state)
 	result_set_release(&dst);
 }
 
+/*
+ * The JSON reader: a measurement whose labels are written as the last
+ * one's shares its set (one copy for a job's metrics); a different one
+ * gets its own; changing a shared set changes only its measurement.
+ */
+static void test_json_shares_labels(void **state)
+{
+	static const char doc[] =
+		"{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"bw\","
+		" \"unit\": \"B/s\", \"values\": [1],"
+		" \"labels\": {\"bs\": \"4096\", \"host\": \"a\"}},"
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"iops\","
+		" \"unit\": \"1/s\", \"values\": [2],"
+		" \"labels\": {\"bs\": \"4096\", \"host\": \"a\"}},"
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"bw\","
+		" \"unit\": \"B/s\", \"values\": [3],"
+		" \"labels\": {\"bs\": \"4096\", \"host\": \"b\"}}]}";
+	struct result_set rs;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	assert_int_equal(rs_json_read("s.json", doc, strlen(doc), &rs, &err),
+			 0);
+	assert_int_equal(rs.n, 3);
+	assert_ptr_equal(rs.m[0].labels.v, rs.m[1].labels.v);
+	assert_ptr_not_equal(rs.m[1].labels.v, rs.m[2].labels.v);
+	assert_string_equal(labels_get(&rs.m[2].labels, "host"), "b");
+	labels_set(&rs.m[1].labels, "host", "c");
+	assert_string_equal(labels_get(&rs.m[0].labels, "host"), "a");
+	assert_string_equal(labels_get(&rs.m[1].labels, "host"), "c");
+	result_set_release(&rs);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_histogram_values_memo),
 		cmocka_unit_test(test_measurement_block),
 		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_json_shares_labels),
 	};
 
 	return cmocka_run_group_tests_name("resultset", tests, NULL, NULL);
