@@ -315,16 +315,17 @@ static void take_job(struct load_job *j, struct result_set *rs,
 
 	result_set_append(rs, &j->rs);
 	result_set_release(&j->rs);
-	ALLOC_GROW(diags->v, diags->n + j->diags.n, diags->alloc);
-	memcpy(diags->v + diags->n, j->diags.v,
-	       j->diags.n * sizeof(*diags->v));
-	diags->n += j->diags.n;
+	/* (an input with no message has no array: memcpy wants one) */
+	for (size_t i = 0; i < j->diags.n; i++) {
+		ALLOC_GROW(diags->v, diags->n + 1, diags->alloc);
+		diags->v[diags->n++] = j->diags.v[i];
+	}
 	j->diags.n = 0;
 	diag_list_release(&j->diags);
-	ALLOC_GROW(c->drops, c->ndrops + j->drops.ndrops, c->drops_alloc);
-	memcpy(c->drops + c->ndrops, j->drops.drops,
-	       j->drops.ndrops * sizeof(*c->drops));
-	c->ndrops += j->drops.ndrops;
+	for (size_t i = 0; i < j->drops.ndrops; i++) {
+		ALLOC_GROW(c->drops, c->ndrops + 1, c->drops_alloc);
+		c->drops[c->ndrops++] = j->drops.drops[i];
+	}
 	free(j->drops.drops);
 }
 
