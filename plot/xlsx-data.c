@@ -165,7 +165,7 @@ struct rows {
 	size_t ncells, cells_alloc;
 };
 
-static void column_name(size_t col, char *buf)
+void xlsx_column_name(size_t col, char *buf)
 {
 	char tmp[4];
 	size_t n = 0, i = 0;
@@ -392,7 +392,7 @@ static void rows_init(struct rows *w, struct xlsx_data *d)
 	strbuf_init(&w->block);
 	w->colname = xmalloc((d->ncols + 1) * sizeof(*w->colname));
 	for (size_t c = 0; c < d->ncols; c++)
-		column_name(c, w->colname[c]);
+		xlsx_column_name(c, w->colname[c]);
 	for (int f = 0; f < XLSX_NFORMATS; f++)
 		snprintf(w->style[f], sizeof(w->style[f]), " s=\"%d\"",
 			 (int)d->xf[f]);
@@ -722,7 +722,7 @@ static int dimension(const struct xlsx_data *d, struct strbuf *xml)
 		return -1;
 	if (!d->nrows || !d->ncols)
 		return 0;
-	column_name(d->ncols - 1, last);
+	xlsx_column_name(d->ncols - 1, last);
 	strbuf_add(&sb, xml->buf, (size_t)(at - xml->buf) + strlen(open));
 	strbuf_addf(&sb, "A1:%s%zu", last, d->nrows + 1);
 	strbuf_adds(&sb, end);
@@ -761,12 +761,51 @@ static int put_bytes(FILE *fp, const void *p, size_t n, uint64_t *at)
 	return fwrite(p, 1, n, fp) == n ? 0 : -1;
 }
 
-/* The new zip: entry `which` (central record c) made of the parts and
- * the rows, everything else as it was. */
-static int write_zip(FILE *fp, const struct zip *z, size_t which,
-		     const struct xlsx_data *d, const struct sheet_parts *p)
+/* An entry's new content: compressed segments that make one raw
+ * deflate stream. */
+struct new_entry {
+	const void *seg[3];
+	size_t len[3];
+	uint32_t crc;
+	uint64_t usize;
+};
+
+static uint64_t new_csize(const struct new_entry *e)
 {
-	uint64_t at = 0, csize = p->head.len + d->z.len + p->tail.len;
+	return (uint64_t)e->len[0] + e->len[1] + e->len[2];
+}
+
+/* Entry i's local header and data, made new from e (its central record
+ * c). */
+static int put_new_entry(FILE *fp, const struct zip *z, size_t local,
+			 const unsigned char *c, const struct new_entry *e,
+			 uint64_t *at)
+{
+	unsigned char h[ZIP_LOCAL_SIZE];
+	size_t nlen = get16(c + 28);
+	int rc;
+
+	memcpy(h, z->buf + local, ZIP_LOCAL_SIZE);
+	put16(h + 6, get16(h + 6) & ~ZIP_DESCRIPTOR_FLAG);
+	put16(h + 8, 8);	/* deflated */
+	put32(h + 14, e->crc);
+	put32(h + 18, (uint32_t)new_csize(e));
+	put32(h + 22, (uint32_t)e->usize);
+	put16(h + 26, (uint32_t)nlen);
+	put16(h + 28, 0);
+	rc = put_bytes(fp, h, sizeof(h), at) ||
+	     put_bytes(fp, c + ZIP_CENTRAL_SIZE, nlen, at);
+	for (int k = 0; k < 3 && !rc; k++)
+		rc = put_bytes(fp, e->seg[k], e->len[k], at);
+	return rc;
+}
+
+/* The new zip: the entries with a new_entry in repl[] (by their number)
+ * made of it, everything else as it was. */
+static int write_zip(FILE *fp, const struct zip *z,
+		     const struct new_entry *const *repl)
+{
+	uint64_t at = 0;
 	uint64_t *offset = xmalloc((z->n + 1) * sizeof(*offset));
 	size_t cat = z->cd;
 	int rc = 0;
@@ -780,28 +819,8 @@ static int write_zip(FILE *fp, const struct zip *z, size_t which,
 
 		next = nc ? get32(nc + 42) : z->cd;
 		offset[i] = at;
-		if (i != which) {
-			rc = put_bytes(fp, z->buf + local, next - local, &at);
-			continue;
-		}
-		{
-			unsigned char h[ZIP_LOCAL_SIZE];
-			size_t nlen = get16(c + 28);
-
-			memcpy(h, z->buf + local, ZIP_LOCAL_SIZE);
-			put16(h + 6, get16(h + 6) & ~ZIP_DESCRIPTOR_FLAG);
-			put16(h + 8, 8);	/* deflated */
-			put32(h + 14, p->crc);
-			put32(h + 18, (uint32_t)csize);
-			put32(h + 22, (uint32_t)p->len);
-			put16(h + 26, (uint32_t)nlen);
-			put16(h + 28, 0);
-			rc = put_bytes(fp, h, sizeof(h), &at) ||
-			     put_bytes(fp, c + ZIP_CENTRAL_SIZE, nlen, &at) ||
-			     put_bytes(fp, p->head.buf, p->head.len, &at) ||
-			     put_bytes(fp, d->z.buf, d->z.len, &at) ||
-			     put_bytes(fp, p->tail.buf, p->tail.len, &at);
-		}
+		rc = repl[i] ? put_new_entry(fp, z, local, c, repl[i], &at) :
+		     put_bytes(fp, z->buf + local, next - local, &at);
 	}
 	cat = z->cd;
 	for (size_t i = 0; i < z->n && !rc; i++) {
@@ -811,12 +830,12 @@ static int write_zip(FILE *fp, const struct zip *z, size_t which,
 
 		memcpy(copy, c, cat - start);
 		put32(copy + 42, (uint32_t)offset[i]);
-		if (i == which) {
+		if (repl[i]) {
 			put16(copy + 8, get16(copy + 8) & ~ZIP_DESCRIPTOR_FLAG);
 			put16(copy + 10, 8);
-			put32(copy + 16, p->crc);
-			put32(copy + 20, (uint32_t)csize);
-			put32(copy + 24, (uint32_t)p->len);
+			put32(copy + 16, repl[i]->crc);
+			put32(copy + 20, (uint32_t)new_csize(repl[i]));
+			put32(copy + 24, (uint32_t)repl[i]->usize);
 		}
 		rc = put_bytes(fp, copy, cat - start, &at);
 		free(copy);
@@ -880,17 +899,53 @@ static int entry_text(const struct zip *z, const unsigned char *c,
 	       inflate_raw(z->buf + from, csize, len, xml) : -1;
 }
 
-/* The size of the zip with entry c made of the parts and the rows. */
-static uint64_t new_size(const struct zip *z, const unsigned char *c,
-			 const struct xlsx_data *d,
-			 const struct sheet_parts *p)
+/* The size of the zip with the entries of repl[] made new. */
+static uint64_t new_size(const struct zip *z,
+			 const struct new_entry *const *repl)
 {
-	size_t from;
+	uint64_t size = z->len;
+	size_t cat = z->cd;
 
-	entry_data(z, get32(c + 42), get32(c + 20), &from);
-	return z->len - (from - get32(c + 42)) - get32(c + 20) +
-	       ZIP_LOCAL_SIZE + get16(c + 28) + p->head.len + d->z.len +
-	       p->tail.len;
+	for (size_t i = 0; i < z->n; i++) {
+		const unsigned char *c = central_next(z, &cat);
+		size_t from;
+
+		if (!repl[i])
+			continue;
+		entry_data(z, get32(c + 42), get32(c + 20), &from);
+		size += ZIP_LOCAL_SIZE + get16(c + 28) + new_csize(repl[i]);
+		size -= (from - get32(c + 42)) + get32(c + 20);
+	}
+	return size;
+}
+
+/* The workbook at path written again with the entries of repl[]. */
+static int rewrite(const char *path, const struct zip *z,
+		   const struct new_entry *const *repl)
+{
+	FILE *fp;
+	int rc;
+
+	if (new_size(z, repl) > UINT32_MAX)
+		return error("cannot write '%s': too big for a workbook "
+			     "without ZIP64", path);
+	fp = fopen(path, "wb");
+	if (!fp)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	rc = write_zip(fp, z, repl);
+	if (fclose(fp) || rc)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static int open_zip(const char *path, struct zip *z)
+{
+	if (read_whole(path, z))
+		return -1;
+	if (zip_parse(z))
+		return error("'%s' is not the workbook libxlsxwriter wrote",
+			     path);
+	return 0;
 }
 
 int xlsx_data_splice(const struct xlsx_data *d, const char *path,
@@ -901,36 +956,86 @@ int xlsx_data_splice(const struct xlsx_data *d, const char *path,
 	struct strbuf xml = STRBUF_INIT;
 	char *name = xstrfmt("xl/worksheets/sheet%u.xml", sheet_no);
 	const unsigned char *c;
+	const struct new_entry **repl = NULL;
+	struct new_entry e;
 	size_t which = 0;
-	FILE *fp;
 	int rc = -1;
 
-	if (read_whole(path, &z))
+	if (open_zip(path, &z))
 		goto out;
-	if (zip_parse(&z) || !(c = find_entry(&z, name, &which)) ||
+	if (!(c = find_entry(&z, name, &which)) ||
 	    entry_text(&z, c, &xml) || sheet_parts(d, &xml, &p)) {
 		error("cannot put the Data sheet into '%s': not the "
 		      "workbook libxlsxwriter wrote", path);
 		goto out;
 	}
-	if (new_size(&z, c, d, &p) > UINT32_MAX) {
-		error("cannot write '%s': the Data sheet is too big for a "
-		      "workbook without ZIP64", path);
-		goto out;
-	}
-	fp = fopen(path, "wb");
-	if (!fp) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	rc = write_zip(fp, &z, which, d, &p);
-	if (fclose(fp) || rc)
-		rc = error("cannot write '%s': %s", path, strerror(errno));
+	e = (struct new_entry){ { p.head.buf, d->z.buf, p.tail.buf },
+				{ p.head.len, d->z.len, p.tail.len },
+				p.crc, p.len };
+	repl = xcalloc(z.n + 1, sizeof(*repl));
+	repl[which] = &e;
+	rc = rewrite(path, &z, repl);
 out:
+	free(repl);
 	free(z.buf);
 	free(name);
 	strbuf_release(&xml);
 	strbuf_release(&p.head);
 	strbuf_release(&p.tail);
+	return rc;
+}
+
+int xlsx_zip_read(const char *path, const char *name, struct strbuf *text)
+{
+	struct zip z = { 0 };
+	const unsigned char *c;
+	size_t which;
+	int rc = -1;
+
+	if (!open_zip(path, &z)) {
+		c = find_entry(&z, name, &which);
+		rc = c && !entry_text(&z, c, text) ? 0 :
+		     error("'%s' has no readable %s", path, name);
+	}
+	free(z.buf);
+	return rc;
+}
+
+int xlsx_zip_replace(const char *path, size_t n, char *const *names,
+		     const struct strbuf *texts)
+{
+	struct zip z = { 0 };
+	const struct new_entry **repl = NULL;
+	struct new_entry *e = xcalloc(n + 1, sizeof(*e));
+	struct strbuf *z_out = xcalloc(n + 1, sizeof(*z_out));
+	int rc = -1;
+
+	if (open_zip(path, &z))
+		goto out;
+	repl = xcalloc(z.n + 1, sizeof(*repl));
+	for (size_t i = 0; i < n; i++) {
+		size_t which;
+
+		if (!find_entry(&z, names[i], &which) ||
+		    deflate_raw(texts[i].buf, texts[i].len, Z_FINISH,
+				&z_out[i])) {
+			error("cannot replace %s in '%s'", names[i], path);
+			goto out;
+		}
+		e[i].seg[0] = z_out[i].buf;
+		e[i].len[0] = z_out[i].len;
+		e[i].crc = (uint32_t)crc32(0, (const Bytef *)texts[i].buf,
+					   (uInt)texts[i].len);
+		e[i].usize = texts[i].len;
+		repl[which] = &e[i];
+	}
+	rc = rewrite(path, &z, repl);
+out:
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(&z_out[i]);
+	free(z_out);
+	free(e);
+	free(repl);
+	free(z.buf);
 	return rc;
 }

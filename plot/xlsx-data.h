@@ -41,6 +41,9 @@ struct result_set;
  * scientific when that would be more than XLSX_MAX_DECIMALS. */
 int xlsx_figure_format(double v, int column);
 
+/* Column col's letters ("A", "AB", "XFD"): buf holds 4 bytes. */
+void xlsx_column_name(size_t col, char *buf);
+
 /* Text cut to a cell's 32,767 bytes with an ellipsis (libxlsxwriter
  * leaves a longer string out without a word); NULL when it fits. */
 char *xlsx_cut_text(const char *text);
@@ -97,5 +100,14 @@ int xlsx_data_renumber(struct xlsx_data *d, const int32_t *xf,
 int xlsx_data_splice(const struct xlsx_data *d, const char *path,
 		     unsigned sheet_no);
 void xlsx_data_release(struct xlsx_data *d);
+
+/* The text of entry `name` of the workbook at path (as libxlsxwriter
+ * wrote it: no ZIP64); 0, or -1 after saying what failed. */
+int xlsx_zip_read(const char *path, const char *name, struct strbuf *text);
+/* The workbook at path written again with entries names[0..n) holding
+ * texts[0..n), every other entry as it was; 0, or -1 after saying what
+ * failed. */
+int xlsx_zip_replace(const char *path, size_t n, char *const *names,
+		     const struct strbuf *texts);
 
 #endif

@@ -20,6 +20,7 @@
 #include "gfx.h"
 #include "report.h"
 #include "xlsx-data.h"
+#include "../core/numfmt.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 
@@ -41,6 +42,11 @@ struct book {
 	struct xlsx_data *data;	/* the Data sheet's rows (xlsx-data.h) */
 	unsigned nsheets;	/* worksheets added */
 	unsigned data_sheet;	/* the Data sheet's number (from 1) */
+	/* per chart (in the order added: libxlsxwriter's chartN.xml), its
+	 * series' error bars as chart XML, NULL where it has none */
+	char ***errbars;
+	size_t *nerrbars;	/* series */
+	size_t ncharts;
 	lxw_worksheet *names;	/* hidden; see set_chart_name() */
 	lxw_row_t nnames;
 };
@@ -479,6 +485,150 @@ static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
 
 #define CHART_ROWS 24	/* a 1.5-scaled chart, and a row between */
 
+/*
+ * Error bars.  libxlsxwriter's (1.1.4) are one fixed value, percentage,
+ * standard deviation or standard error for a whole series; the page's
+ * whiskers differ point by point (n >= 3 the 95% interval of the mean,
+ * n = 2 both values, n = 1 none).  So each series' whiskers are written
+ * as two columns of the chart's sheet, the amount below and above each
+ * figure (blank: no whisker), and the chart's XML is given custom error
+ * bars (c:errValType "cust") that refer to those cells, once
+ * libxlsxwriter has written it.  Excel and LibreOffice draw them from
+ * the cells (LibreOffice ignores literal values there), so editing an
+ * amount redraws its whisker like a figure.
+ */
+static void append_cache(struct strbuf *sb, const double *v, size_t n)
+{
+	char num[NUMFMT_MAX];
+
+	strbuf_addf(sb, "<c:numCache><c:formatCode>General</c:formatCode>"
+		    "<c:ptCount val=\"%zu\"/>", n);
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		format_g(num, v[i], 16);
+		strbuf_addf(sb, "<c:pt idx=\"%zu\"><c:v>%s</c:v></c:pt>", i,
+			    num);
+	}
+	strbuf_adds(sb, "</c:numCache>");
+}
+
+/* One series' c:errBars: the amounts below in column col, above in
+ * col + 1, rows [top, top + n) of sheet. */
+static char *errbars_xml(const char *sheet, lxw_row_t top, lxw_col_t col,
+			 const double *below, const double *above, size_t n,
+			 size_t s, int scatter)
+{
+	struct strbuf sb = STRBUF_INIT, quoted = STRBUF_INIT;
+	char a[4], b[4];
+
+	for (const char *p = sheet; *p; p++) {
+		if (*p == '\'')	/* doubled in a quoted name */
+			strbuf_addch(&quoted, '\'');
+		strbuf_addch(&quoted, *p);
+	}
+	xlsx_column_name(col, a);
+	xlsx_column_name(col + 1, b);
+	strbuf_adds(&sb, "<c:errBars>");
+	if (scatter)
+		strbuf_adds(&sb, "<c:errDir val=\"y\"/>");
+	strbuf_adds(&sb, "<c:errBarType val=\"both\"/>"
+		    "<c:errValType val=\"cust\"/><c:noEndCap val=\"0\"/>");
+	strbuf_addf(&sb, "<c:plus><c:numRef><c:f>'%s'!$%s$%u:$%s$%u</c:f>",
+		    quoted.buf, b, top + 1, b, (unsigned)(top + n));
+	append_cache(&sb, above, n);
+	strbuf_addf(&sb, "</c:numRef></c:plus><c:minus><c:numRef>"
+		    "<c:f>'%s'!$%s$%u:$%s$%u</c:f>", quoted.buf, a, top + 1, a,
+		    (unsigned)(top + n));
+	append_cache(&sb, below, n);
+	strbuf_addf(&sb, "</c:numRef></c:minus><c:spPr><a:ln w=\"15875\">"
+		    "<a:solidFill><a:srgbClr val=\"%06X\"/></a:solidFill>"
+		    "</a:ln></c:spPr></c:errBars>", (unsigned)rgb(s));
+	strbuf_release(&quoted);
+	return strbuf_detach(&sb);
+}
+
+/* The whisker of point p below and above its figure, NAN for none; an
+ * unbounded one (a ratio over a noisy baseline) reaches the axis' end. */
+static void whisker(const struct chart *c, const struct chart_point *p,
+		    double *below, double *above)
+{
+	*below = *above = NAN;
+	if (!p || p->bar == BAR_NONE || !isfinite(p->y) || isnan(p->lo) ||
+	    isnan(p->hi))
+		return;
+	*below = isfinite(p->lo) ? p->y - p->lo : p->y - c->y.min;
+	*above = isfinite(p->hi) ? p->hi - p->y : c->y.max - p->y;
+	if (!(*below >= 0))
+		*below = 0;
+	if (!(*above >= 0))
+		*above = 0;
+}
+
+/*
+ * The columns of whiskers of the table at row top (right of its text
+ * columns), and each series' errBars kept for the chart's XML; none for
+ * a chart without a whisker.
+ */
+static void write_whiskers(struct book *b, lxw_worksheet *ws,
+			   const struct chart *c, const struct fmt_table *t,
+			   const char *sheet, lxw_row_t top, int scatter)
+{
+	struct chart_table ct;
+	lxw_col_t col = (lxw_col_t)(2 * t->ncols + 2);
+	char **xml;
+	int any = 0;
+
+	if (chart_table_build(c, &ct))
+		return;
+	xml = xcalloc(ct.ncols + 1, sizeof(*xml));
+	for (size_t s = 0; s < ct.ncols && s + 1 < t->ncols; s++) {
+		double *below = xmalloc((ct.nrows + 1) * sizeof(*below));
+		double *above = xmalloc((ct.nrows + 1) * sizeof(*above));
+		char *h = chart_table_header(c, s), *hb, *ha;
+		int has = 0;
+
+		for (size_t r = 0; r < ct.nrows; r++) {
+			whisker(c, ct.at[r * ct.ncols + s], &below[r],
+				&above[r]);
+			has |= !isnan(below[r]);
+		}
+		if (has) {
+			hb = xstrfmt("%s: below", h);
+			ha = xstrfmt("%s: above", h);
+			put_text(ws, top, col, hb, b->bold);
+			put_text(ws, top, col + 1, ha, b->bold);
+			for (size_t r = 0; r < ct.nrows; r++) {
+				lxw_row_t wr = top + (lxw_row_t)(r + 1);
+
+				write_number_fmt(ws, wr, col, below[r],
+						 figure_format(b, below[r], 0));
+				write_number_fmt(ws, wr, col + 1, above[r],
+						 figure_format(b, above[r], 0));
+			}
+			xml[s] = errbars_xml(sheet, top + 1, col, below, above,
+					     ct.nrows, s, scatter);
+			col += 2;
+			any = 1;
+			free(hb);
+			free(ha);
+		}
+		free(h);
+		free(below);
+		free(above);
+	}
+	chart_table_release(&ct);
+	if (any)
+		gfx.worksheet_set_column(ws, (lxw_col_t)(2 * t->ncols + 2),
+					 col - 1, 16, NULL);
+	if (!any) {
+		free(xml);
+		xml = NULL;
+	}
+	b->errbars[b->ncharts] = xml;
+	b->nerrbars[b->ncharts] = xml ? t->ncols - 1 : 0;
+}
+
 static void write_chart_sheet(struct book *b, size_t i)
 {
 	const struct report_chart *rc = &b->r->charts[i];
@@ -500,6 +650,7 @@ static void write_chart_sheet(struct book *b, size_t i)
 		write_fmt_table(b, ws, t, CHART_ROWS, 1);
 		table_series(b, ch, c, t, sheet, CHART_ROWS, category &&
 			     chart_type(c, 1, 1) == LXW_CHART_COLUMN);
+		write_whiskers(b, ws, c, t, sheet, CHART_ROWS, !category);
 	} else {
 		write_curves(b, ws, ch, c, sheet, CHART_ROWS);
 	}
@@ -512,7 +663,77 @@ static void write_chart_sheet(struct book *b, size_t i)
 	/* printed or converted to PDF: a sheet one page wide */
 	gfx.worksheet_set_landscape(ws);
 	gfx.worksheet_fit_to_pages(ws, 1, 0);
+	b->ncharts++;
 	free(sheet);
+}
+
+/* Each series' errBars (bars[s], NULL: none) into the chart's XML, before
+ * its categories or x values, where the schema wants them. */
+static int insert_errbars(struct strbuf *xml, char *const *bars, size_t n)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p = xml->buf;
+
+	for (size_t s = 0; s < n; s++) {
+		const char *ser = strstr(p, "<c:ser>");
+		const char *end = ser ? strstr(ser, "</c:ser>") : NULL;
+		const char *at = ser ? strstr(ser, "<c:cat>") : NULL;
+
+		if (!at || (end && at > end))
+			at = ser ? strstr(ser, "<c:xVal>") : NULL;
+		if (!end || !at || at > end) {
+			strbuf_release(&out);
+			return -1;
+		}
+		strbuf_add(&out, p, (size_t)(at - p));
+		if (bars[s])
+			strbuf_adds(&out, bars[s]);
+		p = at;
+	}
+	strbuf_adds(&out, p);
+	strbuf_release(xml);
+	*xml = out;
+	return 0;
+}
+
+/* The charts' error bars into the workbook libxlsxwriter wrote at path. */
+static int add_errbars(struct book *b, const char *path)
+{
+	char **names = xcalloc(b->ncharts + 1, sizeof(*names));
+	struct strbuf *texts = xcalloc(b->ncharts + 1, sizeof(*texts));
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t k = 0; k < b->ncharts && !rc; k++) {
+		if (!b->errbars[k])
+			continue;
+		names[n] = xstrfmt("xl/charts/chart%zu.xml", k + 1);
+		rc = xlsx_zip_read(path, names[n], &texts[n]);
+		if (!rc && insert_errbars(&texts[n], b->errbars[k],
+					  b->nerrbars[k]))
+			rc = error("cannot add error bars to %s", names[n]);
+		n++;
+	}
+	if (!rc && n)
+		rc = xlsx_zip_replace(path, n, names, texts);
+	for (size_t i = 0; i < n; i++) {
+		free(names[i]);
+		strbuf_release(&texts[i]);
+	}
+	free(names);
+	free(texts);
+	return rc;
+}
+
+static void free_errbars(struct book *b)
+{
+	for (size_t k = 0; k < b->ncharts; k++) {
+		for (size_t s = 0; b->errbars[k] && s < b->nerrbars[k]; s++)
+			free(b->errbars[k][s]);
+		free(b->errbars[k]);
+	}
+	free(b->errbars);
+	free(b->nerrbars);
 }
 
 /*
@@ -660,6 +881,8 @@ int report_write_xlsx(const struct report *r, const char *path)
 	write_summary(&b);
 	write_verdicts(&b);
 	write_data(&b);
+	b.errbars = xcalloc(r->n + 1, sizeof(*b.errbars));
+	b.nerrbars = xcalloc(r->n + 1, sizeof(*b.nerrbars));
 	for (size_t i = 0; i < r->n; i++)
 		write_chart_sheet(&b, i);
 	err = gfx.workbook_close(b.wb);
@@ -667,7 +890,9 @@ int report_write_xlsx(const struct report *r, const char *path)
 		rc = error("cannot write '%s': %s", path,
 			   gfx.lxw_strerror(err));
 	else
-		rc = xlsx_data_splice(b.data, path, b.data_sheet);
+		rc = add_errbars(&b, path) ||
+		     xlsx_data_splice(b.data, path, b.data_sheet) ? -1 : 0;
+	free_errbars(&b);
 out:
 	strbuf_release(&comments);
 	if (b.data == &own)
