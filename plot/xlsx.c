@@ -11,7 +11,10 @@
  *             the headings, figures as numbers, storan check's findings
  *             as cell comments and footnotes under it) and a native
  *             chart drawn from those cells, so editing a number redraws
- *             the chart; curves (CDFs) have their points instead.
+ *             the chart; each series' whiskers as two columns of
+ *             amounts below and above its figures, which the chart's
+ *             error bars refer to; curves (CDFs) have their points
+ *             instead.
  *
  * Document properties carry the provenance (comments: command line and
  * every input's sha256).  Sheet names are the charts' file stems, cut to
