@@ -758,7 +758,7 @@ static int sheet_parts(const struct xlsx_data *d, struct strbuf *xml,
 static int put_bytes(FILE *fp, const void *p, size_t n, uint64_t *at)
 {
 	*at += n;
-	return fwrite(p, 1, n, fp) == n ? 0 : -1;
+	return !n || fwrite(p, 1, n, fp) == n ? 0 : -1;	/* p NULL: none */
 }
 
 /* An entry's new content: compressed segments that make one raw
