@@ -1636,6 +1636,56 @@ void experiment_value_words(struct strbuf *sb, const char *key,
 
 /* ---- which inputs are sides -------------------------------------------- */
 
+static uint64_t same_test_hash(const struct measurement *m)
+{
+	uint64_t h = fnv1a(fnv1a(fnv1a(FNV1A_INIT, m->tool), m->op),
+			   m->metric);
+
+	return (h ^ labels_hash(&m->labels)) * 0x9e3779b97f4a7c15ULL;
+}
+
+static int same_test(const struct measurement *x, const struct measurement *y)
+{
+	return !strcmp(x->tool, y->tool) && !strcmp(x->op, y->op) &&
+	       !strcmp(x->metric, y->metric) &&
+	       labels_equal(&x->labels, &y->labels);
+}
+
+int experiment_sets_share_a_measurement(const struct result_set *a,
+					const struct result_set *b,
+					const struct experiment_options *opt)
+{
+	size_t cap = 16, mask, *slot;
+	int found = 0;
+
+	while (cap < 2 * a->n)
+		cap *= 2;
+	mask = cap - 1;
+	slot = xmalloc(cap * sizeof(*slot));
+	for (size_t i = 0; i < cap; i++)
+		slot[i] = SIZE_MAX;
+	for (size_t i = 0; i < a->n; i++) {
+		size_t h;
+
+		if (!taken(&a->m[i], opt))
+			continue;
+		for (h = same_test_hash(&a->m[i]) & mask;
+		     slot[h] != SIZE_MAX; h = (h + 1) & mask)
+			if (same_test(&a->m[slot[h]], &a->m[i]))
+				break;
+		slot[h] = i;
+	}
+	for (size_t j = 0; j < b->n && !found; j++) {
+		if (!taken(&b->m[j], opt))
+			continue;
+		for (size_t h = same_test_hash(&b->m[j]) & mask;
+		     slot[h] != SIZE_MAX && !found; h = (h + 1) & mask)
+			found = same_test(&a->m[slot[h]], &b->m[j]);
+	}
+	free(slot);
+	return found;
+}
+
 /* Do inputs a and b measure a test in common (experiment_match())? */
 static int inputs_share_a_test(const struct result_set *sets, size_t a,
 			       size_t b, const struct filter *where)
@@ -1648,6 +1698,8 @@ static int inputs_share_a_test(const struct result_set *sets, size_t a,
 	unsigned char *seen;
 	int shared = 0;
 
+	if (experiment_sets_share_a_measurement(&sets[a], &sets[b], &opt))
+		return 1;
 	if (experiment_build(&ex, pair, 2, &opt, &err)) {
 		strbuf_release(&err);
 		return 0;

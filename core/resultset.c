@@ -518,6 +518,17 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 {
 	size_t base = dst->nsources;
 
+	/* into an empty set: src's arrays become dst's (a report's 23 MB
+	 * input was 100,000 measurements copied to fresh memory, 5% of
+	 * its CPU) */
+	if (!dst->n && !dst->nsources) {
+		free(dst->m);
+		free(dst->sources);
+		*dst = *src;
+		result_set_init(src);
+		return;
+	}
+
 	for (size_t i = 0; i < src->nsources; i++) {
 		ALLOC_GROW(dst->sources, dst->nsources + 1,
 			   dst->sources_alloc);

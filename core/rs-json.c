@@ -481,6 +481,11 @@ struct reader {
 	size_t obj;		/* its token */
 	struct jscan *js;
 	int nonneg;		/* its unit has no negative figures */
+	/* the last measurement's labels as written, and the set made of
+	 * them: the next one with the same shares that set */
+	struct label_ref *prev_pairs;
+	size_t nprev;
+	struct labels prev;
 };
 
 /* The line of token tok (of the measurement when JSCAN_NONE). */
@@ -820,7 +825,23 @@ out:
 	return rc;
 }
 
-/* Every label at once (sorted once: see labels_set_many()). */
+static int same_pairs(const struct label_ref *a, size_t na,
+		      const struct label_ref *b, size_t nb)
+{
+	if (na != nb || !b)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].key, b[i].key) || strcmp(a[i].value, b[i].value))
+			return 0;
+	return 1;
+}
+
+/*
+ * Every label at once (sorted once: see labels_set_many()).  A
+ * measurement whose labels are written as the last one's were (the
+ * metrics of one fio job) shares that one's set: 100,000 measurements
+ * made 100,000 sets of the same few labels, 8% of reading them.
+ */
 static int read_labels(struct reader *r, size_t o, struct measurement *m)
 {
 	size_t labels = jscan_get(r->js, o, "labels"), n = 0;
@@ -849,10 +870,23 @@ static int read_labels(struct reader *r, size_t o, struct measurement *m)
 		}
 		pairs[n++] = (struct label_ref){ key, jscan_str(r->js, k + 1) };
 	}
-	if (!rc && labels_set_many(&m->labels, pairs, n))
+	if (rc) {
+		free(pairs);
+		return rc;
+	}
+	if (same_pairs(pairs, n, r->prev_pairs, r->nprev)) {
+		labels_copy(&m->labels, &r->prev);	/* a job's metrics */
+		free(pairs);
+		return 0;
+	}
+	if (labels_set_many(&m->labels, pairs, n))
 		BUG("%zu labels did not fit", n);
-	free(pairs);
-	return rc;
+	free(r->prev_pairs);
+	r->prev_pairs = pairs;
+	r->nprev = n;
+	labels_release(&r->prev);
+	labels_copy(&r->prev, &m->labels);
+	return 0;
 }
 
 /* The unit: a base unit, and the metric's own where storan knows it. */
@@ -1061,7 +1095,8 @@ int rs_json_read(const char *name, const char *text, size_t len,
 	/* a copy: json-scan decodes strings in place */
 	char *buf = xmalloc(len + 1);
 	struct jscan *js = xmalloc(sizeof(*js));
-	struct reader r = { name, text, err, 0, 0, js, 0 };
+	struct reader r = { name, text, err, 0, 0, js, 0, NULL, 0,
+			    { NULL, 0, 0 } };
 	size_t root;
 	int rc = -1;
 
@@ -1073,6 +1108,8 @@ int rs_json_read(const char *name, const char *text, size_t len,
 		syntax_error(name, text, len, js, err);
 	else
 		rc = read_document(&r, root, rs);
+	free(r.prev_pairs);
+	labels_release(&r.prev);
 	jscan_release(js);
 	free(js);
 	free(buf);

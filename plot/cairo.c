@@ -23,6 +23,7 @@
 #include "chart.h"
 #include "gfx.h"
 #include "../core/input.h"
+#include "../core/sha256.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 
@@ -1106,16 +1107,20 @@ struct chart_input *chart_inputs(char *const *paths, int n)
 	for (int i = 0; i < n; i++) {
 		struct input file;
 		struct strbuf err = STRBUF_INIT;
+		char *data;
+		size_t size;
 
 		if (!strcmp(paths[i], "-")) {
 			in[i].name = xstrdup("stdin");
 			continue;
 		}
 		in[i].name = xstrdup(paths[i]);
-		if (!input_read(&file, paths[i], &err)) {
+		/* the bytes and their hash, not the lines input_read()
+		 * would cut (100 ms of a 23 MB result set) */
+		if (!input_read_bytes(paths[i], &data, &size, &err)) {
+			input_init_bare(&file, paths[i], data, size);
 			if (!input_changed(&file))	/* else no hash: void */
-				memcpy(in[i].sha256, file.sha256,
-				       sizeof(in[i].sha256));
+				sha256_hex(data, size, in[i].sha256);
 			input_release(&file);
 		}
 		strbuf_release(&err);

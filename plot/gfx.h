@@ -97,6 +97,8 @@
 	X(format_set_bold) \
 	X(format_set_font_color) \
 	X(format_set_num_format) \
+	X(lxw_format_get_xf_index) \
+	X(lxw_get_sst_index) \
 	X(lxw_strerror) \
 	X(workbook_add_chart) \
 	X(workbook_add_format) \

@@ -6,6 +6,8 @@
  */
 #include "report.h"
 #include "timechart.h"
+#include "xlsx-data.h"
+#include "../analysis/experiment.h"
 #include "../analysis/table.h"
 #include "../analysis/verdicts.h"
 #include "../core/cpus.h"
@@ -52,11 +54,20 @@ void report_release(struct report *r)
 	for (size_t i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	plan_release(&r->plan);
+	if (r->data)
+		xlsx_data_release(r->data);
+	free(r->data);
 	free(r->verdicts);
 	free(r->charts);
 	free(r->notes);
 	free(r->title);
 	report_init(r);
+}
+
+void report_start_data(struct report *r, const struct result_set *rs)
+{
+	r->data = xmalloc(sizeof(*r->data));
+	xlsx_data_start(r->data, rs);
 }
 
 int report_source_listed(const struct report *r, const struct source *s)
@@ -353,14 +364,27 @@ static void factors_table(struct report *r)
 		fmt_table_release(&r->factors);
 }
 
-/* Is any test (tool, op, metric, conditions) in input 0 and another? */
+static int compared_by_default(const struct measurement *m, const void *arg)
+{
+	(void)arg;
+	return compare_default_metric(m->metric);
+}
+
+/* Is any test (tool, op, metric, conditions) in input 0 and another?
+ * The same measurement in both is one (quick); else compare decides. */
 static int inputs_share_a_test(const struct report *r,
 			       const struct report_options *opt)
 {
 	struct compare_options co = { .threshold = 5, .alpha = 0.05,
 				      .where = opt->where };
+	struct experiment_options same = { .where = opt->where,
+					   .take = compared_by_default };
 	int shared = 0;
 
+	for (size_t s = 1; s < r->nsets && !shared; s++)
+		shared = experiment_sets_share_a_measurement(&r->sets[0],
+							     &r->sets[s],
+							     &same);
 	for (size_t s = 1; s < r->nsets && !shared; s++) {
 		struct compare_result res;
 
@@ -711,10 +735,9 @@ static int write_pages(const struct report *r, const char *tmp,
 }
 
 /*
- * The workbook needs nothing the charts' images give, and with many
- * measurements its Data sheet costs more than everything else together
- * (libxlsxwriter prints and deflates every cell): it is written by a
- * thread of its own while the charts are drawn.
+ * The workbook needs nothing the charts' images give: it is written by a
+ * thread of its own while the charts are drawn (its Data sheet's rows
+ * were begun earlier still, see report_start_data()).
  */
 struct workbook_job {
 	const struct report *r;

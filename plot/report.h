@@ -35,6 +35,8 @@
 #include "../analysis/format.h"
 #include "../analysis/plan.h"
 
+struct xlsx_data;
+
 struct report_chart {
 	char *name;		/* file stem: "01-fio-bw-ratio-1" */
 	struct chart chart;
@@ -98,10 +100,21 @@ struct report {
 	/* A table the page and the Markdown open with (its title as the
 	 * heading), before the charts; NULL: none.  Borrowed. */
 	const struct fmt_table *lead;
+	/* The workbook's Data sheet rows, begun by report_start_data();
+	 * NULL: the workbook writes them itself.  Owned. */
+	struct xlsx_data *data;
 };
 
 void report_init(struct report *r);
 void report_release(struct report *r);
+
+/*
+ * Begins the workbook's Data sheet (a row per measurement of rs, the
+ * report's whole result set) on a thread of its own, while the report is
+ * planned: call it once rs will not change again.  Optional: without it
+ * the workbook writes those rows when it is written.
+ */
+void report_start_data(struct report *r, const struct result_set *rs);
 
 /*
  * The sources to list under Inputs beside the files given: those a

@@ -11,7 +11,10 @@
  *             the headings, figures as numbers, storan check's findings
  *             as cell comments and footnotes under it) and a native
  *             chart drawn from those cells, so editing a number redraws
- *             the chart; curves (CDFs) have their points instead.
+ *             the chart; each series' whiskers as two columns of
+ *             amounts below and above its figures, which the chart's
+ *             error bars refer to; curves (CDFs) have their points
+ *             instead.
  *
  * Document properties carry the provenance (comments: command line and
  * every input's sha256).  Sheet names are the charts' file stems, cut to
@@ -19,6 +22,8 @@
  */
 #include "gfx.h"
 #include "report.h"
+#include "xlsx-data.h"
+#include "../core/numfmt.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 
@@ -28,18 +33,34 @@
 
 #define NAMES_SHEET "Names"
 
-#define MAX_DECIMALS 6
+#define MAX_DECIMALS XLSX_MAX_DECIMALS
 
 struct book {
 	lxw_workbook *wb;
 	lxw_format *bold;
-	lxw_format *decimals[MAX_DECIMALS + 1];	/* "0", "0.0", ... */
-	lxw_format *scientific;			/* "0.00E+00" */
+	/* "0", "0.0", ... "0.000000", then "0.00E+00" (XLSX_SCIENTIFIC) */
+	lxw_format *figure[XLSX_NFORMATS];
 	lxw_format *good, *bad, *warn;		/* verdicts */
 	const struct report *r;
+	struct xlsx_data *data;	/* the Data sheet's rows (xlsx-data.h) */
+	unsigned nsheets;	/* worksheets added */
+	unsigned data_sheet;	/* the Data sheet's number (from 1) */
+	/* per chart (in the order added: libxlsxwriter's chartN.xml), its
+	 * series' error bars as chart XML, NULL where it has none */
+	char ***errbars;
+	size_t *nerrbars;	/* series */
+	size_t ncharts;
 	lxw_worksheet *names;	/* hidden; see set_chart_name() */
 	lxw_row_t nnames;
 };
+
+/* Worksheets through here: xlsx_data_splice() needs the Data sheet's
+ * number. */
+static lxw_worksheet *add_sheet(struct book *b, const char *name)
+{
+	b->nsheets++;
+	return gfx.workbook_add_worksheet(b->wb, name);
+}
 
 static uint32_t rgb(size_t i)
 {
@@ -54,23 +75,14 @@ static uint32_t rgb(size_t i)
  * 32,767 characters with an ellipsis: libxlsxwriter leaves a longer one
  * out without a word.
  */
-#define CELL_TEXT_MAX 32767
 
 static void put_text(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col,
 		     const char *text, lxw_format *fmt)
 {
-	size_t len = strlen(text), cut = CELL_TEXT_MAX - 3;
-	char *copy;
+	char *cut = xlsx_cut_text(text);
 
-	if (len <= CELL_TEXT_MAX) {
-		gfx.worksheet_write_string(ws, row, col, text, fmt);
-		return;
-	}
-	while (cut && ((unsigned char)text[cut] & 0xc0) == 0x80)
-		cut--;		/* not inside a UTF-8 sequence */
-	copy = xstrfmt("%.*s\xe2\x80\xa6", (int)cut, text);
-	gfx.worksheet_write_string(ws, row, col, copy, fmt);
-	free(copy);
+	gfx.worksheet_write_string(ws, row, col, cut ? cut : text, fmt);
+	free(cut);
 }
 
 /*
@@ -96,7 +108,7 @@ static void set_chart_name(struct book *b, enum chart_name kind, void *obj,
 		return;
 	}
 	if (!b->names) {
-		b->names = gfx.workbook_add_worksheet(b->wb, NAMES_SHEET);
+		b->names = add_sheet(b, NAMES_SHEET);
 		gfx.worksheet_hide(b->names);
 	}
 	put_text(b->names, b->nnames, 0, text, NULL);
@@ -120,7 +132,7 @@ static char *sheet_name(const struct report *r, size_t i)
 static void write_summary(struct book *b)
 {
 	const struct report *r = b->r;
-	lxw_worksheet *ws = gfx.workbook_add_worksheet(b->wb, "Summary");
+	lxw_worksheet *ws = add_sheet(b, "Summary");
 	lxw_row_t row = 0;
 
 	gfx.worksheet_set_column(ws, 0, 0, 28, NULL);
@@ -134,6 +146,13 @@ static void write_summary(struct book *b)
 	}
 	put_text(ws, row, 0, "Measurements", b->bold);
 	gfx.worksheet_write_number(ws, row++, 1, (double)r->rs->n, NULL);
+	if (b->data->nrows < r->rs->n) {
+		char *cut = xstrfmt("the Data sheet has the first %zu (the "
+				    "most a sheet holds)", b->data->nrows);
+
+		put_text(ws, row++, 1, cut, NULL);
+		free(cut);
+	}
 	put_text(ws, ++row, 0, "Input", b->bold);
 	put_text(ws, row, 1, "sha256", b->bold);
 	put_text(ws, row++, 2, "Format", b->bold);
@@ -188,29 +207,8 @@ static const char *const data_columns[] = {
 	"mean (in unit)", "stddev (in unit)", "min (in unit)",
 	"max (in unit)",
 };
-#define NDATA (sizeof(data_columns) / sizeof(data_columns[0]))
-
-static size_t label_keys(const struct result_set *rs, const char ***out)
-{
-	const char **k = NULL;
-	size_t n = 0, alloc = 0;
-
-	for (size_t i = 0; i < rs->n; i++) {
-		for (size_t j = 0; j < rs->m[i].labels.n; j++) {
-			const char *key = rs->m[i].labels.v[j].key;
-			size_t x;
-
-			for (x = 0; x < n && strcmp(k[x], key); x++)
-				;
-			if (x < n)
-				continue;
-			ALLOC_GROW(k, n + 1, alloc);
-			k[n++] = key;
-		}
-	}
-	*out = k;
-	return n;
-}
+_Static_assert(sizeof(data_columns) / sizeof(data_columns[0]) ==
+	       XLSX_DATA_FIXED, "xlsx-data.c writes these columns");
 
 static void write_number_fmt(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
 			     double v, lxw_format *f)
@@ -249,97 +247,36 @@ static int column_decimals(const struct fmt_table *t, size_t col)
  */
 static lxw_format *figure_format(struct book *b, double v, int column)
 {
-	int d = column;
-
-	if (isfinite(v) && fabs(v) > 0) {
-		int own = 2 - (int)floor(log10(fabs(v)));
-
-		if (own > MAX_DECIMALS)		/* p = 1.6e-07 */
-			return b->scientific;
-		d = own > d ? own : d;
-	}
-	return b->decimals[d < 0 ? 0 : d > MAX_DECIMALS ? MAX_DECIMALS : d];
+	return b->figure[xlsx_figure_format(v, column)];
 }
 
-/* The Data sheet keeps SI base units: seconds to the microsecond (and
- * finer in their digits), the rest as whole units with separators. */
-static int unit_decimals(const char *unit)
-{
-	return !strcmp(unit, "s") ? MAX_DECIMALS : !strcmp(unit, "%") ? 1 : 0;
-}
-
-static void write_si(struct book *b, lxw_worksheet *ws, lxw_row_t row,
-		     lxw_col_t col, double v, const char *unit)
-{
-	write_number_fmt(ws, row, col, v,
-			 figure_format(b, v, unit_decimals(unit)));
-}
-
-static void write_measurement(struct book *b, lxw_worksheet *ws,
-			      lxw_row_t row, const struct measurement *m,
-			      const char **keys, size_t nkeys)
-{
-	struct measurement_stats st;
-	lxw_col_t col = NDATA;
-
-	measurement_basic_stats(m, &st);
-	put_text(ws, row, 0, m->source_name ? m->source_name :
-			       "", NULL);
-	gfx.worksheet_write_number(ws, row, 1, m->line, NULL);
-	put_text(ws, row, 2, m->tool, NULL);
-	put_text(ws, row, 3, m->op, NULL);
-	put_text(ws, row, 4, m->metric, NULL);
-	put_text(ws, row, 5, m->unit, NULL);
-	gfx.worksheet_write_number(ws, row, 6, (double)st.n, NULL);
-	write_si(b, ws, row, 7, st.mean, m->unit);
-	write_si(b, ws, row, 8, st.stddev, m->unit);
-	write_si(b, ws, row, 9, st.min, m->unit);
-	write_si(b, ws, row, 10, st.max, m->unit);
-	for (size_t k = 0; k < nkeys; k++, col++) {
-		const char *v = labels_get(&m->labels, keys[k]);
-		double num;
-
-		if (!v)
-			continue;
-		if (is_numeric_string(v, &num))
-			gfx.worksheet_write_number(ws, row, col, num, NULL);
-		else
-			put_text(ws, row, col, v, NULL);
-	}
-	for (size_t i = 0; i < m->n; i++)
-		write_si(b, ws, row, (lxw_col_t)(col + i), m->values[i],
-			 m->unit);
-}
-
+/*
+ * The Data sheet as libxlsxwriter writes it: the header row, the pane
+ * and the filter; its rows (xlsx-data.c) go in once the workbook is
+ * written.
+ */
 static void write_data(struct book *b)
 {
-	const struct result_set *rs = b->r->rs;
-	lxw_worksheet *ws = gfx.workbook_add_worksheet(b->wb, "Data");
-	const char **keys;
-	size_t nkeys = label_keys(rs, &keys), runs = 0;
+	const struct xlsx_data *d = b->data;
+	lxw_worksheet *ws = add_sheet(b, "Data");
 	lxw_col_t col;
 
-	for (size_t i = 0; i < rs->n; i++)
-		runs = rs->m[i].n > runs ? rs->m[i].n : runs;
-	for (col = 0; col < NDATA; col++)
+	b->data_sheet = b->nsheets;
+	for (col = 0; col < XLSX_DATA_FIXED; col++)
 		put_text(ws, 0, col, data_columns[col], b->bold);
-	for (size_t k = 0; k < nkeys; k++)
-		put_text(ws, 0, col++, keys[k], b->bold);
-	for (size_t i = 0; i < runs; i++) {
+	for (size_t k = 0; k < d->nkeys; k++)
+		put_text(ws, 0, col++, d->keys[k], b->bold);
+	for (size_t i = 0; i < d->runs; i++) {
 		char *h = xstrfmt("run %zu (in unit)", i + 1);
 
 		put_text(ws, 0, col++, h, b->bold);
 		free(h);
 	}
-	for (size_t i = 0; i < rs->n; i++)
-		write_measurement(b, ws, (lxw_row_t)(i + 1), &rs->m[i], keys,
-				  nkeys);
 	gfx.worksheet_freeze_panes(ws, 1, 0);
-	gfx.worksheet_autofilter(ws, 0, 0, (lxw_row_t)rs->n,
+	gfx.worksheet_autofilter(ws, 0, 0, (lxw_row_t)d->nrows,
 			     (lxw_col_t)(col - 1));
 	gfx.worksheet_set_column(ws, 0, 0, 20, NULL);
 	gfx.worksheet_set_column(ws, 7, 10, 16, NULL);
-	free(keys);
 }
 
 /* ---- chart sheets ------------------------------------------------------ */
@@ -551,13 +488,157 @@ static void write_curves(struct book *b, lxw_worksheet *ws, lxw_chart *ch,
 
 #define CHART_ROWS 24	/* a 1.5-scaled chart, and a row between */
 
+/*
+ * Error bars.  libxlsxwriter's (1.1.4) are one fixed value, percentage,
+ * standard deviation or standard error for a whole series; the page's
+ * whiskers differ point by point (n >= 3 the 95% interval of the mean,
+ * n = 2 both values, n = 1 none).  So each series' whiskers are written
+ * as two columns of the chart's sheet, the amount below and above each
+ * figure (blank: no whisker), and the chart's XML is given custom error
+ * bars (c:errValType "cust") that refer to those cells, once
+ * libxlsxwriter has written it.  Excel and LibreOffice draw them from
+ * the cells (LibreOffice ignores literal values there), so editing an
+ * amount redraws its whisker like a figure.
+ */
+static void append_cache(struct strbuf *sb, const double *v, size_t n)
+{
+	char num[NUMFMT_MAX];
+
+	strbuf_addf(sb, "<c:numCache><c:formatCode>General</c:formatCode>"
+		    "<c:ptCount val=\"%zu\"/>", n);
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		format_g(num, v[i], 16);
+		strbuf_addf(sb, "<c:pt idx=\"%zu\"><c:v>%s</c:v></c:pt>", i,
+			    num);
+	}
+	strbuf_adds(sb, "</c:numCache>");
+}
+
+/* One series' c:errBars: the amounts below in column col, above in
+ * col + 1, rows [top, top + n) of sheet. */
+static char *errbars_xml(const char *sheet, lxw_row_t top, lxw_col_t col,
+			 const double *below, const double *above, size_t n,
+			 size_t s, int scatter)
+{
+	struct strbuf sb = STRBUF_INIT, quoted = STRBUF_INIT;
+	char a[4], b[4];
+
+	for (const char *p = sheet; *p; p++) {
+		if (*p == '\'')	/* doubled in a quoted name */
+			strbuf_addch(&quoted, '\'');
+		strbuf_addch(&quoted, *p);
+	}
+	xlsx_column_name(col, a);
+	xlsx_column_name(col + 1, b);
+	strbuf_adds(&sb, "<c:errBars>");
+	if (scatter)
+		strbuf_adds(&sb, "<c:errDir val=\"y\"/>");
+	strbuf_adds(&sb, "<c:errBarType val=\"both\"/>"
+		    "<c:errValType val=\"cust\"/><c:noEndCap val=\"0\"/>");
+	strbuf_addf(&sb, "<c:plus><c:numRef><c:f>'%s'!$%s$%u:$%s$%u</c:f>",
+		    quoted.buf, b, top + 1, b, (unsigned)(top + n));
+	append_cache(&sb, above, n);
+	strbuf_addf(&sb, "</c:numRef></c:plus><c:minus><c:numRef>"
+		    "<c:f>'%s'!$%s$%u:$%s$%u</c:f>", quoted.buf, a, top + 1, a,
+		    (unsigned)(top + n));
+	append_cache(&sb, below, n);
+	strbuf_addf(&sb, "</c:numRef></c:minus><c:spPr><a:ln w=\"15875\">"
+		    "<a:solidFill><a:srgbClr val=\"%06X\"/></a:solidFill>"
+		    "</a:ln></c:spPr></c:errBars>", (unsigned)rgb(s));
+	strbuf_release(&quoted);
+	return strbuf_detach(&sb);
+}
+
+/* The whisker of point p below and above its figure, NAN for none; an
+ * unbounded one (a ratio over a noisy baseline) reaches the axis' end. */
+static void whisker(const struct chart *c, const struct chart_point *p,
+		    double *below, double *above)
+{
+	*below = *above = NAN;
+	if (!p || p->bar == BAR_NONE || !isfinite(p->y) || isnan(p->lo) ||
+	    isnan(p->hi))
+		return;
+	*below = isfinite(p->lo) ? p->y - p->lo : p->y - c->y.min;
+	*above = isfinite(p->hi) ? p->hi - p->y : c->y.max - p->y;
+	if (!(*below >= 0))
+		*below = 0;
+	if (!(*above >= 0))
+		*above = 0;
+}
+
+/*
+ * The columns of whiskers of the table at row top (right of its text
+ * columns), and each series' errBars kept for the chart's XML; none for
+ * a chart without a whisker.
+ */
+static void write_whiskers(struct book *b, lxw_worksheet *ws,
+			   const struct chart *c, const struct fmt_table *t,
+			   const char *sheet, lxw_row_t top, int scatter)
+{
+	struct chart_table ct;
+	lxw_col_t col = (lxw_col_t)(2 * t->ncols + 2);
+	char **xml;
+	int any = 0;
+
+	if (chart_table_build(c, &ct))
+		return;
+	xml = xcalloc(ct.ncols + 1, sizeof(*xml));
+	for (size_t s = 0; s < ct.ncols && s + 1 < t->ncols; s++) {
+		double *below = xmalloc((ct.nrows + 1) * sizeof(*below));
+		double *above = xmalloc((ct.nrows + 1) * sizeof(*above));
+		char *h = chart_table_header(c, s), *hb, *ha;
+		int has = 0;
+
+		for (size_t r = 0; r < ct.nrows; r++) {
+			whisker(c, ct.at[r * ct.ncols + s], &below[r],
+				&above[r]);
+			has |= !isnan(below[r]);
+		}
+		if (has) {
+			hb = xstrfmt("%s: below", h);
+			ha = xstrfmt("%s: above", h);
+			put_text(ws, top, col, hb, b->bold);
+			put_text(ws, top, col + 1, ha, b->bold);
+			for (size_t r = 0; r < ct.nrows; r++) {
+				lxw_row_t wr = top + (lxw_row_t)(r + 1);
+
+				write_number_fmt(ws, wr, col, below[r],
+						 figure_format(b, below[r], 0));
+				write_number_fmt(ws, wr, col + 1, above[r],
+						 figure_format(b, above[r], 0));
+			}
+			xml[s] = errbars_xml(sheet, top + 1, col, below, above,
+					     ct.nrows, s, scatter);
+			col += 2;
+			any = 1;
+			free(hb);
+			free(ha);
+		}
+		free(h);
+		free(below);
+		free(above);
+	}
+	chart_table_release(&ct);
+	if (any)
+		gfx.worksheet_set_column(ws, (lxw_col_t)(2 * t->ncols + 2),
+					 col - 1, 16, NULL);
+	if (!any) {
+		free(xml);
+		xml = NULL;
+	}
+	b->errbars[b->ncharts] = xml;
+	b->nerrbars[b->ncharts] = xml ? t->ncols - 1 : 0;
+}
+
 static void write_chart_sheet(struct book *b, size_t i)
 {
 	const struct report_chart *rc = &b->r->charts[i];
 	const struct chart *c = &rc->chart;
 	const struct fmt_table *t = &rc->table;
 	char *sheet = sheet_name(b->r, i);
-	lxw_worksheet *ws = gfx.workbook_add_worksheet(b->wb, sheet);
+	lxw_worksheet *ws = add_sheet(b, sheet);
 	int table = rc->has_table && t->ncols > 1;
 	int category = table && (c->x.scale == AXIS_CATEGORY ||
 				 c->x.scale == AXIS_NINES ||
@@ -572,6 +653,7 @@ static void write_chart_sheet(struct book *b, size_t i)
 		write_fmt_table(b, ws, t, CHART_ROWS, 1);
 		table_series(b, ch, c, t, sheet, CHART_ROWS, category &&
 			     chart_type(c, 1, 1) == LXW_CHART_COLUMN);
+		write_whiskers(b, ws, c, t, sheet, CHART_ROWS, !category);
 	} else {
 		write_curves(b, ws, ch, c, sheet, CHART_ROWS);
 	}
@@ -584,26 +666,101 @@ static void write_chart_sheet(struct book *b, size_t i)
 	/* printed or converted to PDF: a sheet one page wide */
 	gfx.worksheet_set_landscape(ws);
 	gfx.worksheet_fit_to_pages(ws, 1, 0);
+	b->ncharts++;
 	free(sheet);
 }
 
-/* Number formats of 0 to MAX_DECIMALS decimals; verdict colours. */
-static void add_formats(struct book *b)
+/* Each series' errBars (bars[s], NULL: none) into the chart's XML, before
+ * its categories or x values, where the schema wants them. */
+static int insert_errbars(struct strbuf *xml, char *const *bars, size_t n)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p = xml->buf;
+
+	for (size_t s = 0; s < n; s++) {
+		const char *ser = strstr(p, "<c:ser>");
+		const char *end = ser ? strstr(ser, "</c:ser>") : NULL;
+		const char *at = ser ? strstr(ser, "<c:cat>") : NULL;
+
+		if (!at || (end && at > end))
+			at = ser ? strstr(ser, "<c:xVal>") : NULL;
+		if (!end || !at || at > end) {
+			strbuf_release(&out);
+			return -1;
+		}
+		strbuf_add(&out, p, (size_t)(at - p));
+		if (bars[s])
+			strbuf_adds(&out, bars[s]);
+		p = at;
+	}
+	strbuf_adds(&out, p);
+	strbuf_release(xml);
+	*xml = out;
+	return 0;
+}
+
+/* The charts' error bars into the workbook libxlsxwriter wrote at path. */
+static int add_errbars(struct book *b, const char *path)
+{
+	char **names = xcalloc(b->ncharts + 1, sizeof(*names));
+	struct strbuf *texts = xcalloc(b->ncharts + 1, sizeof(*texts));
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t k = 0; k < b->ncharts && !rc; k++) {
+		if (!b->errbars[k])
+			continue;
+		names[n] = xstrfmt("xl/charts/chart%zu.xml", k + 1);
+		rc = xlsx_zip_read(path, names[n], &texts[n]);
+		if (!rc && insert_errbars(&texts[n], b->errbars[k],
+					  b->nerrbars[k]))
+			rc = error("cannot add error bars to %s", names[n]);
+		n++;
+	}
+	if (!rc && n)
+		rc = xlsx_zip_replace(path, n, names, texts);
+	for (size_t i = 0; i < n; i++) {
+		free(names[i]);
+		strbuf_release(&texts[i]);
+	}
+	free(names);
+	free(texts);
+	return rc;
+}
+
+static void free_errbars(struct book *b)
+{
+	for (size_t k = 0; k < b->ncharts; k++) {
+		for (size_t s = 0; b->errbars[k] && s < b->nerrbars[k]; s++)
+			free(b->errbars[k][s]);
+		free(b->errbars[k]);
+	}
+	free(b->errbars);
+	free(b->nerrbars);
+}
+
+/*
+ * Number formats of 0 to MAX_DECIMALS decimals and scientific, numbered
+ * (xf) before anything else in the workbook, in that order, as
+ * xlsx-data.c expects them (their numbers in xf); verdict colours.
+ */
+static void add_formats(struct book *b, int32_t *xf)
 {
 	char spec[16] = "0.";
 
-	for (int d = 0; d <= MAX_DECIMALS; d++) {
-		b->decimals[d] = gfx.workbook_add_format(b->wb);
-		if (!d) {
-			gfx.format_set_num_format(b->decimals[d], "#,##0");
-			continue;
+	for (int d = 0; d < XLSX_NFORMATS; d++) {
+		b->figure[d] = gfx.workbook_add_format(b->wb);
+		if (d == XLSX_SCIENTIFIC) {
+			gfx.format_set_num_format(b->figure[d], "0.00E+00");
+		} else if (!d) {
+			gfx.format_set_num_format(b->figure[d], "#,##0");
+		} else {
+			memset(spec + 2, '0', (size_t)d);
+			spec[2 + d] = '\0';
+			gfx.format_set_num_format(b->figure[d], spec);
 		}
-		memset(spec + 2, '0', (size_t)d);
-		spec[2 + d] = '\0';
-		gfx.format_set_num_format(b->decimals[d], spec);
+		xf[d] = gfx.lxw_format_get_xf_index(b->figure[d]);
 	}
-	b->scientific = gfx.workbook_add_format(b->wb);
-	gfx.format_set_num_format(b->scientific, "0.00E+00");
 	b->good = gfx.workbook_add_format(b->wb);
 	gfx.format_set_font_color(b->good, 0x007700);
 	gfx.format_set_bold(b->good);
@@ -612,6 +769,36 @@ static void add_formats(struct book *b)
 	gfx.format_set_bold(b->bad);
 	b->warn = gfx.workbook_add_format(b->wb);
 	gfx.format_set_bg_color(b->warn, 0xFFF4D6);
+}
+
+/*
+ * The Data sheet's strings first in the shared-string table, with the
+ * count of their cells; the rows written again if the formats or the
+ * strings got other numbers than they were written with.
+ */
+static int take_data(struct book *b, const int32_t *xf)
+{
+	struct xlsx_data *d = b->data;
+	uint32_t *index;
+	int rc;
+
+	if (xlsx_data_finish(d))
+		return -1;
+	index = xmalloc((d->nstrings + 1) * sizeof(*index));
+	for (size_t i = 0; i < d->nstrings; i++) {
+		struct sst_element *e = gfx.lxw_get_sst_index(b->wb->sst,
+							      d->strings[i], 0);
+
+		if (!e) {
+			free(index);
+			return error("cannot add a string to the workbook");
+		}
+		index[i] = e->index;
+		b->wb->sst->string_count += d->refs[i] - 1;
+	}
+	rc = xlsx_data_renumber(d, xf, index);
+	free(index);
+	return rc;
 }
 
 /* Verdicts: each candidate's every row, the page's summary above it. */
@@ -623,7 +810,7 @@ static void write_verdicts(struct book *b)
 
 	if (!r->nverdicts)
 		return;
-	ws = gfx.workbook_add_worksheet(b->wb, "Verdicts");
+	ws = add_sheet(b, "Verdicts");
 	for (size_t i = 0; i < r->nverdicts; i++) {
 		const struct report_verdicts *v = &r->verdicts[i];
 
@@ -665,30 +852,53 @@ static void properties(struct book *b, lxw_doc_properties *p,
 
 int report_write_xlsx(const struct report *r, const char *path)
 {
-	struct book b = { .r = r };
+	struct book b = { .r = r, .data = r->data };
+	struct xlsx_data own;
 	struct strbuf comments = STRBUF_INIT;
 	lxw_doc_properties props;
+	int32_t xf[XLSX_NFORMATS];
 	lxw_error err;
+	int rc;
 
 	if (gfx_load_xlsx())
 		return -1;
+	if (!b.data) {		/* not begun early (report_start_data()) */
+		xlsx_data_start(&own, r->rs);
+		b.data = &own;
+	}
 	b.wb = gfx.workbook_new(path);
-	if (!b.wb)
-		return error("cannot create '%s'", path);
+	if (!b.wb) {
+		rc = error("cannot create '%s'", path);
+		goto out;
+	}
+	add_formats(&b, xf);
+	if (take_data(&b, xf)) {
+		gfx.workbook_close(b.wb);
+		rc = -1;
+		goto out;
+	}
 	b.bold = gfx.workbook_add_format(b.wb);
 	gfx.format_set_bold(b.bold);
-	add_formats(&b);
 	properties(&b, &props, &comments);
 	gfx.workbook_set_properties(b.wb, &props);
 	write_summary(&b);
 	write_verdicts(&b);
 	write_data(&b);
+	b.errbars = xcalloc(r->n + 1, sizeof(*b.errbars));
+	b.nerrbars = xcalloc(r->n + 1, sizeof(*b.nerrbars));
 	for (size_t i = 0; i < r->n; i++)
 		write_chart_sheet(&b, i);
 	err = gfx.workbook_close(b.wb);
-	strbuf_release(&comments);
 	if (err != LXW_NO_ERROR)
-		return error("cannot write '%s': %s", path,
-			     gfx.lxw_strerror(err));
-	return 0;
+		rc = error("cannot write '%s': %s", path,
+			   gfx.lxw_strerror(err));
+	else
+		rc = add_errbars(&b, path) ||
+		     xlsx_data_splice(b.data, path, b.data_sheet) ? -1 : 0;
+	free_errbars(&b);
+out:
+	strbuf_release(&comments);
+	if (b.data == &own)
+		xlsx_data_release(&own);
+	return rc;
 }

@@ -456,6 +456,41 @@ static void test_input_sides(void **state)
 	assert_int_equal(experiment_input_sides(rs, vps, 2, NULL, side), 2);
 	for (int i = 0; i < 2; i++)
 		result_set_release(&rs[i]);
+
+	/* no measurement the same in both (each names its host): the
+	 * model finds the test they share */
+	input_set(&rs[0], vps[0], "randread", "rw=randread;host=a");
+	input_set(&rs[1], vps[1], "randread", "rw=randread;host=b");
+	assert_int_equal(experiment_input_sides(rs, vps, 2, NULL, side), 2);
+	for (int i = 0; i < 2; i++)
+		result_set_release(&rs[i]);
+}
+
+/* The same measurement in two inputs that --where leaves out is no test
+ * they share: the randread both have is not taken, and the randwrite and
+ * randrw left are two tests of one data set. */
+static void test_input_sides_where(void **state)
+{
+	struct result_set rs[2];
+	struct filter where;
+	size_t side[2];
+	const char *names[] = { "randwrite.json", "randrw.json" };
+
+	(void)state;
+	result_set_init(&rs[0]);
+	result_set_init(&rs[1]);
+	add(&rs[0], names[0], "randread", "job=r", three, 3);
+	add(&rs[0], names[0], "randwrite", "job=w", three, 3);
+	add(&rs[1], names[1], "randread", "job=r", three, 3);
+	add(&rs[1], names[1], "randrw", "job=m", three, 3);
+	assert_int_equal(experiment_input_sides(rs, names, 2, NULL, side), 2);
+	filter_init(&where);
+	assert_int_equal(filter_parse(&where, "job!=r"), 0);
+	assert_int_equal(experiment_input_sides(rs, names, 2, &where, side),
+			 1);
+	filter_release(&where);
+	result_set_release(&rs[0]);
+	result_set_release(&rs[1]);
 }
 
 int main(void)
@@ -472,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_compare_key_sides),
 		cmocka_unit_test(test_grep_files_name_sides),
 		cmocka_unit_test(test_input_sides),
+		cmocka_unit_test(test_input_sides_where),
 	};
 
 	progname = "test-experiment";

@@ -547,6 +547,86 @@ static void test_measurement_block(void **state)
 	result_set_release(&rs);
 }
 
+/*
+ * result_set_append(): into an empty set it takes src's arrays whole
+ * (nothing copied); into a set with sources, src's measurements follow
+ * and point at their own sources, renumbered after dst's.
+ */
+static void one_source_set(struct result_set *rs, const char *name,
+			   double v)
+{
+	struct measurement *m;
+	size_t src;
+
+	result_set_init(rs);
+	src = result_set_add_source(rs, name, NULL);
+	m = result_set_add_from(rs, "fio", "read", "bw", "B/s", src, name, 7);
+	measurement_add_value(m, v);
+}
+
+static void test_append(void **state)
+{
+	struct result_set dst, a, b;
+	const struct measurement *m_a;
+
+	(void)state;
+	result_set_init(&dst);
+	one_source_set(&a, "a.txt", 1);
+	one_source_set(&b, "b.txt", 2);
+	m_a = a.m;
+	result_set_append(&dst, &a);
+	assert_ptr_equal(dst.m, m_a);		/* taken, not copied */
+	assert_int_equal(a.n, 0);
+	assert_null(a.m);
+	result_set_append(&dst, &b);
+	assert_int_equal(dst.n, 2);
+	assert_int_equal(dst.nsources, 2);
+	assert_int_equal(dst.m[1].source, 1);
+	assert_string_equal(dst.sources[dst.m[1].source].name, "b.txt");
+	assert_string_equal(dst.sources[dst.m[0].source].name, "a.txt");
+	assert_int_equal((int)dst.m[1].values[0], 2);
+	assert_int_equal(b.n, 0);
+	result_set_release(&a);
+	result_set_release(&b);
+	result_set_release(&dst);
+}
+
+/*
+ * The JSON reader: a measurement whose labels are written as the last
+ * one's shares its set (one copy for a job's metrics); a different one
+ * gets its own; changing a shared set changes only its measurement.
+ */
+static void test_json_shares_labels(void **state)
+{
+	static const char doc[] =
+		"{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"bw\","
+		" \"unit\": \"B/s\", \"values\": [1],"
+		" \"labels\": {\"bs\": \"4096\", \"host\": \"a\"}},"
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"iops\","
+		" \"unit\": \"1/s\", \"values\": [2],"
+		" \"labels\": {\"bs\": \"4096\", \"host\": \"a\"}},"
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"bw\","
+		" \"unit\": \"B/s\", \"values\": [3],"
+		" \"labels\": {\"bs\": \"4096\", \"host\": \"b\"}}]}";
+	struct result_set rs;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	assert_int_equal(rs_json_read("s.json", doc, strlen(doc), &rs, &err),
+			 0);
+	assert_int_equal(rs.n, 3);
+	assert_ptr_equal(rs.m[0].labels.v, rs.m[1].labels.v);
+	assert_ptr_not_equal(rs.m[1].labels.v, rs.m[2].labels.v);
+	assert_string_equal(labels_get(&rs.m[2].labels, "host"), "b");
+	labels_set(&rs.m[1].labels, "host", "c");
+	assert_string_equal(labels_get(&rs.m[0].labels, "host"), "a");
+	assert_string_equal(labels_get(&rs.m[1].labels, "host"), "c");
+	result_set_release(&rs);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -560,6 +640,8 @@ int main(void)
 		cmocka_unit_test(test_json_writer_matches_jansson),
 		cmocka_unit_test(test_histogram_values_memo),
 		cmocka_unit_test(test_measurement_block),
+		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_json_shares_labels),
 	};
 
 	return cmocka_run_group_tests_name("resultset", tests, NULL, NULL);
