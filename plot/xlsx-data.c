@@ -296,7 +296,8 @@ static void label_cells(struct rows *w, const struct labels *l)
 		if (!c->numeric)	/* counted per row below */
 			w->d->refs[c->string]--;
 	}
-	qsort(w->cells, w->ncells, sizeof(*w->cells), by_column);
+	if (w->ncells > 1)	/* no label: no array to sort (UBSan) */
+		qsort(w->cells, w->ncells, sizeof(*w->cells), by_column);
 }
 
 static void put_measurement(struct rows *w, const struct measurement *m)
