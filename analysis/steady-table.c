@@ -65,11 +65,7 @@ void steady_table_csv(const struct result_set *rs,
 		steady_find(m->series, r, &res);
 		strbuf_reset(&words);
 		steady_words(m, &res, &words);
-		strbuf_add_csv(out, m->source_name ? m->source_name : "");
-		strbuf_addch(out, ',');
-		strbuf_add_number(out, m->line);
-		strbuf_addch(out, ',');
-		rs_csv_add_key(out, m);
+		rs_csv_add_id(out, m);
 		strbuf_addch(out, ',');
 		strbuf_add_csv(out, labels_joined(&m->labels));
 		strbuf_addch(out, ',');

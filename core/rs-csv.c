@@ -45,6 +45,15 @@ void rs_csv_add_key(struct strbuf *out, const struct measurement *m)
 	strbuf_add_csv(out, m->unit);
 }
 
+void rs_csv_add_id(struct strbuf *out, const struct measurement *m)
+{
+	strbuf_add_csv(out, m->source_name ? m->source_name : "");
+	strbuf_addch(out, ',');
+	strbuf_add_number(out, m->line);
+	strbuf_addch(out, ',');
+	rs_csv_add_key(out, m);
+}
+
 static void write_row(const struct measurement *m, struct strbuf *out)
 {
 	struct measurement_stats st;
@@ -52,11 +61,7 @@ static void write_row(const struct measurement *m, struct strbuf *out)
 	size_t mean_at, mean_len;
 
 	measurement_basic_stats(m, &st);
-	strbuf_add_csv(out, m->source_name ? m->source_name : "");
-	strbuf_addch(out, ',');
-	strbuf_add_number(out, m->line);
-	strbuf_addch(out, ',');
-	rs_csv_add_key(out, m);
+	rs_csv_add_id(out, m);
 	strbuf_addch(out, ',');
 	strbuf_add_number(out, (double)st.n);
 	mean_at = out->len + 1;
@@ -95,11 +100,7 @@ void rs_csv_write(const struct result_set *rs, struct strbuf *out)
 /* The fields every row of one measurement's series repeats. */
 static void series_prefix(const struct measurement *m, struct strbuf *sb)
 {
-	strbuf_add_csv(sb, m->source_name ? m->source_name : "");
-	strbuf_addch(sb, ',');
-	strbuf_add_number(sb, m->line);
-	strbuf_addch(sb, ',');
-	rs_csv_add_key(sb, m);
+	rs_csv_add_id(sb, m);
 	strbuf_addch(sb, ',');
 	strbuf_add_csv(sb, labels_joined(&m->labels));
 	strbuf_add_csv_number(sb, m->series->interval);

@@ -21,6 +21,9 @@ void rs_csv_write(const struct result_set *rs, struct strbuf *out);
 void rs_csv_write_rows(const struct result_set *rs, struct strbuf *out);
 /* A measurement's "tool,op,metric,unit" fields, quoted where needed. */
 void rs_csv_add_key(struct strbuf *out, const struct measurement *m);
+/* Its "source,line,tool,op,metric,unit": the fields every table that
+ * names a measurement starts with (the export, --series, --steady). */
+void rs_csv_add_id(struct strbuf *out, const struct measurement *m);
 /* The row of measurement i alone. */
 void rs_csv_write_row(const struct result_set *rs, size_t i,
 		      struct strbuf *out);
