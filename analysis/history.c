@@ -367,19 +367,11 @@ static void *detect_worker(void *arg)
 static void detect_all(struct detect_pool *p)
 {
 	long cpus = storan_cpus();
-	size_t nthreads = cpus > 8 ? 8 : cpus < 1 ? 1 : (size_t)cpus;
-	pthread_t tid[8];
-	size_t started = 0;
+	size_t nthreads = cpus > CPUS_POOL_MAX ? CPUS_POOL_MAX : (size_t)cpus;
 
 	if (nthreads > p->h->n)
 		nthreads = p->h->n;
-	for (size_t t = 0; nthreads > 1 && t < nthreads; t++)
-		if (!pthread_create(&tid[t], NULL, detect_worker, p))
-			started++;
-	if (!started)
-		detect_worker(p);
-	for (size_t t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	cpus_run_pool((unsigned)nthreads, detect_worker, p);
 }
 
 size_t history_detect(const struct history *h, const struct detect_options *o,

@@ -337,25 +337,16 @@ static enum load_status load_parallel(char **paths, int n,
 	struct load_pool p = { xcalloc((size_t)n, sizeof(*p.jobs)), (size_t)n,
 			       0, PTHREAD_MUTEX_INITIALIZER };
 	long cpus = storan_cpus();
-	unsigned nthreads = (unsigned)(cpus < n ? cpus : n), started = 0;
+	unsigned nthreads = (unsigned)(cpus < n ? cpus : n);
 	enum load_status worst = LOAD_OK;
-	pthread_t tid[8];
 
-	if (nthreads > 8)
-		nthreads = 8;
 	for (int i = 0; i < n; i++) {
 		p.jobs[i].path = paths[i];
 		p.jobs[i].fa = &a->fa;
 		result_set_init(&p.jobs[i].rs);
 		diag_list_init(&p.jobs[i].diags);
 	}
-	for (unsigned t = 0; t < nthreads; t++)
-		if (!pthread_create(&tid[t], NULL, load_worker, &p))
-			started++;
-	if (!started)
-		load_worker(&p);
-	for (unsigned t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	cpus_run_pool(nthreads, load_worker, &p);
 	pthread_mutex_destroy(&p.lock);
 	for (int i = 0; i < n; i++) {
 		start[i] = rs->n;

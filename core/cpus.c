@@ -2,6 +2,7 @@
 /* The CPUs storan may use; see cpus.h. */
 #include "cpus.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,4 +16,20 @@ long storan_cpus(void)
 		return 1;
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 1 ? n : 1;
+}
+
+void cpus_run_pool(unsigned threads, void *(*worker)(void *), void *arg)
+{
+	pthread_t tid[CPUS_POOL_MAX];
+	unsigned started = 0;
+
+	if (threads > CPUS_POOL_MAX)
+		threads = CPUS_POOL_MAX;
+	for (unsigned t = 0; threads > 1 && t < threads; t++)
+		if (!pthread_create(&tid[t], NULL, worker, arg))
+			started++;
+	if (!started)
+		worker(arg);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
 }

@@ -9,4 +9,14 @@
 
 long storan_cpus(void);
 
+#define CPUS_POOL_MAX 8
+
+/*
+ * Runs worker(arg) on up to `threads` threads (at most CPUS_POOL_MAX)
+ * and waits for them all; with one thread, or when no thread can be
+ * started, runs it here.  The worker takes its jobs from arg (under its
+ * own lock) until none is left, so any number of copies finishes the work.
+ */
+void cpus_run_pool(unsigned threads, void *(*worker)(void *), void *arg);
+
 #endif

@@ -683,7 +683,7 @@ static unsigned render_threads(size_t n)
 
 	if (n < 4 || cpus < 2)
 		return 1;
-	return cpus > 8 ? 8 : (unsigned)cpus;
+	return cpus > CPUS_POOL_MAX ? CPUS_POOL_MAX : (unsigned)cpus;
 }
 
 static int render_charts(const struct report *r, const char *tmp,
@@ -697,20 +697,13 @@ static int render_charts(const struct report *r, const char *tmp,
 	};
 	struct render_pool p = { r, &o, tmp, svgs, 1, 0,
 				 PTHREAD_MUTEX_INITIALIZER };
-	unsigned nthreads = render_threads(r->n), started = 0;
-	pthread_t tid[8];
+	unsigned nthreads = render_threads(r->n);
 
 	if (!r->n)
 		return 0;
 	if (render_one(r, 0, &o, tmp, &svgs[0]))
 		return -1;
-	for (unsigned t = 0; nthreads > 1 && t < nthreads; t++)
-		if (!pthread_create(&tid[t], NULL, render_worker, &p))
-			started++;
-	if (!started)
-		render_worker(&p);
-	for (unsigned t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	cpus_run_pool(nthreads, render_worker, &p);
 	pthread_mutex_destroy(&p.lock);
 	return p.failed ? -1 : 0;
 }
