@@ -170,7 +170,7 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 	c = &rc->chart;
 	c->metric = xstrdup(m0->metric);
 	display_unit_auto(m0->unit, largest(rs, mi, n), 0, &c->y.unit);
-	c->title = xstrfmt("%s over time -- %s",
+	c->title = xstrfmt("%s over time: %s",
 			   chart_metric_title(m0->metric, mt, sizeof(mt)),
 			   m0->op);
 	for (size_t i = 0; i < n && i < TIME_LINES_MAX; i++) {
@@ -256,7 +256,7 @@ static void percentile_chart(struct report *r, size_t mi)
 		}
 	}
 	c->source_names = xstrdup(m->source_name ? m->source_name : "");
-	c->title = xstrfmt("%s percentiles over time -- %s (%s)",
+	c->title = xstrfmt("%s percentiles over time: %s (%s)",
 			   strcmp(family, "clat") ? "Latency" :
 			   "Completion latency", m->op, m->source_name);
 	c->subtitle = xstrfmt("each point: the I/Os completed in one %g s "
