@@ -22,7 +22,10 @@
 #include "../core/resultset.h"
 #include "../core/strbuf.h"
 
+#include <stdint.h>
+
 struct keymap;
+struct hashmap64;
 
 struct parse_ctx {
 	const struct input *in;
@@ -36,7 +39,7 @@ struct parse_ctx {
 	size_t base;		/* rs->n when the input started */
 	const char *tool_version;	/* set by a parser that saw one */
 	int drop_histograms;	/* see struct ingest_options */
-	struct keymap *seen;	/* parse_seen(): created when first used */
+	struct hashmap64 *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
 	const struct label *last_shared;	/* the set it saw last */
 	struct strbuf label_key;	/* its scratch */
@@ -103,6 +106,13 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
  */
 int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig);
+/*
+ * parse_seen() of a key given by its hash64() (core/keymap.h): the parts
+ * hashed in turn, no string built.  Only the hash is remembered, not the
+ * text: a log of a million runs asks a million times.
+ */
+int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
+		    size_t *orig);
 
 /*
  * Is there prose strictly between lines a and b: a line no parser has
