@@ -9,6 +9,7 @@
 #include "rs-json.h"
 #include "json-out.h"
 #include "json-scan.h"
+#include "keymap.h"
 #include "numfmt.h"
 #include "units.h"
 #include "version.h"
@@ -429,6 +430,14 @@ struct reader {
 	size_t obj;		/* its token */
 	struct jscan *js;
 	int nonneg;		/* its unit has no negative figures */
+	/*
+	 * Label sets read so far: the hash of a set's pairs as written ->
+	 * the index in rs of a measurement that holds it.  A fio job's
+	 * metrics all carry the job's labels: they share one copy-on-write
+	 * set, as after ingest, instead of ten strdup()s each (a million
+	 * measurements held 10 million label strings).
+	 */
+	struct hashmap64 sets;
 };
 
 /* The line of token tok (of the measurement when JSCAN_NONE). */
@@ -635,8 +644,56 @@ static int read_histogram(struct reader *r, size_t o, struct measurement *m)
 	return 0;
 }
 
+/*
+ * Does the set have exactly these pairs?  Pairs with a key twice (the
+ * later one wins in labels_set_many) never match: such a set is built.
+ */
+static int same_pairs(const struct labels *l, const struct label_ref *pairs,
+		      size_t n)
+{
+	if (l->n != n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *v = labels_get(l, pairs[i].key);
+
+		if (!v || strcmp(v, pairs[i].value))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Gives m the set of an earlier measurement with the same pairs (see
+ * struct reader), else remembers m for the pairs.  1 when shared.
+ */
+static int share_labels(struct reader *r, struct result_set *rs,
+			struct measurement *m, const struct label_ref *pairs,
+			size_t n)
+{
+	uint64_t h = HASH64_INIT;
+	size_t *at, i = (size_t)(m - rs->m);
+	int created;
+
+	if (!n)
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		h = hash64(h, pairs[k].key, strlen(pairs[k].key));
+		h = hash64(h, pairs[k].value, strlen(pairs[k].value));
+	}
+	at = hashmap64_put(&r->sets, h, i, &created);
+	if (!created && *at < rs->n && *at != i &&
+	    same_pairs(&rs->m[*at].labels, pairs, n)) {
+		labels_release(&m->labels);
+		labels_copy(&m->labels, &rs->m[*at].labels);
+		return 1;
+	}
+	*at = i;	/* new, or a collision: the latest set wins */
+	return 0;
+}
+
 /* Every label at once (sorted once: see labels_set_many()). */
-static int read_labels(struct reader *r, size_t o, struct measurement *m)
+static int read_labels(struct reader *r, size_t o, struct result_set *rs,
+		       struct measurement *m)
 {
 	size_t labels = jscan_get(r->js, o, "labels"), n = 0;
 	struct label_ref *pairs;
@@ -664,7 +721,8 @@ static int read_labels(struct reader *r, size_t o, struct measurement *m)
 		}
 		pairs[n++] = (struct label_ref){ key, jscan_str(r->js, k + 1) };
 	}
-	if (!rc && labels_set_many(&m->labels, pairs, n))
+	if (!rc && !share_labels(r, rs, m, pairs, n) &&
+	    labels_set_many(&m->labels, pairs, n))
 		BUG("%zu labels did not fit", n);
 	free(pairs);
 	return rc;
@@ -735,7 +793,7 @@ static int read_measurement(struct reader *r, size_t o,
 				sname ? sname : rs->nsources > base ?
 				rs->sources[base + source].name : "", line);
 	if (read_values(r, o, m) || read_summary(r, o, m) ||
-	    read_histogram(r, o, m) || read_labels(r, o, m))
+	    read_histogram(r, o, m) || read_labels(r, o, rs, m))
 		return -1;
 	if (!m->n && !m->summary.present)
 		return fail(r, "no values and no summary in", "values");
@@ -875,10 +933,11 @@ int rs_json_read(const char *name, const char *text, size_t len,
 	/* a copy: json-scan decodes strings in place */
 	char *buf = xmalloc(len + 1);
 	struct jscan *js = xmalloc(sizeof(*js));
-	struct reader r = { name, text, err, 0, 0, js, 0 };
+	struct reader r = { name, text, err, 0, 0, js, 0, { NULL, NULL, 0, 0 } };
 	size_t root;
 	int rc = -1;
 
+	hashmap64_init(&r.sets);
 	memcpy(buf, text, len);
 	buf[len] = '\0';
 	jscan_init(js, buf, len);
@@ -887,6 +946,7 @@ int rs_json_read(const char *name, const char *text, size_t len,
 		syntax_error(name, text, len, js, err);
 	else
 		rc = read_document(&r, root, rs);
+	hashmap64_release(&r.sets);
 	jscan_release(js);
 	free(js);
 	free(buf);
