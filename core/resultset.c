@@ -527,8 +527,9 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 	}
 	ALLOC_GROW(dst->sources, dst->nsources + src->nsources,
 		   dst->sources_alloc);
-	memcpy(dst->sources + dst->nsources, src->sources,
-	       src->nsources * sizeof(*src->sources));
+	if (src->nsources)	/* (src->sources may be NULL) */
+		memcpy(dst->sources + dst->nsources, src->sources,
+		       src->nsources * sizeof(*src->sources));
 	dst->nsources += src->nsources;
 	ALLOC_GROW(dst->m, dst->n + src->n, dst->alloc);
 	for (size_t i = 0; i < src->n; i++) {
