@@ -1837,9 +1837,16 @@ int line_is_zsh_timing(const char *text)
 size_t shell_find(const char *line, const char *prog, struct shell_cmd *cmds,
 		  size_t max)
 {
-	const char *s = line_after_prompt(line), *after_prose;
+	const char *s, *after_prose;
 	size_t n;
 
+	/* Most lines of a log are output, not commands: with no prog in
+	 * the text, and no quote or backslash to spell it ("d''d"), no
+	 * word below can run it (a dd log's 1.8 million lines were each
+	 * cut into words for this). */
+	if (!strstr(line, prog) && !strpbrk(line, "'\"\\"))
+		return 0;
+	s = line_after_prompt(line);
 	/* zsh's time reports the command it ran at the start of its line:
 	 * that command ran above, the line is not a new one (a dd output
 	 * then "dd if=/dev/zero of=big ...  0.02s user ... 1.611 total") */

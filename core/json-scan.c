@@ -90,6 +90,21 @@ static char *store_alloc(struct jscan *js, size_t n)
 	return p;
 }
 
+void jscan_store_reset(struct jscan *js)
+{
+	struct jscan_chunk *c = js->chunks;
+
+	if (!c)
+		return;
+	while (c->next) {
+		struct jscan_chunk *next = c->next->next;
+
+		free(c->next);
+		c->next = next;
+	}
+	c->used = 0;
+}
+
 void jscan_release(struct jscan *js)
 {
 	while (js->chunks) {

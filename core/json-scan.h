@@ -125,6 +125,13 @@ struct jscan {
 /* Sets the buffer (see above); no allocation yet. */
 void jscan_init(struct jscan *js, char *buf, size_t len);
 void jscan_release(struct jscan *js);
+/*
+ * Forgets the copies jscan_str() made (copy_strings) so far: a reader
+ * that copied what it keeps of each record reuses one store, not a
+ * store as big as the document's strings.  Pointers from jscan_str()
+ * before are void.
+ */
+void jscan_store_reset(struct jscan *js);
 /* Forgets every token (the arrays are kept for the next documents). */
 void jscan_reset(struct jscan *js);
 /*

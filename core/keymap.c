@@ -86,3 +86,96 @@ const size_t *keymap_get(const struct keymap *m, const char *key)
 	i = find_slot(m, key, hash_string(key));
 	return m->v[i].key ? &m->v[i].value : NULL;
 }
+
+static uint64_t rotl64(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+/* murmur3's finaliser: every input bit reaches every output bit */
+static uint64_t mix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
+uint64_t hash64(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t w, tail = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = rotl64(h ^ (w * 0x87c37b91114253d5ULL), 31) *
+		    0x4cf5ad432745937fULL;
+	}
+	for (size_t k = 0; i + k < len; k++)
+		tail |= (uint64_t)s[i + k] << (8 * k);
+	return mix64(h ^ rotl64(tail * 0x87c37b91114253d5ULL, 29) ^
+		     (uint64_t)len);
+}
+
+void hashmap64_init(struct hashmap64 *m)
+{
+	m->hash = NULL;
+	m->value = NULL;
+	m->n = m->cap = 0;
+}
+
+void hashmap64_release(struct hashmap64 *m)
+{
+	free(m->hash);
+	free(m->value);
+	hashmap64_init(m);
+}
+
+static size_t find_slot64(const struct hashmap64 *m, uint64_t h)
+{
+	size_t i = (size_t)h & (m->cap - 1);
+
+	while (m->hash[i] && m->hash[i] != h)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void grow64(struct hashmap64 *m)
+{
+	struct hashmap64 old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->hash = xcalloc(m->cap, sizeof(*m->hash));
+	m->value = xmalloc(m->cap * sizeof(*m->value));
+	for (size_t i = 0; i < old.cap; i++) {
+		if (old.hash[i]) {
+			size_t j = find_slot64(m, old.hash[i]);
+
+			m->hash[j] = old.hash[i];
+			m->value[j] = old.value[i];
+		}
+	}
+	free(old.hash);
+	free(old.value);
+}
+
+size_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, size_t fresh,
+		      int *created)
+{
+	size_t i;
+
+	if (!hash)
+		hash = 1;
+	if ((m->n + 1) * 2 > m->cap)
+		grow64(m);
+	i = find_slot64(m, hash);
+	*created = !m->hash[i];
+	if (*created) {
+		m->hash[i] = hash;
+		m->value[i] = fresh;
+		m->n++;
+	}
+	return &m->value[i];
+}

@@ -37,4 +37,31 @@ size_t *keymap_put(struct keymap *m, const char *key, size_t fresh,
 /* The value of key, or NULL. */
 const size_t *keymap_get(const struct keymap *m, const char *key);
 
+/*
+ * A 64-bit hash of len bytes, going on from h (HASH64_INIT to start),
+ * eight bytes a step.  The length is mixed in, so that hashing the parts
+ * "ab","c" and "a","bc" in turn gives different hashes.  Not FNV-1a's
+ * byte loop: a log of a million runs hashes 40 MB of lines.
+ */
+#define HASH64_INIT 0x9e3779b97f4a7c15ULL
+uint64_t hash64(uint64_t h, const void *p, size_t len);
+
+/*
+ * A 64-bit hash -> index map (open addressing, linear probing) that keeps
+ * no key: where two different keys with one hash (about 1 in 2^64 a
+ * pair; 3e-8 among a million keys) may be taken for one.  The pasted-copy
+ * check remembers a million outputs so without a copy of their text.
+ */
+struct hashmap64 {
+	uint64_t *hash;		/* 0: empty slot (a hash of 0 is stored as 1) */
+	size_t *value;
+	size_t n, cap;		/* cap is 0 or a power of two */
+};
+
+void hashmap64_init(struct hashmap64 *m);
+void hashmap64_release(struct hashmap64 *m);
+/* As keymap_put(), for a hash. */
+size_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, size_t fresh,
+		      int *created);
+
 #endif

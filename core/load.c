@@ -170,7 +170,8 @@ enum load_status load_input_hooked(const char *path,
 		struct result_set one;
 
 		result_set_init(&one);
-		if (rs_json_read(in.name, in.data, in.size, &one, &err)) {
+		if (rs_json_read_in_place(in.name, in.data, in.size, &one,
+					  &err)) {
 			diag_add(diags, DIAG_ERROR, NULL, 0, "%s",
 				 strbuf_str(&err));
 			st = LOAD_FAILED;

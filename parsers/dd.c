@@ -94,6 +94,7 @@
  * with no dd command before it has size (its byte count) instead.
  */
 #include "parser.h"
+#include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
@@ -990,24 +991,24 @@ static const char *command_text(const struct dd_command *c)
 static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 {
 	const char *text = line_after_prompt(ctx->in->lines[li].text);
-	char *bare = xstrfmt("dd\037\037%s", text);
-	size_t orig, first;
+	uint64_t dd = hash64(HASH64_INIT, "dd", 2), bare;
+	size_t orig, first, len = strlen(text);
 	int seen;
 
 	/* A summary quoted alone under prose ("note the time in" over the
 	 * line again) has lost its command: the same line taken before
 	 * under any command is its original.  Each summary with a command
-	 * is remembered both ways. */
+	 * is remembered both ways (the bare key: an empty command). */
+	bare = hash64(hash64(dd, "", 0), text, len);
 	if (command && *command) {
-		char *key = xstrfmt("dd\037%s\037%s", command, text);
+		uint64_t key = hash64(hash64(dd, command, strlen(command)),
+				      text, len);
 
-		seen = parse_seen(ctx, key, li, &orig);
-		parse_seen(ctx, bare, li, &first);
-		free(key);
+		seen = parse_seen_hash(ctx, key, li, &orig);
+		parse_seen_hash(ctx, bare, li, &first);
 	} else {
-		seen = parse_seen(ctx, bare, li, &orig);
+		seen = parse_seen_hash(ctx, bare, li, &orig);
 	}
-	free(bare);
 	return seen ? orig : (size_t)-1;
 }
 

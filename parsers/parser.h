@@ -23,8 +23,10 @@
 #include "../core/strbuf.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 
 struct keymap;
+struct hashmap64;
 
 struct parse_ctx {
 	const struct input *in;
@@ -41,7 +43,7 @@ struct parse_ctx {
 	/* see struct ingest_options */
 	const char *fio_version, *fio_version_from;
 	atomic_int *fio_assume_noted;
-	struct keymap *seen;	/* parse_seen(): created when first used */
+	struct hashmap64 *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
 	const struct label *last_shared;	/* the set it saw last */
 	struct strbuf label_key;	/* its scratch */
@@ -108,6 +110,13 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
  */
 int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig);
+/*
+ * parse_seen() of a key given by its hash64() (core/keymap.h): the parts
+ * hashed in turn, no string built.  Only the hash is remembered, not the
+ * text: a log of a million runs asks a million times.
+ */
+int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
+		    size_t *orig);
 
 /*
  * Is there prose strictly between lines a and b: a line no parser has

@@ -180,19 +180,26 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	va_end(ap);
 }
 
-int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
-	       size_t *orig)
+int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
+		    size_t *orig)
 {
 	int created;
 	size_t *at;
 
 	if (!ctx->seen) {
 		ctx->seen = xmalloc(sizeof(*ctx->seen));
-		keymap_init(ctx->seen);
+		hashmap64_init(ctx->seen);
 	}
-	at = keymap_put(ctx->seen, key, li, &created);
+	at = hashmap64_put(ctx->seen, key, li, &created);
 	*orig = *at;
 	return !created;
+}
+
+int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
+	       size_t *orig)
+{
+	return parse_seen_hash(ctx, hash64(HASH64_INIT, key, strlen(key)), li,
+			       orig);
 }
 
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
@@ -582,7 +589,7 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 	free(ctx.claimed);
 	free(ctx.first_index);
 	if (ctx.seen) {
-		keymap_release(ctx.seen);
+		hashmap64_release(ctx.seen);
 		free(ctx.seen);
 	}
 	if (ctx.label_sets) {

@@ -42,6 +42,7 @@
  * exactly (a reply quoting the first post) are a copy: noted, not counted.
  */
 #include "parser.h"
+#include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/strbuf.h"
 #include "../core/units.h"
@@ -213,19 +214,16 @@ static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
  */
 static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
 {
-	struct strbuf key = STRBUF_INIT;
+	uint64_t key = hash64(HASH64_INIT, "time", 4);
 	size_t orig;
 	int seen;
 
 	if (last - first + 1 < 3)
 		return 0;
-	strbuf_adds(&key, "time");
-	for (size_t i = first; i <= last; i++) {
-		strbuf_addch(&key, '\037');
-		strbuf_adds(&key, ctx->in->lines[i].text);
-	}
-	seen = parse_seen(ctx, key.buf, first, &orig);
-	strbuf_release(&key);
+	for (size_t i = first; i <= last; i++)
+		key = hash64(key, ctx->in->lines[i].text,
+			     ctx->in->lines[i].len);
+	seen = parse_seen_hash(ctx, key, first, &orig);
 	if (seen)
 		parse_note(ctx, first, "the same command and timing as line "
 			   "%u (quoted or pasted again): not counted twice",
