@@ -75,7 +75,7 @@ Q := @
 endif
 
 LIB_SRCS := $(sort $(wildcard core/*.c parsers/*.c cmd/*.c analysis/*.c \
-	plot/*.c runner/*.c store/*.c))
+	ingest/*.c plot/*.c runner/*.c store/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)

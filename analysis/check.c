@@ -18,6 +18,7 @@
 #include "../core/json-out.h"
 #include "../core/human.h"
 #include "../core/input.h"
+#include "../ingest/shell.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/rs-csv.h"

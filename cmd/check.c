@@ -13,7 +13,7 @@
 #include "../analysis/check.h"
 #include "../analysis/links.h"
 #include "../core/input.h"
-#include "../core/load.h"
+#include "../ingest/load.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
 

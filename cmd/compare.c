@@ -24,7 +24,7 @@
 #include "../core/atomic.h"
 #include "../core/human.h"
 #include "../core/keymap.h"
-#include "../core/load.h"
+#include "../ingest/load.h"
 #include "../core/numscan.h"
 #include "../core/pager.h"
 #include "../core/suggest.h"

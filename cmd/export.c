@@ -8,7 +8,7 @@
 #include "../analysis/steady.h"
 #include "../analysis/steady-table.h"
 #include "../core/atomic.h"
-#include "../core/load.h"
+#include "../ingest/load.h"
 #include "../core/rs-csv.h"
 #include "../core/rs-json.h"
 #include "../core/strbuf.h"

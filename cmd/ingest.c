@@ -7,7 +7,7 @@
 #include "options.h"
 #include "../core/atomic.h"
 #include "../core/cpus.h"
-#include "../core/load.h"
+#include "../ingest/load.h"
 #include "../core/numscan.h"
 #include "../core/rs-csv.h"
 #include "../core/rs-json.h"

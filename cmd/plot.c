@@ -9,7 +9,7 @@
  */
 #include "cmd.h"
 #include "../core/atomic.h"
-#include "../core/load.h"
+#include "../ingest/load.h"
 #include "../core/numscan.h"
 #include "../plot/chart.h"
 

@@ -16,7 +16,7 @@
 #include "../analysis/experiment.h"
 #include "../analysis/footnotes.h"
 #include "../core/cpus.h"
-#include "../core/load.h"
+#include "../ingest/load.h"
 #include "../core/numscan.h"
 #include "../core/outdir.h"
 #include "../core/xalloc.h"

@@ -10,7 +10,7 @@
  */
 #include "cmd.h"
 #include "../analysis/format.h"
-#include "../core/load.h"
+#include "../ingest/load.h"
 #include "../core/xalloc.h"
 #include "../store/store.h"
 

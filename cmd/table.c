@@ -15,7 +15,7 @@
 #include "../analysis/format.h"
 #include "../analysis/table.h"
 #include "../core/atomic.h"
-#include "../core/load.h"
+#include "../ingest/load.h"
 #include "../core/numscan.h"
 #include "../core/xalloc.h"
 

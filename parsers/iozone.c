@@ -62,14 +62,14 @@
  * its values fill exactly the header's record sizes up to the row's file
  * size.  The throughput report likewise repeats the "Children see" lines.
  *
- * Command lines are not claimed: the context pass (core/context.c) turns
+ * Command lines are not claimed: the context pass (ingest/context.c) turns
  * the line right above an output into the "command" label.  The command
  * line (or "Command line used:") whose options a run's figures were read
  * with labels them itself, in the context pass's words, when prose stands
  * between.
  */
 #include "parser.h"
-#include "../core/context.h"
+#include "../ingest/context.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"

@@ -21,6 +21,7 @@
 #include "../core/input.h"
 #include "../core/resultset.h"
 #include "../core/strbuf.h"
+#include "../ingest/shell.h"
 
 #include <stdatomic.h>
 #include <stdint.h>

@@ -11,7 +11,7 @@
  * apart, because the author is telling us the conditions changed.
  */
 #include "parser.h"
-#include "../core/context.h"
+#include "../ingest/context.h"
 #include "../core/keymap.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"

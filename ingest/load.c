@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Loading result sets and raw text alike; see load.h. */
 #include "load.h"
-#include "cpus.h"
-#include "input.h"
-#include "rs-json.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "shell.h"
+#include "../core/cpus.h"
+#include "../core/input.h"
+#include "../core/rs-json.h"
+#include "../core/strbuf.h"
+#include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
 #include <dirent.h>
@@ -166,6 +167,7 @@ enum load_status load_input_hooked(const char *path,
 	/* a result set is read as it is: no hash, no lines (a 28 MB one
 	 * is one line, and cutting it cost as much as reading it) */
 	input_init_bare(&in, path, data, size);
+	in.runs_output_tool = shell_runs_output_tool;
 	if (rs_json_sniff(in.data, in.size)) {
 		struct result_set one;
 

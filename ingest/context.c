@@ -9,8 +9,9 @@
  * labels; which lines are output is the parsers' word (ctx->claimed).
  */
 #include "context.h"
-#include "numscan.h"
-#include "xalloc.h"
+#include "shell.h"
+#include "../core/numscan.h"
+#include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
 #include <stdint.h>

@@ -6,8 +6,8 @@
 #ifndef STORAN_LOAD_H
 #define STORAN_LOAD_H
 
-#include "diag.h"
-#include "resultset.h"
+#include "../core/diag.h"
+#include "../core/resultset.h"
 
 struct ingest_options;
 struct strbuf;
