@@ -7,6 +7,7 @@
 #include "options.h"
 #include "../core/atomic.h"
 #include "../core/cpus.h"
+#include "../ingest/ingest.h"
 #include "../ingest/load.h"
 #include "../core/numscan.h"
 #include "../core/rs-csv.h"

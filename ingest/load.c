@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Loading result sets and raw text alike; see load.h. */
 #include "load.h"
+#include "ingest.h"
 #include "shell.h"
 #include "../core/cpus.h"
 #include "../core/input.h"

@@ -127,23 +127,17 @@ int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
  */
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b);
 
-/* Ingest options shared by every command that reads raw text. */
-struct ingest_options {
-	struct labels labels;		/* --label k=v */
-	const char *name_pattern;	/* --name-pattern '{host}.{test}.txt' */
-	/* The output has no room for distributions (the CSV export):
-	 * parsers still use them (percentiles) but need not keep them
-	 * (measurement.hist_dropped keeps folding as it was). */
-	int drop_histograms;
-	/*
-	 * The fio that wrote the logs read (their latency unit): "3.33",
-	 * "fio-2.17", or NULL when unknown; fio_version_from says where it
-	 * was learnt ("--fio-version", "rw.json").  fio_assume_noted, when
-	 * set, lets the note that fio 3.x was assumed be said once only.
-	 */
-	const char *fio_version, *fio_version_from;
-	atomic_int *fio_assume_noted;
-};
+/*
+ * The context of one input's parse (ingest/ingest.c's): a source added to
+ * rs for it, no line claimed.  parse_ctx_recut() after the input's lines
+ * were cut late; parse_ctx_finish() once every parser ran (the last
+ * measurement shares its labels); parse_ctx_release() frees it.
+ */
+void parse_ctx_init(struct parse_ctx *ctx, const struct input *in,
+		    struct result_set *rs, struct diag_list *diags);
+void parse_ctx_recut(struct parse_ctx *ctx);
+void parse_ctx_finish(struct parse_ctx *ctx);
+void parse_ctx_release(struct parse_ctx *ctx);
 
 /* Is the file named like a fio log (JOB_bw.N.log, _clat...)? */
 int fio_log_name_kind(const char *name);
@@ -154,34 +148,5 @@ int fio_log_name_kind(const char *name);
  */
 int fio_version_in_text(const char *text, size_t len, char *out,
 			size_t outlen);
-
-/*
- * Runs every parser over one input and appends what they found to rs.
- * Returns 0 when the input gave results and no errors, 1 when it failed
- * (diagnostics say why).
- */
-int ingest_input(struct input *in, const struct ingest_options *opt,
-		 struct result_set *rs, struct diag_list *diags);
-/*
- * ingest_input() with only the parsers of list (NULL-terminated, in
- * parsers[] order): one parser's fuzz target reads with it alone.
- */
-int ingest_input_with(struct input *in, const struct parser *const *list,
-		      const struct ingest_options *opt, struct result_set *rs,
-		      struct diag_list *diags);
-/*
- * May a parser read the input whole (struct parser's whole_start)?  Then
- * it is finished uncut (input_finish_uncut), and ingest_input() cuts its
- * lines only if no parser did.
- */
-int ingest_may_read_whole(const struct input *in);
-
-/*
- * Applies --name-pattern to a source name: "{host}.{test}.txt" against
- * "old.randread.txt" sets host=old and test=randread ({_} skips a part).
- * Returns 0 on a match, -1 otherwise (labels untouched).
- */
-int name_pattern_apply(const char *pattern, const char *name,
-		       struct labels *labels);
 
 #endif

@@ -20,6 +20,7 @@
 #include "core/rs-json.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 #include "parsers/parser.h"
 
 /* FUZZ_CSV_ROUND_TRIP=1 in the environment: see fuzz-common.h. */

@@ -9,6 +9,7 @@
  */
 #include "fuzz-common.h"
 
+#include "ingest/ingest.h"
 #include "parsers/parser.h"
 
 #ifndef FUZZ_PARSER

@@ -14,6 +14,7 @@
 #include "core/diag.h"
 #include "core/input.h"
 #include "core/strbuf.h"
+#include "ingest/ingest.h"
 #include "parsers/parser.h"
 
 /*

@@ -20,6 +20,7 @@
 #include "core/series.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 #include "parsers/parser.h"
 
 /* The result set of text named name, as JSON, read cut or whole. */

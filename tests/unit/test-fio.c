@@ -20,6 +20,7 @@
 #include "core/rs-json.h"
 #include "core/strbuf.h"
 #include "parsers/fio-common.h"
+#include "ingest/ingest.h"
 #include "parsers/parser.h"
 
 static void test_op(void **state)

@@ -17,6 +17,7 @@
 #include "ingest/load.h"
 #include "core/resultset.h"
 #include "core/strbuf.h"
+#include "ingest/ingest.h"
 #include "parsers/parser.h"
 
 static void load(struct input *in, const char *text)
