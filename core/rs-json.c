@@ -481,10 +481,8 @@ struct reader {
 	size_t obj;		/* its token */
 	struct jscan *js;
 	int nonneg;		/* its unit has no negative figures */
-	/* the last measurement's labels as written, and the set made of
-	 * them: the next one with the same shares that set */
-	struct label_ref *prev_pairs;
-	size_t nprev;
+	/* the last measurement's label set: the next one written with
+	 * the same labels shares it */
 	struct labels prev;
 };
 
@@ -825,13 +823,21 @@ out:
 	return rc;
 }
 
-static int same_pairs(const struct label_ref *a, size_t na,
-		      const struct label_ref *b, size_t nb)
+/*
+ * Whether the pairs, in the order the document wrote them, are the
+ * previous measurement's set label for label.  Compared with the set
+ * itself, not with the previous pairs: those point into token storage
+ * that is reset after every measurement.  A document that does not
+ * write labels sorted (storan's own does) just shares nothing.
+ */
+static int same_as_set(const struct label_ref *pairs, size_t n,
+		       const struct labels *set)
 {
-	if (na != nb || !b)
+	if (n != set->n)
 		return 0;
-	for (size_t i = 0; i < na; i++)
-		if (strcmp(a[i].key, b[i].key) || strcmp(a[i].value, b[i].value))
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(pairs[i].key, set->v[i].key) ||
+		    strcmp(pairs[i].value, set->v[i].value))
 			return 0;
 	return 1;
 }
@@ -874,16 +880,14 @@ static int read_labels(struct reader *r, size_t o, struct measurement *m)
 		free(pairs);
 		return rc;
 	}
-	if (same_pairs(pairs, n, r->prev_pairs, r->nprev)) {
+	if (n && same_as_set(pairs, n, &r->prev)) {
 		labels_copy(&m->labels, &r->prev);	/* a job's metrics */
 		free(pairs);
 		return 0;
 	}
 	if (labels_set_many(&m->labels, pairs, n))
 		BUG("%zu labels did not fit", n);
-	free(r->prev_pairs);
-	r->prev_pairs = pairs;
-	r->nprev = n;
+	free(pairs);
 	labels_release(&r->prev);
 	labels_copy(&r->prev, &m->labels);
 	return 0;
@@ -1099,8 +1103,7 @@ static int read_buffer(const char *name, const char *text, char *buf,
 		       struct strbuf *err)
 {
 	struct jscan *js = xmalloc(sizeof(*js));
-	struct reader r = { name, text, err, 0, 0, js, 0, NULL, 0,
-			    { NULL, 0, 0 } };
+	struct reader r = { name, text, err, 0, 0, js, 0, { NULL, 0, 0 } };
 	size_t root;
 	int rc = -1;
 
@@ -1111,7 +1114,6 @@ static int read_buffer(const char *name, const char *text, char *buf,
 		syntax_error(name, text, len, js, err);
 	else
 		rc = read_document(&r, root, rs);
-	free(r.prev_pairs);
 	labels_release(&r.prev);
 	jscan_release(js);
 	free(js);

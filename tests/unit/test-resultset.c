@@ -627,6 +627,54 @@ static void test_json_shares_labels(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Regression: a document read in place copies its strings into the
+ * reader's token store, which is reset (its extra chunks freed) after
+ * every measurement; the sharing test compared the next measurement's
+ * labels with pointers into that freed store (heap-use-after-free
+ * under ASan, seen in CI on `storan report`).  Two long values take a
+ * store chunk each, so the reset frees one of them.
+ */
+static void append_long_measurement(struct strbuf *doc, const char *t)
+{
+	strbuf_adds(doc, "{\"tool\": \"fio\", \"op\": \"read\","
+		      " \"metric\": \"bw\", \"unit\": \"B/s\","
+		      " \"values\": [1], \"labels\": {");
+	for (int k = 0; k < 2; k++) {
+		strbuf_addf(doc, "\"k%d\": \"a", k);
+		for (int i = 0; i < 20000; i++)
+			strbuf_addch(doc, 'b');
+		strbuf_adds(doc, "\", ");
+	}
+	strbuf_addf(doc, "\"t\": \"%s\"}}", t);
+}
+
+static void test_json_shares_long_labels(void **state)
+{
+	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT;
+	struct result_set rs;
+
+	(void)state;
+	strbuf_adds(&doc, "{\"schema\": \"storan/1\", \"sources\": [],"
+		      " \"measurements\": [");
+	append_long_measurement(&doc, "1");
+	strbuf_addch(&doc, ',');
+	append_long_measurement(&doc, "1");
+	strbuf_addch(&doc, ',');
+	append_long_measurement(&doc, "2");
+	strbuf_adds(&doc, "]}");
+	result_set_init(&rs);
+	assert_int_equal(rs_json_read_in_place("e.json", doc.buf, doc.len, &rs,
+					       &err), 0);
+	assert_int_equal(rs.n, 3);
+	assert_ptr_equal(rs.m[0].labels.v, rs.m[1].labels.v);
+	assert_int_equal(strlen(labels_get(&rs.m[1].labels, "k1")), 20001);
+	assert_string_equal(labels_get(&rs.m[2].labels, "t"), "2");
+	result_set_release(&rs);
+	strbuf_release(&doc);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_measurement_block),
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_json_shares_labels),
+		cmocka_unit_test(test_json_shares_long_labels),
 	};
 
 	return cmocka_run_group_tests_name("resultset", tests, NULL, NULL);
