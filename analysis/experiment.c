@@ -10,7 +10,6 @@
  * pool the groups' runs.
  */
 #include "experiment.h"
-#include "table.h"
 #include "../core/human.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
@@ -23,6 +22,31 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+int label_is_provenance(const char *key)
+{
+	static const char *const keys[] = { "command", "section", "file",
+					    NULL };
+
+	return in_list(key, keys);
+}
+
+int key_is_size(const char *key)
+{
+	static const char *const keys[] = { "bs", "blocksize", "filesize",
+					    "size", "recsize", "io_size",
+					    NULL };
+
+	return in_list(key, keys);
+}
 
 #define TEST_KEY "test"
 

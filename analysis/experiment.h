@@ -303,4 +303,14 @@ int experiment_sets_share_a_measurement(const struct result_set *a,
 size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 			size_t *match, int *split, size_t *nsplit);
 
+/*
+ * Labels that say where a number came from rather than under which
+ * conditions it was measured: command, section, file.  Tables pool across
+ * them; compare leaves them out of the match.
+ */
+int label_is_provenance(const char *key);
+
+/* Is KEY a size, printed "4K" rather than "4096" (bs, filesize...)? */
+int key_is_size(const char *key);
+
 #endif

@@ -52,23 +52,6 @@ static int in_list(const char *s, const char *const *list)
 	return 0;
 }
 
-int label_is_provenance(const char *key)
-{
-	static const char *const keys[] = { "command", "section", "file",
-					    NULL };
-
-	return in_list(key, keys);
-}
-
-int key_is_size(const char *key)
-{
-	static const char *const keys[] = { "bs", "blocksize", "filesize",
-					    "size", "recsize", "io_size",
-					    NULL };
-
-	return in_list(key, keys);
-}
-
 int pivot_ratio_parse(const char *spec, char **key, char **num, char **den)
 {
 	const char *eq = strchr(spec, '='), *sep = NULL, *p;

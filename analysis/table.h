@@ -45,16 +45,6 @@ enum pivot_stat {
 int pivot_stat_parse(const char *name, enum pivot_stat *out);
 const char *pivot_stat_name(enum pivot_stat stat);
 
-/*
- * Labels that say where a number came from rather than under which
- * conditions it was measured: command, section, file.  Tables pool across
- * them; compare leaves them out of the match.
- */
-int label_is_provenance(const char *key);
-
-/* Is KEY a size, printed "4K" rather than "4096" (bs, filesize...)? */
-int key_is_size(const char *key);
-
 /* Where op sorts: the order benchmarks run them (read, write, randread,
  * ..., hdparm's cachedread after its disk read); others 1000, after. */
 int op_rank(const char *op);
