@@ -23,7 +23,7 @@
  *
  * Written through jansson with sorted keys: stable output for tests.
  */
-#include "report.h"
+#include "chart-json.h"
 #include "../core/json-out.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"

@@ -19,7 +19,7 @@
  * would collide between charts (a later chart would borrow an earlier
  * one's glyphs), so every id and reference gets the chart's prefix.
  */
-#include "report.h"
+#include "writers.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 

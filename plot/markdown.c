@@ -7,7 +7,7 @@
  * notes and inputs.  Names and messages go through fmt_md_escape()
  * (analysis/format.h).
  */
-#include "report.h"
+#include "writers.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
 

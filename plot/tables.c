@@ -10,7 +10,8 @@
  * lists them once, in its caveats box.  CDFs have no table (the workbook
  * holds their points).
  */
-#include "report.h"
+#include "chart-table.h"
+#include "tables.h"
 #include "../core/xalloc.h"
 
 #include <math.h>

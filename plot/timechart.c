@@ -14,7 +14,7 @@
  * parser made the windows (parsers/fio-log.c).  These charts have no
  * table (a row per second would bury the page); their JSON has the points.
  */
-#include "report.h"
+#include "report-model.h"
 #include "timechart.h"
 #include "../analysis/steady.h"
 #include "../analysis/steady-table.h"

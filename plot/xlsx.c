@@ -21,7 +21,8 @@
  * Excel's 31 characters; the NN prefix keeps them unique.
  */
 #include "gfx.h"
-#include "report.h"
+#include "chart-table.h"
+#include "writers.h"
 #include "xlsx-data.h"
 #include "../core/numfmt.h"
 #include "../core/version.h"

@@ -17,6 +17,7 @@
 
 #include "core/resultset.h"
 #include "plot/chart.h"
+#include "plot/chart-table.h"
 #include "plot/report.h"
 
 static void near(double got, double want, double tol)
