@@ -18,7 +18,7 @@
 #include "../core/json-out.h"
 #include "../core/human.h"
 #include "../core/input.h"
-#include "../ingest/shell.h"
+#include "../parsers/shell.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/rs-csv.h"

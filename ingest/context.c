@@ -9,7 +9,7 @@
  * labels; which lines are output is the parsers' word (ctx->claimed).
  */
 #include "context.h"
-#include "shell.h"
+#include "../parsers/shell.h"
 #include "../core/numscan.h"
 #include "../core/xalloc.h"
 #include "../parsers/parser.h"
@@ -171,56 +171,6 @@ static const char *atx_title(const char *t, int markdown)
 	    strstr(title, " /dev/"))
 		return NULL;
 	return title;
-}
-
-/*
- * Does the title count runs ("Run 1", "2nd run", "Test #3", "pass 2")?
- * Then the outputs under such headings are repetitions of one test,
- * to be pooled, not conditions.
- */
-static int counts_runs(const char *t, size_t len)
-{
-	static const char *const words[] = {
-		"run", "test", "pass", "try", "trial", "round", "attempt",
-		"iteration", "repeat", "repetition", NULL
-	};
-	int word = 0, number = 0, other = 0;
-
-	for (size_t i = 0; i < len;) {
-		size_t w = i, k;
-
-		while (w < len && !is_space(t[w]) && t[w] != '#' &&
-		       t[w] != '.' && t[w] != ',' && t[w] != '(' && t[w] != ')')
-			w++;
-		if (w > i && t[i] >= '0' && t[i] <= '9') {
-			number = 1;	/* "1", "2nd", "3." */
-		} else if (w > i) {
-			for (k = 0; words[k]; k++)
-				if (strlen(words[k]) + 1 >= w - i &&
-				    strlen(words[k]) <= w - i &&
-				    !strncasecmp(t + i, words[k], strlen(words[k])))
-					break;
-			if (words[k])
-				word = 1;
-			else
-				other = 1;
-		}
-		i = w + (w < len);
-	}
-	return word && number && !other;
-}
-
-int context_counts_run(const char *text)
-{
-	const char *t = text, *e = text + strlen(text);
-
-	/* "Run 2:", "=== run 3 ===", "### Test #4", "**Iteration 5**" */
-	while (t < e && (is_space(*t) || strchr("=*#-", *t)))
-		t++;
-	while (e > t && (is_space(e[-1]) || strchr("=*#-:", e[-1])))
-		e--;
-	return e > t && (size_t)(e - t) <= 40 &&
-	       counts_runs(t, (size_t)(e - t));
 }
 
 /* "Then I ran it again", "re-run": a repetition, said in words. */
@@ -585,7 +535,7 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	if (e - t > 3 && !strncmp(e - 3, "：", 3))	/* full-width ':' */
 		e -= 3;
 	*len = (size_t)(e - t);
-	if (!*len || *len > HEADING_MAX || counts_runs(t, *len) ||
+	if (!*len || *len > HEADING_MAX || words_count_run(t, *len) ||
 	    says_again(t, *len) || only_announces(t, *len))
 		return NULL;
 	return t;

@@ -53,11 +53,4 @@ void context_apply(struct parse_ctx *ctx);
  */
 char *context_command_text(const struct parse_ctx *ctx, size_t li);
 
-/*
- * Is the line only a run counter ("Run 2:", "=== run 3 ===", "Test #4")?
- * The outputs around it are repetitions of one test: such a line does
- * not keep them from folding into one measurement, as prose would.
- */
-int context_counts_run(const char *text);
-
 #endif

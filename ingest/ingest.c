@@ -36,7 +36,7 @@ static size_t *count_prose(const struct parse_ctx *ctx)
 	for (size_t i = 0; i < n; i++)
 		prose[i + 1] = prose[i] + (!ctx->claimed[i] &&
 					   !line_is_empty(&ctx->in->lines[i]) &&
-					   !context_counts_run(
+					   !line_counts_run(
 						ctx->in->lines[i].text));
 	return prose;
 }
@@ -323,6 +323,7 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 	int failed = 0, whole;
 
 	parse_ctx_init(&ctx, in, rs, diags);
+	ctx.command_text = context_command_text;
 	ctx.drop_histograms = opt && opt->drop_histograms;
 	if (opt) {
 		ctx.fio_version = opt->fio_version;

@@ -2,7 +2,7 @@
 /* Loading result sets and raw text alike; see load.h. */
 #include "load.h"
 #include "ingest.h"
-#include "shell.h"
+#include "../parsers/shell.h"
 #include "../core/cpus.h"
 #include "../core/input.h"
 #include "../core/rs-json.h"

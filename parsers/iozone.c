@@ -69,7 +69,6 @@
  * between.
  */
 #include "parser.h"
-#include "../ingest/context.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
@@ -719,7 +718,9 @@ static void label_command(struct ioz_state *st, struct measurement *m)
 		return;
 	if (!st->have_cmd_text || st->cmd_text_li != run->cmd_li) {
 		free(st->cmd_text);
-		st->cmd_text = context_command_text(st->ctx, run->cmd_li);
+		st->cmd_text = st->ctx->command_text ?
+				st->ctx->command_text(st->ctx, run->cmd_li) :
+				NULL;
 		st->cmd_text_li = run->cmd_li;
 		st->have_cmd_text = 1;
 		if (st->cmd_text && run->rows_tail &&

@@ -21,7 +21,7 @@
 #include "../core/input.h"
 #include "../core/resultset.h"
 #include "../core/strbuf.h"
-#include "../ingest/shell.h"
+#include "shell.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -48,6 +48,10 @@ struct parse_ctx {
 	struct keymap *label_sets;	/* share_labels(): the same */
 	const struct label *last_shared;	/* the set it saw last */
 	struct strbuf label_key;	/* its scratch */
+	/* The command that ran line li's output as the context pass reads
+	 * it (joined, its prompt gone), or NULL: set by whoever drives the
+	 * parsers (ingest/), so that a parser calls nothing above it. */
+	char *(*command_text)(const struct parse_ctx *ctx, size_t li);
 };
 
 struct parser {

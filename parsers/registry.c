@@ -5,7 +5,6 @@
  * (detect, parse, context, fold) is ingest/ingest.c's.
  */
 #include "parser.h"
-#include "../ingest/context.h"
 #include "../core/keymap.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
@@ -202,7 +201,7 @@ int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
 		return 0;
 	for (size_t i = a + 1; i < b && i < ctx->in->nlines; i++)
 		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]) &&
-		    !context_counts_run(ctx->in->lines[i].text))
+		    !line_counts_run(ctx->in->lines[i].text))
 			return 1;
 	return 0;
 }

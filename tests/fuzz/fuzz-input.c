@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/input.h"
-#include "ingest/shell.h"
+#include "parsers/shell.h"
 #include "core/rs-json.h"
 #include "core/xalloc.h"
 

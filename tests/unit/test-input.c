@@ -13,7 +13,7 @@
 #include "core/diag.h"
 #include "core/filemap.h"
 #include "core/input.h"
-#include "ingest/shell.h"
+#include "parsers/shell.h"
 #include "ingest/load.h"
 #include "core/resultset.h"
 #include "core/strbuf.h"

@@ -595,3 +595,58 @@ int shell_runs_output_tool(const char *head)
 			return 1;
 	return 0;
 }
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Does the title count runs ("Run 1", "2nd run", "Test #3", "pass 2")?
+ * Then the outputs under such headings are repetitions of one test,
+ * to be pooled, not conditions.
+ */
+int words_count_run(const char *t, size_t len)
+{
+	static const char *const words[] = {
+		"run", "test", "pass", "try", "trial", "round", "attempt",
+		"iteration", "repeat", "repetition", NULL
+	};
+	int word = 0, number = 0, other = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t w = i, k;
+
+		while (w < len && !is_space(t[w]) && t[w] != '#' &&
+		       t[w] != '.' && t[w] != ',' && t[w] != '(' && t[w] != ')')
+			w++;
+		if (w > i && t[i] >= '0' && t[i] <= '9') {
+			number = 1;	/* "1", "2nd", "3." */
+		} else if (w > i) {
+			for (k = 0; words[k]; k++)
+				if (strlen(words[k]) + 1 >= w - i &&
+				    strlen(words[k]) <= w - i &&
+				    !strncasecmp(t + i, words[k], strlen(words[k])))
+					break;
+			if (words[k])
+				word = 1;
+			else
+				other = 1;
+		}
+		i = w + (w < len);
+	}
+	return word && number && !other;
+}
+
+int line_counts_run(const char *text)
+{
+	const char *t = text, *e = text + strlen(text);
+
+	/* "Run 2:", "=== run 3 ===", "### Test #4", "**Iteration 5**" */
+	while (t < e && (is_space(*t) || strchr("=*#-", *t)))
+		t++;
+	while (e > t && (is_space(e[-1]) || strchr("=*#-:", e[-1])))
+		e--;
+	return e > t && (size_t)(e - t) <= 40 &&
+	       words_count_run(t, (size_t)(e - t));
+}

@@ -96,4 +96,14 @@ char *shell_next_word(const char **p, const char *end);
  */
 int shell_runs_output_tool(const char *head);
 
+/* Are the len bytes at t only a run counter's words ("Run 2", "test
+ * #4", "3rd pass")? */
+int words_count_run(const char *t, size_t len);
+/*
+ * Is the line only a run counter ("Run 2:", "=== run 3 ===", "Test #4")?
+ * The outputs around it are repetitions of one test: such a line does
+ * not keep them from folding into one measurement, as prose would.
+ */
+int line_counts_run(const char *text);
+
 #endif
