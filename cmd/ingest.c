@@ -40,10 +40,25 @@ static const char ingest_usage[] =
 	"  -o, --output FILE       write to FILE (whole or not at all)\n"
 	"  -j, --jobs N            read N inputs at a time (default: one per\n"
 	"                          CPU when there are 4 inputs or more)\n"
-	"  -h, --help              show this help\n"
+	"  -h, --help              show this help\n";
+
+static const char ingest_usage_end[] =
 	"\n"
 	"Exit status: 0 all inputs read, 1 some input gave no result or an\n"
 	"error (FILE:LINE on stderr), 2 usage error or unreadable input.\n";
+
+/* The usage, with the formats read as the parser table lists them. */
+static void print_ingest_usage(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, ingest_usage);
+	strbuf_adds(&sb, "\nFormats, tried in this order on every input:\n");
+	parsers_describe(&sb);
+	strbuf_adds(&sb, ingest_usage_end);
+	print_usage(stdout, sb.buf);
+	strbuf_release(&sb);
+}
 
 /* Parses "k=v" into labels; -1 when it is not of that form. */
 int parse_label_arg(const char *arg, struct labels *labels)
@@ -157,7 +172,7 @@ int cmd_ingest(int argc, char **argv)
 			opt.fio_version_from = "--fio-version";
 			break;
 		case 'h':
-			print_usage(stdout, ingest_usage);
+			print_ingest_usage();
 			return EXIT_OK;
 		default:
 			return option_error("ingest", c, argv, longopts);

@@ -542,20 +542,33 @@ static const char *heading_title(const struct parse_ctx *ctx,
 }
 
 /* The benchmark programs a command line may run. */
-static const char *const tools[] = {
-	"iozone", "fio", "dd", "hdparm", "blockdev-perftest", "time",
-	"bonnie++", "sysbench", NULL
-};
+/* Benchmarks storan reads no output of, whose commands are commands
+ * all the same. */
+static const char *const other_tools[] = { "bonnie++", "sysbench", NULL };
+
+#define TOOLS_MAX 32
+
+/* What a benchmark command may run: the parsers' programs (their
+ * table), then the others. */
+static size_t tool_names(const char **names)
+{
+	size_t n = parser_programs(names, TOOLS_MAX);
+
+	for (size_t i = 0; other_tools[i] && n < TOOLS_MAX; i++)
+		names[n++] = other_tools[i];
+	return n;
+}
 
 static int is_tool_word(const char *w, size_t len)
 {
-	const char *base = w;
+	const char *base = w, *tools[TOOLS_MAX];
+	size_t n = tool_names(tools);
 
 	for (size_t i = 0; i < len; i++)
 		if (w[i] == '/')
 			base = w + i + 1;
 	len -= (size_t)(base - w);
-	for (size_t i = 0; tools[i]; i++)
+	for (size_t i = 0; i < n; i++)
 		if (strlen(tools[i]) == len && !strncmp(tools[i], base, len))
 			return 1;
 	return 0;
@@ -657,9 +670,11 @@ static int fits_command(const char *t, size_t len)
  */
 static const char *past_prose(const char *t)
 {
+	const char *tools[TOOLS_MAX];
+	size_t n = tool_names(tools);
 	struct shell_cmd sc;
 
-	for (size_t i = 0; tools[i]; i++)
+	for (size_t i = 0; i < n; i++)
 		if (shell_find(t, tools[i], &sc, 1) && sc.prog > t &&
 		    memchr(t, ':', (size_t)(sc.prog - t)))
 			return sc.prog;
@@ -725,16 +740,15 @@ static char *command_at(const struct parse_ctx *ctx,
 
 /*
  * A buffered read, which a cache drop sends to the device?  Writes and
- * O_DIRECT reads bypass the page cache either way, and hdparm -t and fio
- * (invalidate=1) drop the file's cache themselves before they read: only
- * dd's and iozone's reads depend on what ran before.
+ * O_DIRECT reads bypass the page cache either way, and only some tools
+ * read through it (their parser's row says which).
  */
 static int reads_through_cache(const struct measurement *m)
 {
+	const struct parser *p = parser_for_tool(m->tool);
 	const char *direct = labels_get(&m->labels, "direct");
 
-	return m->tool && (!strcmp(m->tool, "dd") ||
-			   !strcmp(m->tool, "iozone")) &&
+	return p && p->reads_through_cache &&
 	       m->op && (!strcmp(m->op, "read") ||
 			 !strcmp(m->op, "randread")) &&
 	       !(direct && !strcmp(direct, "1")) &&
@@ -744,11 +758,13 @@ static int reads_through_cache(const struct measurement *m)
 /* Does line i start a run: a prompt, or a benchmark tool's command? */
 static int starts_run(const char *text)
 {
+	const char *tools[TOOLS_MAX];
+	size_t n = tool_names(tools);
 	struct shell_cmd sc;
 
 	if (line_after_prompt(text) != text)
 		return 1;
-	for (size_t t = 0; tools[t]; t++)
+	for (size_t t = 0; t < n; t++)
 		if (shell_find(text, tools[t], &sc, 1))
 			return 1;
 	return 0;

@@ -168,7 +168,7 @@ enum load_status load_input_hooked(const char *path,
 	/* a result set is read as it is: no hash, no lines (a 28 MB one
 	 * is one line, and cutting it cost as much as reading it) */
 	input_init_bare(&in, path, data, size);
-	in.runs_output_tool = shell_runs_output_tool;
+	in.runs_output_tool = parser_output_after_command;
 	if (rs_json_sniff(in.data, in.size)) {
 		struct result_set one;
 

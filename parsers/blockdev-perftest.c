@@ -648,8 +648,14 @@ static int bpt_parse(struct parse_ctx *ctx)
 	return emitted;
 }
 
+static const char *const blockdev_perftest_programs[] = { "blockdev-perftest", NULL };
+
 const struct parser parser_blockdev_perftest = {
 	.name = "blockdev-perftest",
+	.tool = "blockdev-perftest",
+	.reads = "SCST's blockdev-perftest tables",
+	.programs = blockdev_perftest_programs,
+	.output_after_command = 1,
 	.detect = bpt_detect,
 	.parse = bpt_parse,
 };

@@ -352,6 +352,7 @@ static int csv_parse(struct parse_ctx *ctx)
 
 const struct parser parser_csv = {
 	.name = "csv",
+	.reads = "storan's CSV export, read back (figures typed by hand)",
 	.detect = csv_detect,
 	.parse = csv_parse,
 };

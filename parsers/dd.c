@@ -1435,6 +1435,11 @@ static int dd_parse(struct parse_ctx *ctx)
 
 const struct parser parser_dd = {
 	.name = "dd",
+	.tool = "dd",
+	.reads = "dd transfer summaries: GNU (any locale), BSD, BusyBox",
+	.programs = dd_names,
+	.output_after_command = 1,
+	.reads_through_cache = 1,
 	.detect = dd_detect,
 	.parse = dd_parse,
 };

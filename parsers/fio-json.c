@@ -1222,8 +1222,13 @@ static int fio_json_parse_whole(struct parse_ctx *ctx)
 	return emit_docs(ctx, js, docs, n);
 }
 
+static const char *const fio_json_programs[] = { "fio", NULL };
+
 const struct parser parser_fio_json = {
 	.name = "fio-json",
+	.tool = "fio",
+	.reads = "fio's JSON and JSON+ output, 2.x and 3.x",
+	.programs = fio_json_programs,
 	.detect = fio_json_detect,
 	.parse = fio_json_parse,
 	.whole_start = fio_json_whole_start,

@@ -835,8 +835,13 @@ static int fio_log_parse_whole(struct parse_ctx *ctx)
 	return (int)(ctx->rs->n - before);
 }
 
+static const char *const fio_log_programs[] = { "fio", NULL };
+
 const struct parser parser_fio_log = {
 	.name = "fio-log",
+	.tool = "fio",
+	.reads = "fio's bw, iops, lat and histogram logs",
+	.programs = fio_log_programs,
 	.detect = fio_log_detect,
 	.parse = fio_log_parse,
 	.whole_start = fio_log_whole_start,

@@ -463,8 +463,13 @@ static int fio_terse_parse(struct parse_ctx *ctx)
 	return (int)(ctx->rs->n - before);
 }
 
+static const char *const fio_terse_programs[] = { "fio", NULL };
+
 const struct parser parser_fio_terse = {
 	.name = "fio-terse",
+	.tool = "fio",
+	.reads = "fio's terse lines (--minimal), versions 2 to 5",
+	.programs = fio_terse_programs,
 	.detect = fio_terse_detect,
 	.parse = fio_terse_parse,
 };

@@ -1920,8 +1920,13 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	return (int)(ctx->rs->n - before);
 }
 
+static const char *const fio_text_programs[] = { "fio", NULL };
+
 const struct parser parser_fio_text = {
 	.name = "fio",
+	.tool = "fio",
+	.reads = "fio's normal (human) output, 2.x and 3.x",
+	.programs = fio_text_programs,
 	.detect = fio_text_detect,
 	.parse = fio_text_parse,
 };

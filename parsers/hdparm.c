@@ -612,8 +612,14 @@ static int hdparm_parse(struct parse_ctx *ctx)
 	return emitted;
 }
 
+static const char *const hdparm_programs[] = { "hdparm", NULL };
+
 const struct parser parser_hdparm = {
 	.name = "hdparm",
+	.tool = "hdparm",
+	.reads = "hdparm -t / -T timings",
+	.programs = hdparm_programs,
+	.output_after_command = 1,
 	.detect = hdparm_detect,
 	.parse = hdparm_parse,
 };

@@ -1335,8 +1335,15 @@ static int iozone_parse(struct parse_ctx *ctx)
 	return emitted;
 }
 
+static const char *const iozone_programs[] = { "iozone", NULL };
+
 const struct parser parser_iozone = {
 	.name = "iozone",
+	.tool = "iozone",
+	.reads = "iozone's tables, -R report and -t summaries",
+	.programs = iozone_programs,
+	.output_after_command = 1,
+	.reads_through_cache = 1,
 	.detect = iozone_detect,
 	.parse = iozone_parse,
 };

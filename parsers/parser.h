@@ -54,8 +54,30 @@ struct parse_ctx {
 	char *(*command_text)(const struct parse_ctx *ctx, size_t li);
 };
 
+/*
+ * A row of the parser table: adding a parser is its file and its row.
+ * Everything the rest of storan knows about a tool's text is here: the
+ * context pass, the input layer, storan check and `storan ingest --help`
+ * ask the table, not lists of their own.
+ */
 struct parser {
 	const char *name;
+	/* The tool its measurements name (their 'tool'): "fio" for each of
+	 * fio's formats; NULL for a format of no one tool (CSV). */
+	const char *tool;
+	/* What it reads, one line for `storan ingest --help` and docs. */
+	const char *reads;
+	/* Programs whose command runs it ("dd", "gdd"), NULL-terminated;
+	 * NULL: none.  A line running one is a command, not prose. */
+	const char *const *programs;
+	/* A page that lost its line breaks runs its output into its command
+	 * ("# hdparm -t /dev/sda /dev/sda: Timing ..."): the input layer
+	 * cuts such a line after the command. */
+	unsigned output_after_command : 1;
+	/* Its buffered reads go through the page cache, so whether a cache
+	 * drop ran before them matters (dd, iozone); hdparm -t and fio
+	 * (invalidate=1) drop the file's cache themselves. */
+	unsigned reads_through_cache : 1;
 	/* How sure the parser is that its tool's text is in the input: 0
 	 * means "not here", anything above means "let me parse". */
 	int (*detect)(const struct input *in);
@@ -75,6 +97,19 @@ struct parser {
 
 /* NULL-terminated, in the order they run. */
 extern const struct parser *const parsers[];
+
+/* The first row whose measurements name tool, or NULL. */
+const struct parser *parser_for_tool(const char *tool);
+/* The programs some parser reads the output of, each once, in table
+ * order, into out (at most max); returns how many. */
+size_t parser_programs(const char **out, size_t max);
+/* Does the line run a program whose output may follow its command on
+ * the same line (output_after_command)?  struct input's
+ * runs_output_tool. */
+int parser_output_after_command(const char *head);
+/* Every row's name and what it reads, a line each, as --help lists
+ * them. */
+void parsers_describe(struct strbuf *out);
 
 /*
  * Emits a measurement with one value, read at input line index li, and

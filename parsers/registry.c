@@ -34,6 +34,51 @@ const struct parser *const parsers[] = {
 	NULL,
 };
 
+const struct parser *parser_for_tool(const char *tool)
+{
+	for (size_t i = 0; tool && parsers[i]; i++)
+		if (parsers[i]->tool && !strcmp(parsers[i]->tool, tool))
+			return parsers[i];
+	return NULL;
+}
+
+size_t parser_programs(const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; parsers[i]; i++)
+		for (const char *const *p = parsers[i]->programs; p && *p; p++) {
+			size_t k = 0;
+
+			while (k < n && strcmp(out[k], *p))
+				k++;
+			if (k == n && n < max)
+				out[n++] = *p;
+		}
+	return n;
+}
+
+int parser_output_after_command(const char *head)
+{
+	struct shell_cmd sc;
+
+	for (size_t i = 0; parsers[i]; i++) {
+		if (!parsers[i]->output_after_command)
+			continue;
+		for (const char *const *p = parsers[i]->programs; *p; p++)
+			if (shell_find(head, *p, &sc, 1))
+				return 1;
+	}
+	return 0;
+}
+
+void parsers_describe(struct strbuf *out)
+{
+	for (size_t i = 0; parsers[i]; i++)
+		strbuf_addf(out, "  %-20s%s\n", parsers[i]->name,
+			    parsers[i]->reads);
+}
+
 static const char *line_source_name(const struct parse_ctx *ctx, size_t li)
 {
 	const char *origin = input_origin_at(ctx->in, li);

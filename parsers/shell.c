@@ -583,19 +583,6 @@ char *shell_cmd_text(const struct shell_cmd *c)
 	return xstrndup(c->prog, len);
 }
 
-int shell_runs_output_tool(const char *head)
-{
-	static const char *const tools[] = {
-		"hdparm", "dd", "time", "iozone", "blockdev-perftest", NULL
-	};
-	struct shell_cmd sc;
-
-	for (size_t k = 0; tools[k]; k++)
-		if (shell_find(head, tools[k], &sc, 1))
-			return 1;
-	return 0;
-}
-
 static int is_space(char c)
 {
 	return c == ' ' || c == '\t';

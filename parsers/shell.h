@@ -89,13 +89,6 @@ char *shell_cmd_text(const struct shell_cmd *c);
 int shell_is_wrapper(const char *w);
 char *shell_next_word(const char **p, const char *end);
 
-/*
- * Does the line run a tool whose output a page may run into its command
- * (hdparm, dd, time, iozone, blockdev-perftest)?  For the input layer's
- * cutting of run-together lines (struct input's runs_output_tool).
- */
-int shell_runs_output_tool(const char *head);
-
 /* Are the len bytes at t only a run counter's words ("Run 2", "test
  * #4", "3rd pass")? */
 int words_count_run(const char *t, size_t len);

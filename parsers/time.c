@@ -615,8 +615,14 @@ static int time_parse(struct parse_ctx *ctx)
 	return (int)(ctx->rs->n - before);
 }
 
+static const char *const time_programs[] = { "time", NULL };
+
 const struct parser parser_time = {
 	.name = "time",
+	.tool = "time",
+	.reads = "timings of the shell's time and GNU time",
+	.programs = time_programs,
+	.output_after_command = 1,
 	.detect = time_detect,
 	.parse = time_parse,
 };

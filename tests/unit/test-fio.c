@@ -495,7 +495,7 @@ static int ingest_way(const struct strbuf *text, int uncut,
 	diag_list_init(&diags);
 	result_set_init(&rs);
 	input_init_bare(&in, "w.json", copy, text->len);
-	in.runs_output_tool = shell_runs_output_tool;
+	in.runs_output_tool = parser_output_after_command;
 	if (uncut && ingest_may_read_whole(&in))
 		input_finish_uncut(&in);
 	else
