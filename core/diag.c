@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 void diag_list_init(struct diag_list *dl)
 {
@@ -19,6 +20,16 @@ void diag_list_truncate(struct diag_list *dl, size_t n)
 		free(dl->v[dl->n].file);
 		free(dl->v[dl->n].msg);
 	}
+}
+
+void diag_list_take(struct diag_list *dst, struct diag_list *src)
+{
+	ALLOC_GROW(dst->v, dst->n + src->n, dst->alloc);
+	if (src->n)
+		memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
+	dst->n += src->n;
+	free(src->v);
+	diag_list_init(src);
 }
 
 void diag_list_release(struct diag_list *dl)

@@ -34,6 +34,9 @@ void diag_list_truncate(struct diag_list *dl, size_t n);
 void diag_add(struct diag_list *dl, enum diag_level level, const char *file,
 	      unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Moves every diagnostic of src behind dst's, in order; src is left
+ * empty (a parse on two threads, each with its own list). */
+void diag_list_take(struct diag_list *dst, struct diag_list *src);
 size_t diag_count(const struct diag_list *dl, enum diag_level level);
 /* Prints every diagnostic as "FILE:LINE: msg" (notes: "FILE:LINE: note: msg"). */
 void diag_print(const struct diag_list *dl, FILE *fp);

@@ -43,15 +43,12 @@
  * the next one) are claimed and only the last one is a result.
  */
 #include "fio-common.h"
-#include "../core/cpus.h"
 #include "../core/json-scan.h"
-#include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -632,24 +629,6 @@ static void emit_jobs(struct json_state *st, size_t from, size_t to)
 			 st->jobs[k], st->clone[k], &st->result[k]);
 }
 
-/* The second half of a document's jobs, on their own thread. */
-struct half {
-	struct json_state st;
-	struct jscan js;
-	struct parse_ctx ctx;
-	struct result_set rs;
-	struct diag_list diags;
-	size_t from, to;
-};
-
-static void *emit_half(void *arg)
-{
-	struct half *h = arg;
-
-	emit_jobs(&h->st, h->from, h->to);
-	return NULL;
-}
-
 /*
  * Strings every job reads (the global options) are decoded once here,
  * so that the two threads only read them; the rest of a job's tokens
@@ -666,75 +645,37 @@ static void decode_shared(struct json_state *st)
 	}
 }
 
-/* Moves what the second thread made behind what this one made. */
-static void merge_half(struct parse_ctx *ctx, struct half *h)
+/* Jobs [from, to) for parse_in_two(): the second half through a reader
+ * view and a state of its own. */
+static void emit_job_range(struct parse_ctx *c, size_t from, size_t to,
+			   void *arg)
 {
-	size_t n = h->rs.n, k = ctx->rs->n - ctx->base;
+	struct json_state *st = arg, half;
+	struct jscan js;
 
-	ALLOC_GROW(ctx->rs->m, ctx->rs->n + n, ctx->rs->alloc);
-	ALLOC_GROW(ctx->first_index, k + n, ctx->first_alloc);
-	if (n) {
-		memcpy(ctx->rs->m + ctx->rs->n, h->rs.m, n * sizeof(*h->rs.m));
-		memcpy(ctx->first_index + k, h->ctx.first_index,
-		       n * sizeof(*h->ctx.first_index));
+	if (c == st->ctx) {
+		emit_jobs(st, from, to);
+		return;
 	}
-	ctx->rs->n += n;
-	for (size_t i = 0; i < h->diags.n; i++) {
-		ALLOC_GROW(ctx->diags->v, ctx->diags->n + 1,
-			   ctx->diags->alloc);
-		ctx->diags->v[ctx->diags->n++] = h->diags.v[i];
-	}
-	free(h->rs.m);
-	free(h->diags.v);
-	free(h->ctx.first_index);
-	if (h->ctx.label_sets) {	/* indices of h->rs: no use here */
-		keymap_release(h->ctx.label_sets);
-		free(h->ctx.label_sets);
-	}
-	strbuf_release(&h->ctx.label_key);
+	jscan_view(&js, st->js);
+	half = *st;
+	half.ctx = c;
+	half.js = &js;
+	strbuf_init(&half.metric);
+	emit_jobs(&half, from, to);
+	strbuf_release(&half.metric);
+	jscan_view_release(&js);
 }
 
 /*
- * The jobs on two threads, the second half with its own reader view,
- * result set and messages, merged after in job order: the same result
- * as emit_jobs(st, 0, n), sooner (the 128-job benchmark file: 14 ->
- * 11 ms; fresh memory, not computation, bounds it).
+ * The jobs on two threads (parse_in_two), merged after in job order:
+ * the same result as emit_jobs(st, 0, n), sooner (the 128-job benchmark
+ * file: 14 -> 11 ms; fresh memory, not computation, bounds it).
  */
 static void emit_jobs_parallel(struct json_state *st)
 {
-	struct half *h = xcalloc(1, sizeof(*h));
-	pthread_t tid;
-
 	decode_shared(st);
-	h->from = st->njobs / 2;
-	h->to = st->njobs;
-	jscan_view(&h->js, st->js);
-	result_set_init(&h->rs);
-	diag_list_init(&h->diags);
-	h->ctx = *st->ctx;
-	h->ctx.rs = &h->rs;
-	h->ctx.diags = &h->diags;
-	h->ctx.first_index = NULL;
-	h->ctx.first_alloc = 0;
-	h->ctx.base = 0;
-	h->ctx.seen = NULL;
-	h->ctx.label_sets = NULL;
-	h->ctx.last_shared = NULL;
-	strbuf_init(&h->ctx.label_key);
-	h->st = *st;
-	h->st.ctx = &h->ctx;
-	h->st.js = &h->js;
-	strbuf_init(&h->st.metric);
-	if (pthread_create(&tid, NULL, emit_half, h)) {
-		emit_jobs(st, 0, st->njobs);	/* no thread: all here */
-	} else {
-		emit_jobs(st, 0, h->from);
-		pthread_join(tid, NULL);
-		merge_half(st->ctx, h);
-	}
-	strbuf_release(&h->st.metric);
-	jscan_view_release(&h->js);
-	free(h);
+	parse_in_two(st->ctx, st->njobs, emit_job_range, st);
 }
 
 /* The input line of obj's member key (of obj itself when it has none). */
@@ -848,8 +789,7 @@ static void emit_doc(struct json_state *st, const struct json_doc *doc)
 	st->clone = clone;
 	st->result = xcalloc(st->njobs + 1, sizeof(*st->result));
 	if (st->njobs >= PARALLEL_JOBS &&
-	    doc->last - doc->first >= PARALLEL_LINES &&
-	    storan_cpus() > 1)
+	    doc->last - doc->first >= PARALLEL_LINES)
 		emit_jobs_parallel(st);
 	else
 		emit_jobs(st, 0, st->njobs);

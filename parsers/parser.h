@@ -167,6 +167,20 @@ int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b);
 
 /*
+ * Runs emit(ctx, from, to, arg) over items [0, n) on two threads where
+ * storan may use two CPUs: [n/2, n) with a context of its own (the same
+ * input and settings; its own result set, messages and memo tables),
+ * its measurements and messages then moved behind the first half's, so
+ * the result is that of emit(ctx, 0, n, arg).  emit must be safe to run
+ * twice at once on disjoint ranges; the second runs with a ctx that is
+ * not this one.
+ */
+void parse_in_two(struct parse_ctx *ctx, size_t n,
+		  void (*emit)(struct parse_ctx *c, size_t from, size_t to,
+			       void *arg),
+		  void *arg);
+
+/*
  * The context of one input's parse (ingest/ingest.c's): a source added to
  * rs for it, no line claimed.  parse_ctx_recut() after the input's lines
  * were cut late; parse_ctx_finish() once every parser ran (the last

@@ -5,10 +5,12 @@
  * (detect, parse, context, fold) is ingest/ingest.c's.
  */
 #include "parser.h"
+#include "../core/cpus.h"
 #include "../core/keymap.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -267,6 +269,95 @@ void parse_ctx_recut(struct parse_ctx *ctx)
 {
 	free(ctx->claimed);
 	ctx->claimed = xcalloc(ctx->in->nlines + 1, 1);
+}
+
+/* ---- a parse on two threads --------------------------------------------- */
+
+struct parse_half {
+	struct parse_ctx ctx;
+	struct result_set rs;
+	struct diag_list diags;
+	size_t from, to;
+	void (*emit)(struct parse_ctx *c, size_t from, size_t to, void *arg);
+	void *arg;
+};
+
+static void *emit_half(void *p)
+{
+	struct parse_half *h = p;
+
+	h->emit(&h->ctx, h->from, h->to, h->arg);
+	return NULL;
+}
+
+/* The parent's input and settings; a result set, messages and memo
+ * tables of its own. */
+static void parse_ctx_fork(const struct parse_ctx *parent,
+			   struct parse_half *h)
+{
+	result_set_init(&h->rs);
+	diag_list_init(&h->diags);
+	h->ctx = *parent;
+	h->ctx.rs = &h->rs;
+	h->ctx.diags = &h->diags;
+	h->ctx.first_index = NULL;
+	h->ctx.first_alloc = 0;
+	h->ctx.base = 0;
+	h->ctx.seen = NULL;
+	h->ctx.label_sets = NULL;
+	h->ctx.last_shared = NULL;
+	strbuf_init(&h->ctx.label_key);
+}
+
+/* Moves what the half made behind what ctx made, and frees the half's
+ * own tables (their indices are the half's result set's). */
+static void parse_ctx_join(struct parse_ctx *ctx, struct parse_half *h)
+{
+	size_t n = h->rs.n, k = ctx->rs->n - ctx->base;
+
+	ALLOC_GROW(ctx->rs->m, ctx->rs->n + n, ctx->rs->alloc);
+	ALLOC_GROW(ctx->first_index, k + n, ctx->first_alloc);
+	if (n) {
+		memcpy(ctx->rs->m + ctx->rs->n, h->rs.m, n * sizeof(*h->rs.m));
+		memcpy(ctx->first_index + k, h->ctx.first_index,
+		       n * sizeof(*h->ctx.first_index));
+	}
+	ctx->rs->n += n;
+	diag_list_take(ctx->diags, &h->diags);
+	free(h->rs.m);
+	free(h->ctx.first_index);
+	if (h->ctx.seen) {
+		hashmap64_release(h->ctx.seen);
+		free(h->ctx.seen);
+	}
+	if (h->ctx.label_sets) {
+		keymap_release(h->ctx.label_sets);
+		free(h->ctx.label_sets);
+	}
+	strbuf_release(&h->ctx.label_key);
+}
+
+void parse_in_two(struct parse_ctx *ctx, size_t n,
+		  void (*emit)(struct parse_ctx *c, size_t from, size_t to,
+			       void *arg),
+		  void *arg)
+{
+	struct parse_half *h = xcalloc(1, sizeof(*h));
+	pthread_t tid;
+
+	parse_ctx_fork(ctx, h);
+	h->from = n / 2;
+	h->to = n;
+	h->emit = emit;
+	h->arg = arg;
+	if (storan_cpus() < 2 || pthread_create(&tid, NULL, emit_half, h)) {
+		emit(ctx, 0, n, arg);	/* no second thread: all here */
+	} else {
+		emit(ctx, 0, h->from, arg);
+		pthread_join(tid, NULL);
+	}
+	parse_ctx_join(ctx, h);
+	free(h);
 }
 
 void parse_ctx_finish(struct parse_ctx *ctx)
