@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What building an experiment keeps beside the public model
+ * (experiment.h), for the files that build it and answer questions
+ * about it: experiment.c and experiment-ask.c.  Nothing else includes it.
+ */
+#ifndef STORAN_EXPERIMENT_PRIVATE_H
+#define STORAN_EXPERIMENT_PRIVATE_H
+
+#include "experiment.h"
+#include "../core/keymap.h"
+
+struct ex_private {
+	struct keymap key_index;	/* key name -> index */
+	struct keymap *value_index;	/* per key: value -> code */
+	size_t value_index_alloc;
+	struct keymap strings;		/* tool, op, metric -> code */
+	char **string_v;
+	size_t nstrings, strings_alloc;
+	/* per profile: a measurement that has it (for its labels) */
+	const struct measurement **profile_m;
+	size_t *profile_side;
+	/* per measurement: codes of tool, op, metric */
+	uint32_t *tom;
+	const char *side_key;		/* --compare, --ratio: names sides */
+	/* per input: the file its grep prefix came from, or NULL when the
+	 * input is the file itself (see input_file()) */
+	char **input_file;
+	size_t input_file_alloc;
+	/* per key: the common prefix and suffix of its long values */
+	size_t *trim_head, *trim_tail;
+	int *trimmed;
+};
+
+#endif
