@@ -7,8 +7,10 @@
 #ifndef STORAN_EXPERIMENT_PRIVATE_H
 #define STORAN_EXPERIMENT_PRIVATE_H
 
-#include "experiment.h"
 #include "../core/keymap.h"
+#include "../core/resultset.h"
+
+#include <stdint.h>
 
 struct ex_private {
 	struct keymap key_index;	/* key name -> index */
