@@ -134,14 +134,6 @@ static int two_values_present(const struct experiment *ex,
 	return 0;
 }
 
-static int listed_key(const size_t *keys, size_t n, size_t k)
-{
-	for (size_t i = 0; i < n; i++)
-		if (keys[i] == k)
-			return 1;
-	return 0;
-}
-
 /* How many distinct (a, b) value pairs the members have. */
 static size_t count_pairs(const struct experiment *ex, const size_t *members,
 			  size_t n, size_t a, size_t b)
@@ -177,7 +169,7 @@ static void prefer_headings(const struct experiment *ex, const size_t *members,
 	size_t s = experiment_key(ex, "section");
 
 	if (s == EX_NONE || ex->keys[s].role != EX_FACTOR ||
-	    listed_key(have, nhave, s))
+	    ex_keys_have(have, nhave, s))
 		return;
 	for (size_t i = 0; i < nout; i++) {
 		size_t k = out[i], v;
@@ -216,7 +208,7 @@ size_t experiment_distinguishing(const struct experiment *ex,
 	 * where nothing else tells the measurements apart */
 	for (int strong = 1; strong >= 0; strong--)
 		for (size_t c = 0; c < ncand && nout < max; c++) {
-			if (listed_key(have, nhave, cand[c]) ||
+			if (ex_keys_have(have, nhave, cand[c]) ||
 			    two_values_present(ex, members, n, cand[c]) !=
 			    strong ||
 			    !experiment_varies(ex, members, n, cand[c]) ||

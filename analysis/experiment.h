@@ -188,6 +188,15 @@ void experiment_release(struct experiment *ex);
 /* The key named name, or EX_NONE. */
 size_t experiment_key(const struct experiment *ex, const char *name);
 
+/* Is key k among keys[0, n)? */
+static inline int ex_keys_have(const size_t *keys, size_t n, size_t k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] == k)
+			return 1;
+	return 0;
+}
+
 /* The code of key k for measurement i (an index into ex->m). */
 static inline uint32_t experiment_code(const struct experiment *ex, size_t i,
 				       size_t k)

@@ -691,14 +691,6 @@ static size_t pin_block_size(struct plan *p, const struct plan_model *pm,
 	return kept;
 }
 
-static int listed(const size_t *v, size_t n, size_t k)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == k)
-			return 1;
-	return 0;
-}
-
 /* How many charts x would make (the series the next key, if it can be). */
 static size_t charts_with_x(const struct experiment *ex, const size_t *mem,
 			    size_t n, size_t x, int sides)
@@ -827,7 +819,7 @@ static void lay_out(struct plan *p, size_t model, size_t *mem, size_t n,
 	for (size_t i = 0; i < nd; i++)
 		rest[nr++] = dist[i];
 	l.sides = ex->nsides > 1;
-	if (user != EX_NONE && user != l.x && listed(rest, nr, user)) {
+	if (user != EX_NONE && user != l.x && ex_keys_have(rest, nr, user)) {
 		l.series[l.nseries++] = user;
 	} else if (!l.sides && nr) {
 		size_t s = rest[0];

@@ -58,20 +58,20 @@ static void tuple_map_grow(struct tuple_map *t)
 	*t = bigger;
 }
 
+/* Where v is, or the empty slot where it would go (the map has room). */
+static size_t slot_of(const struct tuple_map *t, const uint64_t *v)
+{
+	size_t at = tuple_hash(v, t->width) & (t->cap - 1);
+
+	while (t->values[at] != SIZE_MAX &&
+	       memcmp(t->keys + at * t->width, v, t->width * sizeof(uint64_t)))
+		at = (at + 1) & (t->cap - 1);
+	return at;
+}
+
 size_t tuple_map_get(const struct tuple_map *t, const uint64_t *v)
 {
-	size_t at;
-
-	if (!t->cap)
-		return SIZE_MAX;
-	at = tuple_hash(v, t->width) & (t->cap - 1);
-	while (t->values[at] != SIZE_MAX) {
-		if (!memcmp(t->keys + at * t->width, v,
-			    t->width * sizeof(uint64_t)))
-			return t->values[at];
-		at = (at + 1) & (t->cap - 1);
-	}
-	return SIZE_MAX;
+	return t->cap ? t->values[slot_of(t, v)] : SIZE_MAX;
 }
 
 size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
@@ -80,13 +80,9 @@ size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
 
 	if (2 * (t->n + 1) > t->cap)
 		tuple_map_grow(t);
-	at = tuple_hash(v, t->width) & (t->cap - 1);
-	while (t->values[at] != SIZE_MAX) {
-		if (!memcmp(t->keys + at * t->width, v,
-			    t->width * sizeof(uint64_t)))
-			return t->values[at];
-		at = (at + 1) & (t->cap - 1);
-	}
+	at = slot_of(t, v);
+	if (t->values[at] != SIZE_MAX)
+		return t->values[at];
 	memcpy(t->keys + at * t->width, v, t->width * sizeof(uint64_t));
 	t->values[at] = fresh;
 	t->n++;
