@@ -7,6 +7,7 @@
 #include "options.h"
 #include "../ingest/ingest.h"
 #include "../ingest/load.h"
+#include "../core/cpus.h"
 #include "../core/numscan.h"
 #include "../core/rs-sink.h"
 #include "../core/strbuf.h"
@@ -186,7 +187,7 @@ int cmd_ingest(int argc, char **argv)
 	if (rs_sink_open(&sink, fmt, out))
 		return EXIT_TROUBLE;
 	if (!threads)
-		threads = load_default_threads((size_t)(argc - optind));
+		threads = cpus_pool_threads((size_t)(argc - optind));
 	/* worker threads render CSV rows, one thread streams them */
 	st = load_inputs_ordered(argv + optind, (size_t)(argc - optind), &opt,
 				 threads, threads > 1 ? rs_sink_csv_rows : NULL,

@@ -18,6 +18,15 @@ long storan_cpus(void)
 	return n > 1 ? n : 1;
 }
 
+unsigned cpus_pool_threads(size_t jobs)
+{
+	long cpus = storan_cpus();
+
+	if (jobs < 4 || cpus < 2)
+		return 1;	/* not worth a thread */
+	return cpus > CPUS_POOL_MAX ? CPUS_POOL_MAX : (unsigned)cpus;
+}
+
 void cpus_run_pool(unsigned threads, void *(*worker)(void *), void *arg)
 {
 	pthread_t tid[CPUS_POOL_MAX];

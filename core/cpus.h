@@ -7,9 +7,19 @@
 #ifndef STORAN_CPUS_H
 #define STORAN_CPUS_H
 
+#include <stddef.h>
+
 long storan_cpus(void);
 
 #define CPUS_POOL_MAX 8
+
+/*
+ * The threads a pool of `jobs` independent jobs (inputs read, charts
+ * rendered) is worth: one below 4 jobs or with one CPU, else one per CPU
+ * up to CPUS_POOL_MAX.  Every pool asks this, so STORAN_SERIAL
+ * serialises them all.
+ */
+unsigned cpus_pool_threads(size_t jobs);
 
 /*
  * Runs worker(arg) on up to `threads` threads (at most CPUS_POOL_MAX)

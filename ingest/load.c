@@ -328,15 +328,6 @@ static enum load_status deliver_job(struct load_job *j, load_deliver_fn fn,
 	return st;
 }
 
-unsigned load_default_threads(size_t n)
-{
-	long cpus = storan_cpus();
-
-	if (n < 4 || cpus < 2)
-		return 1;	/* not worth a thread */
-	return cpus > 8 ? 8 : (unsigned)cpus;
-}
-
 enum load_status load_inputs_ordered(char *const *paths, size_t n,
 				     const struct ingest_options *opt,
 				     unsigned threads, load_render_fn render,

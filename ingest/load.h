@@ -65,7 +65,4 @@ enum load_status load_inputs_ordered(char *const *paths, size_t n,
 				     unsigned threads, load_render_fn render,
 				     load_deliver_fn deliver, void *arg);
 
-/* Worker threads worth using for n inputs on this machine (1..8). */
-unsigned load_default_threads(size_t n);
-
 #endif

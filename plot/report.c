@@ -459,17 +459,6 @@ static void *render_worker(void *arg)
 	}
 }
 
-/* The threads core/cpus.h allows (STORAN_SERIAL makes it one), for
- * four charts or more. */
-static unsigned render_threads(size_t n)
-{
-	long cpus = storan_cpus();
-
-	if (n < 4 || cpus < 2)
-		return 1;
-	return cpus > CPUS_POOL_MAX ? CPUS_POOL_MAX : (unsigned)cpus;
-}
-
 static int render_charts(const struct report *r, const char *tmp,
 			 struct strbuf *svgs)
 {
@@ -481,7 +470,7 @@ static int render_charts(const struct report *r, const char *tmp,
 	};
 	struct render_pool p = { r, &o, tmp, svgs, 1, 0,
 				 PTHREAD_MUTEX_INITIALIZER };
-	unsigned nthreads = render_threads(r->n);
+	unsigned nthreads = cpus_pool_threads(r->n);
 
 	if (!r->n)
 		return 0;
