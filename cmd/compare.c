@@ -12,6 +12,7 @@
  */
 #include "cmd.h"
 #include "findings-args.h"
+#include "options.h"
 #include "../analysis/compare.h"
 #include "../analysis/compare-out.h"
 #include "../analysis/footnotes.h"
@@ -85,30 +86,6 @@ struct compare_args {
 	struct steady_rule rule;
 };
 
-/* Appends the comma-separated parts of s to *v; -1 for an empty part. */
-static int add_list(const char *s, char ***v, size_t *n)
-{
-	for (;;) {
-		const char *end = strchr(s, ',');
-		size_t len = end ? (size_t)(end - s) : strlen(s);
-
-		if (!len)
-			return -1;
-		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-		(*v)[(*n)++] = xstrndup(s, len);
-		if (!end)
-			return 0;
-		s = end + 1;
-	}
-}
-
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static int parse_number(const char *s, int percent, double *out)
 {
 	const char *p = s;
@@ -152,7 +129,7 @@ static int parse_option(int c, struct compare_args *a)
 					   optarg);
 		break;
 	case 'm':
-		if (add_list(optarg, &o->metrics, &o->nmetrics))
+		if (option_list_add(optarg, &o->metrics, &o->nmetrics))
 			return usage_error("compare", "bad --metric '%s'",
 					   optarg);
 		break;
@@ -162,12 +139,12 @@ static int parse_option(int c, struct compare_args *a)
 					   "(expected k=v or k!=v)", optarg);
 		break;
 	case 'M':
-		if (add_list(optarg, &o->match, &o->nmatch))
+		if (option_list_add(optarg, &o->match, &o->nmatch))
 			return usage_error("compare", "bad --match '%s'",
 					   optarg);
 		break;
 	case 'I':
-		if (add_list(optarg, &o->ignore, &o->nignore))
+		if (option_list_add(optarg, &o->ignore, &o->nignore))
 			return usage_error("compare", "bad --ignore '%s'",
 					   optarg);
 		break;
@@ -209,7 +186,7 @@ static void metrics_all(struct compare_options *o)
 	o->headline = !o->metrics;
 	for (size_t i = 0; i < o->nmetrics; i++)
 		if (!strcmp(o->metrics[i], "all")) {
-			free_list(o->metrics, o->nmetrics);
+			option_list_free(o->metrics, o->nmetrics);
 			o->metrics = NULL;
 			o->nmetrics = 0;
 			return;
@@ -535,9 +512,9 @@ int cmd_compare(int argc, char **argv)
 	if (!rc)
 		rc = run_compare(&a, argv + optind, argc - optind);
 out:
-	free_list(a.co.metrics, a.co.nmetrics);
-	free_list(a.co.match, a.co.nmatch);
-	free_list(a.co.ignore, a.co.nignore);
+	option_list_free(a.co.metrics, a.co.nmetrics);
+	option_list_free(a.co.match, a.co.nmatch);
+	option_list_free(a.co.ignore, a.co.nignore);
 	filter_release(&a.where);
 	findings_args_release(&a.fa);
 	return rc;

@@ -10,7 +10,6 @@
 #include "../core/numscan.h"
 #include "../core/rs-sink.h"
 #include "../core/strbuf.h"
-#include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
 #include <getopt.h>
@@ -44,20 +43,6 @@ static const char ingest_usage[] =
 	"\n"
 	"Exit status: 0 all inputs read, 1 some input gave no result or an\n"
 	"error (FILE:LINE on stderr), 2 usage error or unreadable input.\n";
-
-/* Parses "k=v" into labels; -1 when it is not of that form. */
-int parse_label_arg(const char *arg, struct labels *labels)
-{
-	const char *eq = strchr(arg, '=');
-	char *key;
-
-	if (!eq || eq == arg || strchr(arg, ';'))
-		return -1;
-	key = xstrndup(arg, (size_t)(eq - arg));
-	labels_set(labels, key, eq + 1);
-	free(key);
-	return 0;
-}
 
 /* Each input, in order: its messages, then its measurements. */
 static void deliver(struct result_set *rs, struct diag_list *diags,
