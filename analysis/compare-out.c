@@ -596,12 +596,9 @@ static void json_side_findings(json_t *list, struct footnotes *fn,
 		json_t *o = json_object();
 
 		json_object_set_new(o, "side", json_string(side));
-		json_object_set_new(o, "source", json_string(f->source));
-		json_object_set_new(o, "line", json_integer(f->line));
-		json_object_set_new(o, "severity", json_string(
-			check_severity_name(f->severity)));
-		json_object_set_new(o, "code", json_string(f->code));
-		json_object_set_new(o, "message", json_string(f->message));
+		fmt_json_finding(o, f->source, f->line,
+				 check_severity_name(f->severity), f->code,
+				 f->message);
 		json_array_append_new(list, o);
 	}
 	free(nums);
