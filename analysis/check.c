@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "experiment.h"
+#include "format.h"
 #include "links.h"
 #include "steady.h"
 #include "../core/json-out.h"
@@ -1614,12 +1615,9 @@ static json_t *finding_to_json(const struct check_finding *f,
 	const struct measurement *m = &rs->m[f->measurements[0]];
 	json_t *o = json_object(), *ms = json_array();
 
-	json_object_set_new(o, "source", json_string(f->source));
-	json_object_set_new(o, "line", json_integer(f->line));
-	json_object_set_new(o, "severity",
-			    json_string(check_severity_name(f->severity)));
-	json_object_set_new(o, "code", json_string(f->code));
-	json_object_set_new(o, "message", json_string(f->message));
+	fmt_json_finding(o, f->source, f->line,
+			 check_severity_name(f->severity), f->code,
+			 f->message);
 	json_object_set_new(o, "tool", json_string(m->tool));
 	json_object_set_new(o, "op", json_string(m->op));
 	json_object_set_new(o, "metric", json_string(m->metric));

@@ -12,6 +12,7 @@
  */
 #include "cmd.h"
 #include "findings-args.h"
+#include "options.h"
 #include "../analysis/check.h"
 #include "../analysis/experiment.h"
 #include "../analysis/footnotes.h"
@@ -85,32 +86,6 @@ struct report_args {
 	struct findings_args fa;
 };
 
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* "a,b" appended to a list; -1 for an empty part. */
-static int add_list(const char *s, char ***v, size_t *n)
-{
-	const char *p = s;
-
-	for (;;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (!len)
-			return -1;
-		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-		(*v)[(*n)++] = xstrndup(p, len);
-		if (!end)
-			return 0;
-		p = end + 1;
-	}
-}
-
 static int parse_number(const char *s, double lo, double hi, double *out)
 {
 	const char *p = s;
@@ -142,21 +117,21 @@ static int parse_option(int c, struct report_args *a)
 		ro->where = &a->where;
 		break;
 	case 'm':
-		if (add_list(optarg, &ro->metrics, &ro->nmetrics))
+		if (option_list_add(optarg, &ro->metrics, &ro->nmetrics))
 			return usage_error("report", "bad --metric '%s'",
 					   optarg);
 		break;
 	case OPT_POOL:
-		if (add_list(optarg, &ro->pool, &ro->npool))
+		if (option_list_add(optarg, &ro->pool, &ro->npool))
 			return usage_error("report", "bad --pool '%s'", optarg);
 		break;
 	case OPT_MATCH:
-		if (add_list(optarg, &ro->match, &ro->nmatch))
+		if (option_list_add(optarg, &ro->match, &ro->nmatch))
 			return usage_error("report", "bad --match '%s'",
 					   optarg);
 		break;
 	case OPT_IGNORE:
-		if (add_list(optarg, &ro->ignore, &ro->nignore))
+		if (option_list_add(optarg, &ro->ignore, &ro->nignore))
 			return usage_error("report", "bad --ignore '%s'",
 					   optarg);
 		break;
@@ -576,10 +551,10 @@ int cmd_report(int argc, char **argv)
 		rc = report_db(argv[optind], a.dir, a.ro.title);  /* a store */
 	else if (!rc)
 		rc = run_report(&a, argv + optind, argc - optind);
-	free_list(a.ro.metrics, a.ro.nmetrics);
-	free_list(a.ro.pool, a.ro.npool);
-	free_list(a.ro.match, a.ro.nmatch);
-	free_list(a.ro.ignore, a.ro.nignore);
+	option_list_free(a.ro.metrics, a.ro.nmetrics);
+	option_list_free(a.ro.pool, a.ro.npool);
+	option_list_free(a.ro.match, a.ro.nmatch);
+	option_list_free(a.ro.ignore, a.ro.nignore);
 	filter_release(&a.where);
 	findings_args_release(&a.fa);
 	return rc;
