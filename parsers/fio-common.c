@@ -25,6 +25,26 @@ const char *fio_dir_name(enum fio_dir d)
 	return d < FIO_NDIRS ? names[d] : "read";
 }
 
+int fio_skip_direction(const char **p, int upper)
+{
+	static const enum fio_dir dirs[] = {
+		FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		const char *w = fio_dir_name(dirs[i]), *s = *p;
+
+		for (; *w; w++, s++)
+			if (*s != (upper ? toupper((unsigned char)*w) : *w))
+				break;
+		if (*w || (upper && *s++ != ':'))
+			continue;
+		*p = s;
+		return (int)dirs[i];
+	}
+	return -1;
+}
+
 /* Does rw= pattern (without "rand") include direction d? */
 static int pattern_has(const char *pat, size_t len, enum fio_dir d)
 {

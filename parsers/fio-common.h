@@ -32,6 +32,13 @@ enum fio_dir {
 const char *fio_dir_name(enum fio_dir d);
 
 /*
+ * The direction word at *p -- "read", "write", "trim", "mixed" of a job's
+ * report, or with upper "READ:" ... of a group's status line (colon
+ * included) -- skipped; the direction, or -1.
+ */
+int fio_skip_direction(const char **p, int upper);
+
+/*
  * The op a direction is filed under, given the job's rw= value (NULL or
  * "" when unknown): randread/randwrite/randtrim when the pattern is random
  * and includes the direction, else the direction itself.  "rw=randread:8"
