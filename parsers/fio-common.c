@@ -7,6 +7,7 @@
  */
 #include "fio-common.h"
 #include "../core/numscan.h"
+#include "../core/quantile.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
@@ -239,26 +240,6 @@ uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits)
 	return base + (k << error_bits) + ((uint64_t)1 << error_bits) / 2;
 }
 
-/*
- * fio compares the running count, in long double, with what its source
- * writes (long double)pct / 100.0 * total -- but fio is built with
- * -ffast-math (its Makefile's OPTFLAGS), and gcc then computes total *
- * 0.01L * pct, as the x86-64 code of Debian's fio 3.33 shows (fildll,
- * fmul by the 80-bit 0.01, fmul by pct).  The two differ in the last bit
- * now and then: 30% of 23,860 is 7158.0000000000000004 the first way,
- * 7157.9999999999999996 fio's, and fio printed the bucket where the
- * running count reaches 7158.  The smallest integer count that passes
- * is the product's ceiling (a long double holds any uint64_t exactly).
- */
-static uint64_t running_count_needed(uint64_t total, double pct)
-{
-	long double want = (long double)total * 0.01L * (long double)pct;
-
-	if (!(want > 0))
-		return 0;
-	return want >= (long double)total ? total : (uint64_t)ceill(want);
-}
-
 double fio_hist_percentile_cum(const double *value, const uint64_t *cum,
 			       size_t n, double pct)
 {
@@ -267,7 +248,7 @@ double fio_hist_percentile_cum(const double *value, const uint64_t *cum,
 
 	if (!n || !cum[n - 1])
 		return 0;
-	need = running_count_needed(cum[n - 1], pct);
+	need = quantile_rank_fio(cum[n - 1], pct);
 	hi = n - 1;	/* cum[hi] >= need: the total always passes */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -119,8 +119,8 @@ uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits);
  * Percentile pct (0..100) of a histogram whose buckets are sorted by
  * value, computed the way fio's calc_clat_percentiles() does: the first
  * bucket at which the running count reaches pct/100 * total (in long
- * double, as fio's build computes it: fio-common.c), total being the sum
- * of the counts.  Takes the running counts (cum[i]: buckets 0..i) and
+ * double, as fio's build computes it: quantile_rank_fio()), total being
+ * the sum of the counts.  Takes the running counts (cum[i]: buckets 0..i) and
  * searches them (for many percentiles of one big histogram); the bucket
  * is the walk's (tests/unit/test-fio.c walks too, and compares).
  * Returns the bucket's value, 0 for an empty histogram.

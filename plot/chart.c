@@ -18,6 +18,7 @@
 #include "../analysis/table.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
+#include "../core/quantile.h"
 #include "../core/suggest.h"
 #include "../core/units.h"
 #include "../core/version.h"
@@ -1361,15 +1362,19 @@ static int cmp_bucket(const void *a, const void *b)
 			  &((const struct bucket *)b)->value);
 }
 
-/* The smallest bucket value with at least q of the samples at or below. */
+/*
+ * The smallest bucket value with at least q of the samples at or below.
+ * q comes from 1 - pow(10, -x) along the curve, so the rank forgives
+ * 1e-12 of relative error (quantile_rank_frac()).
+ */
 static double bucket_quantile(const struct bucket *v, size_t n, double total,
 			      double q)
 {
-	double cum = 0;
+	uint64_t need = quantile_rank_frac(total, q, 1e-12), cum = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		cum += (double)v[i].count;
-		if (cum >= q * total * (1 - 1e-12))
+		cum += v[i].count;
+		if (cum >= need)
 			return v[i].value;
 	}
 	return n ? v[n - 1].value : NAN;
