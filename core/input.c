@@ -627,6 +627,185 @@ static void past_inline_code(const char **s, const char **end)
 	*end = e - 1;
 }
 
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Past a run of digits at p. */
+static const char *past_digits(const char *p, const char *end)
+{
+	while (p < end && is_digit(*p))
+		p++;
+	return p;
+}
+
+/*
+ * dd's "N+M records in" or "N+M records out" (the English words) at p:
+ * the end of the phrase, or NULL.  *plus is the '+'.
+ */
+static const char *dd_records_at(const char *p, const char *end,
+				 const char **plus)
+{
+	const char *q = past_digits(p, end), *d;
+
+	if (q == p || q >= end || *q != '+')
+		return NULL;
+	*plus = q;
+	d = ++q;
+	q = past_digits(q, end);
+	if (q == d)
+		return NULL;
+	if (opens_with(q, end, " records in"))
+		return q + 11;
+	if (opens_with(q, end, " records out"))
+		return q + 12;
+	return NULL;
+}
+
+/* dd's summary opening at p: "N bytes (", "N bytes copied|transferred". */
+static int dd_summary_at(const char *p, const char *end)
+{
+	const char *q = past_digits(p, end);
+
+	return q > p && (opens_with(q, end, " bytes (") ||
+			 opens_with(q, end, " bytes copied") ||
+			 opens_with(q, end, " bytes transferred"));
+}
+
+/*
+ * A dd output glued to what was before it, where a page lost the break
+ * and the blank between them: "... conv=fdatasync1+0 records in",
+ * "records in131072+0 records out2147483648 bytes (2.1 GB) copied, ...".
+ * p is the first digit of a run that a non-blank, non-digit ends
+ * before; returns where the output starts (in the run: the run may
+ * hold the end of an operand, "count=1010+0 records in10+0 records
+ * out"), or NULL.  Where the run may end in a number of its own (after
+ * '=' or a digit) the split is taken only when the "records out" count
+ * on the same line says it; after a word ("fdatasync", "direct") the
+ * whole run is the count.
+ */
+static const char *glued_dd_opening(const char *s, const char *p,
+				    const char *end)
+{
+	const char *plus, *e, *oplus, *oe;
+	size_t n, on;
+
+	if (dd_summary_at(p, end))	/* only right after records */
+		return (p - s >= 11 && !memcmp(p - 11, "records out", 11)) ||
+		       (p - s >= 10 && !memcmp(p - 10, "records in", 10)) ?
+		       p : NULL;
+	if (!(e = dd_records_at(p, end, &plus)))
+		return NULL;
+	n = (size_t)(plus - p);
+	/* the out count right after, "N'+M' records out", on this line */
+	if (end - e > 1 && e[-1] == 'n' && is_digit(*e) &&
+	    (oe = dd_records_at(e, end, &oplus)) && oe[-1] == 't') {
+		on = (size_t)(oplus - e);
+		if (on < n && !memcmp(plus - on, e, on) &&
+		    ((plus - on)[0] != '0' || on == 1))
+			return plus - on;
+		if (on == n && !memcmp(p, e, n))
+			return p;
+	}
+	return p[-1] == '=' ? NULL : p;
+}
+
+/*
+ * The end of a GNU dd summary's rate when more text is glued to it
+ * ("... copied, 40.7823 s, 52.7 MB/s## sync# dd ..."): the next prompt
+ * or command starts there.  NULL when the summary at p ends the line or
+ * a blank follows its rate.
+ */
+static const char *glued_after_rate(const char *p, const char *end)
+{
+	const char *c = NULL, *r;
+
+	for (const char *q = p; q + 7 <= end; q++)
+		if (!memcmp(q, " copied, ", 9)) {
+			c = q + 9;
+			break;
+		}
+	if (!c)
+		return NULL;
+	for (r = c; r + 2 < end; r++)
+		if (r[0] == 'B' && r[1] == '/' && r[2] == 's')
+			break;
+	if (r + 2 >= end)
+		return NULL;
+	r += 3;
+	return r < end && !is_blank(*r) && *r != ',' && *r != ')' ? r : NULL;
+}
+
+enum cut_kind { CUT_BLANK, CUT_GLUED, CUT_RATE };
+
+/*
+ * The glued cuts hold only when every piece they open is exactly one of
+ * dd's phrases: a records line to the next cut ("1+0 records in"), or a
+ * summary (to its rate, where a cut after the rate frees what was glued
+ * after it).  Else they all go (the blank-led cuts stay): returns the
+ * cuts kept.
+ */
+static size_t check_glued(const char **cut, enum cut_kind *kind, size_t n,
+			  const char *end)
+{
+	size_t k = 0;
+	int ok = 1;
+
+	for (size_t i = 0; i < n && ok; i++) {
+		const char *stop = i + 1 < n ? cut[i + 1] : end, *plus, *e;
+
+		if (kind[i] != CUT_GLUED)
+			continue;
+		if (dd_summary_at(cut[i], stop))
+			continue;
+		e = dd_records_at(cut[i], stop, &plus);
+		while (e && e < stop && is_blank(*e))
+			e++;
+		ok = e == stop;
+	}
+	if (ok)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (kind[i] == CUT_BLANK)
+			kind[k] = kind[i], cut[k++] = cut[i];
+	return k;
+}
+
+/*
+ * Where a page glued a dd output to its command, it glued the prompts
+ * too: "...38## sync# dd if=/dev/zero ... of=/data/tmp131072+0 records
+ * in..." and, after the summary's rate, "MB/s## sync# dd if=...".  In
+ * the piece before a glued output and the piece after a glued rate, a
+ * "# " or "$ " right after a non-blank opens a prompt line: cut there
+ * too.  Returns the number of cuts.
+ */
+static size_t cut_glued_prompts(const char *s, const char **cut,
+				enum cut_kind *kind, size_t n, const char *end)
+{
+	const char *out[REFLOW_MAX];
+	enum cut_kind ok[REFLOW_MAX];
+	size_t k = 0;
+
+	for (size_t i = 0; i <= n && k < REFLOW_MAX; i++) {
+		const char *a = i ? cut[i - 1] : s, *b = i < n ? cut[i] : end;
+
+		if ((i < n && kind[i] == CUT_GLUED &&
+		     !dd_summary_at(cut[i], end)) ||
+		    (i && kind[i - 1] == CUT_RATE))
+			for (const char *q = a + 1; q + 2 < b && k < REFLOW_MAX;
+			     q++)
+				if ((*q == '#' || *q == '$') && q[1] == ' ' &&
+				    !is_blank(q[-1]) && !is_blank(q[2]))
+					ok[k] = CUT_RATE, out[k++] = q;
+		if (i < n && k < REFLOW_MAX)
+			ok[k] = kind[i], out[k++] = cut[i];
+	}
+	memcpy(cut, out, k * sizeof(*cut));
+	memcpy(kind, ok, k * sizeof(*kind));
+	return k;
+}
+
 /*
  * A line a web page or mail client ran together from several ("$ dd
  * if=/dev/zero of=t bs=1M count=1024 1024+0 records in 1024+0 records
@@ -639,7 +818,9 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 			 const char *end, unsigned lineno)
 {
 	const char *cut[REFLOW_MAX];
+	enum cut_kind kind[REFLOW_MAX];
 	size_t n = 0;
+	int glued = 0;
 
 	if (memchr(s, '`', (size_t)(end - s)))
 		past_inline_code(&s, &end);
@@ -647,10 +828,25 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 		add_line(in, arena, s, end, lineno);
 		return;
 	}
-	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++)
+	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++) {
+		const char *g, *r;
+
 		if ((p[-1] == ' ' || p[-1] == '\t') && p[0] != ' ' &&
 		    p[0] != '\t' && starts_reflowed_line(p, end))
-			cut[n++] = p;
+			kind[n] = CUT_BLANK, cut[n++] = g = p;
+		else if (is_digit(*p) && !is_blank(p[-1]) &&
+			 !is_digit(p[-1]) && (g = glued_dd_opening(s, p, end)))
+			kind[n] = CUT_GLUED, cut[n++] = g, glued = 1;
+		else
+			continue;
+		p = g;
+		/* a summary's rate with the next prompt glued to it */
+		if (n < REFLOW_MAX && dd_summary_at(g, end) &&
+		    (r = glued_after_rate(g, end)))
+			kind[n] = CUT_RATE, cut[n++] = p = r, glued = 1;
+	}
+	if (glued && (n = check_glued(cut, kind, n, end)))
+		n = cut_glued_prompts(s, cut, kind, n, end);
 	if (n == 1) {
 		/* one opening: the text before it is a command of a tool
 		 * that prints such a line */
@@ -762,8 +958,12 @@ static void split_lines(struct input *in)
 
 	/* Every clean line is no longer than its raw line (decoding only
 	 * shortens) and a NUL takes the place of its '\n' or CR: the texts
-	 * fit in the raw size and one more byte. */
-	in->arena = xmalloc(in->size + 2);
+	 * fit in the raw size and one more byte.  A dd output glued to
+	 * what was before it (check_glued()) is cut where no blank was: a
+	 * NUL more for each such cut, at most REFLOW_MAX of them in a line
+	 * of at least 40 bytes (add_reflowed()), so half as much again
+	 * holds them (pages never touched cost nothing). */
+	in->arena = xmalloc(in->size + in->size / 2 + 2);
 	arena = in->arena;
 	/* a first guess of 64 bytes a line; a big array grows by mremap()
 	 * without a copy, and pages never touched cost nothing */

@@ -34,7 +34,12 @@
  * these lines may follow a shell prompt (a background dd finishing after
  * the next prompt was printed: "[vagrant@host ~]$ 2048+0 записей
  * получено"), and the records line of an interrupted dd may carry the
- * terminal's echo: "^C11771330744+0 records in".
+ * terminal's echo: "^C11771330744+0 records in".  A page that lost the
+ * breaks and the blanks glues them to the command and to each other
+ * ("conv=fdatasync1+0 records in", "100+0 records in100+0 records
+ * out104857600 bytes (105 MB) copied, ..."): the input layer cuts them
+ * apart where the rest of the line is exactly these phrases (see
+ * core/input.c, check_glued()).
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
  * or three digits and its unit differs between versions.  A figure is a
