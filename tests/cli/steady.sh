@@ -62,4 +62,41 @@ run "$STORAN" compare --no-check --steady a_iops.1.log "$D/0022-ss_iops.1.log"
 expect_in "$err" "0022-ss_iops.1.log:1: note: read iops: too short for a steady-state window; compared whole" "the note"
 run "$STORAN" compare --steady=nope a_iops.1.log b_iops.1.log
 expect_rc 2 "compare: a bad rule"
+
+# table: beside the whole run's figure, its steady part's (NAME_steady)
+run "$STORAN" table --no-check --metric iops --rows source settled_iops.1.log \
+	swinging_iops.1.log "$D/0022-ss_iops.1.log"
+expect_rc 0 "table with steady column"
+expect_in "$out" "iops (IOPS)  iops steady (IOPS)" "the column"
+expect_in "$out" "settled_iops.1.log         33700     39907 from 17 s" "steady from 17 s"
+expect_in "$out" "swinging_iops.1.log        40000               never" "never"
+expect_in "$out" "0022-ss_iops.1.log           500           too short" "too short"
+expect_in "$out" "by fio's rule (deviation within 10% of the mean over 30 s)" "the rule in the note"
+run "$STORAN" table --no-check --format csv --metric iops --rows source \
+	settled_iops.1.log swinging_iops.1.log
+expect_in "$out" "source,iops,iops_steady" "csv: iops_steady"
+expect_in "$out" "settled_iops.1.log,33700,39906.976744186" "csv: the steady mean"
+expect_in "$out" "swinging_iops.1.log,40000," "csv: never is empty"
+run "$STORAN" table --no-check --format json --metric iops --rows source \
+	swinging_iops.1.log
+expect_in "$out" '"iops_steady": null' "json: never is null"
+run "$STORAN" table --no-check --format csv --metric iops --rows source \
+	--steady=iops:25%,dur=10 swinging_iops.1.log
+expect_in "$out" "swinging_iops.1.log,40000,40000" "--steady RULE: within 25% it is steady"
+run "$STORAN" table --no-check --format csv --metric iops --rows source \
+	--pool test settled_iops.1.log swinging_iops.1.log
+run "$STORAN" table --no-check --metric iops --rows op --pool test \
+	settled_iops.1.log swinging_iops.1.log
+expect_in "$out" "1 of 2 steady" "pooled: one of two"
+run "$STORAN" table --no-check --metric iops --rows op --steady=nope \
+	settled_iops.1.log
+expect_rc 2 "table: a bad rule"
+# a figure without samples over time has no steady column
+run "$STORAN" table --no-check --format csv --metric bw --rows op \
+	"$FIXTURES/fio/0110-3_33-randrw-libaio_bw.1.log"
+expect_in "$out" "bw_steady" "a log: the column"
+run "$STORAN" table --no-check --format csv --metric bw --rows op \
+	"$FIXTURES/fio/0006-2_18-randread-json.json"
+expect_rc 0 "table of a fio JSON"
+case "$out" in *_steady*) fail "a steady column without samples over time: $out" ;; esac
 finish
