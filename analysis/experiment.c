@@ -477,6 +477,21 @@ static void tokenize(const char *name, struct name_tokens *t)
 		while (*p && !is_separator(*p))
 			p++;
 	}
+	/* fio's histogram log, JOB_clat_hist.N.log: "clat_hist" is one
+	 * word, as "bw" of JOB_bw.N.log is, so that a job's logs have names
+	 * of one shape (the job and its index apart) */
+	for (size_t k = 1; k < t->n; k++) {
+		const char *w = t->tok[k - 1];
+
+		if (strcmp(t->tok[k], "hist") || (strcmp(w, "clat") &&
+		    strcmp(w, "lat") && strcmp(w, "slat")) ||
+		    t->tok[k] - w != (ptrdiff_t)strlen(w) + 1)
+			continue;
+		t->copy[t->tok[k] - t->copy - 1] = '_';
+		memmove(&t->tok[k], &t->tok[k + 1],
+			(t->n - k - 1) * sizeof(t->tok[0]));
+		t->n--;
+	}
 }
 
 /* "run3", "rep-2", "r1", "iter_10": a run number, whatever its value. */

@@ -104,10 +104,11 @@ size_t steady_keep_part(struct result_set *rs, const struct steady_rule *r,
 				 "window" : "never steady");
 			continue;
 		}
+		/* the log is still one run: its figure becomes the mean of
+		 * its steady part, n stays 1 */
 		m->n = 0;
 		m->summary.present = 0;
-		for (size_t k = res.from; k < s->n; k++)
-			measurement_add_value(m, s->v[k]);
+		measurement_add_value(m, res.mean);
 		cut++;
 	}
 	return cut;

@@ -31,10 +31,10 @@ void steady_table_csv(const struct result_set *rs,
 
 /*
  * compare --steady: each measurement with a series the rule applies to
- * keeps the values of its steady part only (the series' samples from the
- * first steady window on; a summary over every I/O is dropped for them);
- * one that never settled keeps them all, and a note says so.  Returns
- * how many were cut.
+ * gets the figure of its steady part (one value: the mean of the series'
+ * samples from the first steady window on; a summary is dropped); one
+ * that never settled keeps its whole-log figure, and a note says so.
+ * Returns how many were cut.
  */
 size_t steady_keep_part(struct result_set *rs, const struct steady_rule *r,
 			struct diag_list *notes);

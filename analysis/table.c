@@ -11,6 +11,9 @@
 #define _GNU_SOURCE	/* qsort_r */
 #include "table.h"
 #include "experiment.h"
+#include "steady.h"
+#include "steady-table.h"
+#include "../core/series.h"
 #include "../core/keymap.h"
 #include "../core/xalloc.h"
 
@@ -514,6 +517,8 @@ int pivot_build(struct pivot *pv, const struct result_set *rs,
 	size_t n, *row_rank, *col_rank;
 
 	pivot_start(pv, opt);
+	pv->steady = opt->steady;
+	pv->rs = rs;
 	axis_init(&rows, opt->row_keys, opt->nrow_keys, opt->keep_lacking);
 	axis_init(&cols, opt->col_keys, opt->ncol_keys, opt->keep_lacking);
 	if (select_entries(pv, rs, opt, &rows, &cols, &e, &n, err)) {
@@ -741,6 +746,95 @@ static char *pivot_title(const struct pivot *pv, const char *unit)
 		       unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
 }
 
+/* Does a member of column c have samples over time the rule judges? */
+static int column_has_series(const struct pivot *pv, size_t c)
+{
+	for (size_t r = 0; r < pv->nrows; r++) {
+		size_t n;
+		const size_t *mi = pivot_cell_members(pv, r, c, &n);
+
+		for (size_t k = 0; k < n; k++)
+			if (steady_applies(pv->steady, &pv->rs->m[mi[k]]))
+				return 1;
+	}
+	return 0;
+}
+
+/* Column c's steady column: "bw_steady", "read_steady"; heading
+ * "bw steady (MB/s)". */
+static void add_steady_column(const struct pivot *pv, size_t c,
+			      const char *unit, struct fmt_table *t)
+{
+	const struct fmt_column *vc = &t->cols[pv->nrow_keys + c];
+	char *name = xstrfmt("%s_steady", vc->name);
+	struct strbuf heading = STRBUF_INIT;
+	const char *h = vc->heading ? vc->heading : vc->name;
+	const char *paren = unit ? strrchr(h, '(') : NULL;
+
+	/* "bw (MB/s)" -> "bw steady (MB/s)" */
+	if (paren && paren > h)
+		strbuf_addf(&heading, "%.*ssteady %s", (int)(paren - h), h,
+			    paren);
+	else
+		strbuf_addf(&heading, "%s steady", h);
+	fmt_table_add_column(t, name, heading.buf, 1);
+	free(name);
+	strbuf_release(&heading);
+}
+
+/*
+ * The steady figure of a cell: the mean of its members' steady parts
+ * and, in words, from when ("41.2k from 212 s": the latest member's);
+ * "never" or "too short" (CSV empty, JSON null) when they did not
+ * settle; "1 of 2 steady" when only some did.  Empty when no member has
+ * samples over time.
+ */
+static void set_steady_cell(const struct pivot *pv, size_t r, size_t c,
+			    const struct display_unit *u, int fixed,
+			    struct fmt_table *t, size_t col)
+{
+	size_t n, nser = 0, nsteady = 0, nshort = 0;
+	const size_t *mi = pivot_cell_members(pv, r, c, &n);
+	double sum = 0, from = 0;
+	char num[48], text[96];
+
+	for (size_t k = 0; k < n; k++) {
+		const struct measurement *m = &pv->rs->m[mi[k]];
+		struct steady_result res;
+
+		if (!steady_applies(pv->steady, m))
+			continue;
+		nser++;
+		steady_find(m->series, pv->steady, &res);
+		if (res.steady) {
+			nsteady++;
+			sum += res.mean;
+			from = fmax(from, res.t_from);
+		} else {
+			nshort += res.short_run;
+		}
+	}
+	if (!nser)
+		return;
+	if (nsteady == nser) {
+		double v = sum / (double)nsteady;
+
+		human_format(v, u, num, sizeof(num));
+		snprintf(text, sizeof(text), "%s from %.0f s", num, from);
+		fmt_table_set_number(t, r, col, fixed ? v / u->factor : v,
+				     text);
+		return;
+	}
+	if (nsteady)
+		snprintf(text, sizeof(text), "%zu of %zu steady", nsteady, nser);
+	else
+		snprintf(text, sizeof(text), "%s", nshort == nser ?
+			 "too short" : "never");
+	fmt_table_set_cell(t, r, col, text, "");
+	free(fmt_table_cell(t, r, col)->raw);
+	fmt_table_cell(t, r, col)->raw = NULL;	/* CSV empty, JSON null */
+}
+
 void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
 		  double alpha, struct fmt_table *out)
 {
@@ -748,6 +842,8 @@ void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
 	const char *uname;
 	unsigned marks = 0;
 	char *title;
+	size_t *steady_col = xcalloc(pv->ncols + 1, sizeof(*steady_col));
+	size_t nsteady = 0;
 
 	if (unit)
 		u = *unit;
@@ -761,6 +857,14 @@ void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
 	add_row_key_columns(pv, out);
 	for (size_t c = 0; c < pv->ncols; c++)
 		add_value_column(pv, c, uname, out);
+	/* (a figure's steady part: not of a ratio, not of a count) */
+	for (size_t c = 0; pv->steady && !pv->is_ratio &&
+	     stat_has_unit(pv->stat) && c < pv->ncols; c++)
+		if (column_has_series(pv, c)) {
+			steady_col[c] = out->ncols;
+			add_steady_column(pv, c, uname, out);
+			nsteady++;
+		}
 	for (size_t r = 0; r < pv->nrows; r++) {
 		fmt_table_add_row(out);
 		for (size_t k = 0; k < pv->nrow_keys; k++) {
@@ -777,6 +881,21 @@ void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
 		for (size_t c = 0; c < pv->ncols; c++)
 			set_value_cell(pv, r, c, &u, alpha, unit != NULL, out,
 				       pv->nrow_keys + c, &marks);
+		for (size_t c = 0; c < pv->ncols; c++)
+			if (steady_col[c])
+				set_steady_cell(pv, r, c, &u, unit != NULL,
+						out, steady_col[c]);
 	}
 	add_notes(pv, alpha, marks, out);
+	if (nsteady)
+		fmt_table_add_note(out, "steady: the mean of the samples over "
+				   "time from where they settled, by fio's "
+				   "rule (%s within %g%s over %g s); never, "
+				   "too short: they did not, or are under one "
+				   "window; the figure is the whole run's",
+				   pv->steady->kind == STEADY_SLOPE ?
+				   "slope" : "deviation", pv->steady->limit,
+				   pv->steady->pct ? "% of the mean" : "",
+				   pv->steady->dur);
+	free(steady_col);
 }

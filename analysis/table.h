@@ -68,6 +68,11 @@ struct pivot_options {
 	 * only in these is no mix (analysis/experiment.h). */
 	char **pool;
 	size_t npool;
+	/* Steady state (analysis/steady.h): when set, pivot_to_fmt() adds,
+	 * after the value columns, a column NAME_steady for each value
+	 * column with a member that has samples over time the rule applies
+	 * to: the mean of their steady parts, or why there is none. */
+	const struct steady_rule *steady;
 };
 
 /*
@@ -76,6 +81,8 @@ struct pivot_options {
  * Returns 0, or -1 when the spec is malformed or names two keys.
  */
 int pivot_ratio_parse(const char *spec, char **key, char **num, char **den);
+
+struct steady_rule;
 
 struct pivot_cell {
 	struct stats st[2];	/* [0] group/numerator, [1] denominator */
@@ -104,6 +111,10 @@ struct pivot {
 	char *mix_key, *mix_a, *mix_b;	/* first difference found */
 	size_t half_cells;	/* ratio cells with only one group present */
 	char *pooled;		/* what --pool pooled, or NULL */
+	/* the options' steady rule, and the result set built from (valid
+	 * while it is: pivot_to_fmt() reads the members' series) */
+	const struct steady_rule *steady;
+	const struct result_set *rs;
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "findings-args.h"
 #include "../analysis/footnotes.h"
 #include "../analysis/format.h"
+#include "../analysis/steady.h"
 #include "../analysis/table.h"
 #include "../core/atomic.h"
 #include "../ingest/load.h"
@@ -40,6 +41,10 @@ static const char table_usage[] =
 	"      --pool KEYS      pool measurements that differ only in these\n"
 	"                       (else a cell pooling them is reported)\n"
 	"      --alpha A        significance level of ratio marks (0.05)\n"
+	"      --steady[=RULE]  the steady-state rule of the NAME_steady\n"
+	"                       columns of figures with samples over time\n"
+	"                       (fio logs; fio's ss= form, default\n"
+	"                       " STEADY_DEFAULT ")\n"
 	"  -u, --units U        auto (default), B/s, kB/s, MB/s, MiB/s, GB/s,\n"
 	"                       GiB/s, iops, kiops, us, ms, s\n"
 	"  -f, --format F       text (default), md, csv, json, html\n"
@@ -66,6 +71,7 @@ struct table_args {
 	double alpha;
 	char *ratio_key, *ratio_num, *ratio_den;
 	struct findings_args fa;
+	struct steady_rule rule;
 };
 
 /* Splits "a,b" into a NULL-terminated array; -1 for an empty part. */
@@ -162,6 +168,15 @@ static int parse_option(int c, struct table_args *a)
 	case 'o':
 		a->output = optarg;
 		break;
+	case 'S': {
+		struct strbuf err = STRBUF_INIT;
+		int bad = steady_parse(optarg ? optarg : STEADY_DEFAULT,
+				       &a->rule, &err) ?
+			  usage_error("table", "%s", err.buf) : 0;
+
+		strbuf_release(&err);
+		return bad;
+	}
 	case 'P':
 		free_keys(a->po.pool, a->po.npool);
 		if (split_keys(optarg, &a->po.pool, &a->po.npool))
@@ -368,6 +383,7 @@ int cmd_table(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pool", required_argument, NULL, 'P' },
+		{ "steady", optional_argument, NULL, 'S' },
 		FINDINGS_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -381,6 +397,14 @@ int cmd_table(int argc, char **argv)
 	a.alpha = 0.05;
 	a.format = FMT_TEXT;
 	findings_args_init(&a.fa);
+	{
+		struct strbuf err = STRBUF_INIT;
+
+		if (steady_parse(STEADY_DEFAULT, &a.rule, &err))
+			BUG("storan's own steady-state rule does not parse");
+		strbuf_release(&err);
+	}
+	a.po.steady = &a.rule;
 	while (!rc && (c = getopt_long(argc, argv, "r:c:m:w:u:f:o:h",
 				       longopts, NULL)) != -1) {
 		if (c == 'h') {

@@ -25,24 +25,28 @@
  * log's bucket count tells its version itself (1216 buckets: fio 2.x, usec;
  * 1856: fio 3.x, ns).
  *
- * Two kinds of log (fio's log_avg_msec):
+ * A log is one run of one job: one measurement per direction, whose one
+ * value is the figure of the whole log, its lines the samples over time
+ * (measurement.series), never repetitions.  Two kinds of log (fio's
+ * log_avg_msec):
  *
  *  - averaged (log_avg_msec=N): one line per direction per window, bs 0
  *    (lat logs always; bw and iops logs of newer fio carry the job's bs).
- *    Each line is a sample: values[] one per line, as before, and the
- *    series one point per line.
+ *    The series is one point per line, the value the mean of the lines
+ *    (as fio's JSON has bw_mean and iops_mean, from the same samples).
  *  - per I/O (log_avg_msec=0, the default): one line per I/O, its bs set.
  *    A log of a billion I/Os is read in constant memory: the lines are
  *    summed into windows of LOG_WINDOW_MS (fiologparser.py's default
  *    interval), the series one point per window -- bw the bytes of the
  *    window's I/Os over its length (fio's per-I/O bw value is bs/latency,
  *    not a throughput), iops their count over its length, latency their
- *    mean -- and values[] the window figures for bw and iops, a summary
- *    over every I/O (n, mean, stddev, min, max) for latency.  A window
- *    without I/O is a 0 for bw and iops (a stall), no point for latency.
- *    The first 256 lines decide: per I/O when bs is set and, for bw and
- *    iops, the lines do not come at a steady pace (or every iops value is
- *    fio's per-I/O 1).
+ *    mean.  The value: bw and iops the whole log's bytes and I/Os over
+ *    the time to its last I/O; latency the mean over every I/O, and its
+ *    min, max and stddev as measurements of their own (clat.min ...).
+ *    A window without I/O is a 0 for bw and iops (a stall), no point for
+ *    latency.  The first 256 lines decide: per I/O when bs is set and,
+ *    for bw and iops, the lines do not come at a steady pace (or every
+ *    iops value is fio's per-I/O 1).
  *
  * Hist logs: buckets summed over the run into one histogram per direction,
  * kept on the clat.p50 measurement, with fio's default percentiles
@@ -267,6 +271,11 @@ struct dir_acc {
 	int open;
 	uint64_t win, count, bytes, last_ms, windows;
 	double sum;
+	/* averaged: the sum and count of the lines' values */
+	double vsum;
+	uint64_t vn;
+	/* per-I/O bw and iops: the bytes and I/Os of the whole log */
+	uint64_t tot_bytes, tot_count;
 	/* per-I/O latency: every I/O's figures (Welford) */
 	uint64_t n;
 	long double mean, m2;
@@ -287,18 +296,19 @@ static double log_value(uint64_t v, double scale)
 	return scale < 1 ? fio_seconds((double)v, scale) : (double)v * scale;
 }
 
-/* The measurement of direction dir, emitted with its first value. */
+/*
+ * The measurement of direction dir, emitted once (with a value the
+ * finish replaces by the whole log's figure): a log is one run, its
+ * lines are its samples over time, not repetitions.
+ */
 static struct measurement *dir_measurement(struct value_log *vl, int dir,
 					   double first)
 {
 	struct dir_acc *a = &vl->d[dir];
 	struct measurement *m;
 
-	if (a->mi != SIZE_MAX) {
-		m = &vl->ctx->rs->m[a->mi];
-		measurement_add_value(m, first);
-		return m;
-	}
+	if (a->mi != SIZE_MAX)
+		return &vl->ctx->rs->m[a->mi];
 	m = fio_emit(vl->ctx, a->first_li, fio_dir_name((enum fio_dir)dir),
 		     vl->metric, vl->unit, first, NULL);
 	a->mi = vl->ctx->rs->n - 1;
@@ -358,6 +368,8 @@ static void raw_line(struct value_log *vl, int dir, const uint64_t *v)
 	a->count++;
 	a->bytes += v[3];
 	a->sum += (double)v[1];
+	a->tot_count++;
+	a->tot_bytes += v[3];
 	a->last_ms = v[0] > a->last_ms ? v[0] : a->last_ms;
 	if (vl->lat) {
 		double x = log_value(v[1], vl->scale);
@@ -371,10 +383,31 @@ static void raw_line(struct value_log *vl, int dir, const uint64_t *v)
 	}
 }
 
+/* A figure of the whole log beside the measurement of direction d (the
+ * per-I/O latency's min, max and stddev), n = 1. */
+static void emit_figure(struct value_log *vl, const struct dir_acc *a,
+			int d, const char *stat, double v)
+{
+	char metric[24];
+
+	if (isnan(v))
+		return;
+	snprintf(metric, sizeof(metric), "%s.%s", vl->kind, stat);
+	fio_emit(vl->ctx, a->first_li, fio_dir_name((enum fio_dir)d), metric,
+		 vl->unit, v, NULL);
+}
+
 /*
  * The last window: divided by the time it covers, which a run that stops
  * mid-window leaves short; dropped under half a window (a few I/Os over a
  * few ms would read as a spike), unless it is the only one.
+ *
+ * The log's figure, one value: bw and iops the bytes and I/Os of the
+ * whole log over the time it covers (from the job's start to its last
+ * I/O: fio's time column counts from there), as fio's JSON computes bw
+ * from io_bytes and runtime; latency the mean over every I/O, with its
+ * min, max and stddev as measurements of their own (clat.min ...), as
+ * fio's JSON has them.
  */
 static void raw_finish(struct value_log *vl, int dir)
 {
@@ -387,18 +420,20 @@ static void raw_finish(struct value_log *vl, int dir)
 	if (span >= LOG_WINDOW_MS / 2 || !a->windows)
 		flush_window(vl, dir, a->win, a->count, a->bytes, a->sum,
 			     span > 1 ? span : 1);
-	if (!vl->lat)
-		return;
 	m = dir_measurement(vl, dir, 0);
-	m->n = 0;	/* the figures are over every I/O: a summary */
-	m->summary.present = 1;
-	m->summary.n = (double)a->n;
-	m->summary.mean = (double)a->mean;
-	m->summary.stddev = a->n > 1 ?
-			    (double)sqrtl(a->m2 / (long double)(a->n - 1)) :
-			    NAN;
-	m->summary.min = a->min;
-	m->summary.max = a->max;
+	if (!vl->lat) {
+		double secs = (double)(a->last_ms > 0 ? a->last_ms : 1) / 1000;
+
+		m->values[0] = (!strcmp(vl->kind, "bw") ?
+				(double)a->tot_bytes : (double)a->tot_count) /
+			       secs;
+		return;
+	}
+	m->values[0] = (double)a->mean;
+	emit_figure(vl, a, dir, "min", a->min);
+	emit_figure(vl, a, dir, "max", a->max);
+	emit_figure(vl, a, dir, "stddev", a->n > 1 ?
+		    (double)sqrtl(a->m2 / (long double)(a->n - 1)) : NAN);
 }
 
 /*
@@ -526,6 +561,8 @@ static int value_line(struct value_log *vl, const struct log_line *l)
 		return 0;
 	}
 	dir_measurement(vl, (int)v[2], log_value(v[1], vl->scale));
+	a->vsum += log_value(v[1], vl->scale);
+	a->vn++;
 	if (a->s)
 		series_add(a->s, (double)v[0] / 1000, log_value(v[1],
 								vl->scale));
@@ -548,6 +585,11 @@ static void value_log_finish(struct value_log *vl)
 
 		if (vl->raw)
 			raw_finish(vl, d);
+		else if (a->mi != SIZE_MAX && a->vn)
+			/* the mean of the log's samples, as fio's JSON has
+			 * bw_mean and iops_mean from the same samples */
+			vl->ctx->rs->m[a->mi].values[0] =
+				a->vsum / (double)a->vn;
 		if (!a->s)
 			continue;
 		if (!vl->raw)

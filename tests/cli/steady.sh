@@ -33,9 +33,10 @@ awk 'BEGIN { for (i = 1; i <= 60; i++)
 awk 'BEGIN { for (i = 1; i <= 60; i++)
 	printf "%d, %d, 0, 0, 0\n", i * 1000, i % 2 ? 48000 : 32000 }' \
 	> swinging_iops.1.log
-# (its ramp makes it "noisy": the samples are taken for runs)
 run "$STORAN" check --format csv settled_iops.1.log
 case "$out" in *steady-state*) fail "a settled run: $out" ;; esac
+# a log is one run: its ramp is no "noisy" over 60 runs
+case "$out" in *noisy*) fail "the samples of a log taken for runs: $out" ;; esac
 run "$STORAN" check --format csv swinging_iops.1.log
 expect_rc 1 "check of a run that never settled"
 expect_in "$out" "swinging_iops.1.log,1,warning,steady-state,\"read iops never settled over its 60 samples: no 30 s window stayed within 10% of its mean (the best one within 20%)" "the warning"
@@ -52,12 +53,50 @@ awk 'BEGIN { for (i = 1; i <= 60; i++)
 	printf "%d, %d, 0, 0, 0\n", i * 1000, i < 20 ? 90000 : 40000 + (i % 3) * 100 }' \
 	> b_iops.1.log
 run "$STORAN" compare --no-check --format csv a_iops.1.log b_iops.1.log
-expect_in "$out" "fio,read,iops,,60,55866.6666666667,60," "whole: 60 samples"
+# one log is one run: n 1, its figure the mean of its 60 samples
+expect_in "$out" "fio,read,iops,,1,55866.6666666667,1," "whole: one run of 60 samples"
 run "$STORAN" compare --no-check --format csv --steady=iops:2%,dur=10 a_iops.1.log b_iops.1.log
 expect_rc 0 "compare --steady"
-expect_in "$out" "fio,read,iops,,41,40048.7804878049,41,40100," "steady: from 19 s"
+expect_in "$out" "fio,read,iops,,1,40048.7804878049,1,40100," "steady: from 19 s, the mean of its 41 samples"
 run "$STORAN" compare --no-check --steady a_iops.1.log "$D/0022-ss_iops.1.log"
 expect_in "$err" "0022-ss_iops.1.log:1: note: read iops: too short for a steady-state window; compared whole" "the note"
 run "$STORAN" compare --steady=nope a_iops.1.log b_iops.1.log
 expect_rc 2 "compare: a bad rule"
+
+# table: beside the whole run's figure, its steady part's (NAME_steady)
+run "$STORAN" table --no-check --metric iops --rows source settled_iops.1.log \
+	swinging_iops.1.log "$D/0022-ss_iops.1.log"
+expect_rc 0 "table with steady column"
+expect_in "$out" "iops (IOPS)  iops steady (IOPS)" "the column"
+expect_in "$out" "settled_iops.1.log         33700     39907 from 17 s" "steady from 17 s"
+expect_in "$out" "swinging_iops.1.log        40000               never" "never"
+expect_in "$out" "0022-ss_iops.1.log           500           too short" "too short"
+expect_in "$out" "by fio's rule (deviation within 10% of the mean over 30 s)" "the rule in the note"
+run "$STORAN" table --no-check --format csv --metric iops --rows source \
+	settled_iops.1.log swinging_iops.1.log
+expect_in "$out" "source,iops,iops_steady" "csv: iops_steady"
+expect_in "$out" "settled_iops.1.log,33700,39906.976744186" "csv: the steady mean"
+expect_in "$out" "swinging_iops.1.log,40000," "csv: never is empty"
+run "$STORAN" table --no-check --format json --metric iops --rows source \
+	swinging_iops.1.log
+expect_in "$out" '"iops_steady": null' "json: never is null"
+run "$STORAN" table --no-check --format csv --metric iops --rows source \
+	--steady=iops:25%,dur=10 swinging_iops.1.log
+expect_in "$out" "swinging_iops.1.log,40000,40000" "--steady RULE: within 25% it is steady"
+run "$STORAN" table --no-check --format csv --metric iops --rows source \
+	--pool test settled_iops.1.log swinging_iops.1.log
+run "$STORAN" table --no-check --metric iops --rows op --pool test \
+	settled_iops.1.log swinging_iops.1.log
+expect_in "$out" "1 of 2 steady" "pooled: one of two"
+run "$STORAN" table --no-check --metric iops --rows op --steady=nope \
+	settled_iops.1.log
+expect_rc 2 "table: a bad rule"
+# a figure without samples over time has no steady column
+run "$STORAN" table --no-check --format csv --metric bw --rows op \
+	"$FIXTURES/fio/0110-3_33-randrw-libaio_bw.1.log"
+expect_in "$out" "bw_steady" "a log: the column"
+run "$STORAN" table --no-check --format csv --metric bw --rows op \
+	"$FIXTURES/fio/0006-2_18-randread-json.json"
+expect_rc 0 "table of a fio JSON"
+case "$out" in *_steady*) fail "a steady column without samples over time: $out" ;; esac
 finish

@@ -152,7 +152,10 @@ static void test_raw_stall(void **state)
 	assert_float_equal(s->t[3], 4, 0);
 	/* the last window covers 900 ms: 2 I/Os over 0.9 s */
 	assert_float_equal(s->v[3], 2 * 4096 / 0.9, 1e-6);
-	assert_int_equal(rs.m[0].n, 4);	/* the windows, not the I/Os */
+	/* one run: one value, the log's bytes over the time to its last
+	 * I/O (5 I/Os of 4 KiB over 3.9 s), not one per window */
+	assert_int_equal(rs.m[0].n, 1);
+	assert_float_equal(rs.m[0].values[0], 5 * 4096 / 3.9, 1e-6);
 	result_set_release(&rs);
 	diag_list_release(&diags);
 }
@@ -173,17 +176,24 @@ static void test_raw_latency_summary(void **state)
 	memset(&opt, 0, sizeof(opt));
 	opt.fio_version = "fio-2.17";	/* usec */
 	read_log("x_clat.1.log", log, &opt, &rs, &diags);
-	assert_int_equal(rs.n, 1);
+	/* one run: mean, min, max, stddev over every I/O, n = 1 each */
+	assert_int_equal(rs.n, 4);
 	m = &rs.m[0];
 	assert_string_equal(m->op, "write");
 	assert_string_equal(m->metric, "clat.mean");
-	assert_int_equal(m->n, 0);
-	assert_true(m->summary.present);
-	assert_float_equal(m->summary.n, 3, 0);
-	assert_float_equal(m->summary.mean, 2e-3, 1e-15);
-	assert_float_equal(m->summary.stddev, 1e-3, 1e-15);
-	assert_float_equal(m->summary.min, 1e-3, 0);
-	assert_float_equal(m->summary.max, 3e-3, 0);
+	assert_int_equal(m->n, 1);
+	assert_false(m->summary.present);
+	assert_float_equal(m->values[0], 2e-3, 1e-15);
+	assert_string_equal(rs.m[1].metric, "clat.min");
+	assert_float_equal(rs.m[1].values[0], 1e-3, 0);
+	assert_string_equal(rs.m[2].metric, "clat.max");
+	assert_float_equal(rs.m[2].values[0], 3e-3, 0);
+	assert_string_equal(rs.m[3].metric, "clat.stddev");
+	assert_float_equal(rs.m[3].values[0], 1e-3, 1e-15);
+	for (size_t k = 1; k < 4; k++) {
+		assert_int_equal(rs.m[k].n, 1);
+		assert_null(rs.m[k].series);
+	}
 	assert_int_equal(m->series->n, 2);
 	assert_float_equal(m->series->v[0], 2e-3, 1e-15);
 	assert_float_equal(m->series->v[1], 2e-3, 1e-15);
@@ -209,12 +219,39 @@ static void test_assumed_once(void **state)
 
 		read_log("x_lat.1.log", log, &opt, &rs, &diags);
 		assert_int_equal(rs.n, 1);
-		assert_float_equal(rs.m[0].values[0], 1.5e-6, 1e-20);
+		assert_float_equal(rs.m[0].values[0], 2e-6, 1e-20);	/* the mean */
 		notes += diags.n;
 		result_set_release(&rs);
 		diag_list_release(&diags);
 	}
 	assert_int_equal(notes, 1);
+}
+
+/* An averaged log (log_avg_msec): one value, the mean of its samples;
+ * the samples are the series. */
+static void test_averaged_one_run(void **state)
+{
+	static const char log[] =
+		"1000, 100, 0, 0, 0\n1000, 10, 1, 0, 0\n"
+		"2000, 200, 0, 0, 0\n2000, 30, 1, 0, 0\n"
+		"3000, 600, 0, 0, 0\n";
+	struct result_set rs;
+	struct diag_list diags;
+
+	(void)state;
+	read_log("x_iops.1.log", log, NULL, &rs, &diags);
+	assert_int_equal(rs.n, 2);
+	assert_string_equal(rs.m[0].op, "read");
+	assert_int_equal(rs.m[0].n, 1);
+	assert_float_equal(rs.m[0].values[0], 300, 0);
+	assert_int_equal(rs.m[0].series->n, 3);
+	assert_float_equal(rs.m[0].series->v[2], 600, 0);
+	assert_string_equal(rs.m[1].op, "write");
+	assert_int_equal(rs.m[1].n, 1);
+	assert_float_equal(rs.m[1].values[0], 20, 0);
+	assert_int_equal(rs.m[1].series->n, 2);
+	result_set_release(&rs);
+	diag_list_release(&diags);
 }
 
 static void test_version_in_text(void **state)
@@ -243,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_raw_stall),
 		cmocka_unit_test(test_raw_latency_summary),
 		cmocka_unit_test(test_assumed_once),
+		cmocka_unit_test(test_averaged_one_run),
 		cmocka_unit_test(test_version_in_text),
 	};
 
