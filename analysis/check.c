@@ -155,20 +155,12 @@ static int is_page_cache_read(const struct measurement *m)
 int check_parse_size(const char *s, double *out)
 {
 	const char *p = s;
-	double n, f = 1;
+	double v;
 
-	if (scan_double(&p, SCAN_NO_EXPONENT, &n))
+	if (scan_size(&p, SIZE_PETA | SIZE_LONE_I | SIZE_LOWER_B, &v) || *p ||
+	    !(v > 0))
 		return -1;
-	if (*p && strchr("kKmMgGtTpP", *p)) {
-		f = prefix_factor(*p++, 1);
-		if (*p == 'i')
-			p++;
-	}
-	if (*p == 'B' || *p == 'b')
-		p++;
-	if (*p || !(n > 0))
-		return -1;
-	*out = n * f;
+	*out = v;
 	return 0;
 }
 

@@ -118,26 +118,13 @@ int fio_parse_size(const char *s, size_t len, double *bytes)
 {
 	char buf[64];
 	const char *p = buf;
-	double v, f = 1;
 
 	if (!len || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	if (scan_double(&p, SCAN_NO_EXPONENT, &v))
-		return -1;
-	if (*p && strchr("kKmMgGtTpP", *p)) {
-		f = prefix_factor(*p, 1);
-		p++;
-		if (*p == 'i' || *p == 'I')
-			p++;
-	}
-	if (*p == 'b' || *p == 'B')
-		p++;
-	if (*p)
-		return -1;
-	*bytes = v * f;
-	return 0;
+	return scan_size(&p, SIZE_PETA | SIZE_LONE_I | SIZE_CAP_I |
+			 SIZE_LOWER_B, bytes) || *p ? -1 : 0;
 }
 
 int fio_scan_count(const char **p, double *out)
