@@ -18,8 +18,6 @@
 #include "steady.h"
 #include "../core/json-out.h"
 #include "../core/human.h"
-#include "../core/input.h"
-#include "../parsers/shell.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/rs-csv.h"
@@ -829,8 +827,8 @@ static const char *file_of(const struct measurement *m, int reading)
 static int cache_dropped(const struct check_ctx *c, const char *source,
 			 unsigned after, unsigned upto)
 {
-	for (size_t i = 0; i < c->opt->ndrops; i++) {
-		const struct check_cache_drop *d = &c->opt->drops[i];
+	for (size_t i = 0; i < c->rs->ndrops; i++) {
+		const struct cache_drop *d = &c->rs->drops[i];
 
 		if (!strcmp(d->source, source) && d->line > after &&
 		    d->line <= upto)
@@ -907,8 +905,8 @@ static unsigned last_text_drop(const struct check_ctx *c, const char *source,
 {
 	unsigned last = 0;
 
-	for (size_t i = 0; i < c->opt->ndrops; i++) {
-		const struct check_cache_drop *d = &c->opt->drops[i];
+	for (size_t i = 0; i < c->rs->ndrops; i++) {
+		const struct cache_drop *d = &c->rs->drops[i];
 
 		if (d->line <= upto && d->line > last &&
 		    !strcmp(d->source, source))
@@ -1486,11 +1484,6 @@ void check_list_release(struct check_list *l)
 	check_list_init(l);
 }
 
-void check_text_hook(const struct input *in, void *check_options)
-{
-	check_scan_cache_drops(in, check_options);
-}
-
 void check_list_keep(struct check_list *l, enum check_severity min)
 {
 	size_t keep = 0;
@@ -1507,7 +1500,7 @@ void check_list_keep(struct check_list *l, enum check_severity min)
 	l->n = keep;
 }
 
-/* ---- options, RAM, cache drops ---- */
+/* ---- options, RAM ---- */
 
 double check_system_ram(void)
 {
@@ -1537,31 +1530,6 @@ void check_options_init(struct check_options *opt)
 {
 	memset(opt, 0, sizeof(*opt));
 	opt->ram = check_system_ram();
-}
-
-void check_options_release(struct check_options *opt)
-{
-	for (size_t i = 0; i < opt->ndrops; i++)
-		free(opt->drops[i].source);
-	free(opt->drops);
-	opt->drops = NULL;
-	opt->ndrops = opt->drops_alloc = 0;
-}
-
-void check_scan_cache_drops(const struct input *in, struct check_options *opt)
-{
-	for (size_t i = 0; i < in->nlines; i++) {
-		const struct input_line *l = &in->lines[i];
-		struct check_cache_drop *d;
-
-		if (!line_drops_cache(l->text))
-			continue;
-		ALLOC_GROW(opt->drops, opt->ndrops + 1, opt->drops_alloc);
-		d = &opt->drops[opt->ndrops++];
-		d->source = xstrdup(input_line_origin(in, l) ?
-				    input_line_origin(in, l) : in->name);
-		d->line = l->lineno;
-	}
 }
 
 /* ---- writers ---- */

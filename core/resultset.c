@@ -377,9 +377,20 @@ void result_set_release(struct result_set *rs)
 		source_release(&rs->sources[i]);
 	for (size_t i = 0; i < rs->n; i++)
 		measurement_release(&rs->m[i]);
+	for (size_t i = 0; i < rs->ndrops; i++)
+		free(rs->drops[i].source);
 	free(rs->sources);
 	free(rs->m);
+	free(rs->drops);
 	result_set_init(rs);
+}
+
+void result_set_add_cache_drop(struct result_set *rs, const char *source,
+			       unsigned line)
+{
+	ALLOC_GROW(rs->drops, rs->ndrops + 1, rs->drops_alloc);
+	rs->drops[rs->ndrops].source = xstrdup(source);
+	rs->drops[rs->ndrops++].line = line;
 }
 
 void result_set_truncate(struct result_set *rs, size_t n, size_t nsources)
@@ -520,9 +531,10 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 
 	/* Into an empty set (the first input a command loads): the arrays
 	 * change hands, a million measurements are not copied. */
-	if (!dst->n && !dst->nsources) {
+	if (!dst->n && !dst->nsources && !dst->ndrops) {
 		free(dst->sources);
 		free(dst->m);
+		free(dst->drops);
 		*dst = *src;
 		result_set_init(src);
 		return;
@@ -539,8 +551,14 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 		dst->m[dst->n].source += base;
 		dst->n++;
 	}
+	ALLOC_GROW(dst->drops, dst->ndrops + src->ndrops, dst->drops_alloc);
+	if (src->ndrops)	/* (src->drops may be NULL) */
+		memcpy(dst->drops + dst->ndrops, src->drops,
+		       src->ndrops * sizeof(*src->drops));
+	dst->ndrops += src->ndrops;
 	free(src->sources);
 	free(src->m);
+	free(src->drops);
 	result_set_init(src);
 }
 

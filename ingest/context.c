@@ -770,6 +770,26 @@ static int starts_run(const char *text)
 	return 0;
 }
 
+unsigned char *context_find_cache_drops(struct parse_ctx *ctx)
+{
+	const struct input *in = ctx->in;
+	unsigned char *drops = xcalloc(in->nlines + 1, 1);
+
+	/* uncut, read whole: only fio JSON documents or fio log lines,
+	 * neither a command (and no line table to go through) */
+	for (size_t i = 0; !in->uncut && i < in->nlines; i++) {
+		const struct input_line *l = &in->lines[i];
+		const char *origin = input_line_origin(in, l);
+
+		if (!line_drops_cache(l->text))
+			continue;
+		drops[i] = 1;
+		result_set_add_cache_drop(ctx->rs, origin ? origin : in->name,
+					  l->lineno);
+	}
+	return drops;
+}
+
 /*
  * The lines whose measurements follow a cache drop: from the drop
  * ("echo 3 > /proc/sys/vm/drop_caches") through the first run's output,
@@ -777,7 +797,8 @@ static int starts_run(const char *text)
  * drop and the cached read after that are two measurements, not two runs
  * of one: the Arch wiki's SSD benchmark reads 170 MB/s, then 7.0 GB/s.
  */
-static unsigned char *after_cache_drop(const struct parse_ctx *ctx)
+static unsigned char *after_cache_drop(const struct parse_ctx *ctx,
+				       const unsigned char *drops)
 {
 	size_t n = ctx->in->nlines;
 	unsigned char *measured = xcalloc(n + 1, 1), *cold = xcalloc(n + 1, 1);
@@ -789,7 +810,7 @@ static unsigned char *after_cache_drop(const struct parse_ctx *ctx)
 	for (size_t i = 0; i < n; i++) {
 		const struct input_line *l = &ctx->in->lines[i];
 
-		if (line_drops_cache(l->text)) {
+		if (drops[i]) {
 			pending = 1;
 			seen = 0;
 		} else if (pending && seen && !line_is_empty(l) &&
@@ -803,7 +824,7 @@ static unsigned char *after_cache_drop(const struct parse_ctx *ctx)
 	return cold;
 }
 
-void context_apply(struct parse_ctx *ctx)
+void context_apply(struct parse_ctx *ctx, const unsigned char *drops)
 {
 	size_t n = ctx->in->nlines, current = SIZE_MAX, last = SIZE_MAX;
 	size_t *heading, *above;
@@ -818,7 +839,7 @@ void context_apply(struct parse_ctx *ctx)
 
 	if (!ctx->unclaimed)
 		return;		/* all output: no heading, no command */
-	cold = after_cache_drop(ctx);
+	cold = after_cache_drop(ctx, drops);
 	heading = xcalloc(n + 1, sizeof(*heading));
 	above = xcalloc(n + 1, sizeof(*above));
 	fenced = find_fenced(ctx->in);
