@@ -29,6 +29,11 @@
 
 #define HASH_THREAD_MIN (1 << 20)	/* bytes */
 
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
@@ -211,6 +216,7 @@ static inline const char *skip_blanks(const char *t, const char *end)
  * Typed prefixes: what a poster puts before a line of output -- a list's
  * number ("2) ", "1. ", "2 - ", "(3) "), a bullet ("* ", "- ", "+ ",
  * "• "), a time stamp ("[2023-04-07 10:11:12] ", "2023-04-07T10:11:12Z ",
+ * "2023-04-07 10:11:12 ",
  * "10:11:12 ", "[ 12.345678] ").  The length of one at s (with the blanks
  * after it), or 0.
  */
@@ -247,6 +253,13 @@ static size_t typed_prefix(const char *s, const char *end)
 				digits++;
 			else if ((*p == ':' || *p == '.') && digits)
 				clock = 1;
+			/* "2023-04-07 10:11:12": a date, a blank, a clock */
+			if (*p == ' ' && *s != '[' && digits == 8 && !clock &&
+			    p - s == 10 && p + 3 < end && is_digit(p[1]) &&
+			    is_digit(p[2]) && p[3] == ':') {
+				p++;
+				continue;
+			}
 			if (*p == ' ' && (*s != '[' || (p + 1 < end &&
 							 p[1] == ' ')))
 				break;
@@ -282,6 +295,9 @@ static int opens_output_line(const char *s, const char *end)
 	size_t n = (size_t)(end - s);
 	const char *p = s;
 
+	if (n > 6 && !memcmp(s, "/dev/", 5) && end[-1] == ':' &&
+	    !memchr(s, ' ', n))
+		return 1;	/* hdparm's "/dev/sdb:" over its timings */
 	for (size_t k = 0; openings[k]; k++)
 		if (n >= strlen(openings[k]) &&
 		    !memcmp(s, openings[k], strlen(openings[k])))
@@ -334,6 +350,25 @@ static const char *past_typed_prefixes(const char *t, const char *end)
 			return p;
 	}
 	return t;
+}
+
+/*
+ * A line of output a forum post set in bold ("** Timing buffered disk
+ * reads:   90 MB in  3.04 seconds =  29.59 MB/sec**"): the marks off
+ * both ends when the rest opens like a line of output.
+ */
+static void past_bold(const char **t, const char **end)
+{
+	const char *p = skip_blanks(*t + 2, *end), *e = *end;
+
+	if (e - p > 2 && e[-1] == '*' && e[-2] == '*')
+		e -= 2;
+	while (e > p && is_blank(e[-1]))
+		e--;
+	if (!opens_output_line(p, e))
+		return;
+	*t = p;
+	*end = e;
 }
 
 /* The per-line extras grow with the lines (zeros for the new room). */
@@ -417,6 +452,8 @@ static void add_line(struct input *in, char **arena, const char *s,
 	/* (most lines open with a letter: no prefix to look for) */
 	if (t < end && !is_alpha(*t))
 		t = past_typed_prefixes(t, end);
+	if (end - t > 4 && t[0] == '*' && t[1] == '*')
+		past_bold(&t, &end);
 	if (indent > USHRT_MAX)
 		indent = USHRT_MAX;
 	SET_EXTRA(in, indent, i, (unsigned short)indent);
@@ -625,11 +662,6 @@ static void past_inline_code(const char **s, const char **end)
 		return;
 	*s = b + 1;
 	*end = e - 1;
-}
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
 }
 
 /* Past a run of digits at p. */
