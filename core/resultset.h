@@ -97,9 +97,10 @@ struct source {
  * A line of an input's text that dropped the page cache ("echo 3 >
  * /proc/sys/vm/drop_caches", "umount /mnt": ingest/shell.h's
  * line_drops_cache()), recorded by the ingest's context pass for storan
- * check: a read after it did not come from the page cache.  It is in the
- * text only: the JSON and CSV result-set formats do not carry it (a read
- * right after a drop carries the label cache=dropped instead).
+ * check: a read after it did not come from the page cache.  storan/1
+ * JSON carries them ("cache_drops", docs/result-format.md), so that
+ * check reads a result set as it read the text; the CSV export does not
+ * (a read right after a drop carries the label cache=dropped there).
  */
 struct cache_drop {
 	char *source;		/* the line's grep prefix, or the input's name */
