@@ -319,6 +319,7 @@ static int read_label(const char **p, struct timing *t)
 {
 	t->direct = skip_prefix(p, "O_DIRECT ");
 	t->has_offset = 0;
+	t->offset_gib = 0;	/* part of is_copy()'s key */
 	if (skip_prefix(p, "cached reads:") ||
 	    skip_prefix(p, "buffer-cache reads:")) {
 		t->op = "cachedread";
@@ -452,7 +453,7 @@ enum rest_kind {
  */
 static enum rest_kind after_rate(const char *rest, int wrapped)
 {
-	struct timing t;
+	struct timing t = { 0 };
 
 	if (!*rest)
 		return REST_NONE;
@@ -541,7 +542,7 @@ static size_t read_timings(struct parse_ctx *ctx, struct hdparm_state *st,
 			   size_t li, const char *s, int *emitted)
 {
 	for (;;) {
-		struct timing t;
+		struct timing t = { 0 };
 		enum timing_status status;
 		enum rest_kind kind;
 		const char *why, *rest = "";
