@@ -291,33 +291,16 @@ static int y_uses_suffix(const struct chart *c)
 	return !strcmp(c->y.unit.name, "IOPS");
 }
 
-static char *format_sig(double v, char *buf, size_t size)
-{
-	double a = fabs(v);
-
-	if (isnan(v))
-		snprintf(buf, size, "-");
-	else if (a >= 100 || !(a > 0))
-		snprintf(buf, size, "%.0f", v);
-	else if (a >= 10)
-		snprintf(buf, size, "%.1f", v);
-	else if (a >= 1)
-		snprintf(buf, size, "%.2f", v);
-	else
-		snprintf(buf, size, "%.3g", v);
-	return buf;
-}
-
 char *chart_format_y(const struct chart *c, double v, char *buf, size_t size)
 {
 	char tmp[32];
 
 	if (y_uses_suffix(c) && fabs(v) >= 1e6)
-		snprintf(buf, size, "%sM", format_sig(v / 1e6, tmp, 32));
+		snprintf(buf, size, "%sM", human_sig(v / 1e6, tmp, 32));
 	else if (y_uses_suffix(c) && fabs(v) >= 1e4)
-		snprintf(buf, size, "%sk", format_sig(v / 1e3, tmp, 32));
+		snprintf(buf, size, "%sk", human_sig(v / 1e3, tmp, 32));
 	else
-		format_sig(v, buf, size);
+		human_sig(v, buf, size);
 	return buf;
 }
 
