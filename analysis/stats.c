@@ -105,7 +105,7 @@ void stats_acc_add_measurement(struct stats_acc *a,
 		stats_acc_add_value(a, m->values[i]);
 }
 
-static int cmp_double(const void *pa, const void *pb)
+int stats_cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
 
@@ -117,7 +117,7 @@ static double median_of(const double *v, size_t n)
 	double *s = xmalloc(n * sizeof(*s)), med;
 
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), stats_cmp_double);
 	med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
 	return med;
@@ -126,7 +126,7 @@ static double median_of(const double *v, size_t n)
 double stats_quantile(double *v, size_t n, double q)
 {
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_double);
+		qsort(v, n, sizeof(*v), stats_cmp_double);
 	return quantile_linear(v, n, q);
 }
 
@@ -235,7 +235,7 @@ struct ranked {
 
 static int cmp_ranked(const void *pa, const void *pb)
 {
-	return cmp_double(&((const struct ranked *)pa)->v,
+	return stats_cmp_double(&((const struct ranked *)pa)->v,
 			  &((const struct ranked *)pb)->v);
 }
 
@@ -356,7 +356,7 @@ struct bucket {
 
 static int cmp_bucket(const void *pa, const void *pb)
 {
-	return cmp_double(&((const struct bucket *)pa)->v,
+	return stats_cmp_double(&((const struct bucket *)pa)->v,
 			  &((const struct bucket *)pb)->v);
 }
 

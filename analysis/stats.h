@@ -129,4 +129,7 @@ double stats_geomean(const double *x, size_t n);
 double stats_mean(const double *x, size_t n);
 double stats_median(const double *x, size_t n);
 
+/* qsort() order of doubles, ascending (NaN where it falls: keep them out). */
+int stats_cmp_double(const void *a, const void *b);
+
 #endif

@@ -1332,16 +1332,9 @@ struct bucket {
 	uint64_t count;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_bucket(const void *a, const void *b)
 {
-	return cmp_double(&((const struct bucket *)a)->value,
+	return stats_cmp_double(&((const struct bucket *)a)->value,
 			  &((const struct bucket *)b)->value);
 }
 
@@ -1990,7 +1983,7 @@ static int has_points(const struct chart *c)
 
 static int cmp_point_x(const void *a, const void *b)
 {
-	return cmp_double(&((const struct chart_point *)a)->x,
+	return stats_cmp_double(&((const struct chart_point *)a)->x,
 			  &((const struct chart_point *)b)->x);
 }
 
