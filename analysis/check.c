@@ -821,14 +821,24 @@ static const char *file_of(const struct measurement *m, int reading)
 	return f;
 }
 
-static int cache_dropped(const struct check_ctx *c, const char *source,
+/* Is drop d in the text measurement mi was read from (its input, and
+ * the same grep prefix: two inputs may both be run.txt)? */
+static int drop_in_text_of(const struct check_ctx *c, const struct cache_drop *d,
+			   size_t mi)
+{
+	return d->source == M(c, mi)->source &&
+	       !strcmp(d->name, source_of(c, mi));
+}
+
+/* Did the text of measurement mi drop the cache on a line in (after, upto]? */
+static int cache_dropped(const struct check_ctx *c, size_t mi,
 			 unsigned after, unsigned upto)
 {
 	for (size_t i = 0; i < c->rs->ndrops; i++) {
 		const struct cache_drop *d = &c->rs->drops[i];
 
-		if (!strcmp(d->source, source) && d->line > after &&
-		    d->line <= upto)
+		if (d->line > after && d->line <= upto &&
+		    drop_in_text_of(c, d, mi))
 			return 1;
 	}
 	return 0;
@@ -882,7 +892,7 @@ static int dropped_between(const struct check_ctx *c, size_t pos,
 {
 	const struct measurement *m = M(c, c->order[pos]);
 
-	if (cache_dropped(c, source_of(c, c->order[pos]), after, m->line))
+	if (cache_dropped(c, c->order[pos], after, m->line))
 		return 1;
 	for (size_t k = pos; k-- > 0;) {
 		const struct measurement *b = M(c, c->order[k]);
@@ -895,9 +905,9 @@ static int dropped_between(const struct check_ctx *c, size_t pos,
 	return 0;
 }
 
-/* The line of the last cache drop in the text of source at or before
- * line upto, 0 when none. */
-static unsigned last_text_drop(const struct check_ctx *c, const char *source,
+/* The line of the last cache drop in the text of measurement mi at or
+ * before line upto, 0 when none. */
+static unsigned last_text_drop(const struct check_ctx *c, size_t mi,
 			       unsigned upto)
 {
 	unsigned last = 0;
@@ -906,7 +916,7 @@ static unsigned last_text_drop(const struct check_ctx *c, const char *source,
 		const struct cache_drop *d = &c->rs->drops[i];
 
 		if (d->line <= upto && d->line > last &&
-		    !strcmp(d->source, source))
+		    drop_in_text_of(c, d, mi))
 			last = d->line;
 	}
 	return last;
@@ -932,8 +942,7 @@ static long cold_read_of(const struct check_ctx *c, size_t pos,
 			 const char *file)
 {
 	const struct measurement *m = M(c, c->order[pos]);
-	unsigned text_drop = last_text_drop(c, source_of(c, c->order[pos]),
-					    m->line);
+	unsigned text_drop = last_text_drop(c, c->order[pos], m->line);
 	unsigned label_drop = 0;	/* line of the last labelled drop */
 
 	for (size_t k = pos; k-- > 0;) {

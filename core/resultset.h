@@ -103,7 +103,8 @@ struct source {
  * (a read right after a drop carries the label cache=dropped there).
  */
 struct cache_drop {
-	char *source;		/* the line's grep prefix, or the input's name */
+	size_t source;		/* index into result_set.sources */
+	char *name;		/* the line's grep prefix, or the input's name */
 	unsigned line;
 };
 
@@ -112,7 +113,8 @@ struct result_set {
 	size_t nsources, sources_alloc;
 	struct measurement *m;
 	size_t n, alloc;
-	/* In the order read, not tied to a source index: matched by name. */
+	/* In the order read; a measurement's when both source and name
+	 * are its (two inputs may both be run.txt). */
 	struct cache_drop *drops;
 	size_t ndrops, drops_alloc;
 };
@@ -162,15 +164,14 @@ uint64_t labels_hash(const struct labels *l);
 void result_set_init(struct result_set *rs);
 void result_set_release(struct result_set *rs);
 /*
- * Forgets the measurements and sources past the first n and nsources.
- * The cache drops stay: they name their source rather than index it, and
- * storan check has always counted the drops of an input voided because
- * it changed while read.
+ * Forgets the measurements, sources and cache drops past the first n
+ * and nsources (the drops of a source that goes).
  */
 void result_set_truncate(struct result_set *rs, size_t n, size_t nsources);
-/* Records a cache drop (a copy of source). */
-void result_set_add_cache_drop(struct result_set *rs, const char *source,
-			       unsigned line);
+/* Records a cache drop on line `line` of source `source`, under name (the
+ * line's grep prefix or the input's name; copied). */
+void result_set_add_cache_drop(struct result_set *rs, size_t source,
+			       const char *name, unsigned line);
 
 /* Adds a source and returns its index; strings are copied. */
 size_t result_set_add_source(struct result_set *rs, const char *path,

@@ -440,9 +440,10 @@ static void add_cache_drops(const struct result_set *rs, struct strbuf *out)
 		return;
 	strbuf_adds(out, ",\n \"cache_drops\": [");
 	for (size_t i = 0; i < rs->ndrops; i++) {
-		json_t *d = json_pack("{s:s, s:I}", "source",
-				      rs->drops[i].source, "line",
-				      (json_int_t)rs->drops[i].line);
+		json_t *d = json_pack("{s:I, s:s, s:I}", "source",
+				      (json_int_t)rs->drops[i].source,
+				      "source_name", rs->drops[i].name,
+				      "line", (json_int_t)rs->drops[i].line);
 
 		strbuf_adds(out, i ? ",\n  " : "\n  ");
 		dump_line(d, out);
@@ -1042,11 +1043,12 @@ static int read_sources(struct reader *r, size_t doc, struct result_set *rs)
 }
 
 /*
- * "cache_drops": [{"source": NAME, "line": N}, ...], optional: the lines
- * of the inputs that dropped the page cache (struct cache_drop).
+ * "cache_drops": [{"source": I, "source_name": NAME, "line": N}, ...],
+ * optional: the lines of the inputs that dropped the page cache (struct
+ * cache_drop); I indexes this document's sources, as a measurement's.
  */
 static int read_cache_drops(struct reader *r, size_t doc,
-			    struct result_set *rs)
+			    struct result_set *rs, size_t base)
 {
 	size_t drops = jscan_get(r->js, doc, "cache_drops"), i = 0;
 
@@ -1060,19 +1062,25 @@ static int read_cache_drops(struct reader *r, size_t doc,
 	for (size_t d = jscan_first(r->js, drops); d != JSCAN_NONE;
 	     d = jscan_next(r->js, drops, d), i++) {
 		size_t src = jscan_get(r->js, d, "source");
+		size_t name = jscan_get(r->js, d, "source_name");
 		size_t line = jscan_get(r->js, d, "line");
-		double v;
+		double s, v;
 
-		if (!is_type(r, src, JSCAN_STRING) ||
+		if (!is_type(r, src, JSCAN_INTEGER) ||
+		    !jscan_num(r->js, src, &s) || s < 0 ||
+		    s >= (double)(rs->nsources - base) ||
+		    !is_type(r, name, JSCAN_STRING) ||
 		    !is_type(r, line, JSCAN_INTEGER) ||
 		    !jscan_num(r->js, line, &v) || v < 1 || v > UINT_MAX) {
 			strbuf_addf(r->err, "%s:%zu: cache_drops[%zu]: want "
-				    "{\"source\": NAME, \"line\": N}, N a "
-				    "line number from 1", r->name,
+				    "{\"source\": I, \"source_name\": NAME, "
+				    "\"line\": N}, I an index into sources, N "
+				    "a line number from 1", r->name,
 				    token_line(r, d), i);
 			return -1;
 		}
-		result_set_add_cache_drop(rs, jscan_str(r->js, src),
+		result_set_add_cache_drop(rs, base + (size_t)s,
+					  jscan_str(r->js, name),
 					  (unsigned)v);
 	}
 	return 0;
@@ -1133,7 +1141,7 @@ static int read_document(struct reader *r, size_t doc, struct result_set *rs)
 			    "not '%s')", r->name, STORAN_SCHEMA);
 		return -1;
 	}
-	if (read_sources(r, doc, rs) || read_cache_drops(r, doc, rs))
+	if (read_sources(r, doc, rs) || read_cache_drops(r, doc, rs, base))
 		return -1;
 	ms = jscan_get(r->js, doc, "measurements");
 	if (!is_type(r, ms, JSCAN_ARRAY)) {

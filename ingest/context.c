@@ -784,8 +784,8 @@ unsigned char *context_find_cache_drops(struct parse_ctx *ctx)
 		if (!line_drops_cache(l->text))
 			continue;
 		drops[i] = 1;
-		result_set_add_cache_drop(ctx->rs, origin ? origin : in->name,
-					  l->lineno);
+		result_set_add_cache_drop(ctx->rs, ctx->source,
+					  origin ? origin : in->name, l->lineno);
 	}
 	return drops;
 }

@@ -18,15 +18,18 @@ expect_not_in "$text_out" "cached-read" "the text: the read follows a drop"
 run "$STORAN" ingest -o t.json t.txt
 expect_rc 0 "ingest"
 expect_in "$(cat t.json)" '"cache_drops": [' "the JSON carries the drop"
-expect_in "$(cat t.json)" '{"source": "t.txt", "line": 6}' "its line"
+expect_in "$(cat t.json)" '{"source": 0, "source_name": "t.txt", "line": 6}' "its line"
 run "$STORAN" check t.json
 [ "$out" = "$text_out" ] && [ "$rc" = "$text_rc" ] ||
 	fail "check of the JSON differs from check of the text: $out"
 # through export back to JSON (read, written again): kept
 run "$STORAN" export --format json -o t2.json t.json
-expect_in "$(cat t2.json)" '{"source": "t.txt", "line": 6}' "export keeps it"
+expect_in "$(cat t2.json)" '{"source": 0, "source_name": "t.txt", "line": 6}' "export keeps it"
 
 sed 's/"line": 6}/"line": 0}/' t.json > bad.json
+sed 's/"source": 0, "source_name"/"source": 1, "source_name"/' t.json > bad3.json
+run "$STORAN" check bad3.json
+expect_in "$err" "bad3.json:19: cache_drops[0]: want" "a source index past the sources"
 run "$STORAN" check bad.json
 expect_rc 1 "a drop at line 0 (a bad input, as any other)"
 expect_in "$err" "bad.json:19: cache_drops[0]: want" "the message names it"

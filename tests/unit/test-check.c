@@ -317,7 +317,8 @@ static void test_cache_drop(void **state)
 	diag_list_release(&diags);
 	assert_int_equal(f->rs.n, 0);
 	assert_int_equal(f->rs.ndrops, 1);
-	assert_string_equal(f->rs.drops[0].source, "post.txt");
+	assert_string_equal(f->rs.drops[0].name, "post.txt");
+	assert_int_equal(f->rs.drops[0].source, 0);
 	assert_int_equal(f->rs.drops[0].line, 2);
 	add_m(&f->rs, "dd", "write", "bw", "B/s", 1, "of=t.img", 1, 500e6);
 	add_m(&f->rs, "dd", "read", "bw", "B/s", 3, "if=t.img", 1, 5e9);
