@@ -539,11 +539,12 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	} else if ((at = label_title(ctx, fenced, i, &n))) {
 		t = at;
 		e = t + n;
+		weak = 1;
 	} else if ((at = plain_title(ctx, fenced, i, &n))) {
 		t = at;
 		e = t + n;
 		/* right over its output: it names that output alone */
-		weak = i + 1 < ctx->in->nlines && ctx->claimed[i + 1];
+		weak = i + 1 < ctx->in->nlines && ctx->claimed[i + 1] ? 2 : 1;
 	} else {
 		return NULL;
 	}
@@ -826,6 +827,25 @@ static unsigned char *after_cache_drop(const struct parse_ctx *ctx)
 	return cold;
 }
 
+/*
+ * A paragraph's last line that ends in ':' right over an output (after
+ * blank lines), not fenced nor output itself: prose that introduces
+ * that output.
+ */
+static int introduces_output(const struct parse_ctx *ctx,
+			     const unsigned char *fenced, size_t i)
+{
+	const struct input_line *l = &ctx->in->lines[i];
+	size_t j;
+
+	if (fenced[i] || ctx->claimed[i] || !l->len ||
+	    l->text[l->len - 1] != ':' || fence_mark(l->text))
+		return 0;
+	for (j = i + 1; j < ctx->in->nlines && !ctx->in->lines[j].len; j++)
+		;
+	return j < ctx->in->nlines && ctx->claimed[j];
+}
+
 void context_apply(struct parse_ctx *ctx)
 {
 	size_t n = ctx->in->nlines, current = SIZE_MAX, last = SIZE_MAX;
@@ -849,16 +869,27 @@ void context_apply(struct parse_ctx *ctx)
 	/* heading[i]: the heading in force; above[i]: the nearest line
 	 * above i that is neither blank nor output: claimed, or the rest
 	 * of a claimed line its poster continued with " \". */
-	for (size_t i = 0, output = 0, outer = SIZE_MAX, named = 0; i < n;
-	     i++) {
+	for (size_t i = 0, output = 0, outer = SIZE_MAX, named = 0,
+	     strong = SIZE_MAX, weak_in_force = 0; i < n; i++) {
 		size_t len;
 		int weak;
 
 		if (heading_title(ctx, fenced, i, &len, &weak)) {
-			if (weak && !named)
+			if (weak == 2 && !named)
 				outer = current;
-			named = (size_t)weak;
+			named = weak == 2;
+			if (!weak)
+				strong = i;
+			weak_in_force = weak != 0;
 			current = i;
+		} else if (weak_in_force && introduces_output(ctx, fenced, i)) {
+			/* "now no WARNINGS are triggered and hdparm -t
+			 * /dev/sda produces:" -- prose that introduces the
+			 * next output (no heading: a sentence) says it is
+			 * not the one a plain or "label:" heading above
+			 * named; the heading above that is in force */
+			current = strong;
+			named = weak_in_force = 0;
 		} else if (named && !ctx->claimed[i] &&
 			   !line_is_empty(&ctx->in->lines[i]) &&
 			   !fence_mark(ctx->in->lines[i].text) &&
@@ -870,6 +901,7 @@ void context_apply(struct parse_ctx *ctx)
 			 * ("the same again" keeps it) */
 			current = outer;
 			named = 0;
+			weak_in_force = current != strong;
 		}
 		heading[i] = current;
 		above[i] = last;
