@@ -754,7 +754,7 @@ static const char *glued_after_rate(const char *p, const char *end)
 {
 	const char *c = NULL, *r;
 
-	for (const char *q = p; q + 7 <= end; q++)
+	for (const char *q = p; q + 9 <= end; q++)
 		if (!memcmp(q, " copied, ", 9)) {
 			c = q + 9;
 			break;
