@@ -621,6 +621,38 @@ static void scan_words(const char *t, size_t len, int *tool, int *option)
 }
 
 /* Does a line look like a command?  See context.h. */
+/*
+ * "now no WARNINGS are triggered and hdparm -t /dev/sda produces:" (a line
+ * that ends in ':'): three words or more before the first tool's name,
+ * none a shell separator (';', '&', '|', '(', '`', "do", "then") -- a
+ * sentence that names the command over its output, not the command.
+ */
+static int tool_after_prose(const char *t, size_t len)
+{
+	size_t words = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t w = i;
+
+		while (w < len && !is_space(t[w]))
+			w++;
+		if (w > i) {
+			if (is_tool_word(t + i, w - i))
+				return words >= 3;
+			if (memchr(";&|(`", t[i], 5) ||
+			    (w - i == 2 && !strncmp(t + i, "do", 2)) ||
+			    (w - i == 4 && !strncmp(t + i, "then", 4)))
+				return 0;
+			for (size_t k = i; k < w; k++)
+				if (strchr(";&|`", t[k]))
+					return 0;
+			words++;
+		}
+		i = w + (w < len);
+	}
+	return 0;
+}
+
 static int looks_like_command(const char *text, const char *t, size_t len)
 {
 	int tool, option;
@@ -646,6 +678,8 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 	    (t[0] == '[' && t[1] >= '0' && t[1] <= '9'))
 		return 0;
 	scan_words(t, len, &tool, &option);
+	if (tool && text[strlen(text) - 1] == ':' && tool_after_prose(t, len))
+		return 0;
 	return option && (tool || text[strlen(text) - 1] == ':');
 }
 
