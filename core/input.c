@@ -225,7 +225,8 @@ static size_t typed_prefix(const char *s, const char *end)
 	const char *p = s;
 	size_t digits = 0;
 
-	if (end - s >= 2 && *s && strchr("*-+", *s) && s[1] == ' ')
+	/* ("| ": a mail's other quote mark, "| Timing buffered ...") */
+	if (end - s >= 2 && *s && strchr("*-+|", *s) && s[1] == ' ')
 		return 2;
 	if (end - s >= 4 && !memcmp(s, "\xe2\x80\xa2 ", 4))
 		return 4;
@@ -753,7 +754,7 @@ static const char *glued_after_rate(const char *p, const char *end)
 {
 	const char *c = NULL, *r;
 
-	for (const char *q = p; q + 7 <= end; q++)
+	for (const char *q = p; q + 9 <= end; q++)
 		if (!memcmp(q, " copied, ", 9)) {
 			c = q + 9;
 			break;
@@ -846,6 +847,80 @@ static size_t cut_glued_prompts(const char *s, const char **cut,
  * number.  Two openings, or one after a command, make it one: a sentence
  * that quotes one phrase keeps its line.
  */
+/* Is [s, e) a Markdown table's delimiter cell ("---", ":--:")? */
+static int is_delimiter_cell(const char *s, const char *e)
+{
+	int dash = 0;
+
+	for (; s < e; s++) {
+		if (*s == '-')
+			dash = 1;
+		else if (*s != ':' && !is_blank(*s))
+			return 0;
+	}
+	return dash;
+}
+
+#define TABLE_CELLS_MAX 16
+
+/*
+ * A Markdown table row ("| Timing cached reads:   18842 MB in  2.00
+ * seconds = 9429.78 MB/sec |"): a post that shows an output in a table
+ * puts each line in a one-cell row, under a header cell naming the
+ * command or the machine ("| Raspberry Pi 5 / NVMe.M2 2To: |" over
+ * "|----|").  A one-cell row becomes its cell; the delimiter row under a
+ * one-cell header underlines it (a heading), or is a blank line when the
+ * header is a command (the command of the rows below).  Returns 0
+ * (nothing added) for any other line: a row of several cells is kept as
+ * it is (which cell names the output in another is not known).
+ */
+static int add_table_row(struct input *in, char **arena, const char *s,
+			 const char *end, unsigned lineno)
+{
+	const char *b = skip_blanks(s, end), *e = end, *cell[TABLE_CELLS_MAX];
+	const char *cend[TABLE_CELLS_MAX];
+	size_t k = 0, delims = 0;
+	int prev = in->table_cells;
+
+	in->table_cells = 0;
+	while (e > b && is_blank(e[-1]))
+		e--;
+	if (e - b < 3 || *b != '|' || e[-1] != '|' || !in->runs_output_tool)
+		return 0;
+	for (const char *p = b + 1, *c = p; p < e; p++)
+		if (*p == '|' && p[-1] != '\\') {
+			if (k == TABLE_CELLS_MAX)
+				return 0;
+			cell[k] = skip_blanks(c, p);
+			cend[k] = p;
+			while (cend[k] > cell[k] && is_blank(cend[k][-1]))
+				cend[k]--;
+			delims += is_delimiter_cell(cell[k], cend[k]);
+			k++;
+			c = p + 1;
+		}
+	if (!k)
+		return 0;
+	if (delims == k) {
+		if (prev != 1)
+			return 0;
+		in->table_cells = 1;
+		if (in->nlines && in->runs_output_tool(
+				in->lines[in->nlines - 1].text))
+			add_line(in, arena, b, b, lineno);
+		else
+			add_line(in, arena, "---", "---" + 3, lineno);
+		return 1;
+	}
+	if (k == 1) {
+		in->table_cells = 1;
+		add_line(in, arena, cell[0], cend[0], lineno);
+		return 1;
+	}
+	in->table_cells = (int)k;	/* several cells: kept as it is */
+	return 0;
+}
+
 static void add_reflowed(struct input *in, char **arena, const char *s,
 			 const char *end, unsigned lineno)
 {
@@ -854,6 +929,8 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 	size_t n = 0;
 	int glued = 0;
 
+	if (add_table_row(in, arena, s, end, lineno))
+		return;
 	if (memchr(s, '`', (size_t)(end - s)))
 		past_inline_code(&s, &end);
 	if (end - s < 40) {
