@@ -274,6 +274,10 @@ struct dir_acc {
 	/* averaged: the sum and count of the lines' values */
 	double vsum;
 	uint64_t vn;
+	/* log_window_value=both: the windows' maxima */
+	size_t mi1;
+	struct series *s1;
+	double max1;
 	/* per-I/O bw and iops: the bytes and I/Os of the whole log */
 	uint64_t tot_bytes, tot_count;
 	/* per-I/O latency: every I/O's figures (Welford) */
@@ -286,6 +290,10 @@ struct value_log {
 	struct parse_ctx *ctx;
 	const char *kind, *unit;
 	char metric[16];	/* "bw", "iops", "clat.mean"... */
+	/* log_window_value=both (fio 3.37+): a window's max after its
+	 * value, as a measurement of its own ("clat.max", "iops.max") */
+	int both;
+	char max_metric[16];
 	double scale;		/* a value -> unit (fio_seconds when < 1) */
 	int lat, raw, keep_series;
 	struct dir_acc d[3];
@@ -442,7 +450,49 @@ static void raw_finish(struct value_log *vl, int dir)
  * at a steady pace, as averaged lines do, and are not all fio's per-I/O
  * iops value 1.
  */
-static int classify_raw(const struct input *in, const char *kind)
+/*
+ * log_window_value=both (fio 3.37 on): "time, value, value1, direction,
+ * bs, ..." -- the window's max after its mean.  Nothing in the file says
+ * so but the columns: from the first lines, six fields or more, every
+ * third field at least the second (a max is no smaller than the mean)
+ * and some above 2 (no direction is), every fourth a direction.  A log
+ * of maxima of 2 or less (an IOPS log of 1 or 2 a second) is not told
+ * from a plain one.
+ */
+static int classify_both(const struct input *in)
+{
+	struct log_iter it;
+	struct log_line l;
+	uint64_t v[6];
+	size_t n, seen = 0;
+	int above = 0;
+
+	iter_init(&it, in);
+	while (seen < CLASSIFY_LINES && iter_next(&it, &l)) {
+		if (log_fields(l.text, l.end, v, 6, &n))
+			continue;
+		if (n < 6)
+			continue;	/* a line cut short: said later */
+		if (v[2] < v[1] || v[3] > 2)
+			return 0;
+		above |= v[2] > 2;
+		seen++;
+	}
+	return seen && above;
+}
+
+/* The fields of a log=both line as a plain line's: v[2] the direction,
+ * v[3] bs; the window's max returned. */
+static uint64_t unboth(uint64_t *v)
+{
+	uint64_t max = v[2];
+
+	v[2] = v[3];
+	v[3] = v[4];
+	return max;
+}
+
+static int classify_raw(const struct input *in, const char *kind, int both)
 {
 	struct log_iter it;
 	struct log_line l;
@@ -453,7 +503,11 @@ static int classify_raw(const struct input *in, const char *kind)
 
 	iter_init(&it, in);
 	while (seen < CLASSIFY_LINES && iter_next(&it, &l)) {
-		if (log_fields(l.text, l.end, v, 6, &n) || v[2] > 2)
+		if (log_fields(l.text, l.end, v, 6, &n))
+			continue;
+		if (both)
+			unboth(v);
+		if (v[2] > 2)
 			continue;
 		seen++;
 		bs |= v[3] != 0;
@@ -529,9 +583,32 @@ static int value_log_init(struct value_log *vl, struct parse_ctx *ctx,
 		if (!(vl->scale > 0))
 			return -1;
 	}
-	vl->raw = classify_raw(ctx->in, kind);
+	vl->both = classify_both(ctx->in);
+	snprintf(vl->max_metric, sizeof(vl->max_metric), "%s.max", kind);
+	for (int d = 0; d < 3; d++)
+		vl->d[d].mi1 = SIZE_MAX;
+	vl->raw = classify_raw(ctx->in, kind, vl->both);
 	vl->keep_series = !ctx->drop_histograms;
 	return 0;
+}
+
+/* The max of a log=both window: the max measurement (emitted with the
+ * first, its value the largest) and its series. */
+static void both_line(struct value_log *vl, int dir, double t, double max)
+{
+	struct dir_acc *a = &vl->d[dir];
+
+	if (a->mi1 == SIZE_MAX) {
+		fio_emit(vl->ctx, a->first_li, fio_dir_name((enum fio_dir)dir),
+			 vl->max_metric, vl->unit, max, NULL);
+		a->mi1 = vl->ctx->rs->n - 1;
+		a->max1 = max;
+		if (vl->keep_series)
+			a->s1 = series_new(0);
+	}
+	a->max1 = fmax(a->max1, max);
+	if (a->s1)
+		series_add(a->s1, t, max);
 }
 
 /* One line; -1 when it is not a log line (left to other parsers). */
@@ -541,10 +618,21 @@ static int value_line(struct value_log *vl, const struct log_line *l)
 	size_t n;
 	struct dir_acc *a;
 
+	uint64_t max1 = 0;
+
 	if (log_fields(l->text, l->end, v, 6, &n))
 		return -1;
 	if (!vl->ctx->in->uncut)
 		parse_claim(vl->ctx, l->li);
+	if (vl->both) {
+		if (n < 6) {
+			parse_error(vl->ctx, l->li, "fio log: %zu fields where "
+				    "its first lines have 6 or more "
+				    "(log_window_value=both)", n);
+			return 0;
+		}
+		max1 = unboth(v);
+	}
 	if (v[2] > 2) {
 		parse_error(vl->ctx, l->li, "fio log: unknown direction %llu",
 			    (unsigned long long)v[2]);
@@ -563,6 +651,9 @@ static int value_line(struct value_log *vl, const struct log_line *l)
 	dir_measurement(vl, (int)v[2], log_value(v[1], vl->scale));
 	a->vsum += log_value(v[1], vl->scale);
 	a->vn++;
+	if (vl->both)
+		both_line(vl, (int)v[2], (double)v[0] / 1000,
+			  log_value(max1, vl->scale));
 	if (a->s)
 		series_add(a->s, (double)v[0] / 1000, log_value(v[1],
 								vl->scale));
@@ -583,6 +674,18 @@ static void value_log_finish(struct value_log *vl)
 	for (int d = 0; d < 3; d++) {
 		struct dir_acc *a = &vl->d[d];
 
+		if (a->mi1 != SIZE_MAX) {
+			struct measurement *m1 = &vl->ctx->rs->m[a->mi1];
+
+			m1->values[0] = a->max1;	/* the log's largest */
+			if (a->s1 && a->s1->n) {
+				a->s1->interval = mean_spacing(a->s1);
+				m1->series = a->s1;
+				a->s1 = NULL;
+			}
+		}
+		series_free(a->s1);
+		a->s1 = NULL;
 		if (vl->raw)
 			raw_finish(vl, d);
 		else if (a->mi != SIZE_MAX && a->vn)
@@ -604,8 +707,10 @@ static void value_log_finish(struct value_log *vl)
 
 static void value_log_abandon(struct value_log *vl)
 {
-	for (int d = 0; d < 3; d++)
+	for (int d = 0; d < 3; d++) {
 		series_free(vl->d[d].s);
+		series_free(vl->d[d].s1);
+	}
 }
 
 /* ---- hist logs ---- */
