@@ -720,6 +720,7 @@ struct hist_log {
 	uint64_t *v;		/* the fields of a line */
 	size_t nbins, skip;
 	double scale;		/* bucket unit: 1e-6 usec, 1e-9 nsec */
+	double *raw;		/* bucket latencies, in fio's unit */
 	double *bucket;		/* bucket latencies, seconds */
 	uint64_t *cum;		/* scratch: running counts of a line */
 	uint64_t *sum[3];	/* per direction, over the run */
@@ -745,23 +746,53 @@ static void hist_log_release(struct hist_log *h)
 			series_free(h->s[d][k]);
 	}
 	free(h->v);
+	free(h->raw);
 	free(h->bucket);
 	free(h->cum);
 }
 
-/* The first line fixes the layout: 3.x may add a priority column. */
+/*
+ * A hist log's bucket count: fio 3.x's 1856 (ns) or 2.x's 1216 (usec),
+ * or either over 2^c with log_hist_coarseness=c (0 to 6: fio sums each
+ * 2^c neighbouring buckets into one).  Sets *scale and *coarse; 0, or
+ * -1 for another count.
+ */
+static int hist_shape(size_t nbins, double *scale, unsigned *coarse)
+{
+	for (unsigned c = 0; c <= 6; c++) {
+		if (nbins == (size_t)1856 >> c || nbins == (size_t)1216 >> c) {
+			*scale = nbins == (size_t)1856 >> c ? 1e-9 : 1e-6;
+			*coarse = c;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The first line fixes the layout: 3.x may add a priority column.  A
+ * coarse bucket stands at the middle of the fine buckets it sums. */
 static void hist_layout(struct hist_log *h, size_t n)
 {
-	h->skip = n - 1856 == 4 ? 4 : 3;
+	unsigned c = 0, stride;
+
+	h->skip = n > 4 && !hist_shape(n - 4, &h->scale, &c) &&
+		  hist_shape(n - 3, &h->scale, &c) ? 4 : 3;
 	h->nbins = n - h->skip;
-	h->scale = h->nbins == 1216 ? 1e-6 : h->nbins == 1856 ? 1e-9 : 0;
-	if (!(h->scale > 0))
+	h->scale = 0;
+	if (hist_shape(h->nbins, &h->scale, &c))
 		return;
+	stride = 1u << c;
+	h->raw = xmalloc(h->nbins * sizeof(*h->raw));
 	h->bucket = xmalloc(h->nbins * sizeof(*h->bucket));
 	h->cum = xmalloc(h->nbins * sizeof(*h->cum));
-	for (size_t i = 0; i < h->nbins; i++)
-		h->bucket[i] = fio_seconds((double)fio_plat_idx_to_val(
-						   (unsigned)i, 6), h->scale);
+	for (size_t i = 0; i < h->nbins; i++) {
+		unsigned first = (unsigned)i * stride;
+
+		h->raw[i] = ((double)fio_plat_idx_to_val(first, 6) +
+			     (double)fio_plat_idx_to_val(first + stride - 1,
+							 6)) / 2;
+		h->bucket[i] = fio_seconds(h->raw[i], h->scale);
+	}
 }
 
 /* The interval of one line as a point of each percentile's series. */
@@ -808,7 +839,8 @@ static int hist_line(struct hist_log *h, const struct log_line *l)
 	if (!(h->scale > 0) || n - h->skip != h->nbins ||
 	    n > HIST_FIELDS_MAX || v[1] > 2) {
 		parse_error(h->ctx, l->li, "fio histogram log with %zu buckets "
-			    "(fio writes 1216 or 1856)", n - h->skip);
+			    "(fio writes 1216 or 1856, or either halved 1 to "
+			    "6 times by log_hist_coarseness)", n - h->skip);
 		return -1;
 	}
 	d = (int)v[1];
@@ -837,8 +869,7 @@ static void emit_hist(struct hist_log *h, int d)
 	hg.count = xcalloc(nbins, sizeof(uint64_t));
 	for (size_t i = 0; i < nbins; i++)
 		if (bins[i]) {
-			hg.value[hg.n] = (double)fio_plat_idx_to_val(
-				(unsigned)i, 6);
+			hg.value[hg.n] = h->raw[i];
 			hg.count[hg.n] = bins[i];
 			cum[hg.n] = bins[i] + (hg.n ? cum[hg.n - 1] : 0);
 			hg.n++;
@@ -929,18 +960,41 @@ static int read_log(struct parse_ctx *ctx, const char *kind, int hist,
 	return rc;
 }
 
-/* Does the first log line have the hist log's hundreds of fields? */
+/* Does the name say hist (JOB_clat_hist.N.log)? */
+static int name_says_hist(const char *name)
+{
+	const char *p = name;
+
+	while ((p = strstr(p, "hist"))) {
+		if ((p == name || strchr("_.-", p[-1])) &&
+		    (!p[4] || strchr("_.-", p[4])))
+			return 1;
+		p += 4;
+	}
+	return 0;
+}
+
+/*
+ * Does the first log line have the hist log's hundreds of fields?  Or,
+ * in a file named so, a coarse hist log's tens (log_hist_coarseness=6:
+ * 29 buckets; its lines would read as a latency log's, wrongly).
+ */
 static int first_is_hist(const struct input *in)
 {
 	struct log_iter it;
 	struct log_line l;
 	uint64_t v[8];
 	size_t n = 0;
+	double scale;
+	unsigned c;
 
 	iter_init(&it, in);
 	while (iter_next(&it, &l))
 		if (!log_fields(l.text, l.end, v, 8, &n))
-			return n >= HIST_MIN_FIELDS;
+			return n >= HIST_MIN_FIELDS ||
+			       (name_says_hist(in->name) && n > 4 &&
+				(!hist_shape(n - 3, &scale, &c) ||
+				 !hist_shape(n - 4, &scale, &c)));
 	return 0;
 }
 
