@@ -353,6 +353,17 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 		strbuf_release(&formats);
 		return 1;
 	}
+	if (!in->size && fio_log_name_slat(in->name)) {
+		/* fio's --write_lat_log writes it so for psync, sync...:
+		 * the default engine of every fio run on Linux */
+		diag_add(diags, DIAG_NOTE, in->name, 1,
+			 "an empty fio slat log: a synchronous ioengine "
+			 "(psync, sync, ...) has no submission latency; "
+			 "nothing to read");
+		parse_ctx_release(&ctx);
+		strbuf_release(&formats);
+		return 0;
+	}
 	if (!in->size) {
 		diag_add(diags, DIAG_ERROR, in->name, 1,
 			 "empty file, no benchmark output found");

@@ -209,6 +209,7 @@ static int line_blank(const struct log_line *l)
 
 /* The kind of log from its name ("x_bw.1.log", "fio-3.1-floppy-clat.1.log"). */
 static const char *log_kind(const char *name);
+static int name_says_hist(const char *name);
 
 /*
  * Sixteen log lines and nothing else first; or, in a file named like a
@@ -258,6 +259,13 @@ static const char *log_kind(const char *name)
 int fio_log_name_kind(const char *name)
 {
 	return log_kind(name) != NULL;
+}
+
+int fio_log_name_slat(const char *name)
+{
+	const char *kind = log_kind(name);
+
+	return kind && !strcmp(kind, "slat") && !name_says_hist(name);
 }
 
 /* ---- value logs ---- */

@@ -194,6 +194,8 @@ void parse_ctx_release(struct parse_ctx *ctx);
 
 /* Is the file named like a fio log (JOB_bw.N.log, _clat...)? */
 int fio_log_name_kind(const char *name);
+/* Is it named like a fio slat log (JOB_slat.N.log)? */
+int fio_log_name_slat(const char *name);
 /*
  * The fio version a fio output says (JSON "fio version", or the text
  * report's "fio-3.33" line) into out ("fio-3.33"); 0, or -1 when the
