@@ -353,13 +353,11 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 		strbuf_release(&formats);
 		return 1;
 	}
-	if (!in->size && fio_log_name_slat(in->name)) {
-		/* fio's --write_lat_log writes it so for psync, sync...:
-		 * the default engine of every fio run on Linux */
-		diag_add(diags, DIAG_NOTE, in->name, 1,
-			 "an empty fio slat log: a synchronous ioengine "
-			 "(psync, sync, ...) has no submission latency; "
-			 "nothing to read");
+	if (!in->size && fio_log_empty_why(in->name)) {
+		/* fio writes them so: a slat log for psync (its default
+		 * engine on Linux), a hist log without log_hist_msec */
+		diag_add(diags, DIAG_NOTE, in->name, 1, "%s",
+			 fio_log_empty_why(in->name));
 		parse_ctx_release(&ctx);
 		strbuf_release(&formats);
 		return 0;
