@@ -861,6 +861,44 @@ static void finish_keys(struct experiment *ex)
 
 /* ---- sides' names ------------------------------------------------------- */
 
+/*
+ * The tokens every input of side s begins with ("before" of
+ * before_bw.1.log, before_iops.1.log and before.json: a fio job's logs
+ * and output), when its inputs are not all of one name; NULL else.
+ */
+static char *common_name_start(const struct experiment *ex, size_t s)
+{
+	const char *first = NULL;
+	size_t len = 0;
+	int several = 0;
+
+	for (size_t p = 0; p < ex->nprofiles; p++) {
+		const char *name = ex->inputs[ex->profile_input[p]];
+		size_t k = 0;
+
+		if (ex->priv->profile_side[p] != s)
+			continue;
+		if (!first) {
+			first = name;
+			len = strlen(name);
+			continue;
+		}
+		if (!strcmp(name, first))
+			continue;
+		several = 1;
+		while (k < len && name[k] == first[k])
+			k++;
+		/* whole tokens: "before_" and "before." end on one */
+		if (k < len && !(name[k] == '\0' || is_separator(name[k])))
+			while (k > 0 && !is_separator(first[k - 1]))
+				k--;
+		len = k;
+	}
+	while (len > 0 && is_separator(first[len - 1]))
+		len--;
+	return several && len ? xstrndup(first, len) : NULL;
+}
+
 static void name_sides(struct experiment *ex)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -875,8 +913,11 @@ static void name_sides(struct experiment *ex)
 		if (p == ex->nprofiles)
 			continue;
 		if (!*side->name) {	/* an input's own name, at least */
+			char *start = common_name_start(ex, s);
+
 			free(side->name);
-			side->name = xstrdup(ex->inputs[ex->profile_input[p]]);
+			side->name = start ? start :
+				     xstrdup(ex->inputs[ex->profile_input[p]]);
 		}
 		for (size_t k = 0; k < ex->nkeys; k++) {
 			const char *v = ex->keys[k].values[

@@ -358,22 +358,23 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 		strbuf_release(&formats);
 		return 1;
 	}
-	if (!in->size) {
-		size_t len = strlen(in->name);
-		int fio_log = fio_log_name_kind(in->name) && len > 4 &&
-			      !strcmp(in->name + len - 4, ".log");
-
-		/* fio writes a log for every kind asked for, empty where it
-		 * took no sample: the slat log of a synchronous engine */
-		diag_add(diags, fio_log ? DIAG_NOTE : DIAG_ERROR, in->name, 1,
-			 fio_log ? "empty fio log: fio took no samples of this "
-				   "kind (slat of a synchronous ioengine, or no "
-				   "I/O in this direction)" :
-				   "empty file, no benchmark output found");
+	if (!in->size && fio_log_empty_why(in->name)) {
+		/* fio writes them so: a slat log for psync (its default
+		 * engine on Linux), a hist log without log_hist_msec */
+		diag_add(diags, DIAG_NOTE, in->name, 1, "%s",
+			 fio_log_empty_why(in->name));
 		free(drops);
 		parse_ctx_release(&ctx);
 		strbuf_release(&formats);
-		return !fio_log;
+		return 0;
+	}
+	if (!in->size) {
+		diag_add(diags, DIAG_ERROR, in->name, 1,
+			 "empty file, no benchmark output found");
+		free(drops);
+		parse_ctx_release(&ctx);
+		strbuf_release(&formats);
+		return 1;
 	}
 	if (!whole)
 		run_parsers(&ctx, list, &formats);

@@ -209,6 +209,7 @@ static int line_blank(const struct log_line *l)
 
 /* The kind of log from its name ("x_bw.1.log", "fio-3.1-floppy-clat.1.log"). */
 static const char *log_kind(const char *name);
+static int name_says_hist(const char *name);
 
 /*
  * Sixteen log lines and nothing else first; or, in a file named like a
@@ -260,6 +261,21 @@ int fio_log_name_kind(const char *name)
 	return log_kind(name) != NULL;
 }
 
+const char *fio_log_empty_why(const char *name)
+{
+	const char *kind = log_kind(name);
+
+	if (!kind)
+		return NULL;
+	if (name_says_hist(name))
+		return "an empty fio histogram log: fio writes its lines only "
+		       "with log_hist_msec; nothing to read";
+	if (!strcmp(kind, "slat"))
+		return "an empty fio slat log: a synchronous ioengine (psync, "
+		       "sync, ...) has no submission latency; nothing to read";
+	return NULL;
+}
+
 /* ---- value logs ---- */
 
 /* One direction of a value log. */
@@ -274,6 +290,10 @@ struct dir_acc {
 	/* averaged: the sum and count of the lines' values */
 	double vsum;
 	uint64_t vn;
+	/* log_window_value=both: the windows' maxima */
+	size_t mi1;
+	struct series *s1;
+	double max1;
 	/* per-I/O bw and iops: the bytes and I/Os of the whole log */
 	uint64_t tot_bytes, tot_count;
 	/* per-I/O latency: every I/O's figures (Welford) */
@@ -286,6 +306,10 @@ struct value_log {
 	struct parse_ctx *ctx;
 	const char *kind, *unit;
 	char metric[16];	/* "bw", "iops", "clat.mean"... */
+	/* log_window_value=both (fio 3.37+): a window's max after its
+	 * value, as a measurement of its own ("clat.max", "iops.max") */
+	int both;
+	char max_metric[16];
 	double scale;		/* a value -> unit (fio_seconds when < 1) */
 	int lat, raw, keep_series;
 	struct dir_acc d[3];
@@ -442,7 +466,49 @@ static void raw_finish(struct value_log *vl, int dir)
  * at a steady pace, as averaged lines do, and are not all fio's per-I/O
  * iops value 1.
  */
-static int classify_raw(const struct input *in, const char *kind)
+/*
+ * log_window_value=both (fio 3.37 on): "time, value, value1, direction,
+ * bs, ..." -- the window's max after its mean.  Nothing in the file says
+ * so but the columns: from the first lines, six fields or more, every
+ * third field at least the second (a max is no smaller than the mean)
+ * and some above 2 (no direction is), every fourth a direction.  A log
+ * of maxima of 2 or less (an IOPS log of 1 or 2 a second) is not told
+ * from a plain one.
+ */
+static int classify_both(const struct input *in)
+{
+	struct log_iter it;
+	struct log_line l;
+	uint64_t v[6];
+	size_t n, seen = 0;
+	int above = 0;
+
+	iter_init(&it, in);
+	while (seen < CLASSIFY_LINES && iter_next(&it, &l)) {
+		if (log_fields(l.text, l.end, v, 6, &n))
+			continue;
+		if (n < 6)
+			continue;	/* a line cut short: said later */
+		if (v[2] < v[1] || v[3] > 2)
+			return 0;
+		above |= v[2] > 2;
+		seen++;
+	}
+	return seen && above;
+}
+
+/* The fields of a log=both line as a plain line's: v[2] the direction,
+ * v[3] bs; the window's max returned. */
+static uint64_t unboth(uint64_t *v)
+{
+	uint64_t max = v[2];
+
+	v[2] = v[3];
+	v[3] = v[4];
+	return max;
+}
+
+static int classify_raw(const struct input *in, const char *kind, int both)
 {
 	struct log_iter it;
 	struct log_line l;
@@ -453,7 +519,11 @@ static int classify_raw(const struct input *in, const char *kind)
 
 	iter_init(&it, in);
 	while (seen < CLASSIFY_LINES && iter_next(&it, &l)) {
-		if (log_fields(l.text, l.end, v, 6, &n) || v[2] > 2)
+		if (log_fields(l.text, l.end, v, 6, &n))
+			continue;
+		if (both)
+			unboth(v);
+		if (v[2] > 2)
 			continue;
 		seen++;
 		bs |= v[3] != 0;
@@ -529,9 +599,32 @@ static int value_log_init(struct value_log *vl, struct parse_ctx *ctx,
 		if (!(vl->scale > 0))
 			return -1;
 	}
-	vl->raw = classify_raw(ctx->in, kind);
+	vl->both = classify_both(ctx->in);
+	snprintf(vl->max_metric, sizeof(vl->max_metric), "%s.max", kind);
+	for (int d = 0; d < 3; d++)
+		vl->d[d].mi1 = SIZE_MAX;
+	vl->raw = classify_raw(ctx->in, kind, vl->both);
 	vl->keep_series = !ctx->drop_histograms;
 	return 0;
+}
+
+/* The max of a log=both window: the max measurement (emitted with the
+ * first, its value the largest) and its series. */
+static void both_line(struct value_log *vl, int dir, double t, double max)
+{
+	struct dir_acc *a = &vl->d[dir];
+
+	if (a->mi1 == SIZE_MAX) {
+		fio_emit(vl->ctx, a->first_li, fio_dir_name((enum fio_dir)dir),
+			 vl->max_metric, vl->unit, max, NULL);
+		a->mi1 = vl->ctx->rs->n - 1;
+		a->max1 = max;
+		if (vl->keep_series)
+			a->s1 = series_new(0);
+	}
+	a->max1 = fmax(a->max1, max);
+	if (a->s1)
+		series_add(a->s1, t, max);
 }
 
 /* One line; -1 when it is not a log line (left to other parsers). */
@@ -541,10 +634,21 @@ static int value_line(struct value_log *vl, const struct log_line *l)
 	size_t n;
 	struct dir_acc *a;
 
+	uint64_t max1 = 0;
+
 	if (log_fields(l->text, l->end, v, 6, &n))
 		return -1;
 	if (!vl->ctx->in->uncut)
 		parse_claim(vl->ctx, l->li);
+	if (vl->both) {
+		if (n < 6) {
+			parse_error(vl->ctx, l->li, "fio log: %zu fields where "
+				    "its first lines have 6 or more "
+				    "(log_window_value=both)", n);
+			return 0;
+		}
+		max1 = unboth(v);
+	}
 	if (v[2] > 2) {
 		parse_error(vl->ctx, l->li, "fio log: unknown direction %llu",
 			    (unsigned long long)v[2]);
@@ -563,6 +667,9 @@ static int value_line(struct value_log *vl, const struct log_line *l)
 	dir_measurement(vl, (int)v[2], log_value(v[1], vl->scale));
 	a->vsum += log_value(v[1], vl->scale);
 	a->vn++;
+	if (vl->both)
+		both_line(vl, (int)v[2], (double)v[0] / 1000,
+			  log_value(max1, vl->scale));
 	if (a->s)
 		series_add(a->s, (double)v[0] / 1000, log_value(v[1],
 								vl->scale));
@@ -583,6 +690,18 @@ static void value_log_finish(struct value_log *vl)
 	for (int d = 0; d < 3; d++) {
 		struct dir_acc *a = &vl->d[d];
 
+		if (a->mi1 != SIZE_MAX) {
+			struct measurement *m1 = &vl->ctx->rs->m[a->mi1];
+
+			m1->values[0] = a->max1;	/* the log's largest */
+			if (a->s1 && a->s1->n) {
+				a->s1->interval = mean_spacing(a->s1);
+				m1->series = a->s1;
+				a->s1 = NULL;
+			}
+		}
+		series_free(a->s1);
+		a->s1 = NULL;
 		if (vl->raw)
 			raw_finish(vl, d);
 		else if (a->mi != SIZE_MAX && a->vn)
@@ -604,8 +723,10 @@ static void value_log_finish(struct value_log *vl)
 
 static void value_log_abandon(struct value_log *vl)
 {
-	for (int d = 0; d < 3; d++)
+	for (int d = 0; d < 3; d++) {
 		series_free(vl->d[d].s);
+		series_free(vl->d[d].s1);
+	}
 }
 
 /* ---- hist logs ---- */
@@ -615,6 +736,7 @@ struct hist_log {
 	uint64_t *v;		/* the fields of a line */
 	size_t nbins, skip;
 	double scale;		/* bucket unit: 1e-6 usec, 1e-9 nsec */
+	double *raw;		/* bucket latencies, in fio's unit */
 	double *bucket;		/* bucket latencies, seconds */
 	uint64_t *cum;		/* scratch: running counts of a line */
 	uint64_t *sum[3];	/* per direction, over the run */
@@ -640,23 +762,53 @@ static void hist_log_release(struct hist_log *h)
 			series_free(h->s[d][k]);
 	}
 	free(h->v);
+	free(h->raw);
 	free(h->bucket);
 	free(h->cum);
 }
 
-/* The first line fixes the layout: 3.x may add a priority column. */
+/*
+ * A hist log's bucket count: fio 3.x's 1856 (ns) or 2.x's 1216 (usec),
+ * or either over 2^c with log_hist_coarseness=c (0 to 6: fio sums each
+ * 2^c neighbouring buckets into one).  Sets *scale and *coarse; 0, or
+ * -1 for another count.
+ */
+static int hist_shape(size_t nbins, double *scale, unsigned *coarse)
+{
+	for (unsigned c = 0; c <= 6; c++) {
+		if (nbins == (size_t)1856 >> c || nbins == (size_t)1216 >> c) {
+			*scale = nbins == (size_t)1856 >> c ? 1e-9 : 1e-6;
+			*coarse = c;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The first line fixes the layout: 3.x may add a priority column.  A
+ * coarse bucket stands at the middle of the fine buckets it sums. */
 static void hist_layout(struct hist_log *h, size_t n)
 {
-	h->skip = n - 1856 == 4 ? 4 : 3;
+	unsigned c = 0, stride;
+
+	h->skip = n > 4 && !hist_shape(n - 4, &h->scale, &c) &&
+		  hist_shape(n - 3, &h->scale, &c) ? 4 : 3;
 	h->nbins = n - h->skip;
-	h->scale = h->nbins == 1216 ? 1e-6 : h->nbins == 1856 ? 1e-9 : 0;
-	if (!(h->scale > 0))
+	h->scale = 0;
+	if (hist_shape(h->nbins, &h->scale, &c))
 		return;
+	stride = 1u << c;
+	h->raw = xmalloc(h->nbins * sizeof(*h->raw));
 	h->bucket = xmalloc(h->nbins * sizeof(*h->bucket));
 	h->cum = xmalloc(h->nbins * sizeof(*h->cum));
-	for (size_t i = 0; i < h->nbins; i++)
-		h->bucket[i] = fio_seconds((double)fio_plat_idx_to_val(
-						   (unsigned)i, 6), h->scale);
+	for (size_t i = 0; i < h->nbins; i++) {
+		unsigned first = (unsigned)i * stride;
+
+		h->raw[i] = ((double)fio_plat_idx_to_val(first, 6) +
+			     (double)fio_plat_idx_to_val(first + stride - 1,
+							 6)) / 2;
+		h->bucket[i] = fio_seconds(h->raw[i], h->scale);
+	}
 }
 
 /* The interval of one line as a point of each percentile's series. */
@@ -703,7 +855,8 @@ static int hist_line(struct hist_log *h, const struct log_line *l)
 	if (!(h->scale > 0) || n - h->skip != h->nbins ||
 	    n > HIST_FIELDS_MAX || v[1] > 2) {
 		parse_error(h->ctx, l->li, "fio histogram log with %zu buckets "
-			    "(fio writes 1216 or 1856)", n - h->skip);
+			    "(fio writes 1216 or 1856, or either halved 1 to "
+			    "6 times by log_hist_coarseness)", n - h->skip);
 		return -1;
 	}
 	d = (int)v[1];
@@ -732,8 +885,7 @@ static void emit_hist(struct hist_log *h, int d)
 	hg.count = xcalloc(nbins, sizeof(uint64_t));
 	for (size_t i = 0; i < nbins; i++)
 		if (bins[i]) {
-			hg.value[hg.n] = (double)fio_plat_idx_to_val(
-				(unsigned)i, 6);
+			hg.value[hg.n] = h->raw[i];
 			hg.count[hg.n] = bins[i];
 			cum[hg.n] = bins[i] + (hg.n ? cum[hg.n - 1] : 0);
 			hg.n++;
@@ -824,18 +976,41 @@ static int read_log(struct parse_ctx *ctx, const char *kind, int hist,
 	return rc;
 }
 
-/* Does the first log line have the hist log's hundreds of fields? */
+/* Does the name say hist (JOB_clat_hist.N.log)? */
+static int name_says_hist(const char *name)
+{
+	const char *p = name;
+
+	while ((p = strstr(p, "hist"))) {
+		if ((p == name || strchr("_.-", p[-1])) &&
+		    (!p[4] || strchr("_.-", p[4])))
+			return 1;
+		p += 4;
+	}
+	return 0;
+}
+
+/*
+ * Does the first log line have the hist log's hundreds of fields?  Or,
+ * in a file named so, a coarse hist log's tens (log_hist_coarseness=6:
+ * 29 buckets; its lines would read as a latency log's, wrongly).
+ */
 static int first_is_hist(const struct input *in)
 {
 	struct log_iter it;
 	struct log_line l;
 	uint64_t v[8];
 	size_t n = 0;
+	double scale;
+	unsigned c;
 
 	iter_init(&it, in);
 	while (iter_next(&it, &l))
 		if (!log_fields(l.text, l.end, v, 8, &n))
-			return n >= HIST_MIN_FIELDS;
+			return n >= HIST_MIN_FIELDS ||
+			       (name_says_hist(in->name) && n > 4 &&
+				(!hist_shape(n - 3, &scale, &c) ||
+				 !hist_shape(n - 4, &scale, &c)));
 	return 0;
 }
 

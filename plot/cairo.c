@@ -698,12 +698,18 @@ static void draw_bands(struct canvas *cv)
 	const struct chart *c = cv->c;
 
 	for (size_t i = 0; i < c->nbands; i++) {
-		double x0 = map_x(cv, c->bands[i].from);
-		double x1 = map_x(cv, c->bands[i].to);
+		const struct chart_band *b = &c->bands[i];
+		double x0 = map_x(cv, b->from);
+		double x1 = map_x(cv, b->to);
+		double y0 = cv->py0, y1 = cv->py1;
 
-		color(cr, c->bands[i].series, 0.12);
-		gfx.cairo_rectangle(cr, x0, cv->py0, x1 - x0,
-				    cv->py1 - cv->py0);
+		if (isfinite(b->lo) && isfinite(b->hi)) {
+			/* the series' own range: a tube around its line */
+			y0 = fmax(cv->py0, map_y(cv, b->hi));
+			y1 = fmin(cv->py1, map_y(cv, b->lo));
+		}
+		color(cr, b->series, isfinite(b->lo) ? 0.22 : 0.12);
+		gfx.cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
 		gfx.cairo_fill(cr);
 	}
 }

@@ -195,6 +195,12 @@ void chart_write_json(const struct chart *c, const struct result_set *rs,
 					    json_number_or_null(c->bands[i].from));
 			json_object_set_new(o, "to",
 					    json_number_or_null(c->bands[i].to));
+			if (isfinite(c->bands[i].lo)) {
+				json_object_set_new(o, "lo", json_number_or_null(
+							    c->bands[i].lo));
+				json_object_set_new(o, "hi", json_number_or_null(
+							    c->bands[i].hi));
+			}
 			json_array_append_new(bands, o);
 		}
 		json_object_set_new(doc, "steady", bands);

@@ -368,7 +368,8 @@ struct chart_point *chart_new_point(struct chart_series *s, double x,
 void chart_add_band(struct chart *c, size_t series, double from, double to)
 {
 	ALLOC_GROW(c->bands, c->nbands + 1, c->bands_alloc);
-	c->bands[c->nbands++] = (struct chart_band){ from, to, series };
+	c->bands[c->nbands++] = (struct chart_band){ from, to, series, NAN,
+						     NAN };
 }
 
 void chart_axis_ticks(struct chart *c, struct chart_axis *a, double lo,

@@ -142,10 +142,13 @@ struct chart_series {
 	size_t n, alloc;
 };
 
-/* A stretch of x shaded behind a series (a steady-state window). */
+/* A stretch of x shaded behind a series (a steady-state window), the
+ * whole height, or from lo to hi (y axis coordinates) when they are
+ * finite: the series' own range there, where several bands overlap. */
 struct chart_band {
 	double from, to;	/* x axis coordinates */
 	size_t series;		/* whose colour */
+	double lo, hi;		/* y range, NAN: the whole height */
 };
 
 struct chart {

@@ -4,9 +4,12 @@
  * logs): what fio-plot draws, from the result set's series.
  *
  *  - a figure over time (bw, iops, mean latency), one chart per metric and
- *    op, one line per job (each log is a job's: its source name), the
- *    part where the line became steady shaded in its colour (the default
- *    rule of analysis/steady.h, said in the subtitle);
+ *    op, one line per job (each log is a job's: its source name; in a
+ *    before/after, one line a side, named by its side), the part where
+ *    the line became steady shaded in its colour (the default rule of
+ *    analysis/steady.h; each line's verdict said in the subtitle when
+ *    there are one or two): the whole height for one line, a tube around
+ *    each line where there are several;
  *  - latency percentiles over time from a histogram log: p50, p99 and
  *    p99.9 of each interval, one chart per log and direction.
  *
@@ -27,17 +30,22 @@
 #include <string.h>
 
 #define TIME_LINES_MAX 8	/* lines a chart holds: the palette's */
+#define TIME_WORDS_MAX 2	/* lines whose verdicts the subtitle says */
 
 static const char *const time_metrics[] = {
 	"bw", "iops", "lat.mean", "clat.mean", "slat.mean", NULL
 };
 
-static int time_metric(const char *metric)
+/* A figure charted over time; in a comparison also the p99 of each
+ * interval of a histogram log, the runs overlaid (one run's
+ * percentiles have their own chart). */
+static int time_metric(const struct report *r, const char *metric)
 {
 	for (size_t k = 0; time_metrics[k]; k++)
 		if (!strcmp(metric, time_metrics[k]))
 			return 1;
-	return 0;
+	return r->plan.nsides >= 2 && (!strcmp(metric, "clat.p99") ||
+				       !strcmp(metric, "lat.p99"));
 }
 
 /* The largest value of the series drawn (for the display unit). */
@@ -132,14 +140,66 @@ static int differs(const struct result_set *rs, const size_t *mi, size_t n,
 	return 0;
 }
 
-/* A line's name: its log's, and the labels that tell it from the
- * chart's other lines (a storan run's bs=4096 iodepth=32). */
-static char *line_name(const struct result_set *rs, const size_t *mi,
-		       size_t n, size_t i)
+/*
+ * The side of the report measurement i is on (report A B: the input;
+ * --compare KEY: its value of KEY), or SIZE_MAX when the report is no
+ * comparison.
+ */
+static size_t side_of(const struct report *r, size_t i)
 {
+	const struct plan *p = &r->plan;
+	const struct measurement *m = &r->rs->m[i];
+
+	if (p->nsides < 2)
+		return SIZE_MAX;
+	if (p->side_key) {
+		const char *v = labels_get(&m->labels, p->side_key);
+
+		for (size_t s = 0; v && s < p->nsides; s++)
+			if (!strcmp(p->side_names[s], v))
+				return s;
+		return SIZE_MAX;
+	}
+	for (size_t s = 0; s < r->nsets && s < p->nsides; s++)
+		if (m >= r->sets[s].m && m < r->sets[s].m + r->sets[s].n)
+			return s;
+	return SIZE_MAX;
+}
+
+/* Do the lines mi[0..n) come from one side each (a before/after)? */
+static int one_line_a_side(const struct report *r, const size_t *mi,
+			   size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (side_of(r, mi[i]) == SIZE_MAX)
+			return 0;
+		for (size_t j = 0; j < i; j++)
+			if (side_of(r, mi[j]) == side_of(r, mi[i]))
+				return 0;
+	}
+	return n > 1;
+}
+
+/*
+ * A line's name: in a comparison whose sides have a line each, the
+ * side's ("before (baseline)", "after"); else its log's, and the labels
+ * that tell it from the chart's other lines (a storan run's bs=4096
+ * iodepth=32).
+ */
+static char *line_name(const struct report *r, const size_t *mi, size_t n,
+		       size_t i)
+{
+	const struct result_set *rs = r->rs;
 	const struct measurement *m = &rs->m[mi[i]];
 	struct strbuf sb = STRBUF_INIT;
 
+	if (one_line_a_side(r, mi, n)) {
+		size_t s = side_of(r, mi[i]);
+
+		strbuf_addf(&sb, "%s%s", r->plan.side_names[s],
+			    s ? "" : " (baseline)");
+		return strbuf_detach(&sb);
+	}
 	if (n == 1 || differs(rs, mi, n, NULL))
 		strbuf_adds(&sb, m->source_name ? m->source_name : "");
 	for (size_t k = 0; n > 1 && k < m->labels.n; k++)
@@ -176,7 +236,7 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 	for (size_t i = 0; i < n && i < TIME_LINES_MAX; i++) {
 		const struct measurement *m = &rs->m[mi[i]];
 		const struct series *s = m->series;
-		char *name = line_name(rs, mi, n, i);
+		char *name = line_name(r, mi, n, i);
 		struct chart_series *cs = chart_new_series(c, name);
 		struct steady_result res;
 
@@ -187,23 +247,38 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 			ymax = fmax(ymax, s->v[k] / c->y.unit.factor);
 		}
 		steady_find(s, &rule, &res);
-		if (res.steady)
+		if (res.steady) {
+			double lo = INFINITY, hi = -INFINITY;
+
+			for (size_t k = res.from; k < s->n; k++) {
+				lo = fmin(lo, s->v[k] / c->y.unit.factor);
+				hi = fmax(hi, s->v[k] / c->y.unit.factor);
+			}
 			chart_add_band(c, c->nseries - 1, res.t_from,
 				       s->t[s->n - 1]);
+			c->bands[c->nbands - 1].lo = lo;
+			c->bands[c->nbands - 1].hi = hi;
+		}
 		steady += res.steady;
 		too_short += res.short_run;
-		if (n == 1)
+		/* a line or a few: each one's verdict in words ("before
+		 * (baseline): steady from 3 s, 3.20 k IOPS ± 2%; after:
+		 * never steady ...") */
+		if (n > 1 && n <= TIME_WORDS_MAX)
+			strbuf_addf(&words, "%s%s: ", i ? "; " : "",
+				    cs->name);
+		if (n <= TIME_WORDS_MAX)
 			steady_words(m, &res, &words);
 	}
 	if (n > TIME_LINES_MAX)
 		report_add_note(r, "%s over time (%s): the first %d of %zu "
 				"logs drawn", m0->metric, m0->op,
 				TIME_LINES_MAX, n);
-	if (n == 1 && !too_short)
+	if (n <= TIME_WORDS_MAX && too_short < n)
 		c->subtitle = xstrfmt("%s%s (fio's rule: within %g%% of the "
 				      "mean over %g s)", words.buf,
-				      steady ? ", shaded" : "", rule.limit,
-				      rule.dur);
+				      steady ? "; steady part shaded" : "",
+				      rule.limit, rule.dur);
 	else if (too_short == n)
 		c->subtitle = xstrfmt("no line is long enough for the %g s a "
 				      "steady-state window takes",
@@ -213,6 +288,18 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 				      "%g%% of the mean over %g s), %zu "
 				      "line(s) of %zu", rule.limit, rule.dur,
 				      steady, n);
+	/* one band: the whole height; several would cover each other, so
+	 * each is a tube around its own line over its steady part (its
+	 * range there, and 3% of the axis either side, to show on a flat
+	 * line) */
+	for (size_t b = 0; b < c->nbands; b++) {
+		if (c->nbands == 1) {
+			c->bands[b].lo = c->bands[b].hi = NAN;
+			continue;
+		}
+		c->bands[b].lo = fmax(0, c->bands[b].lo - 0.03 * ymax);
+		c->bands[b].hi += 0.03 * ymax;
+	}
 	c->source_names = source_list(rs, mi, n);
 	finish_axes(c, tmax, 0, ymax, 0);
 	strbuf_release(&err);
@@ -306,7 +393,7 @@ size_t report_time_charts(struct report *r)
 			continue;
 		if (m->series->nbuckets)
 			percentile_chart(r, i);
-		else if (time_metric(m->metric) && !seen_before(rs, i))
+		else if (time_metric(r, m->metric) && !seen_before(rs, i))
 			value_chart(r, mi, collect(rs, m->metric, m->op, mi));
 	}
 	free(mi);

@@ -18,8 +18,10 @@ for c in time-bw-read time-bw-write time-clat-pct-read time-clat-pct-write; do
 	[ -s "${f%.png}.svg" ] && [ -s "${f%.png}.json" ] || fail "$c: svg/json"
 done
 j=$(cat rep/charts/*-time-bw-read.json)
-expect_in "$j" '"name": "0001-rw_bw.1.log"' "a line per log"
-expect_in "$j" '"name": "0002-rw_bw.2.log"' "the second job"
+# (the report takes the two jobs' logs for sides: each line is named by
+# its side, as the page names them)
+expect_in "$j" '"name": "0001 (baseline)"' "a line per log"
+expect_in "$j" '"name": "0002"' "the second job"
 expect_in "$j" '"title": "Time (s)"' "time on x"
 expect_in "$j" '"y": 1.2288' "1228800 B/s in MB/s"
 expect_in "$j" "no line is long enough for the 30 s a steady-state window takes" "5 s runs: not judged"

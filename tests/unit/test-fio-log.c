@@ -254,6 +254,41 @@ static void test_averaged_one_run(void **state)
 	diag_list_release(&diags);
 }
 
+/* log_window_value=both: "time, mean, max, direction, bs, offset, prio"
+ * gives the mean and, apart, the max; a plain log with log_offset whose
+ * values are at most its direction (a stall: 0) is not taken for one. */
+static void test_window_both(void **state)
+{
+	static const char both[] =
+		"1000, 200, 300, 1, 0, 0, 0\n2000, 400, 900, 1, 0, 0, 0\n";
+	static const char plain[] =
+		"1000, 0, 1, 0, 0, 0\n2000, 2, 1, 0, 0, 0\n";
+	struct result_set rs;
+	struct diag_list diags;
+
+	(void)state;
+	read_log("x_iops.1.log", both, NULL, &rs, &diags);
+	assert_int_equal(diags.n, 0);
+	assert_int_equal(rs.n, 2);
+	assert_string_equal(rs.m[0].op, "write");
+	assert_string_equal(rs.m[0].metric, "iops");
+	assert_float_equal(rs.m[0].values[0], 300, 0);
+	assert_string_equal(rs.m[1].metric, "iops.max");
+	assert_float_equal(rs.m[1].values[0], 900, 0);
+	assert_int_equal(rs.m[1].series->n, 2);
+	assert_float_equal(rs.m[1].series->v[0], 300, 0);
+	result_set_release(&rs);
+	diag_list_release(&diags);
+
+	read_log("x_iops.1.log", plain, NULL, &rs, &diags);
+	assert_int_equal(diags.n, 0);
+	assert_int_equal(rs.n, 1);
+	assert_string_equal(rs.m[0].op, "write");
+	assert_float_equal(rs.m[0].values[0], 1, 0);
+	result_set_release(&rs);
+	diag_list_release(&diags);
+}
+
 static void test_version_in_text(void **state)
 {
 	static const char json[] = "{\n  \"fio version\" : \"fio-3.33\",\n";
@@ -281,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_raw_latency_summary),
 		cmocka_unit_test(test_assumed_once),
 		cmocka_unit_test(test_averaged_one_run),
+		cmocka_unit_test(test_window_both),
 		cmocka_unit_test(test_version_in_text),
 	};
 
