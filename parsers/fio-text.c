@@ -63,8 +63,7 @@
  * that line quoted again ("the lines that matter are these:"): noted,
  * not counted.
  */
-#include "fio-common.h"
-#include "fio-text-lines.h"
+#include "fio-text.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
@@ -73,59 +72,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct fio_report {
-	char *name;		/* NULL: no report header (an excerpt) */
-	long group;
-	const char *origin;
-	struct labels dl[FIO_NDIRS];	/* labels of each direction */
-	const char *op[FIO_NDIRS];	/* NULL: direction not reported */
-	size_t m_first, m_end;	/* its measurements in rs */
-	int failed;		/* err != 0: no result taken */
-	int json_copy;		/* the JSON document above said it */
-	int snapshot;		/* --status-interval: a later report ends it */
-};
-
-struct text_state {
-	struct parse_ctx *ctx;
-	struct fio_header *hdrs;	/* every header seen so far */
-	size_t nhdrs, hdrs_alloc;
-	const char **hdr_origin;
-	struct fio_report *reps;	/* reports of the current output */
-	size_t nreps, reps_alloc;
-	struct labels cmd;	/* options of the last fio command line */
-	struct labels cmd_job;	/* its rw bs ioengine iodepth: no header */
-	int cmd_used;		/* fio's output after it began */
-	int cmds_listed;	/* commands one after another, no output */
-	int partial, client_mode;
-	/* the report being read */
-	struct fio_report *rep;
-	int skip;		/* a failed job: claim, emit nothing */
-	enum fio_dir dir;
-	int have_dir;
-	/* continuation blocks */
-	const char *pct_prefix;
-	int orphan_pct;		/* in percentile rows without their header */
-	double pct_unit;
-	enum fio_dir pct_dir;
-	int in_status, in_disk;
-	int summary_seen;	/* the output's status or disk lines began */
-	int prose_after_bare;	/* prose since direction lines alone */
-	size_t out_hdr_first;	/* hdrs[] of the current output begin here */
-	long status_group;
-	/* per report line, the last line reporting the same job of the
-	 * same process (pid): an earlier one is a --status-interval
-	 * snapshot of it */
-	struct keymap *last_report;
-	/* each result line's text (and grep prefix) -> where it was last */
-	struct keymap *result_lines;
-	struct strbuf report_key;
-	/* the fio JSON document right above the output's first report */
-	int json_block;
-	struct fio_json_block json;
-	struct strbuf metric;
-	struct text_lines lines;	/* the lines as the post left them */
-};
 
 static int fio_text_detect(const struct input *in)
 {
@@ -485,7 +431,7 @@ static int report_line(struct text_state *st, size_t li, const char *t)
  * excerpt without its report line ("write: IOPS=..." alone, a status
  * line alone) is that job's.
  */
-static const struct fio_header *sole_header(const struct text_state *st)
+const struct fio_header *fio_text_sole_header(const struct text_state *st)
 {
 	const struct fio_header *h = NULL;
 
@@ -502,7 +448,7 @@ static const struct fio_header *sole_header(const struct text_state *st)
 }
 
 /* Starts direction d of the current report (or of an anonymous one). */
-static void begin_dir(struct text_state *st, enum fio_dir d)
+void fio_text_begin_dir(struct text_state *st, enum fio_dir d)
 {
 	struct fio_report *r = st->rep;
 	const struct fio_header *h;
@@ -516,7 +462,7 @@ static void begin_dir(struct text_state *st, enum fio_dir d)
 			labels_copy(&r->dl[k], &base);
 		labels_release(&base);
 	}
-	h = r->name ? find_header(st, r->name, r->group) : sole_header(st);
+	h = r->name ? find_header(st, r->name, r->group) : fio_text_sole_header(st);
 	if (h && !r->op[d])
 		fio_header_labels(h, d, &r->dl[d]);
 	else if (!h && !r->op[d])
@@ -528,127 +474,6 @@ static void begin_dir(struct text_state *st, enum fio_dir d)
 	st->have_dir = 1;
 }
 
-/*
- * A ',' right after a digit and before another is not fio's: fio
- * separates its fields with ", " and never groups digits.  A poster may
- * ("bw=586,774 KB/s"): read up to the comma, that figure would be 586.
- */
-static int glued_comma(const char *s)
-{
-	return s[0] == ',' && isdigit((unsigned char)s[1]);
-}
-
-/*
- * The number at *p, taking a poster's digit grouping ("586,774") only
- * where it cannot be anything else: 1 to 3 leading digits, groups of
- * exactly three, and a unit right after (grouping_ok says whether one
- * follows; NULL: grouping is refused).  A ',' glued to digits otherwise
- * is an error, not the figure before it.
- */
-static int scan_figure(const char **p, int (*grouping_ok)(const char *),
-		       double *out)
-{
-	const char *s = *p, *start = *p;
-	double v;
-
-	if (scan_double(&s, SCAN_NO_EXPONENT, &v))
-		return -1;
-	if (glued_comma(s)) {
-		if (!grouping_ok || s - start > 3 ||
-		    memchr(start, '.', (size_t)(s - start)))
-			return -1;
-		for (; glued_comma(s); s += 4) {
-			if (!isdigit((unsigned char)s[2]) ||
-			    !isdigit((unsigned char)s[3]) ||
-			    isdigit((unsigned char)s[4]))
-				return -1;
-			v = v * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 +
-			    (s[3] - '0');
-		}
-		if (!grouping_ok(s))
-			return -1;
-	}
-	*out = v;
-	*p = s;
-	return 0;
-}
-
-/* A count with fio's k/M suffix ("61.2k"), never digit-grouped. */
-static int scan_count(const char **p, double *out)
-{
-	const char *s = *p;
-
-	if (fio_scan_count(&s, out) || glued_comma(s))
-		return -1;
-	*p = s;
-	return 0;
-}
-
-/* A plain decimal ("60086" msec, "0.27" %), never digit-grouped. */
-static int scan_plain(const char **p, double *out)
-{
-	return scan_figure(p, NULL, out);
-}
-
-/* Does a unit of scan_bytes() start at s ("KB/s", " KB/s", "MiB")? */
-static int bytes_unit_follows(const char *s)
-{
-	if (*s == ' ')
-		s++;
-	return *s && strchr("kKMGTPB", *s);
-}
-
-/*
- * A rate or size with fio's unit: "52.3MiB/s", "54.9MB/s", "1471Mi",
- * "497275 B/s", "32708KB", "586,774 KB/s" (grouped by a poster).
- * binary: a prefix without 'i' is still 1024 (fio 2.x).  Advances *p
- * past an optional "/s".
- */
-static int scan_bytes(const char **p, int binary, double *out)
-{
-	const char *s = *p;
-	double v, f = 1;
-
-	if (scan_figure(&s, bytes_unit_follows, &v))
-		return -1;
-	if (*s == ' ' && (s[1] == 'B' || s[1] == 'K'))
-		s++;
-	if (*s && strchr("kKMGTP", *s)) {
-		int bin = binary || s[1] == 'i';
-
-		f = prefix_factor(*s, bin);
-		s++;
-		if (*s == 'i')
-			s++;
-		if (s[0] == ' ' && s[1] == 'B')
-			s++;	/* "5118.7M B", as a web page reflowed it */
-	}
-	if (*s == 'B')
-		s++;
-	skip_prefix(&s, "/s");
-	*out = v * f;
-	*p = s;
-	return 0;
-}
-
-/*
- * scan_bytes() of a figure that names its unit ("485KB/s", "0B/s"): fio
- * 1.x printed "aggrb=558404" in bytes per millisecond, and a bare number
- * read as B/s would be 1000 times too small.
- */
-static int scan_bytes_with_unit(const char **p, int binary, double *out)
-{
-	const char *start = *p;
-
-	if (scan_bytes(p, binary, out))
-		return -1;
-	for (const char *c = start; c < *p; c++)
-		if (isalpha((unsigned char)*c))
-			return 0;
-	return -1;
-}
-
-/* The figures of a direction line; bytes and runtime only with_io. */
 static void emit_main(struct text_state *st, size_t li, double bw,
 		      double iops, int with_io, double bytes,
 		      double runtime_ms)
@@ -670,11 +495,11 @@ static int scan_io_3x(const char *p, double *bytes, double *ms)
 	double alt;
 
 	p = skip_spaces(p);
-	if (skip_prefix(&p, "(") && (scan_bytes(&p, 0, &alt) ||
+	if (skip_prefix(&p, "(") && (fio_text_scan_bytes(&p, 0, &alt) ||
 				     !skip_prefix(&p, ")")))
 		return -1;
-	if (!skip_prefix(&p, "(") || scan_bytes(&p, 0, bytes) ||
-	    !skip_prefix(&p, "/") || scan_plain(&p, ms) ||
+	if (!skip_prefix(&p, "(") || fio_text_scan_bytes(&p, 0, bytes) ||
+	    !skip_prefix(&p, "/") || fio_text_scan_plain(&p, ms) ||
 	    !skip_prefix(&p, "msec)"))
 		return -1;
 	return 0;
@@ -691,8 +516,8 @@ static int main_line_3x(struct text_state *st, size_t li, const char *p)
 {
 	double iops, bw, bytes, ms;
 
-	if (!skip_prefix(&p, "IOPS=") || scan_count(&p, &iops) ||
-	    !skip_prefix(&p, ", BW=") || scan_bytes(&p, 0, &bw))
+	if (!skip_prefix(&p, "IOPS=") || fio_text_scan_count(&p, &iops) ||
+	    !skip_prefix(&p, ", BW=") || fio_text_scan_bytes(&p, 0, &bw))
 		return -1;
 	if (!*skip_spaces(p) && !strncmp(p - 2, "/s", 2)) {
 		emit_main(st, li, bw, iops, 0, 0, 0);	/* shortened */
@@ -711,7 +536,7 @@ static int main_line_3x(struct text_state *st, size_t li, const char *p)
 }
 
 /* The number after "key=" (spaces allowed), from p on. */
-static int find_value(const char *p, const char *key, const char **at)
+int fio_text_find_value(const char *p, const char *key, const char **at)
 {
 	const char *k = strstr(p, key);
 
@@ -727,10 +552,10 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
 	const char *v;
 	double bytes, bw, iops, ms;
 
-	if (find_value(p, "io=", &v) || scan_bytes(&v, 1, &bytes) ||
-	    find_value(p, "bw=", &v) || scan_bytes(&v, 1, &bw) ||
-	    find_value(p, "iops=", &v) || scan_count(&v, &iops) ||
-	    find_value(p, "runt=", &v) || scan_plain(&v, &ms) ||
+	if (fio_text_find_value(p, "io=", &v) || fio_text_scan_bytes(&v, 1, &bytes) ||
+	    fio_text_find_value(p, "bw=", &v) || fio_text_scan_bytes(&v, 1, &bw) ||
+	    fio_text_find_value(p, "iops=", &v) || fio_text_scan_count(&v, &iops) ||
+	    fio_text_find_value(p, "runt=", &v) || fio_text_scan_plain(&v, &ms) ||
 	    !starts_with(skip_spaces(v), "msec"))
 		return -1;
 	emit_main(st, li, bw, iops, 1, bytes, ms);
@@ -744,7 +569,7 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
  * read.  Every result line is remembered; a line inside a report (under
  * its "(groupid=" line) is never a quote.
  */
-static int quoted_again(struct text_state *st, size_t li, const char *t,
+int fio_text_quoted_again(struct text_state *st, size_t li, const char *t,
 			int alone)
 {
 	char *key = xstrfmt("%s\037%s", st->lines.origin ? st->lines.origin : "", t);
@@ -797,9 +622,9 @@ static int dir_line(struct text_state *st, size_t li, const char *t)
 		st->rep = NULL;
 	if (!st->rep && st->prose_after_bare)
 		end_output(st);	/* another excerpt, not a clone */
-	if (quoted_again(st, li, t, !st->rep))
+	if (fio_text_quoted_again(st, li, t, !st->rep))
 		return 1;
-	begin_dir(st, (enum fio_dir)d);
+	fio_text_begin_dir(st, (enum fio_dir)d);
 	if ((starts_with(p, "IOPS=") ? main_line_3x(st, li, p) :
 	     main_line_2x(st, li, p)))
 		parse_error(st->ctx, li, "cannot read this fio %s line (cut "
@@ -834,7 +659,7 @@ static int emit_stats(struct text_state *st, size_t li, const char *p,
 	for (int k = 0; k < 4; k++) {
 		const char *at;
 
-		if (find_value(p, keys[k], &at) || scan_count(&at, &v[k]))
+		if (fio_text_find_value(p, keys[k], &at) || fio_text_scan_count(&at, &v[k]))
 			return -1;
 	}
 	for (int k = 0; k < 4; k++) {
@@ -913,7 +738,7 @@ static int latency_line(struct text_state *st, size_t li, const char *t)
 	p = skip_spaces(p);
 	if (!strcmp(prefix, "sync")) {
 		if (!st->skip && st->rep)
-			begin_dir(st, FIO_SYNC);
+			fio_text_begin_dir(st, FIO_SYNC);
 		prefix = "lat";
 	}
 	if (pct && st->skip) {	/* its rows are claimed, not read */
@@ -954,7 +779,7 @@ static void percentile_line(struct text_state *st, size_t li, const char *p)
 			return;
 		}
 		p = skip_spaces(th + 4);
-		if (scan_count(&p, &v) || !skip_prefix(&p, "]")) {
+		if (fio_text_scan_count(&p, &v) || !skip_prefix(&p, "]")) {
 			parse_error(st->ctx, li, "unreadable fio percentile");
 			return;
 		}
@@ -1039,8 +864,8 @@ static void cpu_line(struct text_state *st, size_t li, const char *p)
 
 	if (st->skip || !st->rep)
 		return;
-	if (find_value(p, "usr=", &u) || scan_plain(&u, &usr) ||
-	    find_value(p, "sys=", &s) || scan_plain(&s, &sys)) {
+	if (fio_text_find_value(p, "usr=", &u) || fio_text_scan_plain(&u, &usr) ||
+	    fio_text_find_value(p, "sys=", &s) || fio_text_scan_plain(&s, &sys)) {
 		parse_error(st->ctx, li, "unreadable fio cpu line");
 		return;
 	}
@@ -1048,200 +873,6 @@ static void cpu_line(struct text_state *st, size_t li, const char *p)
 	emit(st, li, op, "cpu.usr", UNIT_PERCENT, usr, &l);
 	emit(st, li, op, "cpu.sys", UNIT_PERCENT, sys, &l);
 	labels_release(&l);
-}
-
-/* Labels and op shared by every report (of group g, or all: g < -1). */
-static const char *common_labels(struct text_state *st, long g, int dir,
-				 struct labels *l)
-{
-	const char *op = NULL;
-	int first = 1;
-
-	labels_init(l);
-	for (size_t i = 0; i < st->nreps; i++) {
-		const struct fio_report *r = &st->reps[i];
-
-		if (g >= -1 && r->group != g)
-			continue;
-		for (int d = 0; d < FIO_NDIRS; d++) {
-			if (!r->op[d] || d == FIO_SYNC || (dir >= 0 && d != dir))
-				continue;
-			if (first) {
-				labels_release(l);
-				labels_copy(l, &r->dl[d]);
-			} else {
-				fio_labels_intersect(l, &r->dl[d]);
-			}
-			if (first)
-				op = r->op[d];
-			else if (op && strcmp(op, r->op[d]))
-				op = NULL;	/* mixed: no common op */
-			first = 0;
-		}
-	}
-	labels_remove(l, "partial");
-	if (st->partial)
-		labels_set(l, "partial", "1");
-	return first ? NULL : op;
-}
-
-/*
- * The labels of a status line with no job report above it (an excerpt
- * of status lines, a run with its report cut): the options of the fio
- * command that ran it, with rw bs ioengine iodepth from the output's
- * sole job header or else that command, as a report's would be (see
- * begin_dir()).  Its op, or NULL.
- */
-static const char *lone_status_labels(struct text_state *st, enum fio_dir d,
-				      struct labels *l)
-{
-	const struct fio_header *h = sole_header(st);
-	const char *rw;
-
-	labels_release(l);
-	labels_copy(l, &st->cmd);
-	if (h) {
-		fio_header_labels(h, d, l);
-		return fio_op(h->rw, d);
-	}
-	for (size_t i = 0; i < st->cmd_job.n; i++)
-		labels_set(l, st->cmd_job.v[i].key, st->cmd_job.v[i].value);
-	rw = labels_get(&st->cmd_job, "rw");
-	return rw ? fio_op(rw, d) : NULL;
-}
-
-/* "READ: bw=20.9MiB/s (21.9MB/s), ..., io=64.0MiB (67.1MB), run=..." */
-/*
- * Job reports of group g in the current output.  The group status line
- * of a group of one report (one job, or numjobs with group_reporting)
- * says that report's bandwidth and bytes again: a second measurement of
- * one figure, labelled job=all, that a table by op pooled with the
- * job's and flagged as mixed (every one-job fio output, exit 1).
- */
-static size_t reports_in_group(const struct text_state *st, long g)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < st->nreps; i++)
-		n += st->reps[i].group == g;
-	return n;
-}
-
-static int status_line(struct text_state *st, size_t li, const char *t)
-{
-	const char *p = t, *v, *op;
-	double bw, bytes;
-	struct labels l;
-	int d = fio_skip_direction(&p, 1), v2;
-
-	if (d < 0)
-		return 0;
-	/* -2: quoted without its "Run status group" line (see below) */
-	if (quoted_again(st, li, t, st->status_group == -2))
-		return 1;
-	parse_claim(st->ctx, li);
-	v2 = strstr(p, "aggrb=") != NULL;
-	if (find_value(p, v2 ? "aggrb=" : "bw=", &v) ||
-	    scan_bytes_with_unit(&v, v2, &bw) || find_value(p, "io=", &v) ||
-	    scan_bytes_with_unit(&v, v2, &bytes)) {
-		parse_error(st->ctx, li, "unreadable fio group status line");
-		return 1;
-	}
-	if (st->nreps && st->reps[st->nreps - 1].snapshot)
-		return 1;	/* a snapshot's aggregate */
-	if (reports_in_group(st, st->status_group) == 1)
-		return 1;	/* the one report's figures again */
-	op = common_labels(st, st->status_group, d, &l);
-	if (!op && !l.n)	/* no job report */
-		op = lone_status_labels(st, (enum fio_dir)d, &l);
-	if (!op)
-		op = fio_dir_name((enum fio_dir)d);
-	if (st->status_group >= 0)
-		labels_setf(&l, "group", "%ld", st->status_group);
-	labels_set(&l, "job", "all");
-	labels_remove(&l, "numjobs");
-	fio_emit(st->ctx, li, op, "bw", UNIT_BW, bw, &l);
-	fio_emit(st->ctx, li, op, "bytes", UNIT_BYTES, bytes, &l);
-	labels_release(&l);
-	return 1;
-}
-
-/*
- * A group status line quoted without its "Run status group N" line
- * ("WRITE: io=28584MB, aggrb=487812KB/s, ..." or "WRITE: bw=39.3MiB/s
- * ..., io=..., run=..."): the aggregate of a group storan cannot name.
- * Only fio's fields make it one, not a word "WRITE:" in prose.
- */
-static int lone_status_line(struct text_state *st, size_t li, const char *t)
-{
-	const char *p = t;
-
-	if (fio_skip_direction(&p, 1) < 0)
-		return 0;
-	p = skip_spaces(p);
-	if (!(starts_with(p, "bw=") && strstr(p, ", run=")) &&
-	    !(starts_with(p, "io=") && strstr(p, ", aggrb=")))
-		return 0;
-	st->status_group = -2;	/* any report of the output */
-	st->in_status = st->summary_seen = 1;
-	return status_line(st, li, t);
-}
-
-/* Did every job report of the output fail (err != 0)? */
-/* Are the output's reports all copies of a JSON document's jobs, and
- * has that document its disks too? */
-static int disks_in_json(const struct text_state *st)
-{
-	for (size_t i = 0; i < st->nreps; i++)
-		if (!st->reps[i].json_copy)
-			return 0;
-	return st->nreps > 0 && st->json_block && st->json.has_disks;
-}
-
-static int all_reports_failed(const struct text_state *st)
-{
-	for (size_t i = 0; i < st->nreps; i++)
-		if (!st->reps[i].failed)
-			return 0;
-	return st->nreps > 0;
-}
-
-/* "sda: ios=16398/16511, merge=..., util=100.00%" */
-static int disk_line(struct text_state *st, size_t li, const char *t)
-{
-	const char *colon = strstr(t, ": ios="), *v, *op;
-	struct labels l;
-	double util;
-	char *dev;
-
-	if (!colon)
-		return 0;
-	if (quoted_again(st, li, t, !st->nreps))
-		return 1;	/* a quote's "Disk stats" block: no report */
-	parse_claim(st->ctx, li);
-	if (find_value(colon, ", util=", &v) ||
-	    scan_plain(&v, &util) || *v != '%') {
-		parse_error(st->ctx, li, "unreadable fio disk stats line");
-		return 1;
-	}
-	if (all_reports_failed(st)) {
-		parse_note(st->ctx, li, "disk stats of a run whose jobs all "
-			   "failed: not a result");
-		return 1;
-	}
-	if (disks_in_json(st) ||
-	    (st->nreps && st->reps[st->nreps - 1].snapshot))
-		return 1;	/* the JSON copy's, or a snapshot's */
-	op = common_labels(st, -2, -1, &l);
-	labels_remove(&l, "job");
-	labels_remove(&l, "numjobs");
-	dev = xstrndup(t, (size_t)(colon - t));
-	labels_set(&l, "device", dev);
-	fio_emit(st->ctx, li, op ? op : "run", "disk.util", UNIT_PERCENT,
-		 util, &l);
-	free(dev);
-	labels_release(&l);
-	return 1;
 }
 
 static const char *const job_keys[] = {
@@ -1450,13 +1081,13 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 		return;
 	}
 	st->orphan_pct = 0;
-	if (st->in_status && status_line(st, li, t))
+	if (st->in_status && fio_text_status_line(st, li, t))
 		return;
 	st->in_status = 0;
-	if (st->in_disk && disk_line(st, li, t))
+	if (st->in_disk && fio_text_disk_line(st, li, t))
 		return;
 	st->in_disk = 0;
-	if (status_noise(st, li, t) || lone_status_line(st, li, t))
+	if (status_noise(st, li, t) || fio_text_lone_status_line(st, li, t))
 		return;
 	if (is_version_line(t)) {
 		parse_claim(st->ctx, li);
