@@ -68,23 +68,13 @@
  * with labels them itself, in the context pass's words, when prose stands
  * between.
  */
-#include "parser.h"
+#include "iozone.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define IOZ_NCOLS 13
-#define IOZ_MAX_TOKS 512
-#define IOZ_MAX_RECS 32
-
-struct ioz_col {
-	const char *word;	/* in the second header line */
-	const char *op;
-	int test;		/* the -i number that runs it */
-};
 
 static const struct ioz_col ioz_cols[IOZ_NCOLS] = {
 	{ "write", "write", 0 },	{ "rewrite", "rewrite", 0 },
@@ -96,100 +86,7 @@ static const struct ioz_col ioz_cols[IOZ_NCOLS] = {
 	{ "freread", "freread", 7 },
 };
 
-struct ioz_name {
-	const char *name;
-	const char *op;
-};
-
-/* "Children see throughput for N <name>" (throughput_test()). */
-static const struct ioz_name ioz_tput_names[] = {
-	{ "initial writers", "write" },	{ "rewriters", "rewrite" },
-	{ "readers", "read" },		{ "re-readers", "reread" },
-	{ "reverse readers", "bkwdread" }, { "stride readers", "strideread" },
-	{ "random readers", "randread" }, { "mixed workload", "randrw" },
-	{ "random writers", "randwrite" }, { "pwrite writers", "pwrite" },
-	{ "pread readers", "pread" },	{ "fwriters", "fwrite" },
-	{ "freaders", "fread" },	{ NULL, NULL },
-};
-
-/* '"Writer report"' ... (dump_excel()). */
-static const struct ioz_name ioz_report_names[] = {
-	{ "Writer report", "write" },	{ "Re-writer report", "rewrite" },
-	{ "Reader report", "read" },	{ "Re-Reader report", "reread" },
-	{ "Random read report", "randread" },
-	{ "Random write report", "randwrite" },
-	{ "Backward read report", "bkwdread" },
-	{ "Record rewrite report", "recrewrite" },
-	{ "Stride read report", "strideread" },
-	{ "Fwrite report", "fwrite" },	{ "Re-Fwrite report", "frewrite" },
-	{ "Fread report", "fread" },	{ "Re-Fread report", "freread" },
-	{ NULL, NULL },
-};
-
-/* '"  Initial write "    8857.66' (throughput_tests[] in iozone.c). */
-static const struct ioz_name ioz_tput_report_names[] = {
-	{ "Initial write", "write" },	{ "Rewrite", "rewrite" },
-	{ "Read", "read" },		{ "Re-read", "reread" },
-	{ "Reverse Read", "bkwdread" },	{ "Stride read", "strideread" },
-	{ "Random read", "randread" },	{ "Mixed workload", "randrw" },
-	{ "Random write", "randwrite" }, { "Pwrite", "pwrite" },
-	{ "Pread", "pread" },		{ "Fwrite", "fwrite" },
-	{ "Fread", "fread" },		{ NULL, NULL },
-};
-
-enum ioz_mode { IOZ_KBPS, IOZ_OPS, IOZ_USEC };
-
-/* What one run's banner and command line said. */
-struct ioz_run {
-	enum ioz_mode mode;
-	int mode_known;
-	int direct;		/* -1: nothing says */
-	unsigned tests;		/* bit per -i test 0..7 */
-	int have_tests;		/* a command line listed -i tests */
-	int odd_tests;		/* -i 9 and up: no known table column */
-	int auto_mode;		/* -a / -A / -z */
-	double filesize, bs;	/* bytes per process; 0 unknown */
-	int threads;		/* -t N; 0 unknown */
-	int read_table;		/* table values read: -R repeats them */
-	int read_tput;		/* "Children see" read: report repeats */
-	int banner;		/* inside the banner */
-	int have_cmd;		/* cmd_li: the command line read */
-	size_t cmd_li;
-	size_t rows_tail;	/* bytes of figures run together after it */
-};
-
-struct ioz_tok {
-	const char *s;
-	size_t len;
-	unsigned end;		/* column just after the token */
-};
-
-struct ioz_state {
-	struct parse_ctx *ctx;
-	struct ioz_run run;
-	/* the table in force: header columns, or columns of a command */
-	int in_table, table_from_header, have_header1;
-	size_t ncols;
-	int cols[IOZ_NCOLS];
-	unsigned ends[IOZ_NCOLS];
-	int cmd_rows;		/* a command line was just read */
-	/* throughput: the test of the last "Children see" line */
-	const char *tp_op;
-	int tp_threads;
-	/* -R: the section in force */
-	const char *rep_op;
-	int in_report, rep_tput;
-	double recs[IOZ_MAX_RECS];
-	size_t nrecs;
-	int in_contrib;
-	int unit_unknown_said;	/* the error of emit_cell(), once a table */
-	char *cmd_text;		/* the command label of line cmd_text_li */
-	size_t cmd_text_li;
-	int have_cmd_text;
-	struct ioz_tok toks[IOZ_MAX_TOKS];
-};
-
-static int is_blank(char c)
+int iozone_is_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
@@ -205,14 +102,14 @@ static size_t tokenize(const struct input *in, const struct input_line *l,
 	while (*p) {
 		const char *s;
 
-		while (is_blank(*p))
+		while (iozone_is_blank(*p))
 			p++;
 		if (!*p)
 			break;
 		if (n == IOZ_MAX_TOKS)
 			return IOZ_MAX_TOKS + 1;
 		s = p;
-		while (*p && !is_blank(*p))
+		while (*p && !iozone_is_blank(*p))
 			p++;
 		t[n].s = s;
 		t[n].len = (size_t)(p - s);
@@ -236,14 +133,14 @@ static int tok_u64(const struct ioz_tok *t, uint64_t *v)
 }
 
 /* A token that is a whole decimal number. */
-static int tok_number(const struct ioz_tok *t, double *v)
+int iozone_tok_number(const struct ioz_tok *t, double *v)
 {
 	const char *p = t->s;
 
 	return !scan_double(&p, SCAN_NO_EXPONENT, v) && p == t->s + t->len;
 }
 
-static const char *find_name(const struct ioz_name *names, const char *s,
+const char *iozone_find_name(const struct ioz_name *names, const char *s,
 			     size_t len)
 {
 	for (size_t i = 0; names[i].name; i++)
@@ -284,7 +181,7 @@ static void set_version(struct parse_ctx *ctx, const char *text)
 	if (!v || src->tool_version)
 		return;
 	v = skip_spaces(v + strlen("$Revision:"));
-	while (v[len] && !is_blank(v[len]) && v[len] != '$')
+	while (v[len] && !iozone_is_blank(v[len]) && v[len] != '$')
 		len++;
 	if (len)
 		src->tool_version = xstrndup(v, len);
@@ -420,12 +317,12 @@ static const char *find_iozone_word(const char *text, int *tick)
 	for (;;) {
 		const char *s;
 
-		while (is_blank(*p))
+		while (iozone_is_blank(*p))
 			p++;
 		if (!*p)
 			return NULL;
 		s = p;
-		while (*p && !is_blank(*p))
+		while (*p && !iozone_is_blank(*p))
 			p++;
 		*tick = *s == '`';
 		s += *tick;
@@ -450,10 +347,10 @@ static const char *plain_word(const char *p, const char *end, int digits)
 	while (p < end) {
 		const char *w;
 
-		while (p < end && is_blank(*p))
+		while (p < end && iozone_is_blank(*p))
 			p++;
 		w = p;
-		while (p < end && !is_blank(*p))
+		while (p < end && !iozone_is_blank(*p))
 			p++;
 		if (w == p)
 			break;
@@ -691,7 +588,7 @@ static int match_header(struct ioz_state *st, const struct ioz_tok *t,
 		const struct ioz_tok *w = &t[k + 2];
 		double v;
 
-		if (tok_number(w, &v))
+		if (iozone_tok_number(w, &v))
 			break;
 		if (k >= IOZ_NCOLS || !tok_is(w, ioz_cols[k].word))
 			return -2;
@@ -710,7 +607,7 @@ static int match_header(struct ioz_state *st, const struct ioz_tok *t,
  * different options (-B, mmap files) then had the same labels.  Computed
  * once per command line.
  */
-static void label_command(struct ioz_state *st, struct measurement *m)
+void iozone_label_command(struct ioz_state *st, struct measurement *m)
 {
 	const struct ioz_run *run = &st->run;
 
@@ -728,7 +625,7 @@ static void label_command(struct ioz_state *st, struct measurement *m)
 			char *e = st->cmd_text + strlen(st->cmd_text) -
 				  run->rows_tail;
 
-			while (e > st->cmd_text && is_blank(e[-1]))
+			while (e > st->cmd_text && iozone_is_blank(e[-1]))
 				e--;
 			*e = '\0';	/* the command without its figures */
 		}
@@ -746,7 +643,7 @@ static void label_sizes(struct measurement *m, double filesize, double bs,
 		labels_set(&m->labels, "direct", run->direct ? "1" : "0");
 }
 
-static void emit_cell(struct ioz_state *st, size_t li, const char *op,
+void iozone_emit_cell(struct ioz_state *st, size_t li, const char *op,
 		      double value, double kb, double reclen)
 {
 	const char *metric, *unit;
@@ -767,7 +664,7 @@ static void emit_cell(struct ioz_state *st, size_t li, const char *op,
 	m = parse_emit(st->ctx, li, "iozone", op, metric, unit,
 		       value * factor);
 	label_sizes(m, kb * KIB, reclen * KIB, &st->run);
-	label_command(st, m);
+	iozone_label_command(st, m);
 }
 
 /* Columns of the tests a command line ran (all of 0-7 without -i). */
@@ -826,7 +723,7 @@ static int is_row(const struct ioz_tok *t, size_t n)
 	    !tok_u64(&t[1], &u))
 		return 0;
 	for (size_t i = 2; i < n; i++)
-		if (!tok_number(&t[i], &v))
+		if (!iozone_tok_number(&t[i], &v))
 			return 0;
 	return 1;
 }
@@ -858,8 +755,8 @@ static void read_row(struct ioz_state *st, size_t li,
 	for (size_t v = 0; v < nvals; v++) {
 		double x;
 
-		tok_number(&t[2 + v], &x);
-		emit_cell(st, li, ioz_cols[map[v]].op, x, (double)kb,
+		iozone_tok_number(&t[2 + v], &x);
+		iozone_emit_cell(st, li, ioz_cols[map[v]].op, x, (double)kb,
 			  (double)reclen);
 	}
 	st->run.read_table = 1;
@@ -889,7 +786,7 @@ static void read_lost_breaks(struct ioz_state *st, size_t li,
 	for (size_t i = 0; i < n; i++) {
 		double v;
 
-		if (tok_number(&t[i], &v))
+		if (iozone_tok_number(&t[i], &v))
 			continue;
 		if (i && banner_line(t[i].s)) {
 			n = i;	/* "iozone test complete." after the rows */
@@ -928,8 +825,8 @@ static void read_lost_breaks(struct ioz_state *st, size_t li,
 		for (size_t v = 0; v + 2 < width; v++) {
 			double x;
 
-			tok_number(&t[r + 2 + v], &x);
-			emit_cell(st, li, ioz_cols[st->cols[v]].op, x,
+			iozone_tok_number(&t[r + 2 + v], &x);
+			iozone_emit_cell(st, li, ioz_cols[st->cols[v]].op, x,
 				  (double)kb, (double)reclen);
 		}
 	}
@@ -967,283 +864,6 @@ static int read_header(struct ioz_state *st, size_t li, size_t n)
 	return 1;
 }
 
-/* "= 8857.66 kB/sec": the number and its unit. */
-static int read_tput_value(const char *p, double *v, const char **unit)
-{
-	p = strchr(p, '=');
-	if (!p)
-		return -1;
-	p = skip_spaces(p + 1);
-	if (scan_double(&p, 0, v))
-		return -1;
-	p = skip_spaces(p);
-	if (skip_prefix(&p, "kB") || skip_prefix(&p, "KB"))
-		*unit = "kB";
-	else if (skip_prefix(&p, "ops"))
-		*unit = "ops";
-	else
-		return -1;
-	if (skip_prefix(&p, "/sec"))
-		*unit = **unit == 'k' ? "kB/sec" : "ops/sec";
-	return *skip_spaces(p) ? -1 : 0;
-}
-
-static void emit_tput(struct ioz_state *st, size_t li, const char *aggr,
-		      double v, const char *unit)
-{
-	struct measurement *m;
-	const char *metric = "bw", *u = UNIT_BW;
-	double f = KIB;
-
-	if (!strcmp(unit, "ops/sec")) {
-		metric = "iops", u = UNIT_IOPS, f = 1;
-	} else if (!strcmp(unit, "kB")) {
-		metric = "bytes", u = UNIT_BYTES;
-	} else if (!strcmp(unit, "ops")) {
-		if (!(st->run.bs > 0)) {
-			parse_note(st->ctx, li, "'Min xfer' in operations "
-				   "with no record size known: not kept");
-			return;
-		}
-		metric = "bytes", u = UNIT_BYTES, f = st->run.bs;
-	}
-	m = parse_emit(st->ctx, li, "iozone", st->tp_op, metric, u, v * f);
-	labels_setf(&m->labels, "threads", "%d", st->tp_threads);
-	labels_set(&m->labels, "aggregate", aggr);
-	label_command(st, m);
-	if (st->run.filesize > 0)
-		labels_setf(&m->labels, "filesize", "%.0f", st->run.filesize);
-	if (st->run.bs > 0)
-		labels_setf(&m->labels, "bs", "%.0f", st->run.bs);
-	if (st->run.direct >= 0)
-		labels_set(&m->labels, "direct", st->run.direct ? "1" : "0");
-}
-
-/* "Children see throughput for  4 initial writers  = 8857.66 kB/sec" */
-static int read_children(struct ioz_state *st, size_t li, const char *p,
-			 int parent)
-{
-	const char *eq, *unit, *op;
-	uint64_t n;
-	double v;
-	size_t len;
-
-	p = skip_spaces(p);
-	st->tp_op = NULL;	/* per-process lines below need a known test */
-	if (scan_u64(&p, &n) || !(eq = strchr(p, '='))) {
-		parse_error(st->ctx, li, "unreadable iozone throughput line");
-		return 1;
-	}
-	p = skip_spaces(p);
-	len = (size_t)(eq - p);
-	while (len && is_blank(p[len - 1]))
-		len--;
-	op = find_name(ioz_tput_names, p, len);
-	if (!op) {
-		parse_error(st->ctx, li, "unknown iozone throughput test "
-			    "'%.*s'", (int)len, p);
-		return 1;
-	}
-	st->tp_op = op;
-	st->tp_threads = (int)n;
-	if (read_tput_value(eq, &v, &unit) || strchr(unit, '/') == NULL) {
-		parse_error(st->ctx, li, "expected '= N kB/sec' or "
-			    "'= N ops/sec' in iozone throughput line");
-		return 1;
-	}
-	emit_tput(st, li, parent ? "parent" : "children", v, unit);
-	st->run.read_tput = 1;
-	return 1;
-}
-
-static int read_throughput(struct ioz_state *st, size_t li)
-{
-	const char *t = st->ctx->in->lines[li].text, *p, *unit;
-	static const char *const per[] = { "Min", "process-min", "Max",
-		"process-max", "Avg", "process-avg" };
-	double v;
-
-	if ((p = strstr(t, "Children see throughput for")))
-		return parse_claim(st->ctx, li),
-		       read_children(st, li, p + 27, 0);
-	if ((p = strstr(t, "Parent sees throughput for")))
-		return parse_claim(st->ctx, li),
-		       read_children(st, li, p + 26, 1);
-	for (size_t i = 0; i < 6; i += 2) {
-		p = t;
-		if (!skip_prefix(&p, per[i]) ||
-		    !(skip_prefix(&p, " throughput per process") ||
-		      skip_prefix(&p, " throughput per thread")))
-			continue;
-		parse_claim(st->ctx, li);
-		if (!st->tp_op)
-			return parse_error(st->ctx, li, "iozone per-process "
-					   "figure with no 'Children see' line "
-					   "above it"), 1;
-		if (read_tput_value(p, &v, &unit) || !strchr(unit, '/'))
-			return parse_error(st->ctx, li, "expected '= N kB/sec'"
-					   " in iozone throughput line"), 1;
-		emit_tput(st, li, per[i + 1], v, unit);
-		return 1;
-	}
-	p = t;
-	if (!skip_prefix(&p, "Min xfer"))
-		return 0;
-	parse_claim(st->ctx, li);
-	if (!st->tp_op)
-		return parse_error(st->ctx, li, "iozone 'Min xfer' with no "
-				   "'Children see' line above it"), 1;
-	if (read_tput_value(p, &v, &unit) || strchr(unit, '/'))
-		return parse_error(st->ctx, li, "expected '= N kB' or '= N ops'"
-				   " after 'Min xfer'"), 1;
-	emit_tput(st, li, "process-min", v, unit);
-	return 1;
-}
-
-/* A quoted token '"64"': its number. */
-static int quoted_number(const struct ioz_tok *t, double *v)
-{
-	const char *p = t->s + 1;
-
-	return t->len >= 3 && t->s[0] == '"' && t->s[t->len - 1] == '"' &&
-	       !scan_double(&p, SCAN_NO_EXPONENT, v) &&
-	       p == t->s + t->len - 1;
-}
-
-/* '"Writer report"' and the other -R section titles. */
-static int read_report_title(struct ioz_state *st, size_t li)
-{
-	const char *t = st->ctx->in->lines[li].text;
-	size_t len = strlen(t);
-	const char *op;
-
-	if (len < 3 || t[0] != '"' || t[len - 1] != '"')
-		return 0;
-	if (starts_with(t, "\"Throughput report")) {
-		st->in_report = st->rep_tput = 1;
-		st->rep_op = NULL;
-		return parse_claim(st->ctx, li), 1;
-	}
-	if (st->in_report && st->rep_tput &&
-	    (starts_with(t, "\"Record size =") ||
-	     starts_with(t, "\"Output is in")))
-		return parse_claim(st->ctx, li), 1;
-	op = find_name(ioz_report_names, t + 1, len - 2);
-	if (!op)
-		return 0;
-	st->in_report = 1;
-	st->rep_tput = 0;
-	st->rep_op = op;
-	st->nrecs = 0;
-	st->in_table = 0;
-	parse_claim(st->ctx, li);
-	return 1;
-}
-
-static void read_report_row(struct ioz_state *st, size_t li, size_t n)
-{
-	const struct ioz_tok *t = st->toks;
-	size_t fit = 0;
-	double kb;
-
-	quoted_number(&t[0], &kb);
-	while (fit < st->nrecs && !(st->recs[fit] > kb))
-		fit++;
-	if (n - 1 != fit) {
-		parse_error(st->ctx, li, "iozone report row for file size %.0f"
-			    " kB has %zu values for %zu record sizes up to "
-			    "it; cannot tell which record sizes they are",
-			    kb, n - 1, fit);
-		return;
-	}
-	for (size_t v = 1; v < n; v++) {
-		double x;
-
-		if (!tok_number(&t[v], &x)) {
-			parse_error(st->ctx, li, "iozone report value '%.*s' "
-				    "is not a number", (int)t[v].len, t[v].s);
-			return;
-		}
-		emit_cell(st, li, st->rep_op, x, kb, st->recs[v - 1]);
-	}
-}
-
-/* '"  Initial write "    8857.66' */
-static void read_tput_report_row(struct ioz_state *st, size_t li)
-{
-	const char *t = st->ctx->in->lines[li].text, *close, *name, *p;
-	size_t len;
-	double v;
-	const char *op;
-
-	close = strchr(t + 1, '"');
-	if (!close) {
-		parse_error(st->ctx, li, "unreadable iozone throughput report "
-			    "row");
-		return;
-	}
-	name = skip_spaces(t + 1);
-	len = (size_t)(close - name);
-	while (len && is_blank(name[len - 1]))
-		len--;
-	op = find_name(ioz_tput_report_names, name, len);
-	if (!op) {
-		parse_error(st->ctx, li, "unknown iozone throughput report "
-			    "test '%.*s'", (int)len, name);
-		return;
-	}
-	if (st->run.read_tput)
-		return;		/* repeats the "Children see" lines */
-	p = skip_spaces(close + 1);
-	if (scan_double(&p, 0, &v) || *skip_spaces(p) ||
-	    st->run.threads <= 0 || !st->run.mode_known) {
-		parse_error(st->ctx, li, "iozone throughput report row without"
-			    " the 'Children see' lines: cannot tell its "
-			    "process count and unit");
-		return;
-	}
-	st->tp_op = op;
-	st->tp_threads = st->run.threads;
-	emit_tput(st, li, "children", v, st->run.mode == IOZ_OPS ?
-		  "ops/sec" : "kB/sec");
-}
-
-static int read_report(struct ioz_state *st, size_t li, size_t n)
-{
-	const struct ioz_tok *t = st->toks;
-	double v;
-
-	if (read_report_title(st, li))
-		return 1;
-	if (!st->in_report || !n || t[0].s[0] != '"')
-		return 0;
-	parse_claim(st->ctx, li);
-	if (st->rep_tput) {
-		read_tput_report_row(st, li);
-		return 1;
-	}
-	if (!st->nrecs) {	/* the record sizes: "4"  "8"  "16" */
-		for (size_t i = 0; i < n && i < IOZ_MAX_RECS; i++) {
-			if (!quoted_number(&t[i], &v) ||
-			    (i && !(v > st->recs[i - 1]))) {
-				parse_error(st->ctx, li, "unreadable iozone "
-					    "report header");
-				st->in_report = 0;
-				return 1;
-			}
-			st->recs[st->nrecs++] = v;
-		}
-		return 1;
-	}
-	if (!quoted_number(&t[0], &v)) {
-		parse_error(st->ctx, li, "unreadable iozone report row");
-		return 1;
-	}
-	if (!st->run.read_table)
-		read_report_row(st, li, n);
-	return 1;
-}
-
 static void start_command_rows(struct ioz_state *st)
 {
 	st->ncols = command_columns(&st->run, st->cols);
@@ -1263,7 +883,7 @@ static void read_line(struct ioz_state *st, size_t li)
 	if (read_banner(st, li))
 		return;
 	st->in_contrib = 0;
-	if (read_command(st, li) || read_throughput(st, li))
+	if (read_command(st, li) || iozone_read_throughput(st, li))
 		return;
 	n = tokenize(st->ctx->in, l, st->toks);
 	if (n > IOZ_MAX_TOKS) {
@@ -1273,7 +893,7 @@ static void read_line(struct ioz_state *st, size_t li)
 				    "%d fields", IOZ_MAX_TOKS);
 		return;
 	}
-	if (read_report(st, li, n))
+	if (iozone_read_report(st, li, n))
 		return;
 	if (is_header1(st->toks, n)) {
 		parse_claim(st->ctx, li);
