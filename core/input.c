@@ -902,14 +902,16 @@ static int add_table_row(struct input *in, char **arena, const char *s,
 	if (!k)
 		return 0;
 	if (delims == k) {
+		static const char rule[] = "---";
+
 		if (prev != 1)
 			return 0;
 		in->table_cells = 1;
-		if (in->nlines && in->runs_output_tool(
-				in->lines[in->nlines - 1].text))
+		if (in->nlines && in->runs_output_tool &&
+		    in->runs_output_tool(in->lines[in->nlines - 1].text))
 			add_line(in, arena, b, b, lineno);
 		else
-			add_line(in, arena, "---", "---" + 3, lineno);
+			add_line(in, arena, rule, rule + 3, lineno);
 		return 1;
 	}
 	if (k == 1) {
