@@ -7,12 +7,9 @@
  */
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
-#include "core/strbuf.h"
 #include "core/suggest.h"
 #include "core/version.h"
-#include "core/xalloc.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +37,6 @@ static const struct cmd_entry commands[] = {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-const char *storan_command_line = "storan";
-
 static const char usage_text[] =
 	"usage: storan [-V | --version] [-h | --help] COMMAND [ARGS]\n"
 	"\n"
@@ -64,23 +59,6 @@ static void print_main_usage(FILE *fp)
 	      "  -V, --version  print storan's version\n"
 	      "  -h, --help     show this help\n",
 	      fp);
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "storan %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'storan %s --help'.\n", cmd);
-	return EXIT_TROUBLE;
-}
-
-void print_usage(FILE *fp, const char *text)
-{
-	fputs(text, fp);
 }
 
 static const struct cmd_entry *find_command(const char *name)
@@ -113,16 +91,6 @@ static int unknown_command(const char *word)
 	return EXIT_TROUBLE;
 }
 
-static void remember_command_line(int argc, char **argv)
-{
-	static struct strbuf sb = STRBUF_INIT;
-
-	strbuf_adds(&sb, "storan");
-	for (int i = 1; i < argc; i++)
-		strbuf_addf(&sb, " %s", argv[i]);
-	storan_command_line = strbuf_str(&sb);
-}
-
 static int run_help(int argc, char **argv)
 {
 	const struct cmd_entry *c;
@@ -145,7 +113,7 @@ int main(int argc, char **argv)
 	const struct cmd_entry *c;
 
 	stats_init();
-	remember_command_line(argc, argv);
+	set_command_line(argc, argv);
 	if (argc < 2) {
 		print_main_usage(stderr);
 		return EXIT_TROUBLE;

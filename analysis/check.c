@@ -13,21 +13,17 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "experiment.h"
+#include "format.h"
 #include "links.h"
 #include "steady.h"
-#include "../core/json-out.h"
 #include "../core/human.h"
-#include "../core/input.h"
-#include "../parsers/shell.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
-#include "../core/rs-csv.h"
 #include "../core/series.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
 #include <ctype.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -154,20 +150,12 @@ static int is_page_cache_read(const struct measurement *m)
 int check_parse_size(const char *s, double *out)
 {
 	const char *p = s;
-	double n, f = 1;
+	double v;
 
-	if (scan_double(&p, SCAN_NO_EXPONENT, &n))
+	if (scan_size(&p, SIZE_PETA | SIZE_LONE_I | SIZE_LOWER_B, &v) || *p ||
+	    !(v > 0))
 		return -1;
-	if (*p && strchr("kKmMgGtTpP", *p)) {
-		f = prefix_factor(*p++, 1);
-		if (*p == 'i')
-			p++;
-	}
-	if (*p == 'B' || *p == 'b')
-		p++;
-	if (*p || !(n > 0))
-		return -1;
-	*out = n * f;
+	*out = v;
 	return 0;
 }
 
@@ -833,14 +821,24 @@ static const char *file_of(const struct measurement *m, int reading)
 	return f;
 }
 
-static int cache_dropped(const struct check_ctx *c, const char *source,
+/* Is drop d in the text measurement mi was read from (its input, and
+ * the same grep prefix: two inputs may both be run.txt)? */
+static int drop_in_text_of(const struct check_ctx *c, const struct cache_drop *d,
+			   size_t mi)
+{
+	return d->source == M(c, mi)->source &&
+	       !strcmp(d->name, source_of(c, mi));
+}
+
+/* Did the text of measurement mi drop the cache on a line in (after, upto]? */
+static int cache_dropped(const struct check_ctx *c, size_t mi,
 			 unsigned after, unsigned upto)
 {
-	for (size_t i = 0; i < c->opt->ndrops; i++) {
-		const struct check_cache_drop *d = &c->opt->drops[i];
+	for (size_t i = 0; i < c->rs->ndrops; i++) {
+		const struct cache_drop *d = &c->rs->drops[i];
 
-		if (!strcmp(d->source, source) && d->line > after &&
-		    d->line <= upto)
+		if (d->line > after && d->line <= upto &&
+		    drop_in_text_of(c, d, mi))
 			return 1;
 	}
 	return 0;
@@ -894,7 +892,7 @@ static int dropped_between(const struct check_ctx *c, size_t pos,
 {
 	const struct measurement *m = M(c, c->order[pos]);
 
-	if (cache_dropped(c, source_of(c, c->order[pos]), after, m->line))
+	if (cache_dropped(c, c->order[pos], after, m->line))
 		return 1;
 	for (size_t k = pos; k-- > 0;) {
 		const struct measurement *b = M(c, c->order[k]);
@@ -907,18 +905,18 @@ static int dropped_between(const struct check_ctx *c, size_t pos,
 	return 0;
 }
 
-/* The line of the last cache drop in the text of source at or before
- * line upto, 0 when none. */
-static unsigned last_text_drop(const struct check_ctx *c, const char *source,
+/* The line of the last cache drop in the text of measurement mi at or
+ * before line upto, 0 when none. */
+static unsigned last_text_drop(const struct check_ctx *c, size_t mi,
 			       unsigned upto)
 {
 	unsigned last = 0;
 
-	for (size_t i = 0; i < c->opt->ndrops; i++) {
-		const struct check_cache_drop *d = &c->opt->drops[i];
+	for (size_t i = 0; i < c->rs->ndrops; i++) {
+		const struct cache_drop *d = &c->rs->drops[i];
 
 		if (d->line <= upto && d->line > last &&
-		    !strcmp(d->source, source))
+		    drop_in_text_of(c, d, mi))
 			last = d->line;
 	}
 	return last;
@@ -944,8 +942,7 @@ static long cold_read_of(const struct check_ctx *c, size_t pos,
 			 const char *file)
 {
 	const struct measurement *m = M(c, c->order[pos]);
-	unsigned text_drop = last_text_drop(c, source_of(c, c->order[pos]),
-					    m->line);
+	unsigned text_drop = last_text_drop(c, c->order[pos], m->line);
 	unsigned label_drop = 0;	/* line of the last labelled drop */
 
 	for (size_t k = pos; k-- > 0;) {
@@ -1493,11 +1490,6 @@ void check_list_release(struct check_list *l)
 	check_list_init(l);
 }
 
-void check_text_hook(const struct input *in, void *check_options)
-{
-	check_scan_cache_drops(in, check_options);
-}
-
 void check_list_keep(struct check_list *l, enum check_severity min)
 {
 	size_t keep = 0;
@@ -1514,7 +1506,7 @@ void check_list_keep(struct check_list *l, enum check_severity min)
 	l->n = keep;
 }
 
-/* ---- options, RAM, cache drops ---- */
+/* ---- options, RAM ---- */
 
 double check_system_ram(void)
 {
@@ -1544,111 +1536,6 @@ void check_options_init(struct check_options *opt)
 {
 	memset(opt, 0, sizeof(*opt));
 	opt->ram = check_system_ram();
-}
-
-void check_options_release(struct check_options *opt)
-{
-	for (size_t i = 0; i < opt->ndrops; i++)
-		free(opt->drops[i].source);
-	free(opt->drops);
-	opt->drops = NULL;
-	opt->ndrops = opt->drops_alloc = 0;
-}
-
-void check_scan_cache_drops(const struct input *in, struct check_options *opt)
-{
-	for (size_t i = 0; i < in->nlines; i++) {
-		const struct input_line *l = &in->lines[i];
-		struct check_cache_drop *d;
-
-		if (!line_drops_cache(l->text))
-			continue;
-		ALLOC_GROW(opt->drops, opt->ndrops + 1, opt->drops_alloc);
-		d = &opt->drops[opt->ndrops++];
-		d->source = xstrdup(input_line_origin(in, l) ?
-				    input_line_origin(in, l) : in->name);
-		d->line = l->lineno;
-	}
-}
-
-/* ---- writers ---- */
-
-void check_write_text(const struct check_list *l, struct strbuf *out)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		/* measured by storan run: no input line to point at */
-		if (l->v[i].line)
-			strbuf_addf(out, "%s:%u: ", l->v[i].source,
-				    l->v[i].line);
-		else
-			strbuf_addf(out, "%s: ", l->v[i].source);
-		strbuf_addf(out, "%s: %s: %s\n",
-			    check_severity_name(l->v[i].severity),
-			    l->v[i].code, l->v[i].message);
-	}
-}
-
-void check_write_csv(const struct check_list *l, const struct result_set *rs,
-		     struct strbuf *out)
-{
-	strbuf_adds(out, CHECK_CSV_HEADER "\n");
-	for (size_t i = 0; i < l->n; i++) {
-		const struct check_finding *f = &l->v[i];
-		const struct measurement *m = &rs->m[f->measurements[0]];
-
-		strbuf_add_csv(out, f->source);
-		strbuf_addf(out, ",%u,%s,%s,", f->line,
-			    check_severity_name(f->severity), f->code);
-		strbuf_add_csv(out, f->message);
-		strbuf_addch(out, ',');
-		rs_csv_add_key(out, m);
-		strbuf_add_csv_number(out, f->value);
-		strbuf_add_csv_number(out, f->limit);
-		strbuf_addch(out, '\n');
-	}
-}
-
-static json_t *finding_to_json(const struct check_finding *f,
-			       const struct result_set *rs)
-{
-	const struct measurement *m = &rs->m[f->measurements[0]];
-	json_t *o = json_object(), *ms = json_array();
-
-	json_object_set_new(o, "source", json_string(f->source));
-	json_object_set_new(o, "line", json_integer(f->line));
-	json_object_set_new(o, "severity",
-			    json_string(check_severity_name(f->severity)));
-	json_object_set_new(o, "code", json_string(f->code));
-	json_object_set_new(o, "message", json_string(f->message));
-	json_object_set_new(o, "tool", json_string(m->tool));
-	json_object_set_new(o, "op", json_string(m->op));
-	json_object_set_new(o, "metric", json_string(m->metric));
-	json_object_set_new(o, "unit", json_string(m->unit));
-	json_object_set_new(o, "value", json_number_or_null(f->value));
-	json_object_set_new(o, "limit", json_number_or_null(f->limit));
-	for (size_t i = 0; i < f->nmeasurements; i++)
-		json_array_append_new(ms, json_integer(
-					      (json_int_t)f->measurements[i]));
-	json_object_set_new(o, "measurements", ms);
-	return o;
-}
-
-void check_write_json(const struct check_list *l,
-		      const struct result_set *rs, struct strbuf *out)
-{
-	json_t *doc = json_object(), *arr = json_array();
-
-	json_object_set_new(doc, "schema", json_string("storan-check/1"));
-	json_object_set_new(doc, "warnings",
-			    json_integer((json_int_t)check_count(l,
-							 CHECK_WARNING)));
-	json_object_set_new(doc, "infos",
-			    json_integer((json_int_t)check_count(l,
-							 CHECK_INFO)));
-	for (size_t i = 0; i < l->n; i++)
-		json_array_append_new(arr, finding_to_json(&l->v[i], rs));
-	json_object_set_new(doc, "findings", arr);
-	json_dump_to(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER, 1, out);
 }
 
 /* Is finding j's line that of an earlier one of code and its source,

@@ -31,9 +31,11 @@
  * result set.
  *
  * check_run() reads the result set only.  What happened between two
- * measurements is not in it; check_scan_cache_drops() finds it in raw
- * text (a "drop_caches" line between a write and a read means the read
- * was not served from the page cache).
+ * measurements is there as the ingest of the text recorded it: its cache
+ * drops (struct cache_drop, core/resultset.h; a "drop_caches" line
+ * between a write and a read means the read was not served from the page
+ * cache), and the label cache=dropped on a read right after one, which
+ * is all a result set read back from JSON or CSV still has.
  */
 #ifndef STORAN_CHECK_H
 #define STORAN_CHECK_H
@@ -42,8 +44,6 @@
 
 #include "../core/resultset.h"
 #include "../core/strbuf.h"
-
-struct input;
 
 enum check_severity {
 	CHECK_INFO,		/* worth knowing; exit status stays 0 */
@@ -68,21 +68,12 @@ struct check_list {
 	size_t n, alloc;
 };
 
-/* A place in an input where the page cache was dropped. */
-struct check_cache_drop {
-	char *source;
-	unsigned line;
-};
-
 struct check_options {
 	const char *link;	/* default link name (--link), or NULL */
 	double ram;		/* bytes; 0 skips the RAM-based checks */
 	/* ram came from --ram: the tests' machine, not this one (no-sync
 	 * judges a post written elsewhere by its own figures without) */
 	int ram_given;
-	/* Cache drops seen in raw inputs (check_scan_cache_drops). */
-	struct check_cache_drop *drops;
-	size_t ndrops, drops_alloc;
 };
 
 /* The thresholds, stable and documented in storan-check(1). */
@@ -94,19 +85,9 @@ struct check_options {
  * at the disk's pace: the page cache takes data at memory speed. */
 #define CHECK_CACHE_MIN_RATE 100e6	/* bytes/s */
 
-/* Sets the defaults: no link, ram = this machine's RAM, no drops. */
+/* Sets the defaults: no link, ram = this machine's RAM.  Nothing to
+ * release. */
 void check_options_init(struct check_options *opt);
-void check_options_release(struct check_options *opt);
-
-/*
- * Records the lines of a raw input that drop the page cache
- * ("echo 3 > /proc/sys/vm/drop_caches", "sysctl vm.drop_caches=3",
- * "umount", "blockdev --flushbufs", "storan run --drop-caches").
- */
-void check_scan_cache_drops(const struct input *in,
-			    struct check_options *opt);
-/* The same as a load_input_hooked() text hook (arg: check_options). */
-void check_text_hook(const struct input *in, void *check_options);
 
 /*
  * A size as labels and --ram give it: "4194304", "4m", "1g", "16GiB",

@@ -712,6 +712,17 @@ static json_t *json_row_findings(const struct fmt_table *t, size_t r)
 	return o;
 }
 
+void fmt_json_finding(json_t *o, const char *source, unsigned line,
+		      const char *severity, const char *code,
+		      const char *message)
+{
+	json_object_set_new(o, "source", json_string(source));
+	json_object_set_new(o, "line", json_integer(line));
+	json_object_set_new(o, "severity", json_string(severity));
+	json_object_set_new(o, "code", json_string(code));
+	json_object_set_new(o, "message", json_string(message));
+}
+
 static json_t *json_footnotes(const struct fmt_table *t)
 {
 	json_t *a = json_array();
@@ -721,11 +732,8 @@ static json_t *json_footnotes(const struct fmt_table *t)
 		json_t *o = json_object();
 
 		json_object_set_new(o, "n", json_integer(f->n));
-		json_object_set_new(o, "source", json_string(f->source));
-		json_object_set_new(o, "line", json_integer(f->line));
-		json_object_set_new(o, "severity", json_string(f->severity));
-		json_object_set_new(o, "code", json_string(f->code));
-		json_object_set_new(o, "message", json_string(f->message));
+		fmt_json_finding(o, f->source, f->line, f->severity, f->code,
+				 f->message);
 		json_array_append_new(a, o);
 	}
 	return a;

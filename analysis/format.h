@@ -150,6 +150,18 @@ void fmt_table_add_footnote(struct fmt_table *t, unsigned n,
 void fmt_footnote_text(const struct fmt_footnote *f, struct strbuf *out);
 
 /*
+ * A finding as JSON, written here only: adds "source", "line",
+ * "severity", "code" and "message" to the jansson object o, in that
+ * order, after whatever the caller put first ("n" of a table's footnote,
+ * "side" of a compared figure's finding) and before what it adds after
+ * (storan check's measurement).  A NULL string leaves its key out.
+ */
+struct json_t;
+void fmt_json_finding(struct json_t *o, const char *source, unsigned line,
+		      const char *severity, const char *code,
+		      const char *message);
+
+/*
  * Appends the table to out in the given format.  color adds ANSI colours
  * for styled cells in FMT_TEXT (the caller decides: a terminal, NO_COLOR).
  */

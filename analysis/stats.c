@@ -9,6 +9,7 @@
  * leaves this file.
  */
 #include "stats.h"
+#include "../core/quantile.h"
 #include "../core/xalloc.h"
 
 #include <gsl/gsl_cdf.h>
@@ -104,7 +105,7 @@ void stats_acc_add_measurement(struct stats_acc *a,
 		stats_acc_add_value(a, m->values[i]);
 }
 
-static int cmp_double(const void *pa, const void *pb)
+int stats_cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
 
@@ -116,7 +117,7 @@ static double median_of(const double *v, size_t n)
 	double *s = xmalloc(n * sizeof(*s)), med;
 
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), stats_cmp_double);
 	med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
 	return med;
@@ -124,18 +125,9 @@ static double median_of(const double *v, size_t n)
 
 double stats_quantile(double *v, size_t n, double q)
 {
-	double h, f;
-	size_t i;
-
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	h = q * (double)(n - 1);
-	f = floor(h);
-	i = (size_t)f;
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (h - f) * (v[i + 1] - v[i]);
+	if (n)
+		qsort(v, n, sizeof(*v), stats_cmp_double);
+	return quantile_linear(v, n, q);
 }
 
 double stats_ci_half_width(size_t n, double stddev, double level)
@@ -243,7 +235,7 @@ struct ranked {
 
 static int cmp_ranked(const void *pa, const void *pb)
 {
-	return cmp_double(&((const struct ranked *)pa)->v,
+	return stats_cmp_double(&((const struct ranked *)pa)->v,
 			  &((const struct ranked *)pb)->v);
 }
 
@@ -359,19 +351,20 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
 
 struct bucket {
 	double v;
-	double count;
+	uint64_t count;
 };
 
 static int cmp_bucket(const void *pa, const void *pb)
 {
-	return cmp_double(&((const struct bucket *)pa)->v,
+	return stats_cmp_double(&((const struct bucket *)pa)->v,
 			  &((const struct bucket *)pb)->v);
 }
 
 double stats_hist_quantile(const struct histogram *h, double q)
 {
 	struct bucket *b;
-	double total = 0, cum = 0, result = NAN;
+	double total = 0, result = NAN;
+	uint64_t need, cum = 0;
 
 	for (size_t i = 0; i < h->n; i++)
 		total += (double)h->count[i];
@@ -379,11 +372,12 @@ double stats_hist_quantile(const struct histogram *h, double q)
 		return NAN;
 	b = xmalloc(h->n * sizeof(*b));
 	for (size_t i = 0; i < h->n; i++)
-		b[i] = (struct bucket){ h->value[i], (double)h->count[i] };
+		b[i] = (struct bucket){ h->value[i], h->count[i] };
 	qsort(b, h->n, sizeof(*b), cmp_bucket);
+	need = quantile_rank_frac(total, q, 0);
 	for (size_t i = 0; i < h->n; i++) {
 		cum += b[i].count;
-		if (cum >= q * total) {
+		if (cum >= need) {
 			result = b[i].v;
 			break;
 		}

@@ -93,7 +93,8 @@ int stats_mann_whitney(const double *a, size_t na, const double *b,
 
 /*
  * The q-quantile (0 < q < 1) of a histogram: the value of the first bucket
- * whose cumulative count reaches q of the total.  NAN for an empty one.
+ * whose cumulative count reaches q of the total, exactly
+ * (quantile_rank_frac() with no slack).  NAN for an empty one.
  */
 double stats_hist_quantile(const struct histogram *h, double q);
 
@@ -116,8 +117,8 @@ int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
 
 /*
  * The q-quantile (0 <= q <= 1) of v[0..n), linear between order
- * statistics (type 7, as R and numpy do); NAN when n is 0.  v is sorted
- * in place.
+ * statistics (quantile_linear(): type 7, as R and numpy do); NAN when n
+ * is 0.  v is sorted in place.
  */
 double stats_quantile(double *v, size_t n, double q);
 
@@ -127,5 +128,8 @@ double stats_geomean(const double *x, size_t n);
 /* Arithmetic mean and median of x[0..n); NAN when n is 0. */
 double stats_mean(const double *x, size_t n);
 double stats_median(const double *x, size_t n);
+
+/* qsort() order of doubles, ascending (NaN where it falls: keep them out). */
+int stats_cmp_double(const void *a, const void *b);
 
 #endif

@@ -73,9 +73,7 @@ static int run_check(char **paths, int n, struct check_options *opt,
 	diag_list_init(&diags);
 	check_list_init(&findings);
 	for (int i = 0; i < n; i++) {
-		enum load_status st = load_input_hooked(paths[i], NULL, &rs,
-							 &diags, check_text_hook,
-							 opt);
+		enum load_status st = load_input(paths[i], NULL, &rs, &diags);
 
 		if (st > worst)
 			worst = st;
@@ -155,6 +153,5 @@ int cmd_check(int argc, char **argv)
 	if (optind >= argc)
 		return usage_error("check", "no input files");
 	rc = run_check(argv + optind, argc - optind, &opt, format, min);
-	check_options_release(&opt);
 	return rc;
 }

@@ -50,18 +50,25 @@ enum exit_code {
 	EXIT_TROUBLE = 2,
 };
 
-/* "storan CMD: msg" on stderr, then "Try 'storan CMD --help'."; returns 2. */
-/* Parses "k=v" (for --label) into labels; -1 when malformed. */
-struct labels;
-int parse_label_arg(const char *arg, struct labels *labels);
+/*
+ * Shared by every command (cmd/options.c; options.h has the rest of what
+ * reads options).
+ */
 
+/* "storan CMD: msg" on stderr, then "Try 'storan CMD --help'."; returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Prints a command's usage text to fp. */
 void print_usage(FILE *fp, const char *text);
 
-/* The command line as typed, for provenance ("storan report a.json ..."). */
+/* Parses "k=v" (for --label) into labels; -1 when malformed. */
+struct labels;
+int parse_label_arg(const char *arg, struct labels *labels);
+
+/* The command line as typed, for provenance ("storan report a.json ...");
+ * "storan" until main() calls set_command_line(). */
 extern const char *storan_command_line;
+void set_command_line(int argc, char **argv);
 
 #endif

@@ -12,11 +12,6 @@ void findings_args_init(struct findings_args *fa)
 	fa->off = 0;
 }
 
-void findings_args_release(struct findings_args *fa)
-{
-	check_options_release(&fa->check);
-}
-
 int findings_args_option(const char *cmd, int c, const char *arg,
 			 struct findings_args *fa)
 {
@@ -45,12 +40,4 @@ int findings_args_option(const char *cmd, int c, const char *arg,
 		return 0;
 	}
 	return -1;
-}
-
-void findings_text_hook(const struct input *in, void *arg)
-{
-	struct findings_args *fa = arg;
-
-	if (!fa->off)
-		check_scan_cache_drops(in, &fa->check);
 }

@@ -31,8 +31,8 @@ struct findings_args {
 	int off;			/* --no-check */
 };
 
+/* The defaults (nothing to release). */
 void findings_args_init(struct findings_args *fa);
-void findings_args_release(struct findings_args *fa);
 
 /*
  * Handles getopt's c when it is one of FINDINGS_LONGOPTS.  Returns -1
@@ -40,8 +40,5 @@ void findings_args_release(struct findings_args *fa);
  */
 int findings_args_option(const char *cmd, int c, const char *arg,
 			 struct findings_args *fa);
-
-/* The text hook for load_input_hooked(): notes cache drops (unless off). */
-void findings_text_hook(const struct input *in, void *findings_args);
 
 #endif

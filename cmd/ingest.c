@@ -11,7 +11,6 @@
 #include "../core/numscan.h"
 #include "../core/rs-sink.h"
 #include "../core/strbuf.h"
-#include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
 #include <getopt.h>
@@ -59,20 +58,6 @@ static void print_ingest_usage(void)
 	strbuf_adds(&sb, ingest_usage_end);
 	print_usage(stdout, sb.buf);
 	strbuf_release(&sb);
-}
-
-/* Parses "k=v" into labels; -1 when it is not of that form. */
-int parse_label_arg(const char *arg, struct labels *labels)
-{
-	const char *eq = strchr(arg, '=');
-	char *key;
-
-	if (!eq || eq == arg || strchr(arg, ';'))
-		return -1;
-	key = xstrndup(arg, (size_t)(eq - arg));
-	labels_set(labels, key, eq + 1);
-	free(key);
-	return 0;
 }
 
 /* Each input, in order: its messages, then its measurements. */

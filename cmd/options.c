@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Usage errors from getopt_long(), with suggestions (see options.h).
+ * What every command shares to read its options and say what is wrong
+ * with them (options.h, cmd.h): usage errors, with suggestions for what
+ * getopt_long() refused; usage text; the command line as typed; the
+ * values several commands take (K=V labels, comma-separated lists).
  *
  * glibc's getopt_long() always steps past a long option, so the word
  * that failed is argv[optind - 1] when it starts with "--" (and optopt
@@ -9,12 +12,80 @@
  */
 #include "options.h"
 #include "cmd.h"
+#include "../core/resultset.h"
 #include "../core/strbuf.h"
 #include "../core/suggest.h"
 #include "../core/xalloc.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+const char *storan_command_line = "storan";
+
+void set_command_line(int argc, char **argv)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "storan");
+	for (int i = 1; i < argc; i++)
+		strbuf_addf(&sb, " %s", argv[i]);
+	storan_command_line = strbuf_str(&sb);
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "storan %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'storan %s --help'.\n", cmd);
+	return EXIT_TROUBLE;
+}
+
+void print_usage(FILE *fp, const char *text)
+{
+	fputs(text, fp);
+}
+
+int parse_label_arg(const char *arg, struct labels *labels)
+{
+	const char *eq = strchr(arg, '=');
+	char *key;
+
+	if (!eq || eq == arg || strchr(arg, ';'))
+		return -1;
+	key = xstrndup(arg, (size_t)(eq - arg));
+	labels_set(labels, key, eq + 1);
+	free(key);
+	return 0;
+}
+
+int option_list_add(const char *s, char ***v, size_t *n)
+{
+	for (;;) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+
+		if (!len)
+			return -1;
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = xstrndup(s, len);
+		if (!end)
+			return 0;
+		s = end + 1;
+	}
+}
+
+void option_list_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
 
 static size_t count_longopts(const struct option *lo)
 {

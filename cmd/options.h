@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
+ * Reading a command's options (cmd/options.c, with usage_error() and the
+ * other helpers cmd.h declares).
+ *
  * What getopt_long() refused, said the way every storan command says a
  * usage error, with a "did you mean" where a known option is close.
  *
@@ -18,5 +21,13 @@
  * ambiguous abbreviation) and "Try ...", and returns 2. */
 int option_error(const char *cmd, int c, char **argv,
 		 const struct option *longopts);
+
+#include <stddef.h>
+
+/* Appends the comma-separated parts of s ("bw,iops") to *v, each a copy;
+ * -1 for an empty part. */
+int option_list_add(const char *s, char ***v, size_t *n);
+/* Frees v[0..n) and v. */
+void option_list_free(char **v, size_t n);
 
 #endif

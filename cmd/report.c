@@ -12,6 +12,7 @@
  */
 #include "cmd.h"
 #include "findings-args.h"
+#include "options.h"
 #include "../analysis/check.h"
 #include "../analysis/experiment.h"
 #include "../analysis/footnotes.h"
@@ -85,32 +86,6 @@ struct report_args {
 	struct findings_args fa;
 };
 
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* "a,b" appended to a list; -1 for an empty part. */
-static int add_list(const char *s, char ***v, size_t *n)
-{
-	const char *p = s;
-
-	for (;;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (!len)
-			return -1;
-		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-		(*v)[(*n)++] = xstrndup(p, len);
-		if (!end)
-			return 0;
-		p = end + 1;
-	}
-}
-
 static int parse_number(const char *s, double lo, double hi, double *out)
 {
 	const char *p = s;
@@ -142,21 +117,21 @@ static int parse_option(int c, struct report_args *a)
 		ro->where = &a->where;
 		break;
 	case 'm':
-		if (add_list(optarg, &ro->metrics, &ro->nmetrics))
+		if (option_list_add(optarg, &ro->metrics, &ro->nmetrics))
 			return usage_error("report", "bad --metric '%s'",
 					   optarg);
 		break;
 	case OPT_POOL:
-		if (add_list(optarg, &ro->pool, &ro->npool))
+		if (option_list_add(optarg, &ro->pool, &ro->npool))
 			return usage_error("report", "bad --pool '%s'", optarg);
 		break;
 	case OPT_MATCH:
-		if (add_list(optarg, &ro->match, &ro->nmatch))
+		if (option_list_add(optarg, &ro->match, &ro->nmatch))
 			return usage_error("report", "bad --match '%s'",
 					   optarg);
 		break;
 	case OPT_IGNORE:
-		if (add_list(optarg, &ro->ignore, &ro->nignore))
+		if (option_list_add(optarg, &ro->ignore, &ro->nignore))
 			return usage_error("report", "bad --ignore '%s'",
 					   optarg);
 		break;
@@ -262,16 +237,14 @@ static void note_input_errors(struct report *r, const struct diag_list *dl)
 /*
  * Inputs are independent (parsers are pure): with two or more and CPUs
  * to spare, each is loaded by a worker into a set of its own, and the
- * sets, their messages and the cache drops storan check looks for are
- * joined in input order after.  report A B of two 12 MB result sets read
+ * sets (with the cache drops storan check looks for) and their messages
+ * are joined in input order after.  report A B of two 12 MB result sets read
  * them one after the other, half a second each.
  */
 struct load_job {
 	const char *path;
-	const struct findings_args *fa;
 	struct result_set rs;
 	struct diag_list diags;
-	struct check_options drops;	/* only .drops used */
 	enum load_status st;
 };
 
@@ -280,14 +253,6 @@ struct load_pool {
 	size_t n, next;
 	pthread_mutex_t lock;
 };
-
-static void job_text_hook(const struct input *in, void *arg)
-{
-	struct load_job *j = arg;
-
-	if (!j->fa->off)
-		check_scan_cache_drops(in, &j->drops);
-}
 
 static void *load_worker(void *arg)
 {
@@ -301,18 +266,14 @@ static void *load_worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (!j)
 			return NULL;
-		j->st = load_input_hooked(j->path, NULL, &j->rs, &j->diags,
-					  job_text_hook, j);
+		j->st = load_input(j->path, NULL, &j->rs, &j->diags);
 	}
 }
 
-/* Job j's set, messages and cache drops moved to the end of rs, diags
- * and fa's. */
+/* Job j's set and messages moved to the end of rs and diags. */
 static void take_job(struct load_job *j, struct result_set *rs,
-		     struct diag_list *diags, struct findings_args *fa)
+		     struct diag_list *diags)
 {
-	struct check_options *c = &fa->check;
-
 	result_set_append(rs, &j->rs);
 	result_set_release(&j->rs);
 	/* (an input with no message has no array: memcpy wants one) */
@@ -322,15 +283,9 @@ static void take_job(struct load_job *j, struct result_set *rs,
 	}
 	j->diags.n = 0;
 	diag_list_release(&j->diags);
-	for (size_t i = 0; i < j->drops.ndrops; i++) {
-		ALLOC_GROW(c->drops, c->ndrops + 1, c->drops_alloc);
-		c->drops[c->ndrops++] = j->drops.drops[i];
-	}
-	free(j->drops.drops);
 }
 
 static enum load_status load_parallel(char **paths, int n,
-				      struct report_args *a,
 				      struct result_set *rs, size_t *start,
 				      struct diag_list *diags)
 {
@@ -342,7 +297,6 @@ static enum load_status load_parallel(char **paths, int n,
 
 	for (int i = 0; i < n; i++) {
 		p.jobs[i].path = paths[i];
-		p.jobs[i].fa = &a->fa;
 		result_set_init(&p.jobs[i].rs);
 		diag_list_init(&p.jobs[i].diags);
 	}
@@ -350,7 +304,7 @@ static enum load_status load_parallel(char **paths, int n,
 	pthread_mutex_destroy(&p.lock);
 	for (int i = 0; i < n; i++) {
 		start[i] = rs->n;
-		take_job(&p.jobs[i], rs, diags, &a->fa);
+		take_job(&p.jobs[i], rs, diags);
 		if (p.jobs[i].st > worst)
 			worst = p.jobs[i].st;
 	}
@@ -359,14 +313,14 @@ static enum load_status load_parallel(char **paths, int n,
 	return worst;
 }
 
-static enum load_status load_all(char **paths, int n, struct report_args *a,
+static enum load_status load_all(char **paths, int n,
 				 struct result_set *rs, size_t *start,
 				 struct diag_list *diags)
 {
 	enum load_status worst = LOAD_OK;
 
 	if (n > 1 && storan_cpus() > 1) {
-		worst = load_parallel(paths, n, a, rs, start, diags);
+		worst = load_parallel(paths, n, rs, start, diags);
 		diag_print(diags, stderr);
 		return worst;
 	}
@@ -374,8 +328,7 @@ static enum load_status load_all(char **paths, int n, struct report_args *a,
 		enum load_status st;
 
 		start[i] = rs->n;
-		st = load_input_hooked(paths[i], NULL, rs, diags,
-				       findings_text_hook, &a->fa);
+		st = load_input(paths[i], NULL, rs, diags);
 		if (st > worst)
 			worst = st;
 	}
@@ -521,7 +474,7 @@ static int run_report(struct report_args *a, char **paths, int n)
 	footnotes_init(&fn, a->fa.level);
 	report_init(&r);
 	diag_list_init(&diags);
-	st = load_all(paths, n, a, &rs, start, &diags);
+	st = load_all(paths, n, &rs, start, &diags);
 	if (check_keys(&rs, a)) {
 		diag_list_release(&diags);
 		rc = EXIT_TROUBLE;
@@ -576,11 +529,10 @@ int cmd_report(int argc, char **argv)
 		rc = report_db(argv[optind], a.dir, a.ro.title);  /* a store */
 	else if (!rc)
 		rc = run_report(&a, argv + optind, argc - optind);
-	free_list(a.ro.metrics, a.ro.nmetrics);
-	free_list(a.ro.pool, a.ro.npool);
-	free_list(a.ro.match, a.ro.nmatch);
-	free_list(a.ro.ignore, a.ro.nignore);
+	option_list_free(a.ro.metrics, a.ro.nmetrics);
+	option_list_free(a.ro.pool, a.ro.npool);
+	option_list_free(a.ro.match, a.ro.nmatch);
+	option_list_free(a.ro.ignore, a.ro.nignore);
 	filter_release(&a.where);
-	findings_args_release(&a.fa);
 	return rc;
 }

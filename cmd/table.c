@@ -303,24 +303,6 @@ static int check_keys(const struct result_set *rs, const struct table_args *a)
 	return rc;
 }
 
-/* Like load_inputs(), noting the cache drops storan check needs. */
-static enum load_status load_all(char **inputs, int n, struct table_args *a,
-				 struct result_set *rs,
-				 struct diag_list *diags)
-{
-	enum load_status worst = LOAD_OK;
-
-	for (int i = 0; i < n; i++) {
-		enum load_status st = load_input_hooked(
-			inputs[i], NULL, rs, diags,
-			findings_text_hook, &a->fa);
-
-		if (st > worst)
-			worst = st;
-	}
-	return worst;
-}
-
 static int run_table(struct table_args *a, char **inputs, int ninputs)
 {
 	struct result_set rs;
@@ -335,7 +317,7 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 	result_set_init(&rs);
 	diag_list_init(&diags);
 	footnotes_init(&fn, a->fa.level);
-	st = load_all(inputs, ninputs, a, &rs, &diags);
+	st = load_inputs(inputs, ninputs, NULL, &rs, &diags);
 	diag_print(&diags, stderr);
 	if (check_keys(&rs, a)) {
 		rc = EXIT_TROUBLE;
@@ -429,6 +411,5 @@ out:
 	free(a.ratio_num);
 	free(a.ratio_den);
 	filter_release(&a.where);
-	findings_args_release(&a.fa);
 	return rc;
 }

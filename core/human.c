@@ -113,12 +113,21 @@ void display_unit_auto(const char *base_unit, double typical, int binary,
 char *human_format(double v, const struct display_unit *u, char *buf,
 		   size_t size)
 {
-	double x = v / u->factor, a = fabs(x);
+	double x = v / u->factor;
+
+	if (fabs(x) >= 1e15)	/* no figure runs so long: digits, not a cut */
+		snprintf(buf, size, "%.3g", x);
+	else
+		human_sig(x, buf, size);
+	return buf;
+}
+
+char *human_sig(double x, char *buf, size_t size)
+{
+	double a = fabs(x);
 
 	if (isnan(x))
 		snprintf(buf, size, "-");
-	else if (a >= 1e15)	/* no figure runs so long: digits, not a cut */
-		snprintf(buf, size, "%.3g", x);
 	else if (a >= 100 || !(a > 0))
 		snprintf(buf, size, "%.0f", x);
 	else if (a >= 10)

@@ -33,10 +33,20 @@ void display_unit_auto(const char *base_unit, double typical, int binary,
 
 /*
  * Formats v (base unit) in unit u with about 3-4 significant digits:
- * "239", "1.25", "61.2".  Returns buf.
+ * "239", "1.25", "61.2" (human_sig()), but 1e15 or more as "1e+15".
+ * Returns buf.
  */
 char *human_format(double v, const struct display_unit *u, char *buf,
 		   size_t size);
+
+/*
+ * x as it stands, with about 3-4 significant digits: whole numbers from
+ * 100 ("239", "1234567"), one decimal from 10 ("61.2"), two from 1
+ * ("1.25"), three significant below ("0.0123"); "-" for NAN.  Every digit
+ * of a large figure is printed: a chart's axis labels (chart_format_y)
+ * use this directly, human_format() cuts at 1e15.
+ */
+char *human_sig(double x, char *buf, size_t size);
 
 /* Sizes such as block sizes: 4096 -> "4K", 1048576 -> "1M", 512 -> "512". */
 char *human_size(double bytes, char *buf, size_t size);

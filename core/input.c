@@ -29,6 +29,11 @@
 
 #define HASH_THREAD_MIN (1 << 20)	/* bytes */
 
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
@@ -211,6 +216,7 @@ static inline const char *skip_blanks(const char *t, const char *end)
  * Typed prefixes: what a poster puts before a line of output -- a list's
  * number ("2) ", "1. ", "2 - ", "(3) "), a bullet ("* ", "- ", "+ ",
  * "• "), a time stamp ("[2023-04-07 10:11:12] ", "2023-04-07T10:11:12Z ",
+ * "2023-04-07 10:11:12 ",
  * "10:11:12 ", "[ 12.345678] ").  The length of one at s (with the blanks
  * after it), or 0.
  */
@@ -219,7 +225,8 @@ static size_t typed_prefix(const char *s, const char *end)
 	const char *p = s;
 	size_t digits = 0;
 
-	if (end - s >= 2 && *s && strchr("*-+", *s) && s[1] == ' ')
+	/* ("| ": a mail's other quote mark, "| Timing buffered ...") */
+	if (end - s >= 2 && *s && strchr("*-+|", *s) && s[1] == ' ')
 		return 2;
 	if (end - s >= 4 && !memcmp(s, "\xe2\x80\xa2 ", 4))
 		return 4;
@@ -247,6 +254,13 @@ static size_t typed_prefix(const char *s, const char *end)
 				digits++;
 			else if ((*p == ':' || *p == '.') && digits)
 				clock = 1;
+			/* "2023-04-07 10:11:12": a date, a blank, a clock */
+			if (*p == ' ' && *s != '[' && digits == 8 && !clock &&
+			    p - s == 10 && p + 3 < end && is_digit(p[1]) &&
+			    is_digit(p[2]) && p[3] == ':') {
+				p++;
+				continue;
+			}
 			if (*p == ' ' && (*s != '[' || (p + 1 < end &&
 							 p[1] == ' ')))
 				break;
@@ -282,6 +296,9 @@ static int opens_output_line(const char *s, const char *end)
 	size_t n = (size_t)(end - s);
 	const char *p = s;
 
+	if (n > 6 && !memcmp(s, "/dev/", 5) && end[-1] == ':' &&
+	    !memchr(s, ' ', n))
+		return 1;	/* hdparm's "/dev/sdb:" over its timings */
 	for (size_t k = 0; openings[k]; k++)
 		if (n >= strlen(openings[k]) &&
 		    !memcmp(s, openings[k], strlen(openings[k])))
@@ -334,6 +351,25 @@ static const char *past_typed_prefixes(const char *t, const char *end)
 			return p;
 	}
 	return t;
+}
+
+/*
+ * A line of output a forum post set in bold ("** Timing buffered disk
+ * reads:   90 MB in  3.04 seconds =  29.59 MB/sec**"): the marks off
+ * both ends when the rest opens like a line of output.
+ */
+static void past_bold(const char **t, const char **end)
+{
+	const char *p = skip_blanks(*t + 2, *end), *e = *end;
+
+	if (e - p > 2 && e[-1] == '*' && e[-2] == '*')
+		e -= 2;
+	while (e > p && is_blank(e[-1]))
+		e--;
+	if (!opens_output_line(p, e))
+		return;
+	*t = p;
+	*end = e;
 }
 
 /* The per-line extras grow with the lines (zeros for the new room). */
@@ -417,6 +453,8 @@ static void add_line(struct input *in, char **arena, const char *s,
 	/* (most lines open with a letter: no prefix to look for) */
 	if (t < end && !is_alpha(*t))
 		t = past_typed_prefixes(t, end);
+	if (end - t > 4 && t[0] == '*' && t[1] == '*')
+		past_bold(&t, &end);
 	if (indent > USHRT_MAX)
 		indent = USHRT_MAX;
 	SET_EXTRA(in, indent, i, (unsigned short)indent);
@@ -627,6 +665,180 @@ static void past_inline_code(const char **s, const char **end)
 	*end = e - 1;
 }
 
+/* Past a run of digits at p. */
+static const char *past_digits(const char *p, const char *end)
+{
+	while (p < end && is_digit(*p))
+		p++;
+	return p;
+}
+
+/*
+ * dd's "N+M records in" or "N+M records out" (the English words) at p:
+ * the end of the phrase, or NULL.  *plus is the '+'.
+ */
+static const char *dd_records_at(const char *p, const char *end,
+				 const char **plus)
+{
+	const char *q = past_digits(p, end), *d;
+
+	if (q == p || q >= end || *q != '+')
+		return NULL;
+	*plus = q;
+	d = ++q;
+	q = past_digits(q, end);
+	if (q == d)
+		return NULL;
+	if (opens_with(q, end, " records in"))
+		return q + 11;
+	if (opens_with(q, end, " records out"))
+		return q + 12;
+	return NULL;
+}
+
+/* dd's summary opening at p: "N bytes (", "N bytes copied|transferred". */
+static int dd_summary_at(const char *p, const char *end)
+{
+	const char *q = past_digits(p, end);
+
+	return q > p && (opens_with(q, end, " bytes (") ||
+			 opens_with(q, end, " bytes copied") ||
+			 opens_with(q, end, " bytes transferred"));
+}
+
+/*
+ * A dd output glued to what was before it, where a page lost the break
+ * and the blank between them: "... conv=fdatasync1+0 records in",
+ * "records in131072+0 records out2147483648 bytes (2.1 GB) copied, ...".
+ * p is the first digit of a run that a non-blank, non-digit ends
+ * before; returns where the output starts (in the run: the run may
+ * hold the end of an operand, "count=1010+0 records in10+0 records
+ * out"), or NULL.  Where the run may end in a number of its own (after
+ * '=' or a digit) the split is taken only when the "records out" count
+ * on the same line says it; after a word ("fdatasync", "direct") the
+ * whole run is the count.
+ */
+static const char *glued_dd_opening(const char *s, const char *p,
+				    const char *end)
+{
+	const char *plus, *e, *oplus, *oe;
+	size_t n, on;
+
+	if (dd_summary_at(p, end))	/* only right after records */
+		return (p - s >= 11 && !memcmp(p - 11, "records out", 11)) ||
+		       (p - s >= 10 && !memcmp(p - 10, "records in", 10)) ?
+		       p : NULL;
+	if (!(e = dd_records_at(p, end, &plus)))
+		return NULL;
+	n = (size_t)(plus - p);
+	/* the out count right after, "N'+M' records out", on this line */
+	if (end - e > 1 && e[-1] == 'n' && is_digit(*e) &&
+	    (oe = dd_records_at(e, end, &oplus)) && oe[-1] == 't') {
+		on = (size_t)(oplus - e);
+		if (on < n && !memcmp(plus - on, e, on) &&
+		    ((plus - on)[0] != '0' || on == 1))
+			return plus - on;
+		if (on == n && !memcmp(p, e, n))
+			return p;
+	}
+	return p[-1] == '=' ? NULL : p;
+}
+
+/*
+ * The end of a GNU dd summary's rate when more text is glued to it
+ * ("... copied, 40.7823 s, 52.7 MB/s## sync# dd ..."): the next prompt
+ * or command starts there.  NULL when the summary at p ends the line or
+ * a blank follows its rate.
+ */
+static const char *glued_after_rate(const char *p, const char *end)
+{
+	const char *c = NULL, *r;
+
+	for (const char *q = p; q + 9 <= end; q++)
+		if (!memcmp(q, " copied, ", 9)) {
+			c = q + 9;
+			break;
+		}
+	if (!c)
+		return NULL;
+	for (r = c; r + 2 < end; r++)
+		if (r[0] == 'B' && r[1] == '/' && r[2] == 's')
+			break;
+	if (r + 2 >= end)
+		return NULL;
+	r += 3;
+	return r < end && !is_blank(*r) && *r != ',' && *r != ')' ? r : NULL;
+}
+
+enum cut_kind { CUT_BLANK, CUT_GLUED, CUT_RATE };
+
+/*
+ * The glued cuts hold only when every piece they open is exactly one of
+ * dd's phrases: a records line to the next cut ("1+0 records in"), or a
+ * summary (to its rate, where a cut after the rate frees what was glued
+ * after it).  Else they all go (the blank-led cuts stay): returns the
+ * cuts kept.
+ */
+static size_t check_glued(const char **cut, enum cut_kind *kind, size_t n,
+			  const char *end)
+{
+	size_t k = 0;
+	int ok = 1;
+
+	for (size_t i = 0; i < n && ok; i++) {
+		const char *stop = i + 1 < n ? cut[i + 1] : end, *plus, *e;
+
+		if (kind[i] != CUT_GLUED)
+			continue;
+		if (dd_summary_at(cut[i], stop))
+			continue;
+		e = dd_records_at(cut[i], stop, &plus);
+		while (e && e < stop && is_blank(*e))
+			e++;
+		ok = e == stop;
+	}
+	if (ok)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (kind[i] == CUT_BLANK)
+			kind[k] = kind[i], cut[k++] = cut[i];
+	return k;
+}
+
+/*
+ * Where a page glued a dd output to its command, it glued the prompts
+ * too: "...38## sync# dd if=/dev/zero ... of=/data/tmp131072+0 records
+ * in..." and, after the summary's rate, "MB/s## sync# dd if=...".  In
+ * the piece before a glued output and the piece after a glued rate, a
+ * "# " or "$ " right after a non-blank opens a prompt line: cut there
+ * too.  Returns the number of cuts.
+ */
+static size_t cut_glued_prompts(const char *s, const char **cut,
+				enum cut_kind *kind, size_t n, const char *end)
+{
+	const char *out[REFLOW_MAX];
+	enum cut_kind ok[REFLOW_MAX];
+	size_t k = 0;
+
+	for (size_t i = 0; i <= n && k < REFLOW_MAX; i++) {
+		const char *a = i ? cut[i - 1] : s, *b = i < n ? cut[i] : end;
+
+		if ((i < n && kind[i] == CUT_GLUED &&
+		     !dd_summary_at(cut[i], end)) ||
+		    (i && kind[i - 1] == CUT_RATE))
+			for (const char *q = a + 1; q + 2 < b && k < REFLOW_MAX;
+			     q++)
+				if ((*q == '#' || *q == '$') && q[1] == ' ' &&
+				    !is_blank(q[-1]) && !is_blank(q[2]))
+					ok[k] = CUT_RATE, out[k++] = q;
+		if (i < n && k < REFLOW_MAX)
+			ok[k] = kind[i], out[k++] = cut[i];
+	}
+	memcpy(cut, out, k * sizeof(*cut));
+	memcpy(kind, ok, k * sizeof(*kind));
+	return k;
+}
+
 /*
  * A line a web page or mail client ran together from several ("$ dd
  * if=/dev/zero of=t bs=1M count=1024 1024+0 records in 1024+0 records
@@ -635,22 +847,115 @@ static void past_inline_code(const char **s, const char **end)
  * number.  Two openings, or one after a command, make it one: a sentence
  * that quotes one phrase keeps its line.
  */
+/* Is [s, e) a Markdown table's delimiter cell ("---", ":--:")? */
+static int is_delimiter_cell(const char *s, const char *e)
+{
+	int dash = 0;
+
+	for (; s < e; s++) {
+		if (*s == '-')
+			dash = 1;
+		else if (*s != ':' && !is_blank(*s))
+			return 0;
+	}
+	return dash;
+}
+
+#define TABLE_CELLS_MAX 16
+
+/*
+ * A Markdown table row ("| Timing cached reads:   18842 MB in  2.00
+ * seconds = 9429.78 MB/sec |"): a post that shows an output in a table
+ * puts each line in a one-cell row, under a header cell naming the
+ * command or the machine ("| Raspberry Pi 5 / NVMe.M2 2To: |" over
+ * "|----|").  A one-cell row becomes its cell; the delimiter row under a
+ * one-cell header underlines it (a heading), or is a blank line when the
+ * header is a command (the command of the rows below).  Returns 0
+ * (nothing added) for any other line: a row of several cells is kept as
+ * it is (which cell names the output in another is not known).
+ */
+static int add_table_row(struct input *in, char **arena, const char *s,
+			 const char *end, unsigned lineno)
+{
+	const char *b = skip_blanks(s, end), *e = end, *cell[TABLE_CELLS_MAX];
+	const char *cend[TABLE_CELLS_MAX];
+	size_t k = 0, delims = 0;
+	int prev = in->table_cells;
+
+	in->table_cells = 0;
+	while (e > b && is_blank(e[-1]))
+		e--;
+	if (e - b < 3 || *b != '|' || e[-1] != '|' || !in->runs_output_tool)
+		return 0;
+	for (const char *p = b + 1, *c = p; p < e; p++)
+		if (*p == '|' && p[-1] != '\\') {
+			if (k == TABLE_CELLS_MAX)
+				return 0;
+			cell[k] = skip_blanks(c, p);
+			cend[k] = p;
+			while (cend[k] > cell[k] && is_blank(cend[k][-1]))
+				cend[k]--;
+			delims += is_delimiter_cell(cell[k], cend[k]);
+			k++;
+			c = p + 1;
+		}
+	if (!k)
+		return 0;
+	if (delims == k) {
+		if (prev != 1)
+			return 0;
+		in->table_cells = 1;
+		if (in->nlines && in->runs_output_tool(
+				in->lines[in->nlines - 1].text))
+			add_line(in, arena, b, b, lineno);
+		else
+			add_line(in, arena, "---", "---" + 3, lineno);
+		return 1;
+	}
+	if (k == 1) {
+		in->table_cells = 1;
+		add_line(in, arena, cell[0], cend[0], lineno);
+		return 1;
+	}
+	in->table_cells = (int)k;	/* several cells: kept as it is */
+	return 0;
+}
+
 static void add_reflowed(struct input *in, char **arena, const char *s,
 			 const char *end, unsigned lineno)
 {
 	const char *cut[REFLOW_MAX];
+	enum cut_kind kind[REFLOW_MAX];
 	size_t n = 0;
+	int glued = 0;
 
+	if (add_table_row(in, arena, s, end, lineno))
+		return;
 	if (memchr(s, '`', (size_t)(end - s)))
 		past_inline_code(&s, &end);
 	if (end - s < 40) {
 		add_line(in, arena, s, end, lineno);
 		return;
 	}
-	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++)
+	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++) {
+		const char *g, *r;
+
 		if ((p[-1] == ' ' || p[-1] == '\t') && p[0] != ' ' &&
 		    p[0] != '\t' && starts_reflowed_line(p, end))
-			cut[n++] = p;
+			kind[n] = CUT_BLANK, cut[n++] = g = p;
+		else if (is_digit(*p) && !is_blank(p[-1]) &&
+			 !is_digit(p[-1]) && (g = glued_dd_opening(s, p, end)))
+			kind[n] = CUT_GLUED, cut[n++] = g, glued = 1;
+		else
+			continue;
+		p = g;
+		/* a summary's rate with the next prompt glued to it */
+		if (n < REFLOW_MAX && dd_summary_at(g, end) &&
+		    (r = glued_after_rate(g, end)))
+			kind[n] = CUT_RATE, cut[n++] = p = r, glued = 1;
+	}
+	if (glued && (n = check_glued(cut, kind, n, end)))
+		n = cut_glued_prompts(s, cut, kind, n, end);
 	if (n == 1) {
 		/* one opening: the text before it is a command of a tool
 		 * that prints such a line */
@@ -762,8 +1067,12 @@ static void split_lines(struct input *in)
 
 	/* Every clean line is no longer than its raw line (decoding only
 	 * shortens) and a NUL takes the place of its '\n' or CR: the texts
-	 * fit in the raw size and one more byte. */
-	in->arena = xmalloc(in->size + 2);
+	 * fit in the raw size and one more byte.  A dd output glued to
+	 * what was before it (check_glued()) is cut where no blank was: a
+	 * NUL more for each such cut, at most REFLOW_MAX of them in a line
+	 * of at least 40 bytes (add_reflowed()), so half as much again
+	 * holds them (pages never touched cost nothing). */
+	in->arena = xmalloc(in->size + in->size / 2 + 2);
 	arena = in->arena;
 	/* a first guess of 64 bytes a line; a big array grows by mremap()
 	 * without a copy, and pages never touched cost nothing */

@@ -94,6 +94,9 @@ struct input {
 	 * ingest gives ingest/shell's answer; NULL keeps such lines whole.
 	 */
 	int (*runs_output_tool)(const char *head);
+	/* Cells of the Markdown table row cut last (add_table_row()), 0
+	 * when the line before was none. */
+	int table_cells;
 };
 
 /*

@@ -377,17 +377,42 @@ void result_set_release(struct result_set *rs)
 		source_release(&rs->sources[i]);
 	for (size_t i = 0; i < rs->n; i++)
 		measurement_release(&rs->m[i]);
+	for (size_t i = 0; i < rs->ndrops; i++)
+		free(rs->drops[i].name);
 	free(rs->sources);
 	free(rs->m);
+	free(rs->drops);
 	result_set_init(rs);
+}
+
+void result_set_add_cache_drop(struct result_set *rs, size_t source,
+			       const char *name, unsigned line)
+{
+	struct cache_drop *d;
+
+	ALLOC_GROW(rs->drops, rs->ndrops + 1, rs->drops_alloc);
+	d = &rs->drops[rs->ndrops++];
+	d->source = source;
+	d->name = xstrdup(name);
+	d->line = line;
 }
 
 void result_set_truncate(struct result_set *rs, size_t n, size_t nsources)
 {
+	size_t kept;
+
 	while (rs->n > n)
 		measurement_release(&rs->m[--rs->n]);
 	while (rs->nsources > nsources)
 		source_release(&rs->sources[--rs->nsources]);
+	kept = 0;
+	for (size_t i = 0; i < rs->ndrops; i++) {
+		if (rs->drops[i].source < nsources)
+			rs->drops[kept++] = rs->drops[i];
+		else
+			free(rs->drops[i].name);
+	}
+	rs->ndrops = kept;
 }
 
 static const char *base_name(const char *path)
@@ -520,9 +545,10 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 
 	/* Into an empty set (the first input a command loads): the arrays
 	 * change hands, a million measurements are not copied. */
-	if (!dst->n && !dst->nsources) {
+	if (!dst->n && !dst->nsources && !dst->ndrops) {
 		free(dst->sources);
 		free(dst->m);
+		free(dst->drops);
 		*dst = *src;
 		result_set_init(src);
 		return;
@@ -539,8 +565,14 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 		dst->m[dst->n].source += base;
 		dst->n++;
 	}
+	ALLOC_GROW(dst->drops, dst->ndrops + src->ndrops, dst->drops_alloc);
+	for (size_t i = 0; i < src->ndrops; i++) {
+		dst->drops[dst->ndrops] = src->drops[i];
+		dst->drops[dst->ndrops++].source += base;
+	}
 	free(src->sources);
 	free(src->m);
+	free(src->drops);
 	result_set_init(src);
 }
 

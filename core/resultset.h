@@ -93,11 +93,30 @@ struct source {
 	struct labels labels;
 };
 
+/*
+ * A line of an input's text that dropped the page cache ("echo 3 >
+ * /proc/sys/vm/drop_caches", "umount /mnt": ingest/shell.h's
+ * line_drops_cache()), recorded by the ingest's context pass for storan
+ * check: a read after it did not come from the page cache.  storan/1
+ * JSON carries them ("cache_drops", docs/result-format.md), so that
+ * check reads a result set as it read the text; the CSV export does not
+ * (a read right after a drop carries the label cache=dropped there).
+ */
+struct cache_drop {
+	size_t source;		/* index into result_set.sources */
+	char *name;		/* the line's grep prefix, or the input's name */
+	unsigned line;
+};
+
 struct result_set {
 	struct source *sources;
 	size_t nsources, sources_alloc;
 	struct measurement *m;
 	size_t n, alloc;
+	/* In the order read; a measurement's when both source and name
+	 * are its (two inputs may both be run.txt). */
+	struct cache_drop *drops;
+	size_t ndrops, drops_alloc;
 };
 
 void labels_init(struct labels *l);
@@ -144,8 +163,15 @@ uint64_t labels_hash(const struct labels *l);
 
 void result_set_init(struct result_set *rs);
 void result_set_release(struct result_set *rs);
-/* Forgets the measurements and sources past the first n and nsources. */
+/*
+ * Forgets the measurements, sources and cache drops past the first n
+ * and nsources (the drops of a source that goes).
+ */
 void result_set_truncate(struct result_set *rs, size_t n, size_t nsources);
+/* Records a cache drop on line `line` of source `source`, under name (the
+ * line's grep prefix or the input's name; copied). */
+void result_set_add_cache_drop(struct result_set *rs, size_t source,
+			       const char *name, unsigned line);
 
 /* Adds a source and returns its index; strings are copied. */
 size_t result_set_add_source(struct result_set *rs, const char *path,
@@ -177,7 +203,8 @@ void measurement_release(struct measurement *m);
 /* Same tool, op, metric, unit, source name and labels. */
 int measurement_same_key(const struct measurement *a,
 			 const struct measurement *b);
-/* Moves every measurement and source of src into dst; src is left empty. */
+/* Moves every measurement, source and cache drop of src into dst; src is
+ * left empty. */
 void result_set_append(struct result_set *dst, struct result_set *src);
 /* Removes measurement i, keeping the order of the rest. */
 void result_set_remove(struct result_set *rs, size_t i);

@@ -17,6 +17,7 @@
 
 #include <float.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -431,15 +432,35 @@ void rs_json_add_measurement(const struct result_set *rs, size_t i,
 	put_measurement(out, &rs->m[i], rs->m[i].source + offset);
 }
 
-void rs_json_end(const struct source *sources, size_t nsources,
-		 struct strbuf *out)
+/* "cache_drops": only where the text dropped the cache, so that a set
+ * without drops is written as before they were carried. */
+static void add_cache_drops(const struct result_set *rs, struct strbuf *out)
+{
+	if (!rs->ndrops)
+		return;
+	strbuf_adds(out, ",\n \"cache_drops\": [");
+	for (size_t i = 0; i < rs->ndrops; i++) {
+		json_t *d = json_pack("{s:I, s:s, s:I}", "source",
+				      (json_int_t)rs->drops[i].source,
+				      "source_name", rs->drops[i].name,
+				      "line", (json_int_t)rs->drops[i].line);
+
+		strbuf_adds(out, i ? ",\n  " : "\n  ");
+		dump_line(d, out);
+	}
+	strbuf_adds(out, "\n ]");
+}
+
+void rs_json_end(const struct result_set *rs, struct strbuf *out)
 {
 	strbuf_adds(out, "\n ],\n \"sources\": [");
-	for (size_t i = 0; i < nsources; i++) {
+	for (size_t i = 0; i < rs->nsources; i++) {
 		strbuf_adds(out, i ? ",\n  " : "\n  ");
-		dump_line(source_to_json(&sources[i]), out);
+		dump_line(source_to_json(&rs->sources[i]), out);
 	}
-	strbuf_adds(out, "\n ]\n}\n");
+	strbuf_adds(out, "\n ]");
+	add_cache_drops(rs, out);
+	strbuf_adds(out, "\n}\n");
 }
 
 void rs_json_write(const struct result_set *rs, struct strbuf *out)
@@ -448,7 +469,7 @@ void rs_json_write(const struct result_set *rs, struct strbuf *out)
 
 	rs_json_begin(out);
 	rs_json_add_measurements(rs, 0, &count, out);
-	rs_json_end(rs->sources, rs->nsources, out);
+	rs_json_end(rs, out);
 }
 
 void rs_json_init_threads(void)
@@ -1021,6 +1042,50 @@ static int read_sources(struct reader *r, size_t doc, struct result_set *rs)
 	return 0;
 }
 
+/*
+ * "cache_drops": [{"source": I, "source_name": NAME, "line": N}, ...],
+ * optional: the lines of the inputs that dropped the page cache (struct
+ * cache_drop); I indexes this document's sources, as a measurement's.
+ */
+static int read_cache_drops(struct reader *r, size_t doc,
+			    struct result_set *rs, size_t base)
+{
+	size_t drops = jscan_get(r->js, doc, "cache_drops"), i = 0;
+
+	if (drops == JSCAN_NONE)
+		return 0;
+	if (!is_type(r, drops, JSCAN_ARRAY)) {
+		strbuf_addf(r->err, "%s:%zu: 'cache_drops' must be an array",
+			    r->name, token_line(r, drops));
+		return -1;
+	}
+	for (size_t d = jscan_first(r->js, drops); d != JSCAN_NONE;
+	     d = jscan_next(r->js, drops, d), i++) {
+		size_t src = jscan_get(r->js, d, "source");
+		size_t name = jscan_get(r->js, d, "source_name");
+		size_t line = jscan_get(r->js, d, "line");
+		double s, v;
+
+		if (!is_type(r, src, JSCAN_INTEGER) ||
+		    !jscan_num(r->js, src, &s) || s < 0 ||
+		    s >= (double)(rs->nsources - base) ||
+		    !is_type(r, name, JSCAN_STRING) ||
+		    !is_type(r, line, JSCAN_INTEGER) ||
+		    !jscan_num(r->js, line, &v) || v < 1 || v > UINT_MAX) {
+			strbuf_addf(r->err, "%s:%zu: cache_drops[%zu]: want "
+				    "{\"source\": I, \"source_name\": NAME, "
+				    "\"line\": N}, I an index into sources, N "
+				    "a line number from 1", r->name,
+				    token_line(r, d), i);
+			return -1;
+		}
+		result_set_add_cache_drop(rs, base + (size_t)s,
+					  jscan_str(r->js, name),
+					  (unsigned)v);
+	}
+	return 0;
+}
+
 /* Does any object of the document hold a key twice? */
 static int has_duplicate_keys(struct jscan *js)
 {
@@ -1076,7 +1141,7 @@ static int read_document(struct reader *r, size_t doc, struct result_set *rs)
 			    "not '%s')", r->name, STORAN_SCHEMA);
 		return -1;
 	}
-	if (read_sources(r, doc, rs))
+	if (read_sources(r, doc, rs) || read_cache_drops(r, doc, rs, base))
 		return -1;
 	ms = jscan_get(r->js, doc, "measurements");
 	if (!is_type(r, ms, JSCAN_ARRAY)) {

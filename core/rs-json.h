@@ -24,7 +24,7 @@ void rs_json_write(const struct result_set *rs, struct strbuf *out);
  *
  *	rs_json_begin(out);
  *	for each input: rs_json_add_measurements(rs, offset, &count, out);
- *	rs_json_end(sources, nsources, out);
+ *	rs_json_end(rs, out);
  *
  * offset is added to every measurement's source index; count is the
  * number of measurements written so far (for the separators).
@@ -40,8 +40,8 @@ void rs_json_prepare(const struct result_set *rs, size_t from, size_t to);
 /* The same for measurement i alone (to write a big set in pieces). */
 void rs_json_add_measurement(const struct result_set *rs, size_t i,
 			     size_t offset, size_t *count, struct strbuf *out);
-void rs_json_end(const struct source *sources, size_t nsources,
-		 struct strbuf *out);
+/* The sources of rs, and its cache drops where it has any. */
+void rs_json_end(const struct result_set *rs, struct strbuf *out);
 /*
  * Parses a document into rs (appending).  On error returns -1 with
  * "FILE:LINE: message" (or "FILE: measurements[3]: message") in err.

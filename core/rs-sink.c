@@ -236,7 +236,7 @@ void rs_sink_csv_rows(const struct result_set *rs, struct strbuf *out,
 int rs_sink_close(struct rs_sink *s)
 {
 	if (s->fmt == RS_FORMAT_JSON)
-		rs_json_end(s->sources.sources, s->sources.nsources, &s->buf);
+		rs_json_end(&s->sources, &s->buf);
 	sink_flush(s);
 	result_set_release(&s->sources);
 	strbuf_release(&s->buf);

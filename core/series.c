@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Samples over time; see series.h for the layout and who owns what. */
 #include "series.h"
+#include "quantile.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -90,12 +91,10 @@ void series_add_hist(struct series *s, double t, double v,
 	free(cnt);
 }
 
-/* As fio: the running count must reach total * 0.01 * pct (long double,
- * see parsers/fio-common.c, running_count_needed). */
+/* As fio: the running count must reach quantile_rank_fio(). */
 double series_hist_percentile(const struct series *s, size_t i, double pct)
 {
 	uint64_t total = 0, run = 0, need;
-	long double want;
 
 	if (!s->nbuckets || i >= s->n)
 		return NAN;
@@ -103,9 +102,7 @@ double series_hist_percentile(const struct series *s, size_t i, double pct)
 		total += s->hcount[k];
 	if (!total)
 		return NAN;
-	want = (long double)total * 0.01L * (long double)pct;
-	need = !(want > 0) ? 0 : want >= (long double)total ? total :
-	       (uint64_t)ceill(want);
+	need = quantile_rank_fio(total, pct);
 	for (size_t k = s->hstart[i]; k < s->hstart[i + 1]; k++) {
 		run += s->hcount[k];
 		if (run >= need)

@@ -20,33 +20,25 @@ double prefix_factor(char letter, int binary)
 	return f;
 }
 
-int scan_size_unit(const char **p, enum prefix_base base, double *factor)
+int scan_size(const char **p, unsigned flags, double *bytes)
 {
 	const char *s = *p;
-	double f = 1.0;
-	int consumed = 0;
+	const char *prefixes = flags & SIZE_PETA ? "kKmMgGtTpP" : "kKmMgGtT";
+	double v, f = 1;
 
-	if (*s && strchr("kKmMgGtTpPeE", *s)) {
-		int binary = base == PREFIX_BINARY || s[1] == 'i';
-
-		/* A bare 'e' or 'm' is only a prefix when a B follows. */
-		if ((*s == 'e' || *s == 'E' || *s == 'm') &&
-		    s[1] != 'B' && s[1] != 'i')
-			goto unit_b;
-		f = prefix_factor(*s, binary);
-		s++;
-		if (*s == 'i')
+	if (scan_double(&s, SCAN_NO_EXPONENT, &v))
+		return -1;
+	if (*s && strchr(prefixes, *s)) {
+		f = prefix_factor(*s++, 1);
+		if ((*s == 'i' || (*s == 'I' && (flags & SIZE_CAP_I))) &&
+		    ((flags & SIZE_LONE_I) || s[1] == 'B'))
 			s++;
-		consumed = 1;
 	}
-unit_b:
-	if (*s == 'B') {
+	if (*s == 'B' || (*s == 'b' && (flags & SIZE_LOWER_B)))
 		s++;
-		consumed = 1;
-	}
-	*factor = f;
+	*bytes = v * f;
 	*p = s;
-	return consumed;
+	return 0;
 }
 
 int metric_higher_is_better(const char *metric)

@@ -312,7 +312,8 @@ static int reads_as_statement(const char *t, size_t n)
 		"shows", "showed", "seems", "looks", "gives", "gave", "took",
 		"takes", "did", "does", "can", "could", "should", "would",
 		"will", "equals", "todo", "fixme", "note", "notes", "edit",
-		"update", "updated", NULL
+		"update", "updated", "exited", "failed", "finished",
+		"returned", "started", NULL
 	};
 	size_t numbers = 0, words = 0;
 
@@ -353,7 +354,9 @@ static int starts_output(const struct parse_ctx *ctx, size_t j)
 /*
  * "Samsung 860 EVO, ext4" alone between blank lines, right above its
  * outputs: a plain heading, as posts that compare drives put over each
- * one without underlining it.  A paragraph of one short line that names
+ * one without underlining it.  The output may follow it on the next line
+ * ("Mult-sect off, 16-bit" over " Timing cached reads: ..."): the line
+ * then starts a paragraph whose rest is output.  A paragraph of one short line that names
  * something: at most 8 words and 60 characters, with a letter, no
  * sentence's end ('.', '!', '?', ',', ';'), no opening of one ("I ran
  * ...", "Here is") nor finite verb ("... is slow"), not a row of
@@ -371,16 +374,29 @@ static const char *plain_title(const struct parse_ctx *ctx,
 	const char *t = in->lines[i].text;
 	size_t n = in->lines[i].len, words = 1, w, j;
 	int letter = 0;
+	/* right over an output line: a drive's full name may be long
+	 * ("16Gb Transcend Premium 400x SDHC Class 10 UHS Class 1 on a
+	 * LIME1") */
+	int over_output = i + 1 < in->nlines && ctx->claimed[i + 1];
 
-	if (fenced[i] || n > 60 || strchr(".!?,;:", t[n - 1]) ||
+	/* inside a fence only right over output ("Intel 80GB SSD Sata2"
+	 * over hdparm's "/dev/sdb1:"), and of two words or more (not a
+	 * bare "sync" typed before the output) */
+	if ((fenced[i] && (i + 1 >= in->nlines || !ctx->claimed[i + 1] ||
+			   !strpbrk(t, " \t"))) ||
+	    n > (over_output ? 80 : 60) || strchr(".!?,;:", t[n - 1]) ||
 	    (i > 0 && in->lines[i - 1].len &&
 	     !fence_mark(in->lines[i - 1].text)) || i + 1 >= in->nlines ||
-	    (in->lines[i + 1].len && !fence_mark(in->lines[i + 1].text)))
+	    (in->lines[i + 1].len && !fence_mark(in->lines[i + 1].text) &&
+	     !ctx->claimed[i + 1]))
 		return NULL;
 	/* a list's item ("* usage"), an RST directive (".. code::"), a
 	 * "key: value" line ("**fio version**: 3.21") */
+	/* ... nor a table's row or header, its columns aligned by runs of
+	 * blanks ("SanDisk Extreme A1        random    random") */
 	if ((strchr("*-+", t[0]) && is_space(t[1])) || strstr(t, "::") ||
-	    strstr(t, ": ") || reads_as_statement(t, n))
+	    strstr(t, ": ") || strstr(t, "   ") || strchr(t, '\t') ||
+	    reads_as_statement(t, n))
 		return NULL;
 	for (size_t k = 0; k < n; k++) {
 		if (k + 1 < n && is_space(t[k]) && !is_space(t[k + 1]))
@@ -393,7 +409,8 @@ static const char *plain_title(const struct parse_ctx *ctx,
 			return NULL;
 	}
 	w = strcspn(t, " \t");
-	if (words > 8 || !letter || t[0] == '-' || t[0] == '#' ||
+	if (words > (over_output ? 14 : 8) ||
+	    !letter || t[0] == '-' || t[0] == '#' ||
 	    t[0] == '>' || line_after_prompt(t) != t ||
 	    is_tool_word(t, w) || opens_sentence(t, n) ||
 	    attribution_or_prompt(t, n))
@@ -490,12 +507,12 @@ static int only_announces(const char *t, size_t n)
  */
 static const char *heading_title(const struct parse_ctx *ctx,
 				 const unsigned char *fenced, size_t i,
-				 size_t *len)
+				 size_t *len, int *named)
 {
 	const struct input_line *l = &ctx->in->lines[i];
 	const char *t = l->text, *e, *at;
 	size_t lead, n = l->len;
-	int markdown = fenced[ctx->in->nlines] == HAS_FENCES;
+	int markdown = fenced[ctx->in->nlines] == HAS_FENCES, weak = 0;
 
 	if (ctx->claimed[i] || !n || is_rule(t) || fence_mark(t) ||
 	    fenced[i] == IN_FRONT_MATTER)
@@ -519,10 +536,15 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	} else if (is_rule_line(ctx, i + 1) &&
 		   (!fenced[i] || (i && is_rule_line(ctx, i - 1)))) {
 		e = t + n;
-	} else if ((at = label_title(ctx, fenced, i, &n)) ||
-		   (at = plain_title(ctx, fenced, i, &n))) {
+	} else if ((at = label_title(ctx, fenced, i, &n))) {
 		t = at;
 		e = t + n;
+		weak = 1;
+	} else if ((at = plain_title(ctx, fenced, i, &n))) {
+		t = at;
+		e = t + n;
+		/* right over its output: it names that output alone */
+		weak = i + 1 < ctx->in->nlines && ctx->claimed[i + 1] ? 2 : 1;
 	} else {
 		return NULL;
 	}
@@ -538,6 +560,8 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	if (!*len || *len > HEADING_MAX || words_count_run(t, *len) ||
 	    says_again(t, *len) || only_announces(t, *len))
 		return NULL;
+	if (named)
+		*named = weak;
 	return t;
 }
 
@@ -597,6 +621,38 @@ static void scan_words(const char *t, size_t len, int *tool, int *option)
 }
 
 /* Does a line look like a command?  See context.h. */
+/*
+ * "now no WARNINGS are triggered and hdparm -t /dev/sda produces:" (a line
+ * that ends in ':'): three words or more before the first tool's name,
+ * none a shell separator (';', '&', '|', '(', '`', "do", "then") -- a
+ * sentence that names the command over its output, not the command.
+ */
+static int tool_after_prose(const char *t, size_t len)
+{
+	size_t words = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t w = i;
+
+		while (w < len && !is_space(t[w]))
+			w++;
+		if (w > i) {
+			if (is_tool_word(t + i, w - i))
+				return words >= 3;
+			if (memchr(";&|(`", t[i], 5) ||
+			    (w - i == 2 && !strncmp(t + i, "do", 2)) ||
+			    (w - i == 4 && !strncmp(t + i, "then", 4)))
+				return 0;
+			for (size_t k = i; k < w; k++)
+				if (strchr(";&|`", t[k]))
+					return 0;
+			words++;
+		}
+		i = w + (w < len);
+	}
+	return 0;
+}
+
 static int looks_like_command(const char *text, const char *t, size_t len)
 {
 	int tool, option;
@@ -622,6 +678,8 @@ static int looks_like_command(const char *text, const char *t, size_t len)
 	    (t[0] == '[' && t[1] >= '0' && t[1] <= '9'))
 		return 0;
 	scan_words(t, len, &tool, &option);
+	if (tool && text[strlen(text) - 1] == ':' && tool_after_prose(t, len))
+		return 0;
 	return option && (tool || text[strlen(text) - 1] == ':');
 }
 
@@ -732,7 +790,7 @@ static char *command_at(const struct parse_ctx *ctx,
 {
 	size_t hl;
 
-	if (heading_title(ctx, fenced, c, &hl) ||
+	if (heading_title(ctx, fenced, c, &hl, NULL) ||
 	    is_rule(ctx->in->lines[c].text))
 		return NULL;
 	return context_command_text(ctx, c);
@@ -770,6 +828,26 @@ static int starts_run(const char *text)
 	return 0;
 }
 
+unsigned char *context_find_cache_drops(struct parse_ctx *ctx)
+{
+	const struct input *in = ctx->in;
+	unsigned char *drops = xcalloc(in->nlines + 1, 1);
+
+	/* uncut, read whole: only fio JSON documents or fio log lines,
+	 * neither a command (and no line table to go through) */
+	for (size_t i = 0; !in->uncut && i < in->nlines; i++) {
+		const struct input_line *l = &in->lines[i];
+		const char *origin = input_line_origin(in, l);
+
+		if (!line_drops_cache(l->text))
+			continue;
+		drops[i] = 1;
+		result_set_add_cache_drop(ctx->rs, ctx->source,
+					  origin ? origin : in->name, l->lineno);
+	}
+	return drops;
+}
+
 /*
  * The lines whose measurements follow a cache drop: from the drop
  * ("echo 3 > /proc/sys/vm/drop_caches") through the first run's output,
@@ -777,7 +855,8 @@ static int starts_run(const char *text)
  * drop and the cached read after that are two measurements, not two runs
  * of one: the Arch wiki's SSD benchmark reads 170 MB/s, then 7.0 GB/s.
  */
-static unsigned char *after_cache_drop(const struct parse_ctx *ctx)
+static unsigned char *after_cache_drop(const struct parse_ctx *ctx,
+				       const unsigned char *drops)
 {
 	size_t n = ctx->in->nlines;
 	unsigned char *measured = xcalloc(n + 1, 1), *cold = xcalloc(n + 1, 1);
@@ -789,7 +868,7 @@ static unsigned char *after_cache_drop(const struct parse_ctx *ctx)
 	for (size_t i = 0; i < n; i++) {
 		const struct input_line *l = &ctx->in->lines[i];
 
-		if (line_drops_cache(l->text)) {
+		if (drops[i]) {
 			pending = 1;
 			seen = 0;
 		} else if (pending && seen && !line_is_empty(l) &&
@@ -803,7 +882,26 @@ static unsigned char *after_cache_drop(const struct parse_ctx *ctx)
 	return cold;
 }
 
-void context_apply(struct parse_ctx *ctx)
+/*
+ * A paragraph's last line that ends in ':' right over an output (after
+ * blank lines), not fenced nor output itself: prose that introduces
+ * that output.
+ */
+static int introduces_output(const struct parse_ctx *ctx,
+			     const unsigned char *fenced, size_t i)
+{
+	const struct input_line *l = &ctx->in->lines[i];
+	size_t j;
+
+	if (fenced[i] || ctx->claimed[i] || !l->len ||
+	    l->text[l->len - 1] != ':' || fence_mark(l->text))
+		return 0;
+	for (j = i + 1; j < ctx->in->nlines && !ctx->in->lines[j].len; j++)
+		;
+	return j < ctx->in->nlines && ctx->claimed[j];
+}
+
+void context_apply(struct parse_ctx *ctx, const unsigned char *drops)
 {
 	size_t n = ctx->in->nlines, current = SIZE_MAX, last = SIZE_MAX;
 	size_t *heading, *above;
@@ -818,7 +916,7 @@ void context_apply(struct parse_ctx *ctx)
 
 	if (!ctx->unclaimed)
 		return;		/* all output: no heading, no command */
-	cold = after_cache_drop(ctx);
+	cold = after_cache_drop(ctx, drops);
 	heading = xcalloc(n + 1, sizeof(*heading));
 	above = xcalloc(n + 1, sizeof(*above));
 	fenced = find_fenced(ctx->in);
@@ -826,11 +924,40 @@ void context_apply(struct parse_ctx *ctx)
 	/* heading[i]: the heading in force; above[i]: the nearest line
 	 * above i that is neither blank nor output: claimed, or the rest
 	 * of a claimed line its poster continued with " \". */
-	for (size_t i = 0, output = 0; i < n; i++) {
+	for (size_t i = 0, output = 0, outer = SIZE_MAX, named = 0,
+	     strong = SIZE_MAX, weak_in_force = 0; i < n; i++) {
 		size_t len;
+		int weak;
 
-		if (heading_title(ctx, fenced, i, &len))
+		if (heading_title(ctx, fenced, i, &len, &weak)) {
+			if (weak == 2 && !named)
+				outer = current;
+			named = weak == 2;
+			if (!weak)
+				strong = i;
+			weak_in_force = weak != 0;
 			current = i;
+		} else if (weak_in_force && introduces_output(ctx, fenced, i)) {
+			/* "now no WARNINGS are triggered and hdparm -t
+			 * /dev/sda produces:" -- prose that introduces the
+			 * next output (no heading: a sentence) says it is
+			 * not the one a plain or "label:" heading above
+			 * named; the heading above that is in force */
+			current = strong;
+			named = weak_in_force = 0;
+		} else if (named && !ctx->claimed[i] &&
+			   !line_is_empty(&ctx->in->lines[i]) &&
+			   !fence_mark(ctx->in->lines[i].text) &&
+			   !says_again(ctx->in->lines[i].text,
+				       ctx->in->lines[i].len) &&
+			   !(output && line_continues(&ctx->in->lines[i - 1]))) {
+			/* a line right over an output names that output:
+			 * the next line of anything else ends its reach
+			 * ("the same again" keeps it) */
+			current = outer;
+			named = 0;
+			weak_in_force = current != strong;
+		}
 		heading[i] = current;
 		above[i] = last;
 		output = ctx->claimed[i] ||
@@ -851,7 +978,7 @@ void context_apply(struct parse_ctx *ctx)
 			if (heading[li] != title_li) {
 				title_li = heading[li];
 				title = heading_title(ctx, fenced, title_li,
-						      &title_len);
+						      &title_len, NULL);
 			}
 			if (title) {
 				char *v = xstrndup(title, title_len);

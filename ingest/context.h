@@ -42,8 +42,22 @@
 
 struct parse_ctx;
 
-/* Labels the measurements the parsers emitted for ctx's input. */
-void context_apply(struct parse_ctx *ctx);
+/*
+ * The lines of ctx's input that drop the page cache (ingest/shell.h's
+ * line_drops_cache()), each recorded in ctx->rs (struct cache_drop, for
+ * storan check) under its grep prefix or the input's name: a flag per
+ * line, for context_apply().  Called once per input, after its lines
+ * are cut (an input read whole, uncut, has none to look at); the caller
+ * frees the flags.
+ */
+unsigned char *context_find_cache_drops(struct parse_ctx *ctx);
+
+/*
+ * Labels the measurements the parsers emitted for ctx's input; drops is
+ * what context_find_cache_drops() found (cache=dropped goes on the reads
+ * that follow a drop).
+ */
+void context_apply(struct parse_ctx *ctx, const unsigned char *drops);
 
 /*
  * The command on line li (joined with the lines continuing it) as the

@@ -318,6 +318,7 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 {
 	struct parse_ctx ctx;
 	struct strbuf formats = STRBUF_INIT, names = STRBUF_INIT;
+	unsigned char *drops;
 	size_t errors_before = diag_count(diags, DIAG_ERROR);
 	size_t notes_before = diag_count(diags, DIAG_NOTE);
 	int failed = 0, whole;
@@ -343,36 +344,42 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 		strbuf_release(&formats);
 		return 1;
 	}
+	/* every line of the text, even of one refused below: a drop in
+	 * it is a fact about the source it names */
+	drops = context_find_cache_drops(&ctx);
 	/* after the parse: an uncut input's hash is made meanwhile */
 	memcpy(rs->sources[ctx.source].sha256, input_sha256(in),
 	       sizeof(rs->sources[ctx.source].sha256));
 	if (in->binary) {
 		diag_add(diags, DIAG_ERROR, in->name, 1,
 			 "binary data, not text output of a benchmark");
+		free(drops);
 		parse_ctx_release(&ctx);
 		strbuf_release(&formats);
 		return 1;
-	}
-	if (!in->size && fio_log_empty_why(in->name)) {
-		/* fio writes them so: a slat log for psync (its default
-		 * engine on Linux), a hist log without log_hist_msec */
-		diag_add(diags, DIAG_NOTE, in->name, 1, "%s",
-			 fio_log_empty_why(in->name));
-		parse_ctx_release(&ctx);
-		strbuf_release(&formats);
-		return 0;
 	}
 	if (!in->size) {
-		diag_add(diags, DIAG_ERROR, in->name, 1,
-			 "empty file, no benchmark output found");
+		size_t len = strlen(in->name);
+		int fio_log = fio_log_name_kind(in->name) && len > 4 &&
+			      !strcmp(in->name + len - 4, ".log");
+
+		/* fio writes a log for every kind asked for, empty where it
+		 * took no sample: the slat log of a synchronous engine */
+		diag_add(diags, fio_log ? DIAG_NOTE : DIAG_ERROR, in->name, 1,
+			 fio_log ? "empty fio log: fio took no samples of this "
+				   "kind (slat of a synchronous ioengine, or no "
+				   "I/O in this direction)" :
+				   "empty file, no benchmark output found");
+		free(drops);
 		parse_ctx_release(&ctx);
 		strbuf_release(&formats);
-		return 1;
+		return !fio_log;
 	}
 	if (!whole)
 		run_parsers(&ctx, list, &formats);
 	parse_ctx_finish(&ctx);
-	context_apply(&ctx);
+	context_apply(&ctx, drops);
+	free(drops);
 	fold_repeats(&ctx);
 	sort_by_line(&ctx);
 	apply_labels(&ctx, opt);

@@ -139,14 +139,14 @@ static const struct ingest_options *log_options(
 enum load_status load_input(const char *path, const struct ingest_options *opt,
 			    struct result_set *rs, struct diag_list *diags)
 {
-	return load_input_hooked(path, opt, rs, diags, NULL, NULL);
+	return load_input_between(path, opt, rs, diags, NULL);
 }
 
-enum load_status load_input_hooked(const char *path,
-				   const struct ingest_options *opt,
-				   struct result_set *rs,
-				   struct diag_list *diags,
-				   load_text_hook text_hook, void *arg)
+enum load_status load_input_between(const char *path,
+				    const struct ingest_options *opt,
+				    struct result_set *rs,
+				    struct diag_list *diags,
+				    void (*between)(const struct input *in))
 {
 	struct strbuf err = STRBUF_INIT;
 	struct input in;
@@ -194,8 +194,7 @@ enum load_status load_input_hooked(const char *path,
 		}
 		result_set_release(&one);
 	} else {
-		/* (a hook looks at the lines: cut them) */
-		if (!text_hook && ingest_may_read_whole(&in))
+		if (ingest_may_read_whole(&in))
 			input_finish_uncut(&in);
 		else
 			input_finish(&in);
@@ -213,8 +212,8 @@ enum load_status load_input_hooked(const char *path,
 			struct ingest_options local;
 			struct fio_beside b;
 
-			if (text_hook)
-				text_hook(&in, arg);
+			if (between)
+				between(&in);
 			if (ingest_input(&in, log_options(path, &in, opt,
 							  &local, &b),
 					 rs, diags))

@@ -26,17 +26,18 @@ enum load_status load_input(const char *path, const struct ingest_options *opt,
 			    struct result_set *rs, struct diag_list *diags);
 
 /*
- * Like load_input(), and calls text_hook(in, arg) on a raw-text input
- * before it is ingested: for commands that read more of the text than the
- * measurements carry (check looks for cache drops between runs).
+ * For tests only: load_input(), calling between(in) on a raw-text input
+ * after it is read and before it is ingested (tests/unit/test-input.c
+ * truncates the file there, as logrotate would, to see the loader notice).
+ * Commands learn what the text says from the result set: its cache drops
+ * are recorded by the ingest (struct cache_drop).
  */
 struct input;
-typedef void (*load_text_hook)(const struct input *in, void *arg);
-enum load_status load_input_hooked(const char *path,
-				   const struct ingest_options *opt,
-				   struct result_set *rs,
-				   struct diag_list *diags,
-				   load_text_hook text_hook, void *arg);
+enum load_status load_input_between(const char *path,
+				    const struct ingest_options *opt,
+				    struct result_set *rs,
+				    struct diag_list *diags,
+				    void (*between)(const struct input *in));
 
 /* Loads every path; returns the worst status.  Every input is tried. */
 enum load_status load_inputs(char *const *paths, int n,

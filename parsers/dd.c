@@ -34,7 +34,12 @@
  * these lines may follow a shell prompt (a background dd finishing after
  * the next prompt was printed: "[vagrant@host ~]$ 2048+0 записей
  * получено"), and the records line of an interrupted dd may carry the
- * terminal's echo: "^C11771330744+0 records in".
+ * terminal's echo: "^C11771330744+0 records in".  A page that lost the
+ * breaks and the blanks glues them to the command and to each other
+ * ("conv=fdatasync1+0 records in", "100+0 records in100+0 records
+ * out104857600 bytes (105 MB) copied, ..."): the input layer cuts them
+ * apart where the rest of the line is exactly these phrases (see
+ * core/input.c, check_glued()).
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
  * or three digits and its unit differs between versions.  A figure is a
@@ -154,6 +159,7 @@ struct summary_line {
 	uint64_t bytes;
 	double seconds;		/* NAN when the line has no time */
 	int progress_only;	/* FreeBSD's "transferred 0.302s": never final */
+	double size_bs;		/* "4K - 1073741824 bytes ...": 4096, else 0 */
 };
 
 /*
@@ -672,17 +678,47 @@ static const char *dd_message(const char *text)
 	return msg + 4;
 }
 
+/*
+ * "4K - 1073741824 bytes (1.1 GB) copied, 44.3478 s, 24.2 MB/s": a post
+ * that ran one dd per block size and typed the size before each summary
+ * (the command above it "bs=<4K, 64K, 128K, 1MB, 4M>").  The size, by
+ * dd's own suffixes, is the run's block size: it keeps the runs apart.
+ * Returns the text after "SIZE - ", or NULL.
+ */
+static const char *past_size_prefix(const char *text, double *bs)
+{
+	const char *dash = strstr(text, " - ");
+	char size[16];
+	size_t n;
+
+	if (!dash || !is_ascii_digit(*text))
+		return NULL;
+	n = (size_t)(dash - text);
+	if (n >= sizeof(size))
+		return NULL;
+	memcpy(size, text, n);
+	size[n] = '\0';
+	if (strspn(size, "0123456789") == n || dd_size(size, bs) || *bs <= 0)
+		return NULL;	/* "2 - ": a list's number, not a size */
+	return dash + 3;
+}
+
 static const char *classify(const char *raw, struct summary_line *s,
 			    uint64_t *records)
 {
 	char buf[512];
 	const char *text = ascii_punctuation(line_after_prompt(raw), buf,
-					     sizeof(buf));
+					     sizeof(buf)), *rest;
 
+	s->size_bs = 0;
 	if (read_records(text, records))
 		return "records";
 	if (read_summary(text, s))
 		return "summary";
+	if ((rest = past_size_prefix(text, &s->size_bs)) &&
+	    read_summary(rest, s))
+		return "summary";
+	s->size_bs = 0;
 	if (starts_like_summary(text))
 		return "bad-summary";
 	if (dd_message(text))
@@ -953,6 +989,8 @@ static void emit_one(struct parse_ctx *ctx, size_t li,
 		labels_copy(&m->labels, &c->labels);
 	else
 		labels_setf(&m->labels, "size", "%" PRIu64, s->bytes);
+	if (s->size_bs > 0 && (!c || !labels_get(&c->labels, "bs")))
+		labels_setf(&m->labels, "bs", "%.0f", s->size_bs);
 	if (partial)
 		labels_set(&m->labels, "partial", partial);
 }

@@ -7,6 +7,7 @@
  */
 #include "fio-common.h"
 #include "../core/numscan.h"
+#include "../core/quantile.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
@@ -23,6 +24,26 @@ const char *fio_dir_name(enum fio_dir d)
 	};
 
 	return d < FIO_NDIRS ? names[d] : "read";
+}
+
+int fio_skip_direction(const char **p, int upper)
+{
+	static const enum fio_dir dirs[] = {
+		FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		const char *w = fio_dir_name(dirs[i]), *s = *p;
+
+		for (; *w; w++, s++)
+			if (*s != (upper ? toupper((unsigned char)*w) : *w))
+				break;
+		if (*w || (upper && *s++ != ':'))
+			continue;
+		*p = s;
+		return (int)dirs[i];
+	}
+	return -1;
 }
 
 /* Does rw= pattern (without "rand") include direction d? */
@@ -97,26 +118,13 @@ int fio_parse_size(const char *s, size_t len, double *bytes)
 {
 	char buf[64];
 	const char *p = buf;
-	double v, f = 1;
 
 	if (!len || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	if (scan_double(&p, SCAN_NO_EXPONENT, &v))
-		return -1;
-	if (*p && strchr("kKmMgGtTpP", *p)) {
-		f = prefix_factor(*p, 1);
-		p++;
-		if (*p == 'i' || *p == 'I')
-			p++;
-	}
-	if (*p == 'b' || *p == 'B')
-		p++;
-	if (*p)
-		return -1;
-	*bytes = v * f;
-	return 0;
+	return scan_size(&p, SIZE_PETA | SIZE_LONE_I | SIZE_CAP_I |
+			 SIZE_LOWER_B, bytes) || *p ? -1 : 0;
 }
 
 int fio_scan_count(const char **p, double *out)
@@ -219,26 +227,6 @@ uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits)
 	return base + (k << error_bits) + ((uint64_t)1 << error_bits) / 2;
 }
 
-/*
- * fio compares the running count, in long double, with what its source
- * writes (long double)pct / 100.0 * total -- but fio is built with
- * -ffast-math (its Makefile's OPTFLAGS), and gcc then computes total *
- * 0.01L * pct, as the x86-64 code of Debian's fio 3.33 shows (fildll,
- * fmul by the 80-bit 0.01, fmul by pct).  The two differ in the last bit
- * now and then: 30% of 23,860 is 7158.0000000000000004 the first way,
- * 7157.9999999999999996 fio's, and fio printed the bucket where the
- * running count reaches 7158.  The smallest integer count that passes
- * is the product's ceiling (a long double holds any uint64_t exactly).
- */
-static uint64_t running_count_needed(uint64_t total, double pct)
-{
-	long double want = (long double)total * 0.01L * (long double)pct;
-
-	if (!(want > 0))
-		return 0;
-	return want >= (long double)total ? total : (uint64_t)ceill(want);
-}
-
 double fio_hist_percentile_cum(const double *value, const uint64_t *cum,
 			       size_t n, double pct)
 {
@@ -247,7 +235,7 @@ double fio_hist_percentile_cum(const double *value, const uint64_t *cum,
 
 	if (!n || !cum[n - 1])
 		return 0;
-	need = running_count_needed(cum[n - 1], pct);
+	need = quantile_rank_fio(cum[n - 1], pct);
 	hi = n - 1;	/* cum[hi] >= need: the total always passes */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

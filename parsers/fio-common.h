@@ -32,6 +32,13 @@ enum fio_dir {
 const char *fio_dir_name(enum fio_dir d);
 
 /*
+ * The direction word at *p -- "read", "write", "trim", "mixed" of a job's
+ * report, or with upper "READ:" ... of a group's status line (colon
+ * included) -- skipped; the direction, or -1.
+ */
+int fio_skip_direction(const char **p, int upper);
+
+/*
  * The op a direction is filed under, given the job's rw= value (NULL or
  * "" when unknown): randread/randwrite/randtrim when the pattern is random
  * and includes the direction, else the direction itself.  "rw=randread:8"
@@ -112,8 +119,8 @@ uint64_t fio_plat_idx_to_val(unsigned idx, unsigned bits);
  * Percentile pct (0..100) of a histogram whose buckets are sorted by
  * value, computed the way fio's calc_clat_percentiles() does: the first
  * bucket at which the running count reaches pct/100 * total (in long
- * double, as fio's build computes it: fio-common.c), total being the sum
- * of the counts.  Takes the running counts (cum[i]: buckets 0..i) and
+ * double, as fio's build computes it: quantile_rank_fio()), total being
+ * the sum of the counts.  Takes the running counts (cum[i]: buckets 0..i) and
  * searches them (for many percentiles of one big histogram); the bucket
  * is the walk's (tests/unit/test-fio.c walks too, and compares).
  * Returns the bucket's value, 0 for an empty histogram.

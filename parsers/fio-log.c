@@ -261,21 +261,6 @@ int fio_log_name_kind(const char *name)
 	return log_kind(name) != NULL;
 }
 
-const char *fio_log_empty_why(const char *name)
-{
-	const char *kind = log_kind(name);
-
-	if (!kind)
-		return NULL;
-	if (name_says_hist(name))
-		return "an empty fio histogram log: fio writes its lines only "
-		       "with log_hist_msec; nothing to read";
-	if (!strcmp(kind, "slat"))
-		return "an empty fio slat log: a synchronous ioengine (psync, "
-		       "sync, ...) has no submission latency; nothing to read";
-	return NULL;
-}
-
 /* ---- value logs ---- */
 
 /* One direction of a value log. */

@@ -64,6 +64,7 @@
  * not counted.
  */
 #include "fio-common.h"
+#include "fio-text-lines.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
@@ -72,10 +73,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Pieces a wrap may cut one fio result line into (a status line cut at
- * 72 columns makes three) */
-#define WRAP_PIECES_MAX 4
 
 struct fio_report {
 	char *name;		/* NULL: no report header (an excerpt) */
@@ -100,7 +97,6 @@ struct text_state {
 	struct labels cmd_job;	/* its rw bs ioengine iodepth: no header */
 	int cmd_used;		/* fio's output after it began */
 	int cmds_listed;	/* commands one after another, no output */
-	const char *origin;	/* grep prefix of the previous line */
 	int partial, client_mode;
 	/* the report being read */
 	struct fio_report *rep;
@@ -128,13 +124,8 @@ struct text_state {
 	int json_block;
 	struct fio_json_block json;
 	struct strbuf metric;
-	struct strbuf unstarred;	/* a line without Markdown's '*' */
-	struct strbuf joined;	/* a line with its wrapped rest */
-	const char *log_prefix;	/* "20:22:23 DEBUG| [stdout]" or NULL */
-	size_t log_prefix_len;
+	struct text_lines lines;	/* the lines as the post left them */
 };
-
-static int skip_direction(const char **p, int upper);
 
 static int fio_text_detect(const struct input *in)
 {
@@ -149,16 +140,11 @@ static int fio_text_detect(const struct input *in)
 		    strstr(t, "Run status group ") ||
 		    (strstr(t, "iops=") && strstr(t, ", runt=")) ||
 		    (starts_with(t, "fio-") && t[4] >= '0' && t[4] <= '9') ||
-		    (skip_direction(&p, 1) >= 0 &&	/* a status line alone */
+		    (fio_skip_direction(&p, 1) >= 0 &&	/* a status line alone */
 		     (starts_with(p, " bw=") || starts_with(p, " io="))))
 			return 70;
 	}
 	return 0;
-}
-
-static int same_origin(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
 }
 
 static void emit(struct text_state *st, size_t li, const char *op,
@@ -285,7 +271,7 @@ static const struct fio_header *find_header(const struct text_state *st,
 			const struct fio_header *h = &st->hdrs[i];
 
 			if (h->group == group && header_names(h, name, glued) &&
-			    same_origin(st->hdr_origin[i], st->origin))
+			    same_origin(st->hdr_origin[i], st->lines.origin))
 				return h;
 		}
 	return NULL;
@@ -301,7 +287,7 @@ static struct fio_report *new_report(struct text_state *st, const char *name,
 	memset(r, 0, sizeof(*r));
 	r->name = name ? xstrndup(name, len) : NULL;
 	r->group = group;
-	r->origin = st->origin;
+	r->origin = st->lines.origin;
 	r->m_first = r->m_end = st->ctx->rs->n;
 	st->rep = r;
 	st->skip = 0;
@@ -357,7 +343,7 @@ static int has_direction_line(const char *t)
 
 		if (s > t && s[-1] != ' ' && s[-1] != '\t')
 			continue;	/* a word's start only */
-		if (skip_direction(&p, 0) < 0)
+		if (fio_skip_direction(&p, 0) < 0)
 			continue;
 		while (*p == ' ')
 			p++;
@@ -504,7 +490,7 @@ static const struct fio_header *sole_header(const struct text_state *st)
 	const struct fio_header *h = NULL;
 
 	for (size_t i = st->out_hdr_first; i < st->nhdrs; i++) {
-		if (!same_origin(st->hdr_origin[i], st->origin))
+		if (!same_origin(st->hdr_origin[i], st->lines.origin))
 			continue;
 		if (h && (h->group != st->hdrs[i].group ||
 			  h->name_len != st->hdrs[i].name_len ||
@@ -752,31 +738,6 @@ static int main_line_2x(struct text_state *st, size_t li, const char *p)
 }
 
 /*
- * The direction word at *p -- "read", "write", "trim", "mixed" of a job's
- * report, or with upper "READ:" ... of a group's status line (colon
- * included) -- skipped; the direction, or -1.
- */
-static int skip_direction(const char **p, int upper)
-{
-	static const enum fio_dir dirs[] = {
-		FIO_READ, FIO_WRITE, FIO_TRIM, FIO_MIXED
-	};
-
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		const char *w = fio_dir_name(dirs[i]), *s = *p;
-
-		for (; *w; w++, s++)
-			if (*s != (upper ? toupper((unsigned char)*w) : *w))
-				break;
-		if (*w || (upper && *s++ != ':'))
-			continue;
-		*p = s;
-		return (int)dirs[i];
-	}
-	return -1;
-}
-
-/*
  * Is result line li (text t), standing alone, one seen before with prose
  * in between ("The important figure is the IOPS:" over the "read:" line
  * again)?  Then it is that line quoted, not a run: noted, claimed, not
@@ -786,7 +747,7 @@ static int skip_direction(const char **p, int upper)
 static int quoted_again(struct text_state *st, size_t li, const char *t,
 			int alone)
 {
-	char *key = xstrfmt("%s\037%s", st->origin ? st->origin : "", t);
+	char *key = xstrfmt("%s\037%s", st->lines.origin ? st->lines.origin : "", t);
 	size_t *last, orig;
 	int created;
 
@@ -812,7 +773,7 @@ static int quoted_again(struct text_state *st, size_t li, const char *t,
 static int dir_line(struct text_state *st, size_t li, const char *t)
 {
 	const char *p = t;
-	int d = skip_direction(&p, 0);
+	int d = fio_skip_direction(&p, 0);
 
 	if (d < 0)
 		return 0;
@@ -1171,7 +1132,7 @@ static int status_line(struct text_state *st, size_t li, const char *t)
 	const char *p = t, *v, *op;
 	double bw, bytes;
 	struct labels l;
-	int d = skip_direction(&p, 1), v2;
+	int d = fio_skip_direction(&p, 1), v2;
 
 	if (d < 0)
 		return 0;
@@ -1215,7 +1176,7 @@ static int lone_status_line(struct text_state *st, size_t li, const char *t)
 {
 	const char *p = t;
 
-	if (skip_direction(&p, 1) < 0)
+	if (fio_skip_direction(&p, 1) < 0)
 		return 0;
 	p = skip_spaces(p);
 	if (!(starts_with(p, "bw=") && strstr(p, ", run=")) &&
@@ -1386,7 +1347,7 @@ static void header_line(struct text_state *st, const char *t)
 	ALLOC_GROW(st->hdrs, st->nhdrs + 1, st->hdrs_alloc);
 	st->hdr_origin = xrealloc(st->hdr_origin,
 				  st->hdrs_alloc * sizeof(*st->hdr_origin));
-	st->hdr_origin[st->nhdrs] = st->origin;
+	st->hdr_origin[st->nhdrs] = st->lines.origin;
 	st->hdrs[st->nhdrs++] = h;
 }
 
@@ -1552,309 +1513,6 @@ static void text_line(struct text_state *st, size_t li, const char *t)
 	}
 }
 
-/* "<host> rest": the client/server prefix; *host set, rest returned. */
-static const char *strip_host(const char *t)
-{
-	const char *close;
-
-	if (*t != '<' || !(close = strstr(t, "> ")) || strchr(t + 1, ' ') <
-	    close)
-		return t;
-	return skip_spaces(close + 2);
-}
-
-/*
- * t past its indentation, no-break spaces (U+00A0) included: a web page
- * or a quoted-printable mail ("=C2=A0=C2=A0 slat (nsec): ...") indents
- * fio's lines with them, and they are no part of a line's text.
- */
-static const char *skip_indent(const char *t)
-{
-	for (;;) {
-		if (*t == ' ' || *t == '\t')
-			t++;
-		else if ((unsigned char)t[0] == 0xc2 &&
-			 (unsigned char)t[1] == 0xa0)
-			t += 2;
-		else
-			return t;
-	}
-}
-
-/*
- * A test harness's log prefix before every line of fio's output
- * ("20:22:23 DEBUG| [stdout]   write: IOPS=19, ..."): learnt from the
- * first direction or status line with other text before it (not a status
- * update's "[eta ...]" glued to a report line), then stripped from every
- * line that starts with text of the same shape (digits may differ).
- */
-static void learn_log_prefix(struct text_state *st, const struct input *in)
-{
-	static const char *const anchors[] = {
-		"read: IOPS=", "write: IOPS=", "trim: IOPS=", "read : io=",
-		"write: io=", "trim : io=", "Run status group ", NULL
-	};
-
-	for (size_t i = 0; i < in->nlines; i++) {
-		const char *t = skip_indent(in->lines[i].text), *at = NULL;
-		const char *end;
-
-		for (size_t k = 0; anchors[k] && !at; k++)
-			at = strstr(t, anchors[k]);
-		if (!at || at == t || strstr(t, "[eta ") ||
-		    starts_with(t, "Jobs:"))
-			continue;
-		for (end = at; end > t && (end[-1] == ' ' || end[-1] == '\t');)
-			end--;
-		if (end == t)
-			continue;
-		st->log_prefix = t;
-		st->log_prefix_len = (size_t)(end - t);
-		return;
-	}
-}
-
-/*
- * t without the learnt prefix, or t when it does not start with one of
- * that shape.  A run of digits matches a run of any length: a page that
- * numbers the lines of a code block ("9. clat percentiles (usec):" then
- * "10. | 1.00th=[...]") or a log whose counter grows a digit keeps its
- * shape, not its width.
- */
-static const char *strip_log_prefix(const struct text_state *st,
-				    const char *t)
-{
-	const char *a = st->log_prefix, *end;
-	const char *s = t;
-
-	if (!a)		/* no prefix learnt: NULL + 0 is undefined in C */
-		return t;
-	end = a + st->log_prefix_len;
-	while (a < end) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*s)) {
-			while (a < end && isdigit((unsigned char)*a))
-				a++;
-			while (isdigit((unsigned char)*s))
-				s++;
-		} else if (*a++ != *s++) {
-			return t;
-		}
-	}
-	return skip_indent(s);
-}
-
-/*
- * A figure emphasised in Markdown ("read: **IOPS=4737k**, BW=...",
- * "*iops=463*"): fio prints no '*' in a result line, so they go (a job
- * or header line keeps its name as written).
- */
-static const char *strip_emphasis(struct text_state *st, const char *t)
-{
-	if (!strchr(t, '*') || strstr(t, ": (groupid=") || strstr(t, ": (g="))
-		return t;
-	strbuf_reset(&st->unstarred);
-	for (const char *p = t; *p; p++)
-		if (*p != '*')
-			strbuf_addch(&st->unstarred, *p);
-	return strbuf_str(&st->unstarred);	/* "" for a line of stars */
-}
-
-/* Does t start a fio line of its own (a header, report, result line)? */
-static int starts_record(const char *t)
-{
-	const char *p = t;
-	int d;
-
-	if (strstr(t, ": (g=") || strstr(t, ": (groupid=") ||
-	    strstr(t, ": ios=") || skip_direction(&p, 1) >= 0)
-		return 1;
-	p = t;
-	d = skip_direction(&p, 0);
-	return d >= 0 && *skip_spaces(p) == ':';
-}
-
-/*
- * fio lines whose end is known -- a job header ends with its iodepth, a
- * disk line with a '%', a group status line with "msec" -- and what the
- * rest of one cut by a wrap must hold; NULL when t is complete or none
- * of them.
- */
-static const char *missing_end(const char *t)
-{
-	const char *p = t;
-
-	if (strstr(t, ": (g=") && strstr(t, "): rw="))
-		return strstr(t, ", iodepth=") ? NULL : "iodepth=";
-	if (strstr(t, ": ios="))
-		return ends_with(t, "%") ? NULL : "%";
-	if (skip_direction(&p, 1) >= 0)
-		return ends_with(t, "msec") ? NULL : "msec";
-	return NULL;
-}
-
-/* Does next start with a fio field "key=" ("mint=", "aggrios=", "64=")? */
-static int starts_with_field(const char *next)
-{
-	size_t n = 0;
-
-	while (isalnum((unsigned char)next[n]) || next[n] == '_')
-		n++;
-	return n && next[n] == '=';
-}
-
-/* Does t end a line whose missing end is need (see missing_end())? */
-static int holds_end(const char *t, const char *need)
-{
-	return strcmp(need, "iodepth=") ? ends_with(t, need) :
-					  strstr(t, need) != NULL;
-}
-
-/*
- * A wrap inside a word or figure ("ioeng" then "ine=sync", "aggrutil=93.8"
- * then "2%"), not at a blank: a job header, a status or a disk line has
- * blanks only after a ',' or before a '(', never between two letters or
- * digits, so the wrap took no blank away.
- */
-static int cut_inside_word(const char *t, size_t len, const char *next)
-{
-	return len && (isalnum((unsigned char)t[len - 1]) ||
-		       t[len - 1] == '.') &&
-	       (isalnum((unsigned char)*next) || *next == '%');
-}
-
-static const char *clean_text(struct text_state *st, size_t i);
-
-/* Does next start with a command-line option ("--size=4G", "-iodepth=8")? */
-static int starts_option(const char *next)
-{
-	const char *p = next + (next[0] == '-' && next[1] == '-');
-
-	return p[0] == '-' && isalpha((unsigned char)p[1]);
-}
-
-/*
- * Is next more options of the fio command t, which a mail client wrapped
- * ("# fio --filename=/dev/mmcblk0 --direct=1 --rw=randread --bs=1M" then
- * "--ioengine=sync --iodepth=256 --size=4G ...")?  No fio output line
- * starts with a '-'.
- */
-static int continues_command(const char *t, const char *next)
-{
-	struct labels l;
-	int is_cmd;
-
-	if (!starts_option(next) || !strstr(t, "fio"))
-		return 0;
-	labels_init(&l);
-	is_cmd = !fio_command_labels(t, &l);
-	labels_release(&l);
-	return is_cmd;
-}
-
-/*
- * Does one of the lines from j on end the fio line whose end need is
- * missing, every line up to it a piece of it (not empty, no record of
- * its own)?  A mail client that cuts at a fixed width may cut a long
- * status line twice ("...83.3MiB/s", "(87.4MB/s-87.4MB/s), io=...,
- * run=49154-", "49154msec").
- */
-static int ends_below(struct text_state *st, size_t j, const char *need)
-{
-	const struct input *in = st->ctx->in;
-
-	for (size_t k = j; k < in->nlines && k < j + WRAP_PIECES_MAX; k++) {
-		const char *t;
-
-		if (st->ctx->claimed[k] ||
-		    !same_origin(input_line_origin(in, &in->lines[k]),
-				 st->origin))
-			return 0;
-		t = clean_text(st, k);
-		if (!*t || starts_record(t))
-			return 0;
-		if (holds_end(t, need))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Is line j the rest of t, wrapped?  fio prints every result on one
- * line; a mail client breaks one after a ", " (">    READ: io=...,
- * maxb=...," then "> mint=...") or at a fixed width, a blog ends it with
- * " \" as a shell line, a terminal cuts it anywhere ("aggrutil=93.8"
- * then "2%").  A line that starts a fio record of its own is never the
- * rest of another.
- *   1: join with a blank (the wrap replaced one), 2: join as is.
- */
-static int wrapped_rest(struct text_state *st, const char *t, size_t j)
-{
-	const char *need = missing_end(t);
-	const char *next;
-	size_t len = strlen(t);
-	int later = need && ends_below(st, j, need);
-
-	next = clean_text(st, j);	/* after ends_below(): one buffer */
-	if (!*next || starts_record(next))
-		return 0;
-	if (len > 1 && t[len - 1] == '\\' && strchr(" ,", t[len - 2]) &&
-	    strchr(t, '='))
-		return 1;
-	if (len && t[len - 1] == ',' && starts_with_field(next))
-		return 1;
-	if (continues_command(t, next))
-		return 1;
-	if (!later)
-		return 0;
-	return cut_inside_word(t, len, next) ? 2 : 1;
-}
-
-/* The text of line i as the fio parser reads it (prefixes stripped). */
-static const char *clean_text(struct text_state *st, size_t i)
-{
-	const char *t = strip_log_prefix(st,
-					 skip_indent(st->ctx->in->lines[i].text));
-
-	return strip_emphasis(st, strip_host(t));
-}
-
-/*
- * Line i and the lines that are its wrapped rest, as one line in
- * st->joined; *last is set to the last line taken.  No fio line wraps
- * over more than COMMAND_LINES_MAX: a longer run of " \" lines (160,000
- * in a crafted file) is not joined on and on, each join reading the
- * whole text again.
- */
-static const char *join_wrapped(struct text_state *st, size_t i,
-				size_t *last)
-{
-	const struct input *in = st->ctx->in;
-
-	strbuf_reset(&st->joined);
-	strbuf_adds(&st->joined, clean_text(st, i));
-	for (*last = i; *last + 1 < in->nlines &&
-	     *last - i + 1 < COMMAND_LINES_MAX; ++*last) {
-		const struct input_line *l = &in->lines[*last + 1];
-		const char *next;
-		int how;
-
-		if (st->ctx->claimed[*last + 1] ||
-		    !same_origin(input_line_origin(in, l), st->origin))
-			break;
-		how = wrapped_rest(st, st->joined.buf, *last + 1);
-		if (!how)
-			break;
-		next = clean_text(st, *last + 1);
-		while (st->joined.len &&
-		       strchr(" \\", st->joined.buf[st->joined.len - 1]))
-			st->joined.buf[--st->joined.len] = '\0';
-		if (how == 1)
-			strbuf_addch(&st->joined, ' ');
-		strbuf_adds(&st->joined, next);
-	}
-	return st->joined.buf;
-}
-
 static int fio_text_parse(struct parse_ctx *ctx)
 {
 	struct text_state st;
@@ -1865,9 +1523,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_init(&st.cmd);
 	labels_init(&st.cmd_job);
 	strbuf_init(&st.metric);
-	strbuf_init(&st.unstarred);
-	strbuf_init(&st.joined);
-	learn_log_prefix(&st, ctx->in);
+	text_lines_init(&st.lines, ctx);
 	strbuf_init(&st.report_key);
 	find_last_reports(&st);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
@@ -1880,13 +1536,13 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		const char *t;
 		size_t last;
 
-		if (!same_origin(input_line_origin(ctx->in, l), st.origin)) {
+		if (!same_origin(input_line_origin(ctx->in, l), st.lines.origin)) {
 			end_output(&st);
-			st.origin = input_line_origin(ctx->in, l);
+			st.lines.origin = input_line_origin(ctx->in, l);
 		}
 		if (ctx->claimed[i])
 			continue;	/* another fio parser's (JSON) */
-		t = join_wrapped(&st, i, &last);
+		t = text_lines_join(&st.lines, i, &last);
 		if (*t)
 			text_line(&st, i, t);
 		if (ctx->claimed[i] && (st.cmd.n || st.cmd_job.n))
@@ -1906,8 +1562,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_release(&st.cmd);
 	labels_release(&st.cmd_job);
 	strbuf_release(&st.metric);
-	strbuf_release(&st.unstarred);
-	strbuf_release(&st.joined);
+	text_lines_release(&st.lines);
 	strbuf_release(&st.report_key);
 	if (st.last_report) {
 		keymap_release(st.last_report);

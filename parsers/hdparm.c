@@ -263,7 +263,8 @@ static int is_setting_line(const char *text)
 }
 
 /*
- * "/dev/sda:" alone on a line; also as a list item ("* /dev/sdb:" over
+ * "/dev/sda:" alone on a line, or with the poster's note after it
+ * ("/dev/sda1: (Dell Utility)"); also as a list item ("* /dev/sdb:" over
  * "  * Timing cached reads: ...": the input layer takes a bullet off
  * only before a known output line) or a comment ("-- /dev/sda4:").
  */
@@ -276,9 +277,17 @@ static int read_header(struct hdparm_state *st, const char *text)
 	else
 		text = past_comment(text);
 	n = strlen(text);
+	/* "/dev/sda1: (Dell Utility)": the poster's note after it */
+	if (starts_with(text, "/dev/") && text[n - 1] == ')') {
+		const char *b = strchr(text, ' '), *o = b ? skip_spaces(b) : NULL;
+
+		if (b && b[-1] == ':' && *o == '(' && !strchr(o + 1, '(') &&
+		    strchr(o, ')') == text + n - 1)
+			n = (size_t)(b - text);
+	}
 
 	if (n < 3 || text[0] != '/' || text[n - 1] != ':' ||
-	    strchr(text, ' '))
+	    memchr(text, ' ', n))
 		return 0;
 	free(st->device);
 	st->device = xstrndup(text, n - 1);
@@ -319,6 +328,7 @@ static int read_label(const char **p, struct timing *t)
 {
 	t->direct = skip_prefix(p, "O_DIRECT ");
 	t->has_offset = 0;
+	t->offset_gib = 0;	/* part of is_copy()'s key */
 	if (skip_prefix(p, "cached reads:") ||
 	    skip_prefix(p, "buffer-cache reads:")) {
 		t->op = "cachedread";
@@ -452,7 +462,7 @@ enum rest_kind {
  */
 static enum rest_kind after_rate(const char *rest, int wrapped)
 {
-	struct timing t;
+	struct timing t = { 0 };
 
 	if (!*rest)
 		return REST_NONE;
@@ -541,7 +551,7 @@ static size_t read_timings(struct parse_ctx *ctx, struct hdparm_state *st,
 			   size_t li, const char *s, int *emitted)
 {
 	for (;;) {
-		struct timing t;
+		struct timing t = { 0 };
 		enum timing_status status;
 		enum rest_kind kind;
 		const char *why, *rest = "";

@@ -194,12 +194,7 @@ void parse_ctx_release(struct parse_ctx *ctx);
 
 /* Is the file named like a fio log (JOB_bw.N.log, _clat...)? */
 int fio_log_name_kind(const char *name);
-/*
- * Why fio leaves a log of this name empty, when it does: a slat log
- * (JOB_slat.N.log) for a synchronous engine, a histogram log
- * (JOB_clat_hist.N.log) without log_hist_msec; NULL for other names.
- */
-const char *fio_log_empty_why(const char *name);
+
 /*
  * The fio version a fio output says (JSON "fio version", or the text
  * report's "fio-3.33" line) into out ("fio-3.33"); 0, or -1 when the

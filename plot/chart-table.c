@@ -4,19 +4,13 @@
  * sheets); see chart-table.h.
  */
 #include "chart-table.h"
+#include "../analysis/stats.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 int chart_table_build(const struct chart *c, struct chart_table *t)
 {
@@ -35,7 +29,7 @@ int chart_table_build(const struct chart *c, struct chart_table *t)
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t i = 0; i < c->series[s].n; i++)
 			t->x[u++] = c->series[s].p[i].x;
-	qsort(t->x, u, sizeof(double), cmp_double);
+	qsort(t->x, u, sizeof(double), stats_cmp_double);
 	n = u;
 	u = 0;
 	for (size_t i = 0; i < n; i++)

@@ -18,6 +18,7 @@
 #include "../analysis/table.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
+#include "../core/quantile.h"
 #include "../core/suggest.h"
 #include "../core/units.h"
 #include "../core/version.h"
@@ -290,33 +291,16 @@ static int y_uses_suffix(const struct chart *c)
 	return !strcmp(c->y.unit.name, "IOPS");
 }
 
-static char *format_sig(double v, char *buf, size_t size)
-{
-	double a = fabs(v);
-
-	if (isnan(v))
-		snprintf(buf, size, "-");
-	else if (a >= 100 || !(a > 0))
-		snprintf(buf, size, "%.0f", v);
-	else if (a >= 10)
-		snprintf(buf, size, "%.1f", v);
-	else if (a >= 1)
-		snprintf(buf, size, "%.2f", v);
-	else
-		snprintf(buf, size, "%.3g", v);
-	return buf;
-}
-
 char *chart_format_y(const struct chart *c, double v, char *buf, size_t size)
 {
 	char tmp[32];
 
 	if (y_uses_suffix(c) && fabs(v) >= 1e6)
-		snprintf(buf, size, "%sM", format_sig(v / 1e6, tmp, 32));
+		snprintf(buf, size, "%sM", human_sig(v / 1e6, tmp, 32));
 	else if (y_uses_suffix(c) && fabs(v) >= 1e4)
-		snprintf(buf, size, "%sk", format_sig(v / 1e3, tmp, 32));
+		snprintf(buf, size, "%sk", human_sig(v / 1e3, tmp, 32));
 	else
-		format_sig(v, buf, size);
+		human_sig(v, buf, size);
 	return buf;
 }
 
@@ -1349,28 +1333,25 @@ struct bucket {
 	uint64_t count;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_bucket(const void *a, const void *b)
 {
-	return cmp_double(&((const struct bucket *)a)->value,
+	return stats_cmp_double(&((const struct bucket *)a)->value,
 			  &((const struct bucket *)b)->value);
 }
 
-/* The smallest bucket value with at least q of the samples at or below. */
+/*
+ * The smallest bucket value with at least q of the samples at or below.
+ * q comes from 1 - pow(10, -x) along the curve, so the rank forgives
+ * 1e-12 of relative error (quantile_rank_frac()).
+ */
 static double bucket_quantile(const struct bucket *v, size_t n, double total,
 			      double q)
 {
-	double cum = 0;
+	uint64_t need = quantile_rank_frac(total, q, 1e-12), cum = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		cum += (double)v[i].count;
-		if (cum >= q * total * (1 - 1e-12))
+		cum += v[i].count;
+		if (cum >= need)
 			return v[i].value;
 	}
 	return n ? v[n - 1].value : NAN;
@@ -2003,7 +1984,7 @@ static int has_points(const struct chart *c)
 
 static int cmp_point_x(const void *a, const void *b)
 {
-	return cmp_double(&((const struct chart_point *)a)->x,
+	return stats_cmp_double(&((const struct chart_point *)a)->x,
 			  &((const struct chart_point *)b)->x);
 }
 

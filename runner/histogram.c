@@ -5,6 +5,7 @@
  * [lat_hist_bucket_low(b), lat_hist_bucket_low(b) + width).
  */
 #include "histogram.h"
+#include "../core/quantile.h"
 #include "../core/resultset.h"
 #include "../core/xalloc.h"
 
@@ -56,11 +57,7 @@ double lat_hist_percentile(const struct lat_hist *h, double pct)
 	if (!h->n)
 		return 0;
 	/* The smallest value with at least pct% of values at or below it. */
-	rank = (uint64_t)(pct / 100.0 * (double)h->n + 0.5);
-	if (rank < 1)
-		rank = 1;
-	if (rank > h->n)
-		rank = h->n;
+	rank = quantile_rank_rounded(h->n, pct);
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
 		seen += h->count[b];
 		if (seen >= rank)

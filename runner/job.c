@@ -7,6 +7,7 @@
 #include "../core/numscan.h"
 #include "../core/strbuf.h"
 #include "../core/suggest.h"
+#include "../core/units.h"
 
 #include <math.h>
 #include <string.h>
@@ -48,20 +49,12 @@ void job_options_release(struct job_options *o)
 int job_parse_size(const char *arg, uint64_t *out, struct strbuf *err)
 {
 	const char *p = arg;
-	double v, f = 1;
+	double v;
 
-	if (scan_double(&p, SCAN_NO_EXPONENT, &v)) {
+	if (scan_size(&p, 0, &v)) {
 		strbuf_addf(err, "'%s' is not a size", arg);
 		return -1;
 	}
-	if (*p && strchr("kKmMgGtT", *p))
-		f = pow(1024, (double)(strchr("kmgt", *p | 0x20) - "kmgt" + 1));
-	p += f > 1;
-	if (f > 1 && *p == 'i' && p[1] == 'B')
-		p += 2;
-	else if (*p == 'B')
-		p++;
-	v *= f;
 	if (*p || v < 1 || v > 9e18 || floor(v) < v) {
 		strbuf_addf(err, "'%s' is not a whole number of bytes (4k, "
 			    "512M, 1G)", arg);

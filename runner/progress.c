@@ -5,7 +5,7 @@
  * warnings and the summary start on a clean line.
  */
 #include "progress.h"
-#include "worker.h"
+#include "../core/clock.h"
 #include "../core/human.h"
 
 #include <stdio.h>
@@ -38,7 +38,7 @@ static void format_eta(double s, char *buf, size_t size)
 void progress_show(struct progress *p, const char *phase, double elapsed,
 		   double planned, double iops, int force)
 {
-	double now = (double)now_ns() * 1e-9, pct, left;
+	double now = (double)clock_now_ns() * 1e-9, pct, left;
 	char eta[32], rate[48] = "";
 	int n;
 

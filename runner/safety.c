@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "safety.h"
-#include "target.h"
+#include "sysfs.h"
 #include "../core/human.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"

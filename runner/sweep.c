@@ -11,6 +11,7 @@
 #include "progress.h"
 #include "safety.h"
 #include "target.h"
+#include "../core/clock.h"
 #include "../core/human.h"
 #include "../core/series.h"
 #include "../core/units.h"
@@ -502,7 +503,7 @@ static int sweep_body(struct sweep *s)
 	s->rs->sources[s->src].format = xstrdup("storan-run");
 	s->rs->sources[s->src].tool_version = xstrdup(STORAN_VERSION);
 	if (o->verify)
-		verify_map_init(&s->vmap, s->t.size, now_ns());
+		verify_map_init(&s->vmap, s->t.size, clock_now_ns());
 	total = (double)(o->nrw * o->nbs * o->niodepth * o->repeat) *
 		(o->ramp + o->runtime);
 	if (s->t.needs_layout)

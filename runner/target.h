@@ -8,7 +8,7 @@
  * scheduler, queue_depth (sysfs), link (pcie3x4, sata3: from the PCIe or
  * SATA link the device sits on, when sysfs exposes it), kernel (uname)
  * and cpu (/proc/cpuinfo).  A fact storan cannot read is left out, never
- * guessed.  Also the small sysfs readers safety.c shares.
+ * guessed.
  */
 #ifndef STORAN_RUNNER_TARGET_H
 #define STORAN_RUNNER_TARGET_H
@@ -21,13 +21,6 @@ struct target;
 
 /* Collects the facts about t into labels. */
 void target_facts(const struct target *t, struct labels *out);
-
-/* Reads a small sysfs/proc file, trailing blanks cut; 0 or -1. */
-int sysfs_read(const char *path, char *buf, size_t size);
-/* "8:16" -> makedev(8, 16); 0 when it is not of that form. */
-dev_t sysfs_parse_devno(const char *s);
-/* The real sysfs directory of a block device, or NULL; caller frees. */
-char *sysfs_block_dir(dev_t dev);
 
 /* "8.0 GT/s PCIe" and "4" -> "pcie3x4"; 0, or -1 when unknown. */
 int link_name_pcie(const char *speed, const char *width, char *buf,

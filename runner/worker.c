@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "worker.h"
 #include "progress.h"
+#include "../core/clock.h"
 #include "../core/xalloc.h"
 
 #include <errno.h>
@@ -21,14 +22,6 @@ volatile sig_atomic_t runner_stop_requested;
 
 enum phase { PHASE_RAMP, PHASE_MEASURE, PHASE_STOP };
 enum failure { FAIL_NONE, FAIL_IO, FAIL_VERIFY };
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* wyrand: one multiply per 64 random bits, plenty for offsets and data. */
 static inline uint64_t rng_next(uint64_t *s)
@@ -418,7 +411,7 @@ static int submit_batch(struct worker *w)
 		chunk = inflight ? inflight : 1;
 		if (chunk > w->nfree)
 			chunk = w->nfree;
-		now = now_ns();
+		now = clock_now_ns();
 		for (unsigned i = 0; i < chunk; i++) {
 			struct io_unit *u = w->free_units[--w->nfree];
 
@@ -460,7 +453,7 @@ static void *worker_main(void *arg)
 				 strerror(-n));
 			break;	/* cannot tell what is in flight */
 		}
-		now = now_ns();
+		now = clock_now_ns();
 		for (int i = 0; i < n; i++) {
 			complete_io(w, w->done[i], now, phase == PHASE_MEASURE);
 			w->free_units[w->nfree++] = w->done[i];
@@ -490,7 +483,7 @@ static uint64_t live_total(struct worker *w, unsigned n)
 
 static void sleep_until(uint64_t deadline)
 {
-	uint64_t now = now_ns();
+	uint64_t now = clock_now_ns();
 	struct timespec ts;
 
 	if (now >= deadline)
@@ -512,19 +505,19 @@ static uint64_t keep_time(struct run_shared *sh, struct worker *w,
 			  double ramp, double runtime, struct rusage *ru,
 			  struct progress *prog, int *interrupted)
 {
-	uint64_t t0 = now_ns(), ramp_end = t0 + (uint64_t)(ramp * 1e9);
+	uint64_t t0 = clock_now_ns(), ramp_end = t0 + (uint64_t)(ramp * 1e9);
 	uint64_t measure_start = 0, end = 0, last_ios = 0, last_t = t0, now;
 	double iops = -1;
 
 	if (ramp <= 0) {
 		getrusage(RUSAGE_SELF, &ru[0]);
-		measure_start = now_ns();
+		measure_start = clock_now_ns();
 		atomic_store(&sh->measure_start, measure_start);
 		atomic_store(&sh->phase, PHASE_MEASURE);
 	}
 	for (;;) {
 		sleep_until(measure_start ? end : ramp_end);
-		now = now_ns();
+		now = clock_now_ns();
 		if (runner_stop_requested) {
 			*interrupted = 1;
 			break;
@@ -533,7 +526,7 @@ static uint64_t keep_time(struct run_shared *sh, struct worker *w,
 			break;
 		if (!measure_start && now >= ramp_end) {
 			getrusage(RUSAGE_SELF, &ru[0]);
-			measure_start = now_ns();
+			measure_start = clock_now_ns();
 			atomic_store(&sh->measure_start, measure_start);
 			atomic_store(&sh->phase, PHASE_MEASURE);
 		}
@@ -554,7 +547,7 @@ static uint64_t keep_time(struct run_shared *sh, struct worker *w,
 			      0);
 	}
 	atomic_store(&sh->phase, PHASE_STOP);
-	now = now_ns();
+	now = clock_now_ns();
 	getrusage(RUSAGE_SELF, &ru[1]);
 	return measure_start ? now - measure_start : 0;
 }
@@ -596,7 +589,7 @@ static void start_workers(struct run_shared *sh, struct worker *w)
 	for (unsigned i = 0; i < sh->spec->numjobs; i++) {
 		w[i].sh = sh;
 		w[i].id = i;
-		w[i].rng = now_ns() ^ (UINT64_C(0x9e3779b97f4a7c15) * (i + 1));
+		w[i].rng = clock_now_ns() ^ (UINT64_C(0x9e3779b97f4a7c15) * (i + 1));
 		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]))
 			die("cannot start a worker thread");
 	}
@@ -671,7 +664,7 @@ static void *pass_buffer(uint64_t size, size_t *len)
 int layout_file(int fd, uint64_t size, const struct data_spec *data,
 		struct verify_map *verify, struct progress *prog)
 {
-	uint64_t rng = now_ns();
+	uint64_t rng = clock_now_ns();
 	double planned = layout_seconds(size);
 	size_t len;
 	char *buf = pass_buffer(size, &len);

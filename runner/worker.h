@@ -122,6 +122,4 @@ uint64_t verify_check(const struct verify_map *v, const void *buf,
 void data_fill(const struct data_spec *d, void *buf, size_t len,
 	       uint64_t *rng);
 
-uint64_t now_ns(void);
-
 #endif

@@ -15,6 +15,8 @@
 
 #include "analysis/check.h"
 #include "analysis/links.h"
+#include "ingest/ingest.h"
+#include "core/diag.h"
 #include "core/input.h"
 #include "core/numscan.h"
 
@@ -156,7 +158,6 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	result_set_release(&f->rs);
-	check_options_release(&f->opt);
 	check_list_release(&f->l);
 	return 0;
 }
@@ -297,6 +298,8 @@ static void test_cached_read(void **state)
 	assert_null(find(f, "cached-read", 6));		/* O_DIRECT */
 }
 
+/* The ingest records a text's cache drops in the result set; check
+ * reads them there. */
 static void test_cache_drop(void **state)
 {
 	struct fixture *f = *state;
@@ -304,13 +307,19 @@ static void test_cache_drop(void **state)
 		"$ dd if=/dev/zero of=t.img bs=1M count=100\n"
 		"$ echo 3 > /proc/sys/vm/drop_caches\n"
 		"$ dd if=t.img of=/dev/null\n";
+	struct diag_list diags;
 	struct input in;
 
+	diag_list_init(&diags);
 	input_from_buffer(&in, "post.txt", text, sizeof(text) - 1);
-	check_scan_cache_drops(&in, &f->opt);
+	ingest_input(&in, NULL, &f->rs, &diags);	/* commands, no output */
 	input_release(&in);
-	assert_int_equal(f->opt.ndrops, 1);
-	assert_int_equal(f->opt.drops[0].line, 2);
+	diag_list_release(&diags);
+	assert_int_equal(f->rs.n, 0);
+	assert_int_equal(f->rs.ndrops, 1);
+	assert_string_equal(f->rs.drops[0].name, "post.txt");
+	assert_int_equal(f->rs.drops[0].source, 0);
+	assert_int_equal(f->rs.drops[0].line, 2);
 	add_m(&f->rs, "dd", "write", "bw", "B/s", 1, "of=t.img", 1, 500e6);
 	add_m(&f->rs, "dd", "read", "bw", "B/s", 3, "if=t.img", 1, 5e9);
 	add_m(&f->rs, "dd", "write", "bw", "B/s", 4, "of=t.img", 1, 500e6);

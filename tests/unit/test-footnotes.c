@@ -61,7 +61,6 @@ static size_t checked(struct footnotes *fn, const struct result_set *rs)
 	check_options_init(&opt);
 	opt.ram = 16.0 * 1024 * 1024 * 1024;
 	assert_int_equal(footnotes_check(fn, rs, &opt, &set, &err), 0);
-	check_options_release(&opt);
 	strbuf_release(&err);
 	return set;
 }

@@ -90,38 +90,61 @@ static void test_scan_u64(void **state)
 	assert_int_equal(scan_u64(&r, &v), SCAN_NEGATIVE);
 }
 
-struct ucase {
+/* scan_size(): the spelling each caller accepts (runner job options: no
+ * flags; check's labels and --ram; fio's option values: all). */
+#define SIZE_CHECK (SIZE_PETA | SIZE_LONE_I | SIZE_LOWER_B)
+#define SIZE_FIO (SIZE_CHECK | SIZE_CAP_I)
+
+struct size_case {
 	const char *text;
-	enum prefix_base base;
-	double factor;
+	unsigned flags;
+	double bytes;
 	const char *rest;
 };
 
-static const struct ucase ucases[] = {
-	{ "MB/s", PREFIX_SI, 1e6, "/s" },
-	{ "MB/s", PREFIX_BINARY, 1048576, "/s" },
-	{ "MiB/s", PREFIX_SI, 1048576, "/s" },
-	{ "KiB", PREFIX_SI, 1024, "" },
-	{ "kB", PREFIX_SI, 1000, "" },
-	{ "GB", PREFIX_SI, 1e9, "" },
-	{ "GiB", PREFIX_SI, 1073741824.0, "" },
-	{ "TB", PREFIX_SI, 1e12, "" },
-	{ "B/s", PREFIX_SI, 1, "/s" },
-	{ "msec", PREFIX_SI, 1, "msec" },
-	{ "x", PREFIX_SI, 1, "x" },
+static const struct size_case size_cases[] = {
+	{ "4096", 0, 4096, "" },	{ "4k", 0, 4096, "" },
+	{ "4K", 0, 4096, "" },		{ "4KiB", 0, 4096, "" },
+	{ "4KB", 0, 4096, "" },		{ "1.5m", 0, 1572864, "" },
+	{ "2t", 0, 2199023255552.0, "" }, { "100B", 0, 100, "" },
+	{ "4Ki", 0, 4096, "i" },	{ "4Kib", 0, 4096, "ib" },
+	{ "4kb", 0, 4096, "b" },	{ "1P", 0, 1, "P" },
+	{ "4iB", 0, 4, "iB" },		{ "4KIB", 0, 4096, "IB" },
+	{ "4 k", 0, 4, " k" },		{ "4x", 0, 4, "x" },
+	{ "1P", SIZE_PETA, 1125899906842624.0, "" },
+	{ "4Ki", SIZE_CHECK, 4096, "" },  { "4kb", SIZE_CHECK, 4096, "" },
+	{ "4b", SIZE_CHECK, 4, "" },	  { "4KIB", SIZE_CHECK, 4096, "IB" },
+	{ "4KIB", SIZE_FIO, 4096, "" },	  { "4kIb", SIZE_FIO, 4096, "" },
+	{ "16.0KiB", SIZE_FIO, 16384, "" }, { "4MiBs", SIZE_FIO, 4194304, "s" },
+	{ "1e3", 0, 1, "e3" },
 };
 
-static void test_scan_size_unit(void **state)
+static void test_scan_size(void **state)
 {
-	(void)state;
-	for (size_t i = 0; i < sizeof(ucases) / sizeof(ucases[0]); i++) {
-		const char *p = ucases[i].text;
-		double f = 0;
+	double v;
+	const char *p;
 
-		scan_size_unit(&p, ucases[i].base, &f);
-		assert_true(fabs(f - ucases[i].factor) < 1e-6);
-		assert_string_equal(p, ucases[i].rest);
+	(void)state;
+	for (size_t i = 0; i < sizeof(size_cases) / sizeof(size_cases[0]);
+	     i++) {
+		p = size_cases[i].text;
+		v = 0;
+		if (scan_size(&p, size_cases[i].flags, &v))
+			fail_msg("'%s' not a size", size_cases[i].text);
+		if (v < size_cases[i].bytes || v > size_cases[i].bytes ||
+		    strcmp(p, size_cases[i].rest))
+			fail_msg("'%s' flags %u: %.17g rest '%s', want %.17g "
+				 "rest '%s'", size_cases[i].text,
+				 size_cases[i].flags, v, p,
+				 size_cases[i].bytes, size_cases[i].rest);
 	}
+	p = "k";
+	assert_int_equal(scan_size(&p, SIZE_FIO, &v), -1);
+	assert_string_equal(p, "k");
+	p = "";
+	assert_int_equal(scan_size(&p, 0, &v), -1);
+	p = "-4k";	/* no sign: a size is never negative */
+	assert_int_equal(scan_size(&p, SIZE_FIO, &v), -1);
 }
 
 static void test_metric_units(void **state)
@@ -180,7 +203,7 @@ int main(void)
 		cmocka_unit_test(test_scan_double_table),
 		cmocka_unit_test(test_scan_double_ignores_locale),
 		cmocka_unit_test(test_scan_u64),
-		cmocka_unit_test(test_scan_size_unit),
+		cmocka_unit_test(test_scan_size),
 		cmocka_unit_test(test_metric_units),
 	};
 

@@ -592,6 +592,44 @@ static void test_append(void **state)
 }
 
 /*
+ * Cache drops move with their set, whichever way it is appended (their
+ * source index shifted as the measurements'), and go with their source
+ * when it is truncated away (an input voided while read).
+ */
+static void test_append_cache_drops(void **state)
+{
+	struct result_set dst, a, b;
+
+	(void)state;
+	result_set_init(&dst);
+	one_source_set(&a, "a.txt", 1);
+	result_set_add_cache_drop(&a, 0, "a.txt", 3);
+	one_source_set(&b, "b.txt", 2);
+	result_set_add_cache_drop(&b, 0, "run.txt", 9);
+	result_set_add_cache_drop(&b, 0, "b.txt", 12);
+	result_set_append(&dst, &a);		/* taken whole */
+	result_set_append(&dst, &b);		/* copied after */
+	assert_int_equal(dst.ndrops, 3);
+	assert_string_equal(dst.drops[0].name, "a.txt");
+	assert_int_equal(dst.drops[0].source, 0);
+	assert_int_equal(dst.drops[0].line, 3);
+	assert_string_equal(dst.drops[2].name, "b.txt");
+	assert_int_equal(dst.drops[2].source, 1);	/* b's source, moved */
+	assert_int_equal(dst.drops[2].line, 12);
+	assert_int_equal(b.ndrops, 0);
+	assert_null(b.drops);
+	/* the drops of a source truncated away go with it */
+	result_set_truncate(&dst, 1, 1);
+	assert_int_equal(dst.ndrops, 1);
+	assert_string_equal(dst.drops[0].name, "a.txt");
+	result_set_truncate(&dst, 0, 0);
+	assert_int_equal(dst.ndrops, 0);
+	result_set_release(&a);
+	result_set_release(&b);
+	result_set_release(&dst);
+}
+
+/*
  * The JSON reader: a measurement whose labels are written as the last
  * one's shares its set (one copy for a job's metrics); a different one
  * gets its own; changing a shared set changes only its measurement.
@@ -689,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_histogram_values_memo),
 		cmocka_unit_test(test_measurement_block),
 		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_append_cache_drops),
 		cmocka_unit_test(test_json_shares_labels),
 		cmocka_unit_test(test_json_shares_long_labels),
 	};

@@ -16,6 +16,7 @@
 #include "core/strbuf.h"
 #include "runner/job.h"
 #include "runner/safety.h"
+#include "runner/sysfs.h"
 #include "runner/target.h"
 
 static void test_sizes(void **state)

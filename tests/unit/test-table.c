@@ -486,11 +486,37 @@ static void test_human_format(void **state)
 			    "1e+299");
 }
 
+/* human_sig(): the same digits below 1e15, every digit above (charts). */
+static void test_human_sig(void **state)
+{
+	static const struct { double x; const char *want; } cases[] = {
+		{ 1234567, "1234567" }, { 239, "239" }, { 100, "100" },
+		{ 99.96, "100.0" }, { 61.23, "61.2" }, { 10, "10.0" },
+		{ 1.254, "1.25" }, { 1, "1.00" }, { 0.01234, "0.0123" },
+		{ 0, "0" }, { -61.23, "-61.2" }, { NAN, "-" },
+		{ 1e15, "1000000000000000" },
+	};
+	struct display_unit one = { "B/s", 1 };
+	char buf[32], ref[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_string_equal(human_sig(cases[i].x, buf, sizeof(buf)),
+				    cases[i].want);
+		if (!(fabs(cases[i].x) >= 1e15))
+			assert_string_equal(human_format(cases[i].x, &one, ref,
+							 sizeof(ref)), buf);
+	}
+	assert_string_equal(human_format(1e15, &one, buf, sizeof(buf)),
+			    "1e+15");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pivot_cells_and_order),
 		cmocka_unit_test(test_human_format),
+		cmocka_unit_test(test_human_sig),
 		cmocka_unit_test(test_text_width_of_wide_labels),
 		cmocka_unit_test(test_pivot_stats),
 		cmocka_unit_test(test_pivot_mixed_and_lacking),
