@@ -971,6 +971,69 @@ static void name_sides(struct experiment *ex)
 	strbuf_release(&sb);
 }
 
+/* The directory path sits in, its last part ("runs/before/x.log" ->
+ * "before"), or NULL when the path names none. */
+static char *directory_name(const char *path)
+{
+	const char *end = strrchr(path, '/'), *start;
+
+	while (end && end > path && end[-1] == '/')
+		end--;
+	if (!end || end == path)
+		return NULL;
+	start = end;
+	while (start > path && start[-1] != '/')
+		start--;
+	if ((end - start == 1 && *start == '.') ||
+	    (end - start == 2 && !strncmp(start, "..", 2)))
+		return NULL;
+	return xstrndup(start, (size_t)(end - start));
+}
+
+/*
+ * Sides (one result set each) whose inputs' names gave them one name:
+ * before/job_bw.1.log and after/job_bw.1.log are both "job".  Then the
+ * directories the inputs of their first measurements sat in name them
+ * ("before", "after"), where those tell every side apart; else the
+ * names stay.
+ */
+static void tell_sides_apart(struct experiment *ex,
+			     const struct result_set *sets, size_t nsets)
+{
+	char **dir;
+	int clash = 0, distinct = 1;
+
+	if (ex->nsides != nsets || nsets < 2)
+		return;
+	for (size_t a = 0; a < nsets; a++)
+		for (size_t b = a + 1; b < nsets; b++)
+			clash |= !strcmp(ex->sides[a].name, ex->sides[b].name);
+	if (!clash)
+		return;
+	dir = xcalloc(nsets, sizeof(*dir));
+	for (size_t s = 0; s < nsets; s++) {
+		/* a view into a merged set lists every input's sources: its
+		 * own are its measurements' */
+		const struct measurement *m = sets[s].n ? &sets[s].m[0] : NULL;
+
+		dir[s] = m && m->source < sets[s].nsources ?
+			 directory_name(sets[s].sources[m->source].path) :
+			 NULL;
+		distinct &= dir[s] != NULL;
+		for (size_t t = 0; distinct && t < s; t++)
+			distinct = strcmp(dir[s], dir[t]) != 0;
+	}
+	for (size_t s = 0; s < nsets; s++) {
+		if (distinct) {
+			free(ex->sides[s].name);
+			ex->sides[s].name = dir[s];
+		} else {
+			free(dir[s]);
+		}
+	}
+	free(dir);
+}
+
 /* ---- groups ------------------------------------------------------------ */
 
 static void make_groups(struct experiment *ex)
@@ -1125,6 +1188,8 @@ int experiment_build(struct experiment *ex, const struct result_set *sets,
 	decide_roles(ex, opt);
 	finish_keys(ex);
 	name_sides(ex);
+	if (!opt->side_key)
+		tell_sides_apart(ex, sets, nsets);
 	make_groups(ex);
 	fill_groups(ex);
 	note_pooled(ex, opt);
