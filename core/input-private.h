@@ -68,6 +68,14 @@ const char *input_find_text(const char *text, const char *needle);
 void input_grow_lines(struct input *in, size_t need);
 
 /*
+ * The most pieces input_add_text() cuts one line into, beyond its own
+ * (input-reflow.c).  split_lines() sizes the arena by it: each cut where
+ * no blank was costs a NUL more, and only lines of 40 bytes and more are
+ * cut.
+ */
+#define REFLOW_MAX 16
+
+/*
  * input-reflow.c.  input_qp_append() decodes one quoted-printable line
  * onto sb, returning 1 when it ends in a soft break (the next line
  * continues it).  input_has_wide_blanks() says whether the text holds

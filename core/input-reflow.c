@@ -146,8 +146,6 @@ static int starts_reflowed_line(const char *p, const char *end)
 	       opens_with(q, end, " bytes transferred");
 }
 
-#define REFLOW_MAX 16
-
 /* Is [h, e) hdparm's device header ("/dev/sda:"), blanks around it? */
 static int is_device_header(const char *h, const char *e)
 {

@@ -98,10 +98,10 @@ static void split_lines(struct input *in)
 	/* Every clean line is no longer than its raw line (decoding only
 	 * shortens) and a NUL takes the place of its '\n' or CR: the texts
 	 * fit in the raw size and one more byte.  A dd output glued to
-	 * what was before it (check_glued()) is cut where no blank was: a
-	 * NUL more for each such cut, at most REFLOW_MAX of them in a line
-	 * of at least 40 bytes (add_reflowed()), so half as much again
-	 * holds them (pages never touched cost nothing). */
+	 * what was before it (input-reflow.c, check_glued()) is cut where
+	 * no blank was: a NUL more for each such cut, at most REFLOW_MAX of
+	 * them in a line of at least 40 bytes (add_reflowed()), so half as
+	 * much again holds them (pages never touched cost nothing). */
 	in->arena = xmalloc(in->size + in->size / 2 + 2);
 	arena = in->arena;
 	/* a first guess of 64 bytes a line; a big array grows by mremap()
