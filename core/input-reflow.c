@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE
+/*
+ * Text whose lines were rewritten on the way to the file: a mail kept
+ * quoted-printable, no-break spaces copied from a web page, a progress
+ * line overwritten in a terminal ('\r'), and lines a page or mail client
+ * ran together ("$ dd ... 1024+0 records in 1024+0 records out ...",
+ * dd's output glued to its command without a blank).  Each is undone
+ * here, every piece under the number of the file line it came from, and
+ * the pieces go to input_add_line() (input-clean.c) one by one.
+ */
+#include "input.h"
+#include "input-private.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Appends a quoted-printable line to sb, decoded ("=3D" is '=', "=20" a
+ * blank; "=00" is left as it is).  Returns 1 when the line ends in a
+ * soft break ("=" at the end: the mail client wrapped it and the next
+ * line continues it).
+ */
+int input_qp_append(struct strbuf *sb, const char *s, const char *end)
+{
+	while (end > s && (end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	for (; s < end; s++) {
+		if (*s == '=' && s + 1 == end)
+			return 1;
+		/* "=00" stays as it is: a NUL would end the line's text
+		 * early, hiding what follows from every parser */
+		if (*s == '=' && s + 2 < end + 1 && hex_value(s[1]) >= 0 &&
+		    hex_value(s[2]) >= 0 && (s[1] != '0' || s[2] != '0')) {
+			strbuf_addch(sb, (char)(hex_value(s[1]) * 16 +
+						hex_value(s[2])));
+			s += 2;
+			continue;
+		}
+		strbuf_addch(sb, *s);
+	}
+	return 0;
+}
+
+/* Does [p, end) open with the phrase? */
+static int opens_with(const char *p, const char *end, const char *phrase)
+{
+	size_t n = strlen(phrase);
+
+	return (size_t)(end - p) >= n && !memcmp(p, phrase, n);
+}
+
+/*
+ * "user@host:~/dir$" and a blank at p: the prompt of the next command,
+ * which a page that lost its breaks glues after the output before it.
+ */
+static int opens_user_prompt(const char *p, const char *end)
+{
+	const char *e = p, *at = NULL, *colon = NULL;
+
+	while (e < end && *e != ' ' && *e != '\t' && e - p <= 64) {
+		if (*e == '@' && !at)
+			at = e;
+		if (*e == ':' && at && !colon)
+			colon = e;
+		e++;
+	}
+	return at && colon && at > p && colon > at + 1 && e < end &&
+	       e - p <= 64 &&
+	       (e[-1] == '$' || e[-1] == '#');
+}
+
+/*
+ * Does a line of output start at p, in a line whose breaks a web page or
+ * mail client lost?  Only fixed phrases that nothing else prints:
+ * hdparm's "Timing ... reads" and its "/dev/sdX:" header before one, dd's
+ * "N+M records in|out" and "N bytes (" / "N bytes copied|transferred",
+ * the shell's "real 0m1.2s" / "user" / "sys", iozone's table header
+ * ("kB  reclen ...", "random random ..."), blockdev-perftest's
+ * ("blocksize  W  W ..."); and the "user@host:~$ " of the next command.
+ */
+static int starts_reflowed_line(const char *p, const char *end)
+{
+	const char *q = p;
+
+	switch (*p) {
+	case 'T':
+		return opens_with(p, end, "Timing cached reads:") ||
+		       opens_with(p, end, "Timing buffered disk reads") ||
+		       opens_with(p, end, "Timing buffer-cache reads:") ||
+		       opens_with(p, end, "Timing O_DIRECT ");
+	case '/':
+		if (!opens_with(p, end, "/dev/"))
+			return 0;
+		while (q < end && *q != ' ' && *q != '\t')
+			q++;
+		return q[-1] == ':' && opens_with(skip_blanks(q, end), end,
+						  "Timing ");
+	case 'r': case 'u': case 's':
+		if (!opens_with(p, end, "real") && !opens_with(p, end, "user") &&
+		    !opens_with(p, end, "sys"))
+			return opens_with(p, end, "random random ");
+		q = skip_blanks(p + (*p == 's' ? 3 : 4), end);
+		if (q == p + (*p == 's' ? 3 : 4))
+			return 0;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		return q < end && *q == 'm' && q + 1 < end &&
+		       q[1] >= '0' && q[1] <= '9';
+	case 'b':	/* blockdev-perftest's "blocksize        W ..." */
+		return opens_with(p, end, "blocksize ") &&
+		       opens_with(skip_blanks(p + 10, end), end, "W ");
+	case 'K': case 'k':
+		return opens_with(p, end, "KB  reclen ") ||
+		       opens_with(p, end, "kB  reclen ") ||
+		       opens_with(p, end, "KB reclen ") ||
+		       opens_with(p, end, "kB reclen ");
+	}
+	if (opens_user_prompt(p, end))
+		return 1;
+	if (*p < '0' || *p > '9')
+		return 0;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q < end && *q == '+') {
+		const char *d = ++q;
+
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		return q > d && (opens_with(q, end, " records in") ||
+				 opens_with(q, end, " records out"));
+	}
+	return opens_with(q, end, " bytes (") ||
+	       opens_with(q, end, " bytes copied") ||
+	       opens_with(q, end, " bytes transferred");
+}
+
+/* Is [h, e) hdparm's device header ("/dev/sda:"), blanks around it? */
+static int is_device_header(const char *h, const char *e)
+{
+	const char *p;
+
+	while (h < e && is_blank(*h))
+		h++;
+	while (e > h && is_blank(e[-1]))
+		e--;
+	if (!opens_with(h, e, "/dev/") || e[-1] != ':')
+		return 0;
+	for (p = h; p < e && !is_blank(*p); p++)
+		;
+	return p == e;
+}
+
+/*
+ * A line that is one Markdown inline-code span, as a blog shows an
+ * output or a command ("`/dev/sda: Timing cached reads: ... MB/sec`"):
+ * narrows [*s, *end) to the span's text.  A fence ("```") is no span.
+ */
+static void past_inline_code(const char **s, const char **end)
+{
+	const char *b = *s, *e = *end;
+
+	while (b < e && is_blank(*b))
+		b++;
+	while (e > b && is_blank(e[-1]))
+		e--;
+	if (e - b < 3 || *b != '`' || e[-1] != '`' || b[1] == '`' ||
+	    memchr(b + 1, '`', (size_t)(e - b - 2)))
+		return;
+	*s = b + 1;
+	*end = e - 1;
+}
+
+/* Past a run of digits at p. */
+static const char *past_digits(const char *p, const char *end)
+{
+	while (p < end && is_digit(*p))
+		p++;
+	return p;
+}
+
+/*
+ * dd's "N+M records in" or "N+M records out" (the English words) at p:
+ * the end of the phrase, or NULL.  *plus is the '+'.
+ */
+static const char *dd_records_at(const char *p, const char *end,
+				 const char **plus)
+{
+	const char *q = past_digits(p, end), *d;
+
+	if (q == p || q >= end || *q != '+')
+		return NULL;
+	*plus = q;
+	d = ++q;
+	q = past_digits(q, end);
+	if (q == d)
+		return NULL;
+	if (opens_with(q, end, " records in"))
+		return q + 11;
+	if (opens_with(q, end, " records out"))
+		return q + 12;
+	return NULL;
+}
+
+/* dd's summary opening at p: "N bytes (", "N bytes copied|transferred". */
+static int dd_summary_at(const char *p, const char *end)
+{
+	const char *q = past_digits(p, end);
+
+	return q > p && (opens_with(q, end, " bytes (") ||
+			 opens_with(q, end, " bytes copied") ||
+			 opens_with(q, end, " bytes transferred"));
+}
+
+/*
+ * A dd output glued to what was before it, where a page lost the break
+ * and the blank between them: "... conv=fdatasync1+0 records in",
+ * "records in131072+0 records out2147483648 bytes (2.1 GB) copied, ...".
+ * p is the first digit of a run that a non-blank, non-digit ends
+ * before; returns where the output starts (in the run: the run may
+ * hold the end of an operand, "count=1010+0 records in10+0 records
+ * out"), or NULL.  Where the run may end in a number of its own (after
+ * '=' or a digit) the split is taken only when the "records out" count
+ * on the same line says it; after a word ("fdatasync", "direct") the
+ * whole run is the count.
+ */
+static const char *glued_dd_opening(const char *s, const char *p,
+				    const char *end)
+{
+	const char *plus, *e, *oplus, *oe;
+	size_t n, on;
+
+	if (dd_summary_at(p, end))	/* only right after records */
+		return (p - s >= 11 && !memcmp(p - 11, "records out", 11)) ||
+		       (p - s >= 10 && !memcmp(p - 10, "records in", 10)) ?
+		       p : NULL;
+	if (!(e = dd_records_at(p, end, &plus)))
+		return NULL;
+	n = (size_t)(plus - p);
+	/* the out count right after, "N'+M' records out", on this line */
+	if (end - e > 1 && e[-1] == 'n' && is_digit(*e) &&
+	    (oe = dd_records_at(e, end, &oplus)) && oe[-1] == 't') {
+		on = (size_t)(oplus - e);
+		if (on < n && !memcmp(plus - on, e, on) &&
+		    ((plus - on)[0] != '0' || on == 1))
+			return plus - on;
+		if (on == n && !memcmp(p, e, n))
+			return p;
+	}
+	return p[-1] == '=' ? NULL : p;
+}
+
+/*
+ * The end of a GNU dd summary's rate when more text is glued to it
+ * ("... copied, 40.7823 s, 52.7 MB/s## sync# dd ..."): the next prompt
+ * or command starts there.  NULL when the summary at p ends the line or
+ * a blank follows its rate.
+ */
+static const char *glued_after_rate(const char *p, const char *end)
+{
+	const char *c = NULL, *r;
+
+	for (const char *q = p; q + 9 <= end; q++)
+		if (!memcmp(q, " copied, ", 9)) {
+			c = q + 9;
+			break;
+		}
+	if (!c)
+		return NULL;
+	for (r = c; r + 2 < end; r++)
+		if (r[0] == 'B' && r[1] == '/' && r[2] == 's')
+			break;
+	if (r + 2 >= end)
+		return NULL;
+	r += 3;
+	return r < end && !is_blank(*r) && *r != ',' && *r != ')' ? r : NULL;
+}
+
+enum cut_kind { CUT_BLANK, CUT_GLUED, CUT_RATE };
+
+/*
+ * The glued cuts hold only when every piece they open is exactly one of
+ * dd's phrases: a records line to the next cut ("1+0 records in"), or a
+ * summary (to its rate, where a cut after the rate frees what was glued
+ * after it).  Else they all go (the blank-led cuts stay): returns the
+ * cuts kept.
+ */
+static size_t check_glued(const char **cut, enum cut_kind *kind, size_t n,
+			  const char *end)
+{
+	size_t k = 0;
+	int ok = 1;
+
+	for (size_t i = 0; i < n && ok; i++) {
+		const char *stop = i + 1 < n ? cut[i + 1] : end, *plus, *e;
+
+		if (kind[i] != CUT_GLUED)
+			continue;
+		if (dd_summary_at(cut[i], stop))
+			continue;
+		e = dd_records_at(cut[i], stop, &plus);
+		while (e && e < stop && is_blank(*e))
+			e++;
+		ok = e == stop;
+	}
+	if (ok)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (kind[i] == CUT_BLANK)
+			kind[k] = kind[i], cut[k++] = cut[i];
+	return k;
+}
+
+/*
+ * Where a page glued a dd output to its command, it glued the prompts
+ * too: "...38## sync# dd if=/dev/zero ... of=/data/tmp131072+0 records
+ * in..." and, after the summary's rate, "MB/s## sync# dd if=...".  In
+ * the piece before a glued output and the piece after a glued rate, a
+ * "# " or "$ " right after a non-blank opens a prompt line: cut there
+ * too.  Returns the number of cuts.
+ */
+static size_t cut_glued_prompts(const char *s, const char **cut,
+				enum cut_kind *kind, size_t n, const char *end)
+{
+	const char *out[REFLOW_MAX];
+	enum cut_kind ok[REFLOW_MAX];
+	size_t k = 0;
+
+	for (size_t i = 0; i <= n && k < REFLOW_MAX; i++) {
+		const char *a = i ? cut[i - 1] : s, *b = i < n ? cut[i] : end;
+
+		if ((i < n && kind[i] == CUT_GLUED &&
+		     !dd_summary_at(cut[i], end)) ||
+		    (i && kind[i - 1] == CUT_RATE))
+			for (const char *q = a + 1; q + 2 < b && k < REFLOW_MAX;
+			     q++)
+				if ((*q == '#' || *q == '$') && q[1] == ' ' &&
+				    !is_blank(q[-1]) && !is_blank(q[2]))
+					ok[k] = CUT_RATE, out[k++] = q;
+		if (i < n && k < REFLOW_MAX)
+			ok[k] = kind[i], out[k++] = cut[i];
+	}
+	memcpy(cut, out, k * sizeof(*cut));
+	memcpy(kind, ok, k * sizeof(*kind));
+	return k;
+}
+
+/*
+ * A line a web page or mail client ran together from several ("$ dd
+ * if=/dev/zero of=t bs=1M count=1024 1024+0 records in 1024+0 records
+ * out 1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.1 s, 211 MB/s") is
+ * cut again before each such opening, every piece under the line's own
+ * number.  Two openings, or one after a command, make it one: a sentence
+ * that quotes one phrase keeps its line.
+ */
+static void add_reflowed(struct input *in, char **arena, const char *s,
+			 const char *end, unsigned lineno)
+{
+	const char *cut[REFLOW_MAX];
+	enum cut_kind kind[REFLOW_MAX];
+	size_t n = 0;
+	int glued = 0;
+
+	if (input_add_table_row(in, arena, s, end, lineno))
+		return;
+	if (memchr(s, '`', (size_t)(end - s)))
+		past_inline_code(&s, &end);
+	if (end - s < 40) {
+		input_add_line(in, arena, s, end, lineno);
+		return;
+	}
+	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++) {
+		const char *g, *r;
+
+		if ((p[-1] == ' ' || p[-1] == '\t') && p[0] != ' ' &&
+		    p[0] != '\t' && starts_reflowed_line(p, end))
+			kind[n] = CUT_BLANK, cut[n++] = g = p;
+		else if (is_digit(*p) && !is_blank(p[-1]) &&
+			 !is_digit(p[-1]) && (g = glued_dd_opening(s, p, end)))
+			kind[n] = CUT_GLUED, cut[n++] = g, glued = 1;
+		else
+			continue;
+		p = g;
+		/* a summary's rate with the next prompt glued to it */
+		if (n < REFLOW_MAX && dd_summary_at(g, end) &&
+		    (r = glued_after_rate(g, end)))
+			kind[n] = CUT_RATE, cut[n++] = p = r, glued = 1;
+	}
+	if (glued && (n = check_glued(cut, kind, n, end)))
+		n = cut_glued_prompts(s, cut, kind, n, end);
+	if (n == 1) {
+		/* one opening: the text before it is a command of a tool
+		 * that prints such a line */
+		const char *h = s;
+		char *head;
+
+		while (h < cut[0] && (is_blank(*h) || *h == '>'))
+			h++;	/* "> $ dd ...": a quoted mail's line */
+		if (is_device_header(h, cut[0]))	/* hdparm's */
+			goto cut;
+		if (!in->runs_output_tool)
+			n = 0;
+		else {
+			head = xstrndup(h, (size_t)(cut[0] - h));
+			if (!in->runs_output_tool(head))
+				n = 0;
+			free(head);
+		}
+	}
+cut:
+	for (size_t i = 0; i < n; i++) {
+		input_add_line(in, arena, s, cut[i], lineno);
+		s = cut[i];
+	}
+	input_add_line(in, arena, s, end, lineno);
+}
+
+static inline void add_piece(struct input *in, char **arena, const char *s,
+		      const char *end, unsigned lineno, int has_cr)
+{
+	const char *c;
+
+	/* A lone CR inside a line is a terminal overwrite. */
+	while (has_cr && (c = memchr(s, '\r', (size_t)(end - s))) &&
+	       c + 1 < end) {
+		if (c > s)
+			input_add_line(in, arena, s, c, lineno);
+		s = c + 1;
+	}
+	add_reflowed(in, arena, s, end, lineno);
+}
+
+/* Length of a no-break or thin space at s in UTF-8 (U+00A0, U+202F,
+ * U+2009), else 0. */
+static size_t wide_blank(const char *s, const char *end)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (end - s >= 2 && u[0] == 0xc2 && u[1] == 0xa0)
+		return 2;
+	if (end - s >= 3 && u[0] == 0xe2 && u[1] == 0x80 &&
+	    (u[2] == 0xaf || u[2] == 0x89))
+		return 3;
+	return 0;
+}
+
+/*
+ * Text copied from a web page or a mail client carries no-break spaces
+ * for blanks (" Timing cached reads:\xc2\xa0 25000 MB", "5.1\xc2\xa0s"), and
+ * French typography a narrow one before units: no parser knows them
+ * for blanks.  Does the text hold any (raw, or as quoted-printable)?
+ */
+int input_has_wide_blanks(const char *data, int qp)
+{
+	return input_find_text(data, "\xc2\xa0") ||
+	       input_find_text(data, "\xe2\x80\xaf") ||
+	       input_find_text(data, "\xe2\x80\x89") ||
+	       (qp && (input_find_text(data, "=C2=A0") ||
+		       input_find_text(data, "=E2=80")));
+}
+
+/* add_piece() of [s, end) with its wide blanks made plain ones. */
+void input_add_text(struct input *in, char **arena, const char *s,
+		    const char *end, unsigned lineno, int has_cr,
+		    struct strbuf *plain)
+{
+	if (!plain) {
+		add_piece(in, arena, s, end, lineno, has_cr);
+		return;
+	}
+	strbuf_reset(plain);
+	while (s < end) {
+		size_t w = wide_blank(s, end);
+		const char *run = s;
+
+		if (w) {
+			strbuf_addch(plain, ' ');
+			s += w;
+			continue;
+		}
+		while (s < end && !wide_blank(s, end))
+			s++;
+		strbuf_add(plain, run, (size_t)(s - run));
+	}
+	add_piece(in, arena, strbuf_str(plain), strbuf_str(plain) + plain->len,
+		  lineno, has_cr);
+}
