@@ -3,7 +3,7 @@
  * What the files of storan check share: check.c (the context, the order
  * by source and line, building findings, running them, the public API)
  * and the families of checks, check-link.c (a figure against its link,
- * hdparm -T) and the rest.  Nothing else includes it: the API is check.h.
+ * hdparm -T), check-cache.c (figures of the page cache) and the rest.  Nothing else includes it: the API is check.h.
  *
  * A check reads the result set through struct check_ctx and appends
  * findings with add(); it never modifies the set.  A helper only one
@@ -114,17 +114,33 @@ const char *source_of(const struct check_ctx *c, size_t i);
 const char *place_of(const struct check_ctx *c, size_t i);
 char *figure(double v, const char *unit, char *buf, size_t size);
 
+/* check.c: the measurement of the test at position pos with metric */
+const struct measurement *sibling(const struct check_ctx *c,
+				  size_t pos, const char *metric);
+
 /* check.c: building findings */
 __attribute__((format(printf, 7, 8)))
 struct check_finding *add(struct check_ctx *c, enum check_severity sev,
 			  const char *code, size_t mi, double value,
 			  double limit, const char *fmt, ...);
 void also(struct check_finding *f, size_t mi);
+void also_test(struct check_ctx *c, struct check_finding *f, size_t pos);
+struct check_finding *found_here(struct check_ctx *c, size_t pos,
+				 const char *code);
+struct check_finding *found_in_output(struct check_ctx *c, size_t pos,
+				      const char *code);
 
 /* check-link.c */
 int link_of(struct check_ctx *c, size_t mi, struct link_info *l,
 	    const char **hint, const char **family);
 void check_over_link(struct check_ctx *c, size_t mi);
 void check_hdparm_cache(struct check_ctx *c, size_t mi);
+
+/* check-cache.c */
+void check_small_file(struct check_ctx *c, size_t pos);
+void check_no_sync(struct check_ctx *c, size_t pos);
+void check_partial(struct check_ctx *c, size_t pos);
+void check_zero_data(struct check_ctx *c, size_t pos);
+void check_cached_read(struct check_ctx *c, size_t pos);
 
 #endif
