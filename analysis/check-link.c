@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
+/* ---- over-link and unknown-link ---- */
+
 /*
  * hdparm -T reads one buffer over and over: from the page cache (memory,
  * never the link), but with --direct ("Timing O_DIRECT cached reads")

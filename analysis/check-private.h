@@ -3,11 +3,15 @@
  * What the files of storan check share: check.c (the context, the order
  * by source and line, building findings, running them, the public API)
  * and the families of checks, check-link.c (a figure against its link,
- * hdparm -T), check-cache.c (figures of the page cache) and the rest.  Nothing else includes it: the API is check.h.
+ * hdparm -T), check-cache.c (figures of the page cache) and check-runs.c
+ * (how long, how steady and how often a test ran).  Nothing else
+ * includes it: the API is check.h.
  *
  * A check reads the result set through struct check_ctx and appends
  * findings with add(); it never modifies the set.  A helper only one
- * family uses stays static in that family's file.
+ * family uses stays static in that family's file.  These names have no
+ * check_ prefix, as they had when all was one file; the check_ ones
+ * below are the checks, called in order by run_checks() in check.c.
  */
 #ifndef STORAN_CHECK_PRIVATE_H
 #define STORAN_CHECK_PRIVATE_H
@@ -112,6 +116,7 @@ static inline double mean(const struct measurement *m)
 /* check.c: where a measurement was read, and a figure in words */
 const char *source_of(const struct check_ctx *c, size_t i);
 const char *place_of(const struct check_ctx *c, size_t i);
+const char *prefix_of(const struct check_ctx *c, size_t i);
 char *figure(double v, const char *unit, char *buf, size_t size);
 
 /* check.c: the measurement of the test at position pos with metric */
@@ -142,5 +147,12 @@ void check_no_sync(struct check_ctx *c, size_t pos);
 void check_partial(struct check_ctx *c, size_t pos);
 void check_zero_data(struct check_ctx *c, size_t pos);
 void check_cached_read(struct check_ctx *c, size_t pos);
+
+/* check-runs.c */
+void check_short_run(struct check_ctx *c, size_t pos);
+void short_runs_in_all(struct check_ctx *c, struct check_finding *f);
+void check_steady_state(struct check_ctx *c, size_t pos);
+void check_buffered_aio(struct check_ctx *c, size_t pos);
+void check_repetitions(struct check_ctx *c);
 
 #endif
