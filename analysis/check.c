@@ -9,46 +9,33 @@
  * this line" and "what came before" are cheap), and repetition groups
  * (same tool, op, metric, unit and labels, wherever they were read) for
  * the checks about spread.  Nothing in the result set is modified.
+ *
+ * This file holds what every check uses (the helpers over measurements,
+ * the order, building findings), runs them and sorts what they found,
+ * and the rest of the API.  The checks live by family: check-link.c (a
+ * figure against its link, hdparm -T), check-cache.c (the page cache,
+ * zeros, a dd stopped on an error), check-runs.c (short, unsteady,
+ * noisy or single runs); check-private.h is what they share.  The
+ * writers are in check-out.c.
  */
 #define _GNU_SOURCE
-#include "check.h"
-#include "experiment.h"
-#include "format.h"
+#include "check-private.h"
 #include "links.h"
-#include "steady.h"
 #include "../core/human.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
-#include "../core/series.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct check_ctx {
-	const struct result_set *rs;
-	const struct check_options *opt;
-	struct check_list *out;
-	size_t *order;		/* measurement indices by source, line */
-	struct link_info link;	/* opt->link resolved */
-	int have_link;
-	size_t *output;		/* per measurement: its output (see below) */
-};
-
 /* ---- small helpers over measurements ---- */
 
-static const struct measurement *M(const struct check_ctx *c, size_t i)
-{
-	return &c->rs->m[i];
-}
-
-static const char *source_of(const struct check_ctx *c, size_t i)
+const char *source_of(const struct check_ctx *c, size_t i)
 {
 	const struct measurement *m = M(c, i);
 
@@ -64,7 +51,7 @@ static const char *source_of(const struct check_ctx *c, size_t i)
  * file grep wrote, not of fio_randwrite.log: the finding names that file,
  * and its message starts with the prefix (prefix_of()).
  */
-static const char *place_of(const struct check_ctx *c, size_t i)
+const char *place_of(const struct check_ctx *c, size_t i)
 {
 	const struct measurement *m = M(c, i);
 
@@ -75,76 +62,11 @@ static const char *place_of(const struct check_ctx *c, size_t i)
 }
 
 /* The grep prefix of measurement i, or NULL (see place_of()). */
-static const char *prefix_of(const struct check_ctx *c, size_t i)
+const char *prefix_of(const struct check_ctx *c, size_t i)
 {
 	const char *place = place_of(c, i), *src = source_of(c, i);
 
 	return strcmp(place, src) ? src : NULL;
-}
-
-/* The figure itself, not fio's per-sample bw.min, bw.stddev... */
-static int is_bw(const struct measurement *m)
-{
-	return !strcmp(m->unit, UNIT_BW) && !strcmp(m->metric, "bw");
-}
-
-static int is_headline(const struct measurement *m)
-{
-	return is_bw(m) || (!strcmp(m->unit, UNIT_IOPS) &&
-			    !strcmp(m->metric, "iops"));
-}
-
-static int is_cachedread(const struct measurement *m)
-{
-	return !strcmp(m->op, "cachedread");
-}
-
-static int is_read(const struct measurement *m)
-{
-	return strstr(m->op, "read") && !is_cachedread(m);
-}
-
-static int is_write(const struct measurement *m)
-{
-	return strstr(m->op, "write") != NULL;
-}
-
-static const char *label(const struct measurement *m, const char *key)
-{
-	return labels_get(&m->labels, key);
-}
-
-/* A label that says yes: "1", "true", "yes", "on" (any case). */
-static int label_true(const struct measurement *m, const char *key)
-{
-	const char *v = label(m, key);
-
-	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") ||
-		     !strcasecmp(v, "yes") || !strcasecmp(v, "on"));
-}
-
-static int label_false(const struct measurement *m, const char *key)
-{
-	const char *v = label(m, key);
-
-	return v && (!strcmp(v, "0") || !strcasecmp(v, "false") ||
-		     !strcasecmp(v, "no") || !strcasecmp(v, "off") ||
-		     !strcasecmp(v, "none"));
-}
-
-static int is_direct(const struct measurement *m)
-{
-	return label_true(m, "direct");
-}
-
-/*
- * hdparm -T reads one buffer over and over: from the page cache (memory,
- * never the link), but with --direct ("Timing O_DIRECT cached reads")
- * from the drive's own cache, through its link every time.
- */
-static int is_page_cache_read(const struct measurement *m)
-{
-	return is_cachedread(m) && !is_direct(m);
 }
 
 int check_parse_size(const char *s, double *out)
@@ -159,41 +81,8 @@ int check_parse_size(const char *s, double *out)
 	return 0;
 }
 
-static int label_size(const struct measurement *m, const char *key,
-		      double *out)
-{
-	const char *v = label(m, key);
-
-	return v && !check_parse_size(v, out);
-}
-
-/* The figure a check holds against a limit: the fastest run. */
-static double peak(const struct measurement *m)
-{
-	struct measurement_stats st;
-
-	measurement_basic_stats(m, &st);
-	return isnan(st.max) ? st.mean : st.max;
-}
-
-static size_t runs(const struct measurement *m)
-{
-	struct measurement_stats st;
-
-	measurement_basic_stats(m, &st);
-	return st.n;
-}
-
-static double mean(const struct measurement *m)
-{
-	struct measurement_stats st;
-
-	measurement_basic_stats(m, &st);
-	return st.mean;
-}
-
 /* "2.60 GB/s", "4.00 MiB", "1.70 s": bandwidth decimal, sizes binary. */
-static char *figure(double v, const char *unit, char *buf, size_t size)
+char *figure(double v, const char *unit, char *buf, size_t size)
 {
 	struct display_unit u;
 	char num[16];
@@ -227,8 +116,8 @@ static int same_place(const struct check_ctx *c, size_t a, size_t b)
 }
 
 /* The measurement of the same test (place, op, labels) with metric. */
-static const struct measurement *sibling(const struct check_ctx *c,
-					 size_t pos, const char *metric)
+const struct measurement *sibling(const struct check_ctx *c,
+				  size_t pos, const char *metric)
 {
 	const struct measurement *m = M(c, c->order[pos]);
 	size_t lo = pos, hi = pos;
@@ -258,9 +147,9 @@ static int labels_same(const char *a, const char *b)
 /* ---- building findings ---- */
 
 __attribute__((format(printf, 7, 8)))
-static struct check_finding *add(struct check_ctx *c, enum check_severity sev,
-				 const char *code, size_t mi, double value,
-				 double limit, const char *fmt, ...)
+struct check_finding *add(struct check_ctx *c, enum check_severity sev,
+			  const char *code, size_t mi, double value,
+			  double limit, const char *fmt, ...)
 {
 	struct check_finding *f;
 	va_list ap;
@@ -288,7 +177,7 @@ static struct check_finding *add(struct check_ctx *c, enum check_severity sev,
 	return f;
 }
 
-static void also(struct check_finding *f, size_t mi)
+void also(struct check_finding *f, size_t mi)
 {
 	if (check_touches(f, mi))
 		return;
@@ -298,8 +187,7 @@ static void also(struct check_finding *f, size_t mi)
 }
 
 /* Adds every measurement of the same test as mi (place, op, labels). */
-static void also_test(struct check_ctx *c, struct check_finding *f,
-		      size_t pos)
+void also_test(struct check_ctx *c, struct check_finding *f, size_t pos)
 {
 	const struct measurement *m = M(c, c->order[pos]);
 
@@ -316,209 +204,9 @@ static void also_test(struct check_ctx *c, struct check_finding *f,
 			also(f, c->order[k]);
 }
 
-/* ---- over-link and unknown-link ---- */
-
-static int compressed(const struct measurement *m)
-{
-	const char *v = label(m, "compression");
-
-	return v && *v && !label_false(m, "compression");
-}
-
-/*
- * A link named in a section or device label ("Samsung 860 EVO (SATA)",
- * "/dev/nvme0n1", "WD Elements, USB 3.0"): the fastest link of the family
- * it names, so that a hint never makes a figure look too fast that such
- * a link can carry.  Two families named (a section "SATA vs NVMe") are no
- * hint.  Returns the label's key, with *l and *family filled, or NULL.
- */
-static const char *link_hint(const struct measurement *m, struct link_info *l,
-			     const char **family)
-{
-	static const char *const keys[] = { "section", "device", NULL };
-	static const struct {
-		const char *word, *link, *family;
-	} families[] = {
-		{ "sata", "sata3", "SATA" }, { "sas", "sas3", "SAS" },
-		{ "nvme", "pcie5x16", "PCIe" }, { "usb 2", "usb2", "USB 2" },
-		{ "usb2", "usb2", "USB 2" }, { "usb 3", "usb3.2", "USB 3" },
-		{ "usb3", "usb3.2", "USB 3" },
-		/* named exactly: after the family, so that it wins (USB 3.0
-		 * is 5 Gb/s: 671 MB/s over it was left unflagged) */
-		{ "usb 3.0", "usb3", "USB 3" }, { "usb3.0", "usb3", "USB 3" },
-	};
-	const size_t nfam = sizeof(families) / sizeof(families[0]);
-
-	for (size_t k = 0; keys[k]; k++) {
-		const char *v = label(m, keys[k]), *found = NULL;
-		int kinds = 0;
-
-		if (!v)
-			continue;
-		for (size_t f = 0; f < nfam; f++) {
-			const char *p = strcasestr(v, families[f].word);
-			size_t n = strlen(families[f].word);
-
-			/* a word of its own: not "sas" in "Kansas", "usb"
-			 * in "usb 2" counted once */
-			if (!p || (p > v && isalpha((unsigned char)p[-1])) ||
-			    isalpha((unsigned char)p[n]))
-				continue;
-			if (!found || strcmp(*family, families[f].family))
-				kinds++;
-			found = families[f].link;
-			*family = families[f].family;
-		}
-		if (kinds == 1 && !link_lookup(found, l))
-			return keys[k];
-	}
-	return NULL;
-}
-
-/*
- * The link a measurement crossed: its link label, --link, or (hints set)
- * the hint its section or device gives (*hint is then that label's key).
- * 1 and *l filled, 0 none, -1 a link label storan does not know.
- */
-static int link_of(struct check_ctx *c, size_t mi, struct link_info *l,
-		   const char **hint, const char **family)
-{
-	const char *name = label(M(c, mi), "link");
-
-	if (hint)
-		*hint = NULL;
-	if (name)
-		return link_lookup(name, l) ? -1 : 1;
-	if (c->have_link) {
-		*l = c->link;
-		return 1;
-	}
-	if (hint && (*hint = link_hint(M(c, mi), l, family)))
-		return 1;
-	return 0;
-}
-
-static int unknown_link_reported(const struct check_ctx *c, size_t mi)
-{
-	const char *name = label(M(c, mi), "link");
-
-	for (size_t i = 0; i < c->out->n; i++) {
-		const struct check_finding *f = &c->out->v[i];
-
-		if (!strcmp(f->code, "unknown-link") &&
-		    !strcmp(f->source, place_of(c, mi)) &&
-		    !strcmp(label(M(c, f->measurements[0]), "link"), name))
-			return 1;
-	}
-	return 0;
-}
-
-static void check_over_link(struct check_ctx *c, size_t mi)
-{
-	const struct measurement *m = M(c, mi);
-	struct link_info l;
-	char v[64], lim[32];
-	const char *hint, *family = NULL;
-	double x;
-	int st;
-
-	if (!is_bw(m) || is_page_cache_read(m))
-		return;
-	st = link_of(c, mi, &l, &hint, &family);
-	if (st < 0 && !unknown_link_reported(c, mi))
-		add(c, CHECK_INFO, "unknown-link", mi, NAN, NAN,
-		    "link '%s' is not one storan knows (%s), so the figures "
-		    "over it are not checked against it", label(m, "link"),
-		    link_names());
-	if (st <= 0)
-		return;
-	x = peak(m);
-	if (!(x > l.payload))
-		return;
-	figure(x, UNIT_BW, v, sizeof(v));
-	if (runs(m) > 1)
-		snprintf(v + strlen(v), sizeof(v) - strlen(v),
-			 " (fastest of %zu runs)", runs(m));
-	figure(l.payload, UNIT_BW, lim, sizeof(lim));
-	if (compressed(m))
-		add(c, CHECK_INFO, "over-link", mi, x, l.payload,
-		    "%s of %s exceeds the %s a %s link can carry, which "
-		    "compression=%s explains: the link carried the compressed "
-		    "data, the figure counts it uncompressed", m->op, v, lim,
-		    l.display, label(m, "compression"));
-	else if (hint)
-		add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
-		    "%s of %s exceeds the %s the fastest %s link can carry, "
-		    "and its %s '%s' names that link: likely over the %s "
-		    "link (--link names it exactly)", m->op, v, lim,
-		    family, hint, label(m, hint), family);
-	else
-		add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
-		    "%s of %s exceeds the %s a %s link can carry", m->op, v,
-		    lim, l.display);
-}
-
-/* ---- hdparm -T ---- */
-
-static void check_hdparm_cache(struct check_ctx *c, size_t mi)
-{
-	const struct measurement *m = M(c, mi);
-	const char *dev = label(m, "device");
-	char v[32];
-
-	if (strcmp(m->tool, "hdparm") || !is_cachedread(m) || !is_bw(m))
-		return;
-	if (is_direct(m))
-		add(c, CHECK_INFO, "hdparm-cache", mi, mean(m), NAN,
-		    "hdparm -T --direct timed O_DIRECT cached reads at %s: "
-		    "that is the speed of %s's own cache and its link, not "
-		    "of its media", figure(mean(m), UNIT_BW, v, sizeof(v)),
-		    dev ? dev : "the drive");
-	else
-		add(c, CHECK_INFO, "hdparm-cache", mi, mean(m), NAN,
-		    "hdparm -T timed cached reads at %s: that is the speed of "
-		    "memory and the page cache, not of %s",
-		    figure(mean(m), UNIT_BW, v, sizeof(v)),
-		    dev ? dev : "the disk");
-}
-
-/* ---- small-file and no-sync ---- */
-
-/* The RAM a test ran with: a ram label, else --ram / this machine. */
-static double ram_for(const struct check_ctx *c, const struct measurement *m)
-{
-	double r;
-
-	return label_size(m, "ram", &r) ? r : c->opt->ram;
-}
-
-/*
- * The bytes of file a test touched: filesize or size label (per thread or
- * job: times threads or numjobs), else its bytes.
- */
-static int file_size(const struct check_ctx *c, size_t pos, double *out)
-{
-	const struct measurement *m = M(c, c->order[pos]), *b;
-	double jobs;
-
-	if (label_size(m, "filesize", out) || label_size(m, "size", out)) {
-		if (label_size(m, "threads", &jobs) ||
-		    label_size(m, "numjobs", &jobs))
-			*out *= jobs;
-		return 1;
-	}
-	if (!strcmp(m->tool, "fio"))
-		return 0;	/* fio's bytes count the I/O, not the file */
-	b = sibling(c, pos, "bytes");
-	if (!b || !(mean(b) > 0))
-		return 0;
-	*out = mean(b);
-	return 1;
-}
-
 /* Has a finding with this code been made for the test at pos already? */
-static struct check_finding *found_here(struct check_ctx *c, size_t pos,
-					const char *code)
+struct check_finding *found_here(struct check_ctx *c, size_t pos,
+				 const char *code)
 {
 	for (size_t i = c->out->n; i-- > 0;) {
 		struct check_finding *f = &c->out->v[i];
@@ -530,7 +218,16 @@ static struct check_finding *found_here(struct check_ctx *c, size_t pos,
 	return NULL;
 }
 
-static void test_key(const struct measurement *m, struct strbuf *sb);
+/* A test: tool, op, metric, unit and every label, as one string. */
+static void test_key(const struct measurement *m, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	strbuf_add_keypart(sb, m->tool);
+	strbuf_add_keypart(sb, m->op);
+	strbuf_add_keypart(sb, m->metric);
+	strbuf_add_keypart(sb, m->unit);
+	labels_add_keyparts(&m->labels, sb);
+}
 
 /*
  * Outputs: one tool's text read as one run of measurements, in position
@@ -585,8 +282,8 @@ static size_t *number_outputs(const struct check_ctx *c)
 }
 
 /* Has a finding with this code been made for pos's output already? */
-static struct check_finding *found_in_output(struct check_ctx *c, size_t pos,
-					     const char *code)
+struct check_finding *found_in_output(struct check_ctx *c, size_t pos,
+				      const char *code)
 {
 	size_t id = c->output[c->order[pos]];
 
@@ -600,771 +297,7 @@ static struct check_finding *found_in_output(struct check_ctx *c, size_t pos,
 	return NULL;
 }
 
-/*
- * fio writes that reach the device before the next: sync=1 (O_SYNC; also
- * sync=sync or dsync in newer fio), fsync=N or fdatasync=N (a flush every
- * N writes).  The page cache holds none of them for long, so the figures
- * are the storage's however small the file -- the etcd WAL test
- * (--fdatasync=1 --size=100m) is the common case.  end_fsync is not one:
- * until the end every write is buffered.
- */
-static int fio_synced_write(const struct measurement *m)
-{
-	const char *sync = label(m, "sync");
-	double n;
-
-	if (strcmp(m->tool, "fio") || !is_write(m))
-		return 0;
-	return label_true(m, "sync") ||
-	       (sync && (!strcmp(sync, "sync") || !strcmp(sync, "dsync"))) ||
-	       (label_size(m, "fsync", &n) && n >= 1) ||
-	       (label_size(m, "fdatasync", &n) && n >= 1);
-}
-
-static void check_small_file(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi);
-	struct check_finding *f;
-	double size, ram = ram_for(c, m);
-	char s[32], r[32];
-
-	if (!is_headline(m) || is_direct(m) || is_cachedread(m) ||
-	    fio_synced_write(m) ||
-	    !strcmp(m->tool, "hdparm") || !strcmp(m->tool, "dd") ||
-	    !(ram > 0) || !file_size(c, pos, &size) || !(size < ram))
-		return;
-	f = found_in_output(c, pos, "small-file");
-	if (f) {
-		also(f, mi);
-		also_test(c, f, pos);
-		return;
-	}
-	f = add(c, CHECK_WARNING, "small-file", mi, size, ram,
-		"buffered %s test on a %s file, smaller than the %s of RAM: "
-		"its figures measure the page cache, not the storage",
-		m->tool, figure(size, UNIT_BYTES, s, sizeof(s)),
-		figure(ram, UNIT_BYTES, r, sizeof(r)));
-	also_test(c, f, pos);
-}
-
-/* dd's own ways of waiting for the data to reach the device. */
-static int dd_synced(const struct measurement *m)
-{
-	const char *conv = label(m, "conv"), *oflag = label(m, "oflag");
-
-	return (conv && (strstr(conv, "fdatasync") || strstr(conv, "fsync"))) ||
-	       (oflag && (strstr(oflag, "sync") || strstr(oflag, "direct")));
-}
-
-/*
- * The RAM no-sync holds a write against: the test's ram label, or --ram.
- * Not this machine's: a post was written on another one.
- */
-static double ram_of_test(const struct check_ctx *c,
-			  const struct measurement *m)
-{
-	double r;
-
-	if (label_size(m, "ram", &r))
-		return r;
-	return c->opt->ram_given ? c->opt->ram : 0;
-}
-
-/*
- * A buffered dd write without conv=fdatasync or oflag=direct|sync ends
- * when the page cache holds the data.  It measured the cache when it
- * wrote less than the machine's RAM (known from a label or --ram), or,
- * RAM unknown, when its rate is above what its link can carry.  A write
- * that ran CHECK_MIN_RUNTIME or more at under CHECK_CACHE_MIN_RATE went
- * at the disk's pace (the kernel throttles a writer to it once the dirty
- * limit is reached), whatever the RAM: no finding.
- */
-static void check_no_sync(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi), *b, *rt;
-	struct check_finding *f;
-	struct link_info l;
-	const char *hint, *family = NULL;
-	double ram = ram_of_test(c, m), t;
-	char v[32], s[32], r[32];
-
-	if (strcmp(m->tool, "dd") || !is_write(m) || !is_bw(m) ||
-	    is_direct(m) || dd_synced(m))
-		return;
-	b = sibling(c, pos, "bytes");
-	rt = sibling(c, pos, "runtime");
-	t = rt ? mean(rt) : NAN;
-	if (!b || (t >= CHECK_MIN_RUNTIME && mean(m) < CHECK_CACHE_MIN_RATE))
-		return;
-	f = found_in_output(c, pos, "no-sync");
-	if (ram > 0) {
-		if (!(mean(b) < ram))
-			return;
-		if (f) {
-			also_test(c, f, pos);
-			return;
-		}
-		f = add(c, CHECK_WARNING, "no-sync", mi, mean(b), ram,
-			"dd wrote %s without conv=fdatasync or oflag=direct, "
-			"less than the %s of RAM: %s is how fast the page cache "
-			"took the data, not how fast the disk wrote it",
-			figure(mean(b), UNIT_BYTES, s, sizeof(s)),
-			figure(ram, UNIT_BYTES, r, sizeof(r)),
-			figure(mean(m), UNIT_BW, v, sizeof(v)));
-		also_test(c, f, pos);
-		return;
-	}
-	if (link_of(c, mi, &l, &hint, &family) <= 0 || !(peak(m) > l.payload))
-		return;		/* RAM unknown, nothing in the figures */
-	if (f) {
-		also_test(c, f, pos);
-		return;
-	}
-	f = add(c, CHECK_WARNING, "no-sync", mi, peak(m), l.payload,
-		"dd wrote %s without conv=fdatasync or oflag=direct at %s, "
-		"more than its link carries: the page cache took the data, "
-		"the disk had not written it yet",
-		figure(mean(b), UNIT_BYTES, s, sizeof(s)),
-		figure(peak(m), UNIT_BW, v, sizeof(v)));
-	also_test(c, f, pos);
-}
-
-/* ---- partial (dd stopped on an error) ---- */
-
-static void check_partial(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi), *b;
-	const char *why = label(m, "partial");
-	struct check_finding *f;
-	char s[32];
-
-	if (!why || !is_headline(m))
-		return;
-	f = found_in_output(c, pos, "partial");
-	if (f) {
-		also(f, mi);
-		also_test(c, f, pos);
-		return;
-	}
-	b = sibling(c, pos, "bytes");
-	if (b)
-		figure(mean(b), UNIT_BYTES, s, sizeof(s));
-	f = add(c, CHECK_WARNING, "partial", mi, mean(m), NAN,
-		"%s stopped on an error (%s): its %s figure covers only the "
-		"%s it copied before it, not the test it was asked to run",
-		m->tool, why, m->op, b ? s : "data");
-	also_test(c, f, pos);
-}
-
-/* ---- zero-data ---- */
-
-static const char *zero_source(const struct measurement *m)
-{
-	const char *in = label(m, "if"), *data = label(m, "data");
-
-	if (!strcmp(m->tool, "dd") && is_write(m) && in &&
-	    !strcmp(in, "/dev/zero"))
-		return "dd wrote zeros from /dev/zero";
-	if (label(m, "zero_buffers") && !label_false(m, "zero_buffers"))
-		return "fio wrote zeros (zero_buffers)";
-	if (data && !strcmp(data, "zero"))
-		return "the test wrote zeros (data=zero)";
-	return NULL;
-}
-
-static void check_zero_data(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi);
-	const char *what = zero_source(m);
-	struct check_finding *f;
-
-	if (!what || !is_headline(m))
-		return;
-	f = found_here(c, pos, "zero-data");
-	if (f) {
-		also(f, mi);
-		return;
-	}
-	if (label_false(m, "compression"))
-		f = add(c, CHECK_INFO, "zero-data", mi, NAN, NAN,
-			"%s; compression=%s says the file system does not "
-			"compress, but a device or array that deduplicates "
-			"would still look faster", what,
-			label(m, "compression"));
-	else
-		f = add(c, CHECK_WARNING, "zero-data", mi, NAN, NAN,
-			"%s: storage that compresses or deduplicates (ZFS, "
-			"btrfs, VDO, SandForce SSDs, arrays) stores almost "
-			"nothing and looks faster than it is", what);
-	also_test(c, f, pos);
-}
-
-/* ---- cached-read ---- */
-
-/* The file a test read or wrote, by the labels the parsers record. */
-static const char *file_of(const struct measurement *m, int reading)
-{
-	const char *f = label(m, "filename");
-
-	if (!f)
-		f = label(m, "file");
-	if (!f && !strcmp(m->tool, "dd"))
-		f = label(m, reading ? "if" : "of");
-	if (f && starts_with(f, "/dev/") && (!strcmp(f, "/dev/zero") ||
-					     !strcmp(f, "/dev/null") ||
-					     strstr(f, "random")))
-		return NULL;
-	return f;
-}
-
-/* Is drop d in the text measurement mi was read from (its input, and
- * the same grep prefix: two inputs may both be run.txt)? */
-static int drop_in_text_of(const struct check_ctx *c, const struct cache_drop *d,
-			   size_t mi)
-{
-	return d->source == M(c, mi)->source &&
-	       !strcmp(d->name, source_of(c, mi));
-}
-
-/* Did the text of measurement mi drop the cache on a line in (after, upto]? */
-static int cache_dropped(const struct check_ctx *c, size_t mi,
-			 unsigned after, unsigned upto)
-{
-	for (size_t i = 0; i < c->rs->ndrops; i++) {
-		const struct cache_drop *d = &c->rs->drops[i];
-
-		if (d->line > after && d->line <= upto &&
-		    drop_in_text_of(c, d, mi))
-			return 1;
-	}
-	return 0;
-}
-
-/* The last write of file before the read at pos, in the same source. */
-static long last_write_of(const struct check_ctx *c, size_t pos,
-			  const char *file)
-{
-	size_t mi = c->order[pos];
-
-	for (size_t k = pos; k-- > 0;) {
-		const struct measurement *w = M(c, c->order[k]);
-		const char *wf;
-
-		if (w->source != M(c, mi)->source)
-			break;
-		if (!is_write(w) || !is_bw(w) || w->line >= M(c, mi)->line)
-			continue;
-		wf = file_of(w, 0);
-		if (wf && !strcmp(wf, file))
-			return (long)k;
-	}
-	return -1;
-}
-
-/* The same read again: op and block size (a 4k random read before a 1M
- * sequential one is slower for other reasons than the cache). */
-static int same_read(const struct measurement *a, const struct measurement *b)
-{
-	const char *ba = label(a, "bs"), *bb = label(b, "bs");
-
-	return !strcmp(a->op, b->op) && !ba == !bb && (!ba || !strcmp(ba, bb));
-}
-
-static int label_dropped(const struct measurement *m)
-{
-	const char *v = label(m, "cache");
-
-	return v && !strcmp(v, "dropped");
-}
-
-/*
- * Was the cache dropped after line `after` and up to the read at pos?
- * In raw text the drop's own line says so; in a result set (the text is
- * gone) a measurement in between labelled cache=dropped does: the drop
- * came right before it.
- */
-static int dropped_between(const struct check_ctx *c, size_t pos,
-			   unsigned after)
-{
-	const struct measurement *m = M(c, c->order[pos]);
-
-	if (cache_dropped(c, c->order[pos], after, m->line))
-		return 1;
-	for (size_t k = pos; k-- > 0;) {
-		const struct measurement *b = M(c, c->order[k]);
-
-		if (b->source != m->source || b->line <= after)
-			break;
-		if (b->line < m->line && label_dropped(b))
-			return 1;
-	}
-	return 0;
-}
-
-/* The line of the last cache drop in the text of measurement mi at or
- * before line upto, 0 when none. */
-static unsigned last_text_drop(const struct check_ctx *c, size_t mi,
-			       unsigned upto)
-{
-	unsigned last = 0;
-
-	for (size_t i = 0; i < c->rs->ndrops; i++) {
-		const struct cache_drop *d = &c->rs->drops[i];
-
-		if (d->line <= upto && d->line > last &&
-		    drop_in_text_of(c, d, mi))
-			last = d->line;
-	}
-	return last;
-}
-
-/*
- * The cold read this read at pos repeats: the same read of the same file
- * before it, in the same source, made right after a cache drop (label
- * cache=dropped, as the ingest gives it), with no drop since and no
- * write of the file between.  The recipe of the Arch wiki's "SSD
- * Benchmarking": drop caches, read (from the disk), read again (from the
- * page cache).  A read without a drop before it proves nothing: the
- * posts that read twice are as often a before and after (another
- * kernel, the device replugged).
- *
- * One walk back: a drop since a candidate is the text's last drop
- * above the read, or a measurement on a later line labelled
- * cache=dropped (in a result set the text is gone; the drop came right
- * before it).
- * Asking that again for each candidate made 2,000 reads take 74 s.
- */
-static long cold_read_of(const struct check_ctx *c, size_t pos,
-			 const char *file)
-{
-	const struct measurement *m = M(c, c->order[pos]);
-	unsigned text_drop = last_text_drop(c, c->order[pos], m->line);
-	unsigned label_drop = 0;	/* line of the last labelled drop */
-
-	for (size_t k = pos; k-- > 0;) {
-		const struct measurement *r = M(c, c->order[k]);
-		const char *rf;
-		int candidate;
-
-		if (r->source != m->source)
-			break;
-		if (r->line >= m->line)
-			continue;
-		if (is_bw(r) && is_write(r) && (rf = file_of(r, 0)) &&
-		    !strcmp(rf, file))
-			break;		/* the write rule covers what is before */
-		rf = is_bw(r) ? file_of(r, 1) : NULL;
-		candidate = rf && is_read(r) && !is_direct(r) &&
-			    !strcmp(rf, file) && same_read(r, m);
-		if (candidate && (text_drop > r->line || label_drop > r->line))
-			break;
-		if (candidate && label_dropped(r))
-			return (long)k;
-		if (!label_drop && label_dropped(r))
-			label_drop = r->line;	/* walking back: the last */
-	}
-	return -1;
-}
-
-/*
- * Is the read at pos (bandwidth rbw) a page-cache read after the test at
- * position k (bandwidth before), CHECK_CACHED_RATIO times faster, of no
- * more than RAM, and -- with a known link -- above it?  lim gets the
- * words for the link.
- */
-static int cached_after(struct check_ctx *c, size_t pos, long k, double rbw,
-			double before, char *lim, size_t limsize)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *b = sibling(c, (size_t)k, "bytes");
-	double ram = ram_for(c, M(c, mi));
-	struct link_info l;
-
-	if (b && ram > 0 && !(mean(b) < ram))
-		return 0;	/* more than RAM: cannot all be cached */
-	if (!(before > 0) || !(rbw >= CHECK_CACHED_RATIO * before))
-		return 0;
-	*lim = '\0';
-	if (link_of(c, mi, &l, NULL, NULL) > 0) {
-		if (!(rbw > l.payload))
-			return 0;
-		snprintf(lim, limsize, " and above the %s link", l.display);
-	}
-	return 1;
-}
-
-static void check_cached_read(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi), *w;
-	const char *file = file_of(m, 1);
-	double rbw = mean(m), before;
-	char r[32], wr[32], lim[48];
-	long k;
-
-	/* a drop seen in the text, or, in a result set, the label the
-	 * ingest gave a read that came right after one (the text is gone) */
-	if (!file || !is_read(m) || !is_bw(m) || is_direct(m) ||
-	    label_dropped(m))
-		return;
-	k = last_write_of(c, pos, file);
-	w = k < 0 ? NULL : M(c, c->order[k]);
-	if (w && !dropped_between(c, pos, w->line) &&
-	    cached_after(c, pos, k, rbw, before = mean(w), lim,
-			 sizeof(lim))) {
-		add(c, CHECK_WARNING, "cached-read", mi, rbw, before,
-		    "read of %s at %s came right after writing it at %s "
-		    "(%.1f times faster%s, no cache drop between): it was "
-		    "read from the page cache, not the disk", file,
-		    figure(rbw, UNIT_BW, r, sizeof(r)),
-		    figure(before, UNIT_BW, wr, sizeof(wr)), rbw / before,
-		    lim);
-		return;
-	}
-	/* the classic second read: the first one, after a cache drop,
-	 * went to the disk and left the file in the page cache */
-	k = cold_read_of(c, pos, file);
-	if (k >= 0 && cached_after(c, pos, k, rbw,
-				   before = mean(M(c, c->order[k])), lim,
-				   sizeof(lim)))
-		add(c, CHECK_WARNING, "cached-read", mi, rbw, before,
-		    "read of %s at %s repeats the read of it at %s made "
-		    "after a cache drop (%.1f times faster%s, no drop "
-		    "since): it was read from the page cache, not the disk",
-		    file,
-		    figure(rbw, UNIT_BW, r, sizeof(r)),
-		    figure(before, UNIT_BW, wr, sizeof(wr)), rbw / before,
-		    lim);
-}
-
-/* ---- short-run ---- */
-
-static void check_short_run(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi), *rt;
-	struct check_finding *f;
-	double t = NAN, samples;
-	char v[32];
-
-	if (!is_headline(m) || is_cachedread(m))
-		return;
-	rt = sibling(c, pos, "runtime");
-	if (rt)
-		t = mean(rt);
-	if (label_size(m, "samples", &samples) &&
-	    samples < CHECK_MIN_SAMPLES) {
-		add(c, CHECK_WARNING, "short-run", mi, samples,
-		    CHECK_MIN_SAMPLES, "%s figure rests on %.0f samples, "
-		    "fewer than %d: too few to show a steady state",
-		    m->op, samples, CHECK_MIN_SAMPLES);
-		return;
-	}
-	if (isnan(t) || !(t < CHECK_MIN_RUNTIME))
-		return;
-	f = found_in_output(c, pos, "short-run");
-	if (!f) {
-		/* the message quotes the runtime: its row names that
-		 * measurement (unit s), and touches the figure too */
-		f = add(c, CHECK_WARNING, "short-run",
-			(size_t)(rt - c->rs->m), t, CHECK_MIN_RUNTIME,
-			"%s ran for %s, under %.0f s: too short to get past "
-			"caches, write-back and the drive's own buffers to a "
-			"steady state", m->op,
-			figure(t, UNIT_SECONDS, v, sizeof(v)),
-			CHECK_MIN_RUNTIME);
-		also(f, mi);
-	}
-	also_test(c, f, pos);
-}
-
-/*
- * A short-run finding that every figure of an output shares (a
- * blockdev-perftest table of 64 MiB transfers) says so, with the range
- * of the runtimes, rather than quote its first row alone: its mark on
- * every cell of the table must read as true of each.
- */
-static void short_runs_in_all(struct check_ctx *c, struct check_finding *f)
-{
-	double lo = INFINITY, hi = -INFINITY;
-	size_t figures = 0, runtimes = 0;
-	char a[32], b[32];
-
-	for (size_t i = 0; i < f->nmeasurements; i++) {
-		const struct measurement *m = M(c, f->measurements[i]);
-
-		if (!strcmp(m->metric, "runtime")) {
-			double t = mean(m);
-
-			lo = t < lo ? t : lo;
-			hi = t > hi ? t : hi;
-			runtimes++;
-		} else if (is_headline(m)) {
-			figures++;
-		}
-	}
-	if (figures < 3 || runtimes < 3 || !(lo < hi))
-		return;	/* one test, or its runs: the first says it */
-	free(f->message);
-	f->message = xstrfmt("%s%sall %zu tests of this output ran for %s to "
-			     "%s, under %.0f s: too short to get past caches, "
-			     "write-back and the drive's own buffers to a "
-			     "steady state",
-			     prefix_of(c, f->measurements[0]) ?
-			     prefix_of(c, f->measurements[0]) : "",
-			     prefix_of(c, f->measurements[0]) ? ": " : "",
-			     runtimes,
-			     figure(lo, UNIT_SECONDS, a, sizeof(a)),
-			     figure(hi, UNIT_SECONDS, b, sizeof(b)),
-			     CHECK_MIN_RUNTIME);
-}
-
-/* ---- steady-state and buffered-aio (fio) ---- */
-
-/*
- * A figure with its samples over time (a fio log): did they settle, by
- * the default rule (steady.h)?  A series too short for a window says
- * nothing here (short-run speaks of short runs).
- */
-static void check_series_steady(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi);
-	struct steady_rule r;
-	struct steady_result res;
-	struct strbuf err = STRBUF_INIT;
-	struct check_finding *f;
-	int bad_rule = steady_parse(STEADY_DEFAULT, &r, &err);
-
-	strbuf_release(&err);
-	if (bad_rule)
-		BUG("storan's own steady-state rule does not parse");
-	if (!is_headline(m) || found_here(c, pos, "steady-state"))
-		return;
-	steady_find(m->series, &r, &res);
-	if (res.steady || res.short_run)
-		return;
-	f = add(c, CHECK_WARNING, "steady-state", mi, res.criterion, r.limit,
-		"%s %s never settled over its %zu samples: no %.0f s window "
-		"stayed within %g%% of its mean (the best one within %.3g%%), "
-		"so its figure averages a moving target", m->op, m->metric,
-		m->series->n, r.dur, r.limit, res.criterion);
-	also_test(c, f, pos);
-}
-
-static void check_steady_state(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi);
-	const char *crit = label(m, "steadystate");
-	struct check_finding *f;
-
-	if (m->series) {
-		check_series_steady(c, pos);
-		return;
-	}
-	if (!is_headline(m) || !label_false(m, "ss_attained") ||
-	    found_here(c, pos, "steady-state"))
-		return;
-	f = add(c, CHECK_WARNING, "steady-state", mi, NAN, NAN,
-		"fio's steady-state criterion%s%s was not attained: the "
-		"device was still changing when the job ended",
-		crit ? " " : "", crit ? crit : "");
-	also_test(c, f, pos);
-}
-
-static void check_buffered_aio(struct check_ctx *c, size_t pos)
-{
-	size_t mi = c->order[pos];
-	const struct measurement *m = M(c, mi);
-	const char *engine = label(m, "ioengine");
-	double depth;
-
-	/* buffered only when said so (direct=0): fio's normal report
-	 * prints no direct= at all, and most such jobs use direct=1 */
-	if (!is_headline(m) || !engine || strcmp(engine, "libaio") ||
-	    !label_false(m, "direct") || !label_size(m, "iodepth", &depth) ||
-	    !(depth > 1) || found_here(c, pos, "buffered-aio"))
-		return;
-	add(c, CHECK_INFO, "buffered-aio", mi, depth, NAN,
-	    "ioengine=libaio without direct=1 submits synchronously on "
-	    "Linux: iodepth=%s had no effect, the test ran at depth 1",
-	    label(m, "iodepth"));
-}
-
-/* ---- noisy and few-runs, over repetition groups ---- */
-
-static int spread_metric(const struct measurement *m)
-{
-	return is_headline(m) || !strcmp(m->metric, "time.real") ||
-	       (ends_with(m->metric, ".mean") &&
-		(starts_with(m->metric, "lat") ||
-		 starts_with(m->metric, "clat")));
-}
-
-/* A test: tool, op, metric, unit and every label, as one string. */
-static void test_key(const struct measurement *m, struct strbuf *sb)
-{
-	strbuf_reset(sb);
-	strbuf_add_keypart(sb, m->tool);
-	strbuf_add_keypart(sb, m->op);
-	strbuf_add_keypart(sb, m->metric);
-	strbuf_add_keypart(sb, m->unit);
-	labels_add_keyparts(&m->labels, sb);
-}
-
-/*
- * The statistics of a group: one member speaks for itself (its values or
- * the summary its tool printed); several pool their values, a summary
- * counting as one run of its mean.
- */
-static void group_stats(struct check_ctx *c, const size_t *members,
-			size_t n, struct measurement_stats *st)
-{
-	struct measurement all;
-
-	if (n == 1) {
-		measurement_basic_stats(M(c, members[0]), st);
-		return;
-	}
-	memset(&all, 0, sizeof(all));
-	for (size_t i = 0; i < n; i++) {
-		const struct measurement *m = M(c, members[i]);
-
-		for (size_t v = 0; v < m->n; v++)
-			measurement_add_value(&all, m->values[v]);
-		if (!m->n && m->summary.present)
-			measurement_add_value(&all, m->summary.mean);
-	}
-	measurement_basic_stats(&all, st);
-	free(all.values);
-}
-
-static void check_noisy(struct check_ctx *c, const size_t *members,
-			size_t nmembers, const struct measurement_stats *st)
-{
-	const struct measurement *m = M(c, members[0]);
-	struct check_finding *f;
-	double cv = st->stddev / st->mean;
-	char lo[32], hi[32];
-
-	if (!(cv > CHECK_MAX_CV))
-		return;
-	if (isnan(st->min) || isnan(st->max))
-		f = add(c, CHECK_WARNING, "noisy", members[0], cv,
-			CHECK_MAX_CV, "%s %s varies by %.0f%% (coefficient of "
-			"variation) over %zu runs, more than %.0f%%: one figure "
-			"does not describe it", m->op, m->metric, cv * 100,
-			st->n, CHECK_MAX_CV * 100);
-	else
-		f = add(c, CHECK_WARNING, "noisy", members[0], cv,
-			CHECK_MAX_CV, "%s %s varies by %.0f%% (coefficient of "
-			"variation) over %zu runs, from %s to %s, more than "
-			"%.0f%%: one figure does not describe it", m->op,
-			m->metric, cv * 100, st->n,
-			figure(st->min, m->unit, lo, sizeof(lo)),
-			figure(st->max, m->unit, hi, sizeof(hi)),
-			CHECK_MAX_CV * 100);
-	for (size_t i = 1; i < nmembers; i++)
-		also(f, members[i]);
-}
-
-static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
-{
-	const struct measurement *m = M(c, mi);
-	struct check_finding *f;
-	char v[32];
-
-	if (!is_headline(m) || is_cachedread(m))
-		return;
-	f = found_in_output(c, pos, "few-runs");
-	if (!f) {
-		add(c, CHECK_INFO, "few-runs", mi, 1, 3,
-		    "%s at %s is a single run: repeat the test (3 runs or "
-		    "more) to know how much it varies", m->op,
-		    figure(mean(m), m->unit, v, sizeof(v)));
-		return;
-	}
-	also(f, mi);
-	m = M(c, f->measurements[0]);
-	free(f->message);
-	f->message = xstrfmt("%s at %s and %zu more figure%s of this output "
-			     "are single runs: repeat the test (3 runs or "
-			     "more) to know how much they vary", m->op,
-			     figure(mean(m), m->unit, v, sizeof(v)),
-			     f->nmeasurements - 1,
-			     f->nmeasurements > 2 ? "s" : "");
-}
-
-static int spread_taken(const struct measurement *m, const void *arg)
-{
-	(void)arg;
-	return spread_metric(m);
-}
-
-static const size_t *order_pos;
-
-static int by_text_position(const void *a, const void *b)
-{
-	size_t x = order_pos[*(const size_t *)a];
-	size_t y = order_pos[*(const size_t *)b];
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The repetitions of each test are a group of the experiment model
- * (analysis/experiment.h: equal in every factor, inputs that differ only
- * by a run number included); groups are taken in the order of their
- * first figure in the text, their members in text order.
- */
-static void check_repetitions(struct check_ctx *c)
-{
-	struct experiment_options eo = { .take = spread_taken };
-	size_t n = c->rs->n ? c->rs->n : 1;
-	size_t *pos = xmalloc(n * sizeof(*pos)), *first, *members;
-	struct strbuf err = STRBUF_INIT;
-	struct experiment ex;
-
-	if (experiment_build(&ex, c->rs, 1, &eo, &err))
-		BUG("check: %s", err.buf);	/* no sides: cannot fail */
-	for (size_t i = 0; i < c->rs->n; i++)
-		pos[c->order[i]] = i;
-	first = xmalloc((ex.ngroups + 1) * sizeof(*first));
-	members = xmalloc(n * sizeof(*members));
-	for (size_t g = 0; g < ex.ngroups; g++)
-		first[g] = ex.m[ex.groups[g].first].index;
-	order_pos = pos;
-	qsort(first, ex.ngroups, sizeof(*first), by_text_position);
-	for (size_t i = 0; i < ex.n; i++)	/* (first[] holds rs indices) */
-		members[ex.m[i].index] = ex.m[i].group;
-	for (size_t k = 0; k < ex.ngroups; k++) {
-		const struct ex_group *g = &ex.groups[members[first[k]]];
-		size_t *mi = xmalloc(g->nmembers * sizeof(*mi));
-		struct measurement_stats st;
-
-		for (size_t j = 0; j < g->nmembers; j++)
-			mi[j] = ex.m[g->members[j]].index;
-		qsort(mi, g->nmembers, sizeof(*mi), by_text_position);
-		group_stats(c, mi, g->nmembers, &st);
-		if (st.n == 1 && g->nmembers == 1)
-			check_few_runs(c, pos[mi[0]], mi[0]);
-		else if (st.n >= 2 && st.mean > 0 && !isnan(st.stddev))
-			check_noisy(c, mi, g->nmembers, &st);
-		free(mi);
-	}
-	experiment_release(&ex);
-	strbuf_release(&err);
-	free(members);
-	free(first);
-	free(pos);
-}
-
-/* ---- running, sorting, output ---- */
+/* ---- running, sorting ---- */
 
 static int by_finding(const void *a, const void *b, void *arg)
 {
