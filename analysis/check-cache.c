@@ -56,7 +56,7 @@ static int file_size(const struct check_ctx *c, size_t pos, double *out)
 	}
 	if (!strcmp(m->tool, "fio"))
 		return 0;	/* fio's bytes count the I/O, not the file */
-	b = sibling(c, pos, "bytes");
+	b = check_sibling(c, pos, "bytes");
 	if (!b || !(mean(b) > 0))
 		return 0;
 	*out = mean(b);
@@ -97,18 +97,18 @@ void check_small_file(struct check_ctx *c, size_t pos)
 	    !strcmp(m->tool, "hdparm") || !strcmp(m->tool, "dd") ||
 	    !(ram > 0) || !file_size(c, pos, &size) || !(size < ram))
 		return;
-	f = found_in_output(c, pos, "small-file");
+	f = check_found_in_output(c, pos, "small-file");
 	if (f) {
-		also(f, mi);
-		also_test(c, f, pos);
+		check_also(f, mi);
+		check_also_test(c, f, pos);
 		return;
 	}
-	f = add(c, CHECK_WARNING, "small-file", mi, size, ram,
+	f = check_add(c, CHECK_WARNING, "small-file", mi, size, ram,
 		"buffered %s test on a %s file, smaller than the %s of RAM: "
 		"its figures measure the page cache, not the storage",
-		m->tool, figure(size, UNIT_BYTES, s, sizeof(s)),
-		figure(ram, UNIT_BYTES, r, sizeof(r)));
-	also_test(c, f, pos);
+		m->tool, check_figure(size, UNIT_BYTES, s, sizeof(s)),
+		check_figure(ram, UNIT_BYTES, r, sizeof(r)));
+	check_also_test(c, f, pos);
 }
 
 /* dd's own ways of waiting for the data to reach the device. */
@@ -156,42 +156,42 @@ void check_no_sync(struct check_ctx *c, size_t pos)
 	if (strcmp(m->tool, "dd") || !is_write(m) || !is_bw(m) ||
 	    is_direct(m) || dd_synced(m))
 		return;
-	b = sibling(c, pos, "bytes");
-	rt = sibling(c, pos, "runtime");
+	b = check_sibling(c, pos, "bytes");
+	rt = check_sibling(c, pos, "runtime");
 	t = rt ? mean(rt) : NAN;
 	if (!b || (t >= CHECK_MIN_RUNTIME && mean(m) < CHECK_CACHE_MIN_RATE))
 		return;
-	f = found_in_output(c, pos, "no-sync");
+	f = check_found_in_output(c, pos, "no-sync");
 	if (ram > 0) {
 		if (!(mean(b) < ram))
 			return;
 		if (f) {
-			also_test(c, f, pos);
+			check_also_test(c, f, pos);
 			return;
 		}
-		f = add(c, CHECK_WARNING, "no-sync", mi, mean(b), ram,
+		f = check_add(c, CHECK_WARNING, "no-sync", mi, mean(b), ram,
 			"dd wrote %s without conv=fdatasync or oflag=direct, "
 			"less than the %s of RAM: %s is how fast the page cache "
 			"took the data, not how fast the disk wrote it",
-			figure(mean(b), UNIT_BYTES, s, sizeof(s)),
-			figure(ram, UNIT_BYTES, r, sizeof(r)),
-			figure(mean(m), UNIT_BW, v, sizeof(v)));
-		also_test(c, f, pos);
+			check_figure(mean(b), UNIT_BYTES, s, sizeof(s)),
+			check_figure(ram, UNIT_BYTES, r, sizeof(r)),
+			check_figure(mean(m), UNIT_BW, v, sizeof(v)));
+		check_also_test(c, f, pos);
 		return;
 	}
-	if (link_of(c, mi, &l, &hint, &family) <= 0 || !(peak(m) > l.payload))
+	if (check_link_of(c, mi, &l, &hint, &family) <= 0 || !(peak(m) > l.payload))
 		return;		/* RAM unknown, nothing in the figures */
 	if (f) {
-		also_test(c, f, pos);
+		check_also_test(c, f, pos);
 		return;
 	}
-	f = add(c, CHECK_WARNING, "no-sync", mi, peak(m), l.payload,
+	f = check_add(c, CHECK_WARNING, "no-sync", mi, peak(m), l.payload,
 		"dd wrote %s without conv=fdatasync or oflag=direct at %s, "
 		"more than its link carries: the page cache took the data, "
 		"the disk had not written it yet",
-		figure(mean(b), UNIT_BYTES, s, sizeof(s)),
-		figure(peak(m), UNIT_BW, v, sizeof(v)));
-	also_test(c, f, pos);
+		check_figure(mean(b), UNIT_BYTES, s, sizeof(s)),
+		check_figure(peak(m), UNIT_BW, v, sizeof(v)));
+	check_also_test(c, f, pos);
 }
 
 /* ---- partial (dd stopped on an error) ---- */
@@ -206,20 +206,20 @@ void check_partial(struct check_ctx *c, size_t pos)
 
 	if (!why || !is_headline(m))
 		return;
-	f = found_in_output(c, pos, "partial");
+	f = check_found_in_output(c, pos, "partial");
 	if (f) {
-		also(f, mi);
-		also_test(c, f, pos);
+		check_also(f, mi);
+		check_also_test(c, f, pos);
 		return;
 	}
-	b = sibling(c, pos, "bytes");
+	b = check_sibling(c, pos, "bytes");
 	if (b)
-		figure(mean(b), UNIT_BYTES, s, sizeof(s));
-	f = add(c, CHECK_WARNING, "partial", mi, mean(m), NAN,
+		check_figure(mean(b), UNIT_BYTES, s, sizeof(s));
+	f = check_add(c, CHECK_WARNING, "partial", mi, mean(m), NAN,
 		"%s stopped on an error (%s): its %s figure covers only the "
 		"%s it copied before it, not the test it was asked to run",
 		m->tool, why, m->op, b ? s : "data");
-	also_test(c, f, pos);
+	check_also_test(c, f, pos);
 }
 
 /* ---- zero-data ---- */
@@ -247,23 +247,23 @@ void check_zero_data(struct check_ctx *c, size_t pos)
 
 	if (!what || !is_headline(m))
 		return;
-	f = found_here(c, pos, "zero-data");
+	f = check_found_here(c, pos, "zero-data");
 	if (f) {
-		also(f, mi);
+		check_also(f, mi);
 		return;
 	}
 	if (label_false(m, "compression"))
-		f = add(c, CHECK_INFO, "zero-data", mi, NAN, NAN,
+		f = check_add(c, CHECK_INFO, "zero-data", mi, NAN, NAN,
 			"%s; compression=%s says the file system does not "
 			"compress, but a device or array that deduplicates "
 			"would still look faster", what,
 			label(m, "compression"));
 	else
-		f = add(c, CHECK_WARNING, "zero-data", mi, NAN, NAN,
+		f = check_add(c, CHECK_WARNING, "zero-data", mi, NAN, NAN,
 			"%s: storage that compresses or deduplicates (ZFS, "
 			"btrfs, VDO, SandForce SSDs, arrays) stores almost "
 			"nothing and looks faster than it is", what);
-	also_test(c, f, pos);
+	check_also_test(c, f, pos);
 }
 
 /* ---- cached-read ---- */
@@ -290,7 +290,7 @@ static int drop_in_text_of(const struct check_ctx *c, const struct cache_drop *d
 			   size_t mi)
 {
 	return d->source == M(c, mi)->source &&
-	       !strcmp(d->name, source_of(c, mi));
+	       !strcmp(d->name, check_source_of(c, mi));
 }
 
 /* Did the text of measurement mi drop the cache on a line in (after, upto]? */
@@ -443,7 +443,7 @@ static int cached_after(struct check_ctx *c, size_t pos, long k, double rbw,
 			double before, char *lim, size_t limsize)
 {
 	size_t mi = c->order[pos];
-	const struct measurement *b = sibling(c, (size_t)k, "bytes");
+	const struct measurement *b = check_sibling(c, (size_t)k, "bytes");
 	double ram = ram_for(c, M(c, mi));
 	struct link_info l;
 
@@ -452,7 +452,7 @@ static int cached_after(struct check_ctx *c, size_t pos, long k, double rbw,
 	if (!(before > 0) || !(rbw >= CHECK_CACHED_RATIO * before))
 		return 0;
 	*lim = '\0';
-	if (link_of(c, mi, &l, NULL, NULL) > 0) {
+	if (check_link_of(c, mi, &l, NULL, NULL) > 0) {
 		if (!(rbw > l.payload))
 			return 0;
 		snprintf(lim, limsize, " and above the %s link", l.display);
@@ -479,12 +479,12 @@ void check_cached_read(struct check_ctx *c, size_t pos)
 	if (w && !dropped_between(c, pos, w->line) &&
 	    cached_after(c, pos, k, rbw, before = mean(w), lim,
 			 sizeof(lim))) {
-		add(c, CHECK_WARNING, "cached-read", mi, rbw, before,
+		check_add(c, CHECK_WARNING, "cached-read", mi, rbw, before,
 		    "read of %s at %s came right after writing it at %s "
 		    "(%.1f times faster%s, no cache drop between): it was "
 		    "read from the page cache, not the disk", file,
-		    figure(rbw, UNIT_BW, r, sizeof(r)),
-		    figure(before, UNIT_BW, wr, sizeof(wr)), rbw / before,
+		    check_figure(rbw, UNIT_BW, r, sizeof(r)),
+		    check_figure(before, UNIT_BW, wr, sizeof(wr)), rbw / before,
 		    lim);
 		return;
 	}
@@ -494,12 +494,12 @@ void check_cached_read(struct check_ctx *c, size_t pos)
 	if (k >= 0 && cached_after(c, pos, k, rbw,
 				   before = mean(M(c, c->order[k])), lim,
 				   sizeof(lim)))
-		add(c, CHECK_WARNING, "cached-read", mi, rbw, before,
+		check_add(c, CHECK_WARNING, "cached-read", mi, rbw, before,
 		    "read of %s at %s repeats the read of it at %s made "
 		    "after a cache drop (%.1f times faster%s, no drop "
 		    "since): it was read from the page cache, not the disk",
 		    file,
-		    figure(rbw, UNIT_BW, r, sizeof(r)),
-		    figure(before, UNIT_BW, wr, sizeof(wr)), rbw / before,
+		    check_figure(rbw, UNIT_BW, r, sizeof(r)),
+		    check_figure(before, UNIT_BW, wr, sizeof(wr)), rbw / before,
 		    lim);
 }

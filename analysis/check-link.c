@@ -3,7 +3,7 @@
  * The checks of a figure against the link it crossed (over-link, and
  * unknown-link for a link label storan does not know) and hdparm -T's
  * cached reads (hdparm-cache).  A link comes from the measurement's link
- * label, --link, or a hint in its section or device label; link_of() is
+ * label, --link, or a hint in its section or device label; check_link_of() is
  * shared with the page-cache checks (check-cache.c), which hold a
  * buffered write or a second read against the link too.
  */
@@ -98,7 +98,7 @@ static const char *link_hint(const struct measurement *m, struct link_info *l,
  * the hint its section or device gives (*hint is then that label's key).
  * 1 and *l filled, 0 none, -1 a link label storan does not know.
  */
-int link_of(struct check_ctx *c, size_t mi, struct link_info *l,
+int check_link_of(struct check_ctx *c, size_t mi, struct link_info *l,
 	    const char **hint, const char **family)
 {
 	const char *name = label(M(c, mi), "link");
@@ -124,7 +124,7 @@ static int unknown_link_reported(const struct check_ctx *c, size_t mi)
 		const struct check_finding *f = &c->out->v[i];
 
 		if (!strcmp(f->code, "unknown-link") &&
-		    !strcmp(f->source, place_of(c, mi)) &&
+		    !strcmp(f->source, check_place_of(c, mi)) &&
 		    !strcmp(label(M(c, f->measurements[0]), "link"), name))
 			return 1;
 	}
@@ -142,9 +142,9 @@ void check_over_link(struct check_ctx *c, size_t mi)
 
 	if (!is_bw(m) || is_page_cache_read(m))
 		return;
-	st = link_of(c, mi, &l, &hint, &family);
+	st = check_link_of(c, mi, &l, &hint, &family);
 	if (st < 0 && !unknown_link_reported(c, mi))
-		add(c, CHECK_INFO, "unknown-link", mi, NAN, NAN,
+		check_add(c, CHECK_INFO, "unknown-link", mi, NAN, NAN,
 		    "link '%s' is not one storan knows (%s), so the figures "
 		    "over it are not checked against it", label(m, "link"),
 		    link_names());
@@ -153,25 +153,25 @@ void check_over_link(struct check_ctx *c, size_t mi)
 	x = peak(m);
 	if (!(x > l.payload))
 		return;
-	figure(x, UNIT_BW, v, sizeof(v));
+	check_figure(x, UNIT_BW, v, sizeof(v));
 	if (runs(m) > 1)
 		snprintf(v + strlen(v), sizeof(v) - strlen(v),
 			 " (fastest of %zu runs)", runs(m));
-	figure(l.payload, UNIT_BW, lim, sizeof(lim));
+	check_figure(l.payload, UNIT_BW, lim, sizeof(lim));
 	if (compressed(m))
-		add(c, CHECK_INFO, "over-link", mi, x, l.payload,
+		check_add(c, CHECK_INFO, "over-link", mi, x, l.payload,
 		    "%s of %s exceeds the %s a %s link can carry, which "
 		    "compression=%s explains: the link carried the compressed "
 		    "data, the figure counts it uncompressed", m->op, v, lim,
 		    l.display, label(m, "compression"));
 	else if (hint)
-		add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
+		check_add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
 		    "%s of %s exceeds the %s the fastest %s link can carry, "
 		    "and its %s '%s' names that link: likely over the %s "
 		    "link (--link names it exactly)", m->op, v, lim,
 		    family, hint, label(m, hint), family);
 	else
-		add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
+		check_add(c, CHECK_WARNING, "over-link", mi, x, l.payload,
 		    "%s of %s exceeds the %s a %s link can carry", m->op, v,
 		    lim, l.display);
 }
@@ -187,15 +187,15 @@ void check_hdparm_cache(struct check_ctx *c, size_t mi)
 	if (strcmp(m->tool, "hdparm") || !is_cachedread(m) || !is_bw(m))
 		return;
 	if (is_direct(m))
-		add(c, CHECK_INFO, "hdparm-cache", mi, mean(m), NAN,
+		check_add(c, CHECK_INFO, "hdparm-cache", mi, mean(m), NAN,
 		    "hdparm -T --direct timed O_DIRECT cached reads at %s: "
 		    "that is the speed of %s's own cache and its link, not "
-		    "of its media", figure(mean(m), UNIT_BW, v, sizeof(v)),
+		    "of its media", check_figure(mean(m), UNIT_BW, v, sizeof(v)),
 		    dev ? dev : "the drive");
 	else
-		add(c, CHECK_INFO, "hdparm-cache", mi, mean(m), NAN,
+		check_add(c, CHECK_INFO, "hdparm-cache", mi, mean(m), NAN,
 		    "hdparm -T timed cached reads at %s: that is the speed of "
 		    "memory and the page cache, not of %s",
-		    figure(mean(m), UNIT_BW, v, sizeof(v)),
+		    check_figure(mean(m), UNIT_BW, v, sizeof(v)),
 		    dev ? dev : "the disk");
 }

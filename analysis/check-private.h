@@ -8,7 +8,7 @@
  * includes it: the API is check.h.
  *
  * A check reads the result set through struct check_ctx and appends
- * findings with add(); it never modifies the set.  A helper only one
+ * findings with check_add(); it never modifies the set.  A helper only one
  * family uses stays static in that family's file.  These names have no
  * check_ prefix, as they had when all was one file; the check_ ones
  * below are the checks, called in order by run_checks() in check.c.
@@ -114,29 +114,29 @@ static inline double mean(const struct measurement *m)
 }
 
 /* check.c: where a measurement was read, and a figure in words */
-const char *source_of(const struct check_ctx *c, size_t i);
-const char *place_of(const struct check_ctx *c, size_t i);
-const char *prefix_of(const struct check_ctx *c, size_t i);
-char *figure(double v, const char *unit, char *buf, size_t size);
+const char *check_source_of(const struct check_ctx *c, size_t i);
+const char *check_place_of(const struct check_ctx *c, size_t i);
+const char *check_prefix_of(const struct check_ctx *c, size_t i);
+char *check_figure(double v, const char *unit, char *buf, size_t size);
 
 /* check.c: the measurement of the test at position pos with metric */
-const struct measurement *sibling(const struct check_ctx *c,
+const struct measurement *check_sibling(const struct check_ctx *c,
 				  size_t pos, const char *metric);
 
 /* check.c: building findings */
 __attribute__((format(printf, 7, 8)))
-struct check_finding *add(struct check_ctx *c, enum check_severity sev,
+struct check_finding *check_add(struct check_ctx *c, enum check_severity sev,
 			  const char *code, size_t mi, double value,
 			  double limit, const char *fmt, ...);
-void also(struct check_finding *f, size_t mi);
-void also_test(struct check_ctx *c, struct check_finding *f, size_t pos);
-struct check_finding *found_here(struct check_ctx *c, size_t pos,
+void check_also(struct check_finding *f, size_t mi);
+void check_also_test(struct check_ctx *c, struct check_finding *f, size_t pos);
+struct check_finding *check_found_here(struct check_ctx *c, size_t pos,
 				 const char *code);
-struct check_finding *found_in_output(struct check_ctx *c, size_t pos,
+struct check_finding *check_found_in_output(struct check_ctx *c, size_t pos,
 				      const char *code);
 
 /* check-link.c */
-int link_of(struct check_ctx *c, size_t mi, struct link_info *l,
+int check_link_of(struct check_ctx *c, size_t mi, struct link_info *l,
 	    const char **hint, const char **family);
 void check_over_link(struct check_ctx *c, size_t mi);
 void check_hdparm_cache(struct check_ctx *c, size_t mi);
@@ -150,7 +150,7 @@ void check_cached_read(struct check_ctx *c, size_t pos);
 
 /* check-runs.c */
 void check_short_run(struct check_ctx *c, size_t pos);
-void short_runs_in_all(struct check_ctx *c, struct check_finding *f);
+void check_short_runs_in_all(struct check_ctx *c, struct check_finding *f);
 void check_steady_state(struct check_ctx *c, size_t pos);
 void check_buffered_aio(struct check_ctx *c, size_t pos);
 void check_repetitions(struct check_ctx *c);

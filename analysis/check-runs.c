@@ -31,12 +31,12 @@ void check_short_run(struct check_ctx *c, size_t pos)
 
 	if (!is_headline(m) || is_cachedread(m))
 		return;
-	rt = sibling(c, pos, "runtime");
+	rt = check_sibling(c, pos, "runtime");
 	if (rt)
 		t = mean(rt);
 	if (label_size(m, "samples", &samples) &&
 	    samples < CHECK_MIN_SAMPLES) {
-		add(c, CHECK_WARNING, "short-run", mi, samples,
+		check_add(c, CHECK_WARNING, "short-run", mi, samples,
 		    CHECK_MIN_SAMPLES, "%s figure rests on %.0f samples, "
 		    "fewer than %d: too few to show a steady state",
 		    m->op, samples, CHECK_MIN_SAMPLES);
@@ -44,20 +44,20 @@ void check_short_run(struct check_ctx *c, size_t pos)
 	}
 	if (isnan(t) || !(t < CHECK_MIN_RUNTIME))
 		return;
-	f = found_in_output(c, pos, "short-run");
+	f = check_found_in_output(c, pos, "short-run");
 	if (!f) {
 		/* the message quotes the runtime: its row names that
 		 * measurement (unit s), and touches the figure too */
-		f = add(c, CHECK_WARNING, "short-run",
+		f = check_add(c, CHECK_WARNING, "short-run",
 			(size_t)(rt - c->rs->m), t, CHECK_MIN_RUNTIME,
 			"%s ran for %s, under %.0f s: too short to get past "
 			"caches, write-back and the drive's own buffers to a "
 			"steady state", m->op,
-			figure(t, UNIT_SECONDS, v, sizeof(v)),
+			check_figure(t, UNIT_SECONDS, v, sizeof(v)),
 			CHECK_MIN_RUNTIME);
-		also(f, mi);
+		check_also(f, mi);
 	}
-	also_test(c, f, pos);
+	check_also_test(c, f, pos);
 }
 
 /*
@@ -66,7 +66,7 @@ void check_short_run(struct check_ctx *c, size_t pos)
  * of the runtimes, rather than quote its first row alone: its mark on
  * every cell of the table must read as true of each.
  */
-void short_runs_in_all(struct check_ctx *c, struct check_finding *f)
+void check_short_runs_in_all(struct check_ctx *c, struct check_finding *f)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	size_t figures = 0, runtimes = 0;
@@ -92,12 +92,12 @@ void short_runs_in_all(struct check_ctx *c, struct check_finding *f)
 			     "%s, under %.0f s: too short to get past caches, "
 			     "write-back and the drive's own buffers to a "
 			     "steady state",
-			     prefix_of(c, f->measurements[0]) ?
-			     prefix_of(c, f->measurements[0]) : "",
-			     prefix_of(c, f->measurements[0]) ? ": " : "",
+			     check_prefix_of(c, f->measurements[0]) ?
+			     check_prefix_of(c, f->measurements[0]) : "",
+			     check_prefix_of(c, f->measurements[0]) ? ": " : "",
 			     runtimes,
-			     figure(lo, UNIT_SECONDS, a, sizeof(a)),
-			     figure(hi, UNIT_SECONDS, b, sizeof(b)),
+			     check_figure(lo, UNIT_SECONDS, a, sizeof(a)),
+			     check_figure(hi, UNIT_SECONDS, b, sizeof(b)),
 			     CHECK_MIN_RUNTIME);
 }
 
@@ -121,17 +121,17 @@ static void check_series_steady(struct check_ctx *c, size_t pos)
 	strbuf_release(&err);
 	if (bad_rule)
 		BUG("storan's own steady-state rule does not parse");
-	if (!is_headline(m) || found_here(c, pos, "steady-state"))
+	if (!is_headline(m) || check_found_here(c, pos, "steady-state"))
 		return;
 	steady_find(m->series, &r, &res);
 	if (res.steady || res.short_run)
 		return;
-	f = add(c, CHECK_WARNING, "steady-state", mi, res.criterion, r.limit,
+	f = check_add(c, CHECK_WARNING, "steady-state", mi, res.criterion, r.limit,
 		"%s %s never settled over its %zu samples: no %.0f s window "
 		"stayed within %g%% of its mean (the best one within %.3g%%), "
 		"so its figure averages a moving target", m->op, m->metric,
 		m->series->n, r.dur, r.limit, res.criterion);
-	also_test(c, f, pos);
+	check_also_test(c, f, pos);
 }
 
 void check_steady_state(struct check_ctx *c, size_t pos)
@@ -146,13 +146,13 @@ void check_steady_state(struct check_ctx *c, size_t pos)
 		return;
 	}
 	if (!is_headline(m) || !label_false(m, "ss_attained") ||
-	    found_here(c, pos, "steady-state"))
+	    check_found_here(c, pos, "steady-state"))
 		return;
-	f = add(c, CHECK_WARNING, "steady-state", mi, NAN, NAN,
+	f = check_add(c, CHECK_WARNING, "steady-state", mi, NAN, NAN,
 		"fio's steady-state criterion%s%s was not attained: the "
 		"device was still changing when the job ended",
 		crit ? " " : "", crit ? crit : "");
-	also_test(c, f, pos);
+	check_also_test(c, f, pos);
 }
 
 void check_buffered_aio(struct check_ctx *c, size_t pos)
@@ -166,9 +166,9 @@ void check_buffered_aio(struct check_ctx *c, size_t pos)
 	 * prints no direct= at all, and most such jobs use direct=1 */
 	if (!is_headline(m) || !engine || strcmp(engine, "libaio") ||
 	    !label_false(m, "direct") || !label_size(m, "iodepth", &depth) ||
-	    !(depth > 1) || found_here(c, pos, "buffered-aio"))
+	    !(depth > 1) || check_found_here(c, pos, "buffered-aio"))
 		return;
-	add(c, CHECK_INFO, "buffered-aio", mi, depth, NAN,
+	check_add(c, CHECK_INFO, "buffered-aio", mi, depth, NAN,
 	    "ioengine=libaio without direct=1 submits synchronously on "
 	    "Linux: iodepth=%s had no effect, the test ran at depth 1",
 	    label(m, "iodepth"));
@@ -222,22 +222,22 @@ static void check_noisy(struct check_ctx *c, const size_t *members,
 	if (!(cv > CHECK_MAX_CV))
 		return;
 	if (isnan(st->min) || isnan(st->max))
-		f = add(c, CHECK_WARNING, "noisy", members[0], cv,
+		f = check_add(c, CHECK_WARNING, "noisy", members[0], cv,
 			CHECK_MAX_CV, "%s %s varies by %.0f%% (coefficient of "
 			"variation) over %zu runs, more than %.0f%%: one figure "
 			"does not describe it", m->op, m->metric, cv * 100,
 			st->n, CHECK_MAX_CV * 100);
 	else
-		f = add(c, CHECK_WARNING, "noisy", members[0], cv,
+		f = check_add(c, CHECK_WARNING, "noisy", members[0], cv,
 			CHECK_MAX_CV, "%s %s varies by %.0f%% (coefficient of "
 			"variation) over %zu runs, from %s to %s, more than "
 			"%.0f%%: one figure does not describe it", m->op,
 			m->metric, cv * 100, st->n,
-			figure(st->min, m->unit, lo, sizeof(lo)),
-			figure(st->max, m->unit, hi, sizeof(hi)),
+			check_figure(st->min, m->unit, lo, sizeof(lo)),
+			check_figure(st->max, m->unit, hi, sizeof(hi)),
 			CHECK_MAX_CV * 100);
 	for (size_t i = 1; i < nmembers; i++)
-		also(f, members[i]);
+		check_also(f, members[i]);
 }
 
 static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
@@ -248,21 +248,21 @@ static void check_few_runs(struct check_ctx *c, size_t pos, size_t mi)
 
 	if (!is_headline(m) || is_cachedread(m))
 		return;
-	f = found_in_output(c, pos, "few-runs");
+	f = check_found_in_output(c, pos, "few-runs");
 	if (!f) {
-		add(c, CHECK_INFO, "few-runs", mi, 1, 3,
+		check_add(c, CHECK_INFO, "few-runs", mi, 1, 3,
 		    "%s at %s is a single run: repeat the test (3 runs or "
 		    "more) to know how much it varies", m->op,
-		    figure(mean(m), m->unit, v, sizeof(v)));
+		    check_figure(mean(m), m->unit, v, sizeof(v)));
 		return;
 	}
-	also(f, mi);
+	check_also(f, mi);
 	m = M(c, f->measurements[0]);
 	free(f->message);
 	f->message = xstrfmt("%s at %s and %zu more figure%s of this output "
 			     "are single runs: repeat the test (3 runs or "
 			     "more) to know how much they vary", m->op,
-			     figure(mean(m), m->unit, v, sizeof(v)),
+			     check_figure(mean(m), m->unit, v, sizeof(v)),
 			     f->nmeasurements - 1,
 			     f->nmeasurements > 2 ? "s" : "");
 }

@@ -35,7 +35,7 @@
 
 /* ---- small helpers over measurements ---- */
 
-const char *source_of(const struct check_ctx *c, size_t i)
+const char *check_source_of(const struct check_ctx *c, size_t i)
 {
 	const struct measurement *m = M(c, i);
 
@@ -49,22 +49,22 @@ const char *source_of(const struct check_ctx *c, size_t i)
  * Where a finding points: the file its line number counts in.  A line
  * of a grep'd file ("fio_randwrite.log:  write: ...") is line N of the
  * file grep wrote, not of fio_randwrite.log: the finding names that file,
- * and its message starts with the prefix (prefix_of()).
+ * and its message starts with the prefix (check_prefix_of()).
  */
-const char *place_of(const struct check_ctx *c, size_t i)
+const char *check_place_of(const struct check_ctx *c, size_t i)
 {
 	const struct measurement *m = M(c, i);
 
 	if (m->source < c->rs->nsources && c->rs->sources[m->source].name &&
 	    *c->rs->sources[m->source].name)
 		return c->rs->sources[m->source].name;
-	return source_of(c, i);
+	return check_source_of(c, i);
 }
 
-/* The grep prefix of measurement i, or NULL (see place_of()). */
-const char *prefix_of(const struct check_ctx *c, size_t i)
+/* The grep prefix of measurement i, or NULL (see check_place_of()). */
+const char *check_prefix_of(const struct check_ctx *c, size_t i)
 {
-	const char *place = place_of(c, i), *src = source_of(c, i);
+	const char *place = check_place_of(c, i), *src = check_source_of(c, i);
 
 	return strcmp(place, src) ? src : NULL;
 }
@@ -82,7 +82,7 @@ int check_parse_size(const char *s, double *out)
 }
 
 /* "2.60 GB/s", "4.00 MiB", "1.70 s": bandwidth decimal, sizes binary. */
-char *figure(double v, const char *unit, char *buf, size_t size)
+char *check_figure(double v, const char *unit, char *buf, size_t size)
 {
 	struct display_unit u;
 	char num[16];
@@ -112,11 +112,11 @@ static int same_place(const struct check_ctx *c, size_t a, size_t b)
 {
 	return M(c, a)->source == M(c, b)->source &&
 	       M(c, a)->line == M(c, b)->line &&
-	       !strcmp(source_of(c, a), source_of(c, b));
+	       !strcmp(check_source_of(c, a), check_source_of(c, b));
 }
 
 /* The measurement of the same test (place, op, labels) with metric. */
-const struct measurement *sibling(const struct check_ctx *c,
+const struct measurement *check_sibling(const struct check_ctx *c,
 				  size_t pos, const char *metric)
 {
 	const struct measurement *m = M(c, c->order[pos]);
@@ -147,7 +147,7 @@ static int labels_same(const char *a, const char *b)
 /* ---- building findings ---- */
 
 __attribute__((format(printf, 7, 8)))
-struct check_finding *add(struct check_ctx *c, enum check_severity sev,
+struct check_finding *check_add(struct check_ctx *c, enum check_severity sev,
 			  const char *code, size_t mi, double value,
 			  double limit, const char *fmt, ...)
 {
@@ -161,13 +161,13 @@ struct check_finding *add(struct check_ctx *c, enum check_severity sev,
 	va_start(ap, fmt);
 	f->message = xstrvfmt(fmt, ap);
 	va_end(ap);
-	if (prefix_of(c, mi)) {
-		char *m = xstrfmt("%s: %s", prefix_of(c, mi), f->message);
+	if (check_prefix_of(c, mi)) {
+		char *m = xstrfmt("%s: %s", check_prefix_of(c, mi), f->message);
 
 		free(f->message);
 		f->message = m;
 	}
-	f->source = xstrdup(place_of(c, mi));
+	f->source = xstrdup(check_place_of(c, mi));
 	f->line = M(c, mi)->line;
 	f->measurements = xmalloc(sizeof(*f->measurements));
 	f->measurements[0] = mi;
@@ -177,7 +177,7 @@ struct check_finding *add(struct check_ctx *c, enum check_severity sev,
 	return f;
 }
 
-void also(struct check_finding *f, size_t mi)
+void check_also(struct check_finding *f, size_t mi)
 {
 	if (check_touches(f, mi))
 		return;
@@ -187,7 +187,7 @@ void also(struct check_finding *f, size_t mi)
 }
 
 /* Adds every measurement of the same test as mi (place, op, labels). */
-void also_test(struct check_ctx *c, struct check_finding *f, size_t pos)
+void check_also_test(struct check_ctx *c, struct check_finding *f, size_t pos)
 {
 	const struct measurement *m = M(c, c->order[pos]);
 
@@ -195,17 +195,17 @@ void also_test(struct check_ctx *c, struct check_finding *f, size_t pos)
 						   c->order[pos]);)
 		if (!strcmp(M(c, c->order[k])->op, m->op) &&
 		    labels_equal(&M(c, c->order[k])->labels, &m->labels))
-			also(f, c->order[k]);
+			check_also(f, c->order[k]);
 	for (size_t k = pos + 1; k < c->rs->n && same_place(c, c->order[k],
 							    c->order[pos]);
 	     k++)
 		if (!strcmp(M(c, c->order[k])->op, m->op) &&
 		    labels_equal(&M(c, c->order[k])->labels, &m->labels))
-			also(f, c->order[k]);
+			check_also(f, c->order[k]);
 }
 
 /* Has a finding with this code been made for the test at pos already? */
-struct check_finding *found_here(struct check_ctx *c, size_t pos,
+struct check_finding *check_found_here(struct check_ctx *c, size_t pos,
 				 const char *code)
 {
 	for (size_t i = c->out->n; i-- > 0;) {
@@ -258,8 +258,8 @@ static size_t *number_outputs(const struct check_ctx *c)
 		test_key(m, &key);
 		if (pos) {
 			p = M(c, c->order[pos - 1]);
-			if (strcmp(source_of(c, c->order[pos]),
-				   source_of(c, c->order[pos - 1])) ||
+			if (strcmp(check_source_of(c, c->order[pos]),
+				   check_source_of(c, c->order[pos - 1])) ||
 			    m->source != p->source || strcmp(m->tool, p->tool) ||
 			    !labels_same(label(m, "command"),
 					 label(p, "command")) ||
@@ -282,7 +282,7 @@ static size_t *number_outputs(const struct check_ctx *c)
 }
 
 /* Has a finding with this code been made for pos's output already? */
-struct check_finding *found_in_output(struct check_ctx *c, size_t pos,
+struct check_finding *check_found_in_output(struct check_ctx *c, size_t pos,
 				      const char *code)
 {
 	size_t id = c->output[c->order[pos]];
@@ -364,7 +364,7 @@ int check_run(const struct result_set *rs, const struct check_options *opt,
 	run_checks(&c);
 	for (size_t i = first; i < out->n; i++)
 		if (!strcmp(out->v[i].code, "short-run"))
-			short_runs_in_all(&c, &out->v[i]);
+			check_short_runs_in_all(&c, &out->v[i]);
 	if (out->n > first)	/* out->v may still be NULL */
 		qsort_r(out->v + first, out->n - first, sizeof(*out->v),
 			by_finding, &c);
