@@ -98,7 +98,7 @@ void chart_release(struct chart *c)
 }
 
 __attribute__((format(printf, 2, 3)))
-static void add_note(struct chart *c, const char *fmt, ...)
+static void chart_add_note(struct chart *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -108,7 +108,7 @@ static void add_note(struct chart *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void add_tick(struct chart_axis *a, double pos, const char *label)
+static void chart_add_tick(struct chart_axis *a, double pos, const char *label)
 {
 	ALLOC_GROW(a->ticks, a->nticks + 1, a->ticks_alloc);
 	a->ticks[a->nticks].pos = pos;
@@ -116,7 +116,7 @@ static void add_tick(struct chart_axis *a, double pos, const char *label)
 	a->nticks++;
 }
 
-static struct chart_series *add_series(struct chart *c, const char *name)
+struct chart_series *chart_new_series(struct chart *c, const char *name)
 {
 	struct chart_series *s;
 
@@ -127,7 +127,7 @@ static struct chart_series *add_series(struct chart *c, const char *name)
 	return s;
 }
 
-static struct chart_point *add_point(struct chart_series *s, double x)
+static struct chart_point *chart_add_point(struct chart_series *s, double x)
 {
 	struct chart_point *p;
 
@@ -219,8 +219,8 @@ static const char *lookup_metric(const char *m)
 }
 
 /* "clat.p99.9" -> family "clat", percentile 99.9; 0 when not one. */
-static int metric_percentile(const char *metric, const char *family,
-			     double *p)
+static int chart_metric_percentile(const char *metric, const char *family,
+				   double *p)
 {
 	size_t len = strlen(family);
 	const char *q;
@@ -259,7 +259,7 @@ const char *chart_metric_title(const char *metric, char *buf, size_t size)
 		snprintf(buf, size, "Maximum %s", t);
 	else if (!strcmp(dot + 1, "stddev"))
 		snprintf(buf, size, "Std. dev. of %s", t);
-	else if (metric_percentile(metric, fam, &p))
+	else if (chart_metric_percentile(metric, fam, &p))
 		snprintf(buf, size, "%s %s", dot + 1, t);
 	else
 		snprintf(buf, size, "%s", metric);
@@ -345,20 +345,15 @@ double chart_axis_frac(const struct chart_axis *a, double v)
 	return (v - lo) / (hi - lo);
 }
 
-static void linear_ticks(struct chart *c, struct chart_axis *a, double lo,
-			 double hi, int is_y);
-static void log10_ticks(struct chart *c, struct chart_axis *a, double lo,
-			double hi, int is_y);
-
-struct chart_series *chart_new_series(struct chart *c, const char *name)
-{
-	return add_series(c, name);
-}
+static void chart_linear_ticks(struct chart *c, struct chart_axis *a, double lo,
+			       double hi, int is_y);
+static void chart_log10_ticks(struct chart *c, struct chart_axis *a, double lo,
+			      double hi, int is_y);
 
 struct chart_point *chart_new_point(struct chart_series *s, double x,
 				    double y)
 {
-	struct chart_point *p = add_point(s, x);
+	struct chart_point *p = chart_add_point(s, x);
 
 	p->y = y;
 	p->n = 1;
@@ -376,9 +371,9 @@ void chart_axis_ticks(struct chart *c, struct chart_axis *a, double lo,
 {
 	a->scale = log10_scale ? AXIS_LOG10 : AXIS_LINEAR;
 	if (log10_scale)
-		log10_ticks(c, a, lo, hi, is_y);
+		chart_log10_ticks(c, a, lo, hi, is_y);
 	else
-		linear_ticks(c, a, lo, hi, is_y);
+		chart_linear_ticks(c, a, lo, hi, is_y);
 }
 
 static double nice_step(double range, int target)
@@ -398,8 +393,8 @@ static double nice_step(double range, int target)
 }
 
 /* Ticks every nice step over [lo, hi], which are widened to whole steps. */
-static void linear_ticks(struct chart *c, struct chart_axis *a, double lo,
-			 double hi, int is_y)
+static void chart_linear_ticks(struct chart *c, struct chart_axis *a, double lo,
+			       double hi, int is_y)
 {
 	double step;
 	int d;
@@ -425,12 +420,12 @@ static void linear_ticks(struct chart *c, struct chart_axis *a, double lo,
 				 decimals_for(step / 1e3), v / 1e3);
 		else
 			snprintf(buf, sizeof(buf), "%.*f", d, v);
-		add_tick(a, v, buf);
+		chart_add_tick(a, v, buf);
 	}
 }
 
-static void log10_ticks(struct chart *c, struct chart_axis *a, double lo,
-			double hi, int is_y)
+static void chart_log10_ticks(struct chart *c, struct chart_axis *a, double lo,
+			      double hi, int is_y)
 {
 	int k0 = (int)floor(log10(lo) + 1e-9), k1 = (int)ceil(log10(hi) - 1e-9);
 	static const double minor[] = { 1, 2, 5 };
@@ -452,7 +447,7 @@ static void log10_ticks(struct chart *c, struct chart_axis *a, double lo,
 				snprintf(buf, sizeof(buf), "%gk", t / 1e3);
 			else
 				snprintf(buf, sizeof(buf), "%g", t);
-			add_tick(a, t, buf);
+			chart_add_tick(a, t, buf);
 		}
 	}
 }
@@ -462,7 +457,7 @@ static void log10_ticks(struct chart *c, struct chart_axis *a, double lo,
  * above the largest (not whole decades: 0.05 to 1.7 is no 0.01 to 10),
  * ticks at 1, 2 and 5 times a power of ten, 1 always among them.
  */
-static void ratio_log_ticks(struct chart_axis *a, double lo, double hi)
+static void chart_ratio_log_ticks(struct chart_axis *a, double lo, double hi)
 {
 	static const double steps[] = { 1, 2, 5 };
 	char buf[32];
@@ -477,12 +472,12 @@ static void ratio_log_ticks(struct chart_axis *a, double lo, double hi)
 			if (t < a->min || t > a->max)
 				continue;
 			snprintf(buf, sizeof(buf), "%g", t);
-			add_tick(a, t, buf);
+			chart_add_tick(a, t, buf);
 		}
 }
 
 /* Powers of two, at most about ten, starting at the smallest data value. */
-static void log2_ticks(struct chart *c, double lo, double hi)
+static void chart_log2_ticks(struct chart *c, double lo, double hi)
 {
 	int k0 = (int)ceil(log2(lo) - 1e-9), k1 = (int)floor(log2(hi) + 1e-9);
 	int stride = 1;
@@ -491,20 +486,22 @@ static void log2_ticks(struct chart *c, double lo, double hi)
 	while ((k1 - k0) / stride + 1 > 10)
 		stride++;
 	for (int k = k0; k <= k1; k += stride)
-		add_tick(&c->x, ldexp(1, k), chart_format_x(c, ldexp(1, k),
-							     buf, sizeof(buf)));
+		chart_add_tick(&c->x, ldexp(1, k),
+			       chart_format_x(c, ldexp(1, k), buf,
+					      sizeof(buf)));
 	/* a little room so that end markers are not cut by the frame */
 	c->x.min = lo / pow(2, 0.3);
 	c->x.max = hi * pow(2, 0.3);
 }
 
-static void nines_ticks(struct chart *c, double lo, double hi)
+static void chart_nines_ticks(struct chart *c, double lo, double hi)
 {
 	char buf[32];
 
-	add_tick(&c->x, log10(2), format_nines(log10(2), buf, sizeof(buf)));
+	chart_add_tick(&c->x, log10(2),
+		       format_nines(log10(2), buf, sizeof(buf)));
 	for (int k = 1; k <= (int)floor(hi + 1e-9); k++)
-		add_tick(&c->x, k, format_nines(k, buf, sizeof(buf)));
+		chart_add_tick(&c->x, k, format_nines(k, buf, sizeof(buf)));
 	c->x.min = lo - 0.1;
 	c->x.max = hi + 0.1;
 }
@@ -563,7 +560,7 @@ static int want_percentile(const struct measurement *m, const char *family)
 {
 	double p;
 
-	return metric_percentile(m->metric, family, &p) &&
+	return chart_metric_percentile(m->metric, family, &p) &&
 	       (m->n || m->summary.present);
 }
 
@@ -710,21 +707,21 @@ static void note_pooled(struct chart *c, const struct experiment *ex)
 
 /* ---- keys: codes, order, names ----------------------------------------- */
 
-static uint64_t key_code(const struct build *b, size_t i, size_t k)
+static uint64_t chart_key_code(const struct build *b, size_t i, size_t k)
 {
 	double p;
 
 	if (k == CK_SIDE)
 		return b->ex->m[i].side + 1;
 	if (k == CK_METRIC) {	/* a percentile: its value, in 1e-6 */
-		metric_percentile(b->ex->m[i].m->metric, b->spec->y, &p);
+		chart_metric_percentile(b->ex->m[i].m->metric, b->spec->y, &p);
 		return (uint64_t)llround(p * 1e6);
 	}
 	return experiment_code_of(b->ex, i, k);
 }
 
 /* The number a code stands for, or NAN (sides, ops, words). */
-static double code_number(const struct build *b, size_t k, uint64_t code)
+static double chart_code_number(const struct build *b, size_t k, uint64_t code)
 {
 	if (k == CK_METRIC)
 		return (double)code / 1e6;
@@ -733,14 +730,14 @@ static double code_number(const struct build *b, size_t k, uint64_t code)
 	return b->ex->keys[k].num[code];
 }
 
-static int key_numeric(const struct build *b, size_t k)
+static int chart_key_numeric(const struct build *b, size_t k)
 {
 	return k == CK_METRIC ||
 	       (k != CK_SIDE && k != EX_OP && k != EX_TOOL &&
 		b->ex->keys[k].numeric);
 }
 
-static int key_is_sizes(const struct build *b, size_t k)
+static int chart_key_is_sizes(const struct build *b, size_t k)
 {
 	return k != CK_SIDE && k != EX_OP && k != EX_TOOL && k != CK_METRIC &&
 	       b->ex->keys[k].size;
@@ -748,8 +745,8 @@ static int key_is_sizes(const struct build *b, size_t k)
 
 /* Where a code goes among its key's values: numbers by value, ops in
  * fio's order, sides as given, the rest as found. */
-static double code_order(const struct build *b, size_t k, uint64_t code,
-			 size_t i)
+static double chart_code_order(const struct build *b, size_t k, uint64_t code,
+			       size_t i)
 {
 	char buf[64];
 	int op;
@@ -768,7 +765,7 @@ static double code_order(const struct build *b, size_t k, uint64_t code,
 	return (double)b->ex->keys[k].rank[code];
 }
 
-static const char *key_name(const struct build *b, size_t k)
+static const char *chart_key_name(const struct build *b, size_t k)
 {
 	if (k == CK_SIDE)
 		return CHART_SIDE_KEY;
@@ -782,8 +779,8 @@ static const char *key_name(const struct build *b, size_t k)
 }
 
 /* A value as a reader wants it: "4K", "read", "hosta", "no section". */
-static const char *code_text(const struct build *b, size_t k, uint64_t code,
-			     char *buf, size_t size)
+static const char *chart_code_text(const struct build *b, size_t k,
+				   uint64_t code, char *buf, size_t size)
 {
 	if (k == CK_SIDE) {
 		snprintf(buf, size, "%s", b->ex->sides[code - 1].name);
@@ -873,10 +870,11 @@ static size_t *all_members(const struct build *b)
 }
 
 /* Does key k take two or more values (sides and metrics too)? */
-static int varies(const struct build *b, size_t k)
+static int chart_key_varies(const struct build *b, size_t k)
 {
 	for (size_t j = 1; j < b->nmem; j++)
-		if (key_code(b, b->mem[j], k) != key_code(b, b->mem[0], k))
+		if (chart_key_code(b, b->mem[j], k) !=
+		    chart_key_code(b, b->mem[0], k))
 			return 1;
 	return 0;
 }
@@ -891,7 +889,7 @@ static size_t count_values(const struct build *b, size_t k)
 	keymap_init(&seen);
 	for (size_t j = 0; j < b->nmem; j++) {
 		snprintf(buf, sizeof(buf), "%llu",
-			 (unsigned long long)key_code(b, b->mem[j], k));
+			 (unsigned long long)chart_key_code(b, b->mem[j], k));
 		keymap_put(&seen, buf, 0, &created);
 	}
 	n = seen.n;
@@ -940,7 +938,8 @@ static size_t model_keys_only(size_t *keys, size_t n)
  * series: a point is one condition, never two pooled (--pool pools on
  * request).
  */
-static int choose_keys(struct chart *c, struct build *b, struct strbuf *err)
+static int chart_choose_keys(struct chart *c, struct build *b,
+			     struct strbuf *err)
 {
 	const struct chart_spec *spec = b->spec;
 	size_t have[MAX_SERIES_KEYS + 2], nh = 0, rest[32], nrest;
@@ -985,13 +984,15 @@ static int choose_keys(struct chart *c, struct build *b, struct strbuf *err)
 		}
 		b->skeys[b->nskeys++] = rest[k];
 		if (user_series)
-			add_note(c, "measurements also differ in '%s': drawn "
-				 "as series of their own (--pool %s pools "
-				 "them)", key_name(b, rest[k]),
-				 key_name(b, rest[k]));
+			chart_add_note(c, "measurements also differ in "
+				       "'%s': drawn as series of their own "
+				       "(--pool %s pools them)",
+				       chart_key_name(b, rest[k]),
+				       chart_key_name(b, rest[k]));
 	}
 	/* a side-by-side chart of one side is no comparison */
-	if (b->nskeys == 1 && b->skeys[0] == CK_SIDE && !varies(b, CK_SIDE))
+	if (b->nskeys == 1 && b->skeys[0] == CK_SIDE &&
+	    !chart_key_varies(b, CK_SIDE))
 		b->nskeys = 0;
 	free(all);
 	return 0;
@@ -1004,7 +1005,8 @@ static void series_sig(const struct build *b, size_t i, struct strbuf *sb)
 {
 	strbuf_reset(sb);
 	for (size_t k = 0; k < b->nskeys; k++) {
-		strbuf_add_int(sb, (long long)key_code(b, i, b->skeys[k]));
+		strbuf_add_int(sb,
+			       (long long)chart_key_code(b, i, b->skeys[k]));
 		strbuf_addch(sb, ',');
 	}
 }
@@ -1018,13 +1020,14 @@ static char *series_name(const struct build *b, size_t i)
 
 	for (size_t k = 0; k < b->nskeys; k++) {
 		size_t key = b->skeys[k];
-		uint64_t code = key_code(b, i, key);
+		uint64_t code = chart_key_code(b, i, key);
 
 		if (k)
 			strbuf_adds(&sb, ", ");
-		code_text(b, key, code, buf, sizeof(buf));
-		if (key_numeric(b, key) && code)
-			experiment_value_words(&sb, key_name(b, key), buf);
+		chart_code_text(b, key, code, buf, sizeof(buf));
+		if (chart_key_numeric(b, key) && code)
+			experiment_value_words(&sb, chart_key_name(b, key),
+					       buf);
 		else
 			strbuf_adds(&sb, buf);
 	}
@@ -1038,8 +1041,9 @@ struct series_map {
 	size_t n, alloc;
 };
 
-static size_t series_of(struct chart *c, struct series_map *sm,
-			const struct build *b, size_t i, struct strbuf *sb)
+static size_t chart_series_of(struct chart *c, struct series_map *sm,
+			      const struct build *b, size_t i,
+			      struct strbuf *sb)
 {
 	int created;
 	size_t *slot;
@@ -1049,7 +1053,7 @@ static size_t series_of(struct chart *c, struct series_map *sm,
 	if (created) {
 		char *name = series_name(b, i);
 
-		add_series(c, name);
+		chart_new_series(c, name);
 		free(name);
 		ALLOC_GROW(sm->first, sm->n + 1, sm->alloc);
 		sm->first[sm->n++] = i;
@@ -1065,10 +1069,10 @@ static int cmp_series(const void *pa, const void *pb)
 
 	for (size_t k = 0; k < order_b->nskeys; k++) {
 		size_t key = order_b->skeys[k];
-		double x = code_order(order_b, key,
-				      key_code(order_b, a[1], key), a[1]);
-		double y = code_order(order_b, key,
-				      key_code(order_b, b[1], key), b[1]);
+		double x = chart_code_order(
+			order_b, key, chart_key_code(order_b, a[1], key), a[1]);
+		double y = chart_code_order(
+			order_b, key, chart_key_code(order_b, b[1], key), b[1]);
 
 		if (x < y || x > y)
 			return x < y ? -1 : 1;
@@ -1115,7 +1119,7 @@ static size_t x_category(struct x_order *xo, const struct build *b,
 	char buf[32];
 	int created;
 	size_t *slot;
-	uint64_t code = key_code(b, i, b->x);
+	uint64_t code = chart_key_code(b, i, b->x);
 
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)code);
 	slot = keymap_put(&xo->map, buf, xo->n, &created);
@@ -1215,11 +1219,11 @@ static double x_of(const struct build *b, struct x_order *xo, size_t i)
 	double p;
 
 	if (b->pct) {
-		metric_percentile(b->ex->m[i].m->metric, b->spec->y, &p);
+		chart_metric_percentile(b->ex->m[i].m->metric, b->spec->y, &p);
 		return -log10(1 - p / 100);
 	}
 	if (!b->category)
-		return code_number(b, b->x, key_code(b, i, b->x));
+		return chart_code_number(b, b->x, chart_key_code(b, i, b->x));
 	return (double)x_category(xo, b, i);
 }
 
@@ -1236,8 +1240,9 @@ static void group_points(struct chart *c, const struct build *b,
 
 		if (!b->in[i])
 			continue;
-		s_at = series_of(c, sm, b, i, &sb);	/* (may grow series) */
-		p = add_point(&c->series[s_at], x_of(b, xo, i));
+		/* (may grow series) */
+		s_at = chart_series_of(c, sm, b, i, &sb);
+		p = chart_add_point(&c->series[s_at], x_of(b, xo, i));
 
 		p->n = gr->st.n;
 		p->member = member_index(b, i);
@@ -1293,8 +1298,8 @@ static void ratio_points(struct chart *c, struct build *b,
 			dropped++;
 			continue;
 		}
-		s_at = series_of(c, sm, b, g1->first, &sb);
-		p = add_point(&c->series[s_at], x_of(b, xo, g1->first));
+		s_at = chart_series_of(c, sm, b, g1->first, &sb);
+		p = chart_add_point(&c->series[s_at], x_of(b, xo, g1->first));
 		p->y = g1->st.mean / g0->st.mean;
 		p->n = g1->st.n < g0->st.n ? g1->st.n : g0->st.n;
 		p->member = member_index(b, g1->first);
@@ -1317,9 +1322,9 @@ static void ratio_points(struct chart *c, struct build *b,
 		}
 	}
 	if (dropped)
-		add_note(c, "%zu figure(s) of %s have nothing of %s to be "
-			 "divided by", dropped, b->ex->sides[a].name,
-			 b->ex->sides[0].name);
+		chart_add_note(c, "%zu figure(s) of %s have nothing of %s to "
+			       "be divided by", dropped, b->ex->sides[a].name,
+			       b->ex->sides[0].name);
 	free(match);
 	free(pair);
 	strbuf_release(&sb);
@@ -1398,14 +1403,14 @@ static void histogram_series(struct chart *c, struct chart_series *s,
 		for (size_t i = 0; i < h->n; i++) {
 			cum += (double)h->v[i].count;
 			if (h->v[i].count)
-				add_point(s, h->v[i].value)->y =
+				chart_add_point(s, h->v[i].value)->y =
 					100 * cum / h->total;
 		}
 		return;
 	}
 	/* percentiles: p50 up to the finest percentile the count supports */
 	for (double x = log10(2); x <= log10(h->total) + 1e-9; x += 0.02) {
-		struct chart_point *p = add_point(s, x);
+		struct chart_point *p = chart_add_point(s, x);
 
 		p->y = bucket_quantile(h->v, h->n, h->total, 1 - pow(10, -x));
 		p->n = (size_t)h->total;
@@ -1413,15 +1418,15 @@ static void histogram_series(struct chart *c, struct chart_series *s,
 }
 
 /* One curve per series: its groups' histograms merged (repetitions). */
-static void histogram_points(struct chart *c, const struct build *b,
-			     struct series_map *sm)
+static void chart_histogram_points(struct chart *c, const struct build *b,
+				   struct series_map *sm)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct merged *h = NULL;
 	size_t nh = 0;
 
 	for (size_t j = 0; j < b->nmem; j++) {
-		size_t i = b->mem[j], s = series_of(c, sm, b, i, &sb);
+		size_t i = b->mem[j], s = chart_series_of(c, sm, b, i, &sb);
 
 		if (s >= nh) {
 			h = xrealloc(h, (s + 1) * sizeof(*h));
@@ -1478,8 +1483,8 @@ static void data_range(const struct chart *c, int of_x, double *lo,
 	}
 }
 
-static int choose_y_unit(struct chart *c, const struct chart_spec *spec,
-			 const char *base_unit, struct strbuf *err)
+static int chart_choose_y_unit(struct chart *c, const struct chart_spec *spec,
+			       const char *base_unit, struct strbuf *err)
 {
 	double lo, hi;
 	int binary = spec->units && !strcmp(spec->units, "binary");
@@ -1553,7 +1558,7 @@ static void points_range(const struct chart *c, double *lo, double *hi)
 		}
 }
 
-static void y_axis(struct chart *c, const struct chart_spec *spec)
+static void chart_y_axis(struct chart *c, const struct chart_spec *spec)
 {
 	double lo, hi, plo, phi;
 
@@ -1564,8 +1569,8 @@ static void y_axis(struct chart *c, const struct chart_spec *spec)
 	if (c->ratio && !spec->log_y && plo > 0 && phi / plo >= 5) {
 		/* whiskers within a factor of 2 of the points fit too */
 		c->y.scale = AXIS_LOG10;
-		ratio_log_ticks(&c->y, lo > plo / 2 ? lo : plo / 2,
-				hi < phi * 2 ? hi : phi * 2);
+		chart_ratio_log_ticks(&c->y, lo > plo / 2 ? lo : plo / 2,
+				      hi < phi * 2 ? hi : phi * 2);
 		return;
 	}
 	/* three decades or more of the points (whiskers decide nothing: a
@@ -1581,15 +1586,15 @@ static void y_axis(struct chart *c, const struct chart_spec *spec)
 	if (spec->log_y)
 		c->y.scale = AXIS_LOG10;
 	if (c->y.scale == AXIS_LOG10 && !(plo > 0)) {
-		add_note(c, "log y axis needs values above zero; using a "
-			 "linear one");
+		chart_add_note(c, "log y axis needs values above zero; using a "
+				  "linear one");
 		c->y.scale = AXIS_LINEAR;
 	}
 	if (c->y.scale == AXIS_LOG10) {
 		/* whiskers within a factor of 2 of the points fit; a longer
 		 * one ends in an arrow (it would add empty decades) */
-		log10_ticks(c, &c->y, lo > plo / 2 ? lo : plo / 2,
-			    hi < phi * 2 ? hi : phi * 2, 1);
+		chart_log10_ticks(c, &c->y, lo > plo / 2 ? lo : plo / 2,
+				  hi < phi * 2 ? hi : phi * 2, 1);
 	} else {
 		if (c->kind == CHART_CDF) {
 			lo = 0;
@@ -1605,7 +1610,7 @@ static void y_axis(struct chart *c, const struct chart_spec *spec)
 			hi = 1 + (1 - lo) / 20;
 		else if (c->ratio && !(lo < 1))
 			lo = 1 - (hi - 1) / 20;
-		linear_ticks(c, &c->y, lo, hi, 1);
+		chart_linear_ticks(c, &c->y, lo, hi, 1);
 	}
 }
 
@@ -1617,10 +1622,10 @@ static const struct x_order *xorder_xo;
 static int cmp_category(const void *pa, const void *pb)
 {
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	double x = code_order(xorder_b, xorder_b->x, xorder_xo->codes[a],
-			      xorder_xo->first[a]);
-	double y = code_order(xorder_b, xorder_b->x, xorder_xo->codes[b],
-			      xorder_xo->first[b]);
+	double x = chart_code_order(xorder_b, xorder_b->x, xorder_xo->codes[a],
+				    xorder_xo->first[a]);
+	double y = chart_code_order(xorder_b, xorder_b->x, xorder_xo->codes[b],
+				    xorder_xo->first[b]);
 
 	if (x < y || x > y)
 		return x < y ? -1 : 1;
@@ -1643,9 +1648,9 @@ static void x_axis_categories(struct chart *c, const struct build *b,
 	for (size_t r = 0; r < xo->n; r++) {
 		place[ord[r]] = (double)r;
 		ALLOC_GROW(c->x.cat, c->x.ncat + 1, c->x.cat_alloc);
-		c->x.cat[c->x.ncat++] = xstrdup(code_text(b, b->x,
+		c->x.cat[c->x.ncat++] = xstrdup(chart_code_text(b, b->x,
 				xo->codes[ord[r]], buf, sizeof(buf)));
-		add_tick(&c->x, (double)r, c->x.cat[r]);
+		chart_add_tick(&c->x, (double)r, c->x.cat[r]);
 	}
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t j = 0; j < c->series[s].n; j++)
@@ -1681,8 +1686,8 @@ static void x_axis_numeric_scale(struct chart *c, const struct chart_spec *spec)
 		c->x.scale = c->x.size_key || all_powers_of_two(c) ?
 			     AXIS_LOG2 : AXIS_LOG10;
 	if (spec->log_x && !(lo > 0))
-		add_note(c, "log x axis needs values above zero; using a "
-			 "linear one");
+		chart_add_note(c, "log x axis needs values above zero; using a "
+				  "linear one");
 }
 
 static void x_axis_numeric(struct chart *c)
@@ -1691,11 +1696,11 @@ static void x_axis_numeric(struct chart *c)
 
 	data_range(c, 1, &lo, &hi);
 	if (c->x.scale == AXIS_LOG2)
-		log2_ticks(c, lo, hi);
+		chart_log2_ticks(c, lo, hi);
 	else if (c->x.scale == AXIS_LOG10)
-		log10_ticks(c, &c->x, lo, hi, 0);
+		chart_log10_ticks(c, &c->x, lo, hi, 0);
 	else
-		linear_ticks(c, &c->x, lo, hi, 0);
+		chart_linear_ticks(c, &c->x, lo, hi, 0);
 }
 
 /* Has any point more than one run behind it? */
@@ -1708,10 +1713,10 @@ static int has_repetitions(const struct build *b)
 }
 
 /* Kind and scale once the keys are known. */
-static void choose_kind(struct chart *c, struct build *b)
+static void chart_choose_kind(struct chart *c, struct build *b)
 {
-	int numeric = b->x != EX_NONE && key_numeric(b, b->x) && !b->pct &&
-		      count_values(b, b->x) >= 3;
+	int numeric = b->x != EX_NONE && chart_key_numeric(b, b->x) &&
+		      !b->pct && count_values(b, b->x) >= 3;
 
 	if (c->kind == CHART_AUTO)
 		c->kind = numeric ? CHART_LINE : CHART_BAR;
@@ -1735,7 +1740,7 @@ static void choose_kind(struct chart *c, struct build *b)
 }
 
 /* CDF points carry latency on x: give x a display unit of its own. */
-static void cdf_x_unit(struct chart *c, const char *base_unit)
+static void chart_cdf_x_unit(struct chart *c, const char *base_unit)
 {
 	double lo, hi;
 
@@ -1748,18 +1753,19 @@ static void cdf_x_unit(struct chart *c, const char *base_unit)
 
 /* The x axis's title, and its ticks unless it has categories (laid out
  * with the points, x_axis_categories()). */
-static void x_axis(struct chart *c, const struct build *b)
+static void chart_x_axis(struct chart *c, const struct build *b)
 {
 	double lo, hi;
 
-	c->x.key = xstrdup(b->pct || b->hist ? "metric" : key_name(b, b->x));
-	c->x.size_key = b->x != EX_NONE && key_is_sizes(b, b->x);
+	c->x.key = xstrdup(b->pct || b->hist ? "metric" :
+			   chart_key_name(b, b->x));
+	c->x.size_key = b->x != EX_NONE && chart_key_is_sizes(b, b->x);
 	c->x.title = xstrdup(b->pct || b->hist ? "Percentile" :
-			     chart_key_title(key_name(b, b->x)));
+			     chart_key_title(chart_key_name(b, b->x)));
 	switch (c->x.scale) {
 	case AXIS_NINES:
 		data_range(c, 1, &lo, &hi);
-		nines_ticks(c, lo, hi);
+		chart_nines_ticks(c, lo, hi);
 		break;
 	case AXIS_CATEGORY:
 		break;
@@ -1797,20 +1803,21 @@ static char *constant_facts(const struct build *b)
 	if (!b->nmem)
 		return xstrdup("");
 	strbuf_adds(&sb, b->ex->m[b->mem[0]].m->tool);
-	if (!varies(b, EX_OP))
+	if (!chart_key_varies(b, EX_OP))
 		strbuf_addf(&sb, " \xc2\xb7 %s", b->ex->m[b->mem[0]].m->op);
 	for (size_t k = 0; k < b->ex->nkeys; k++) {
 		const struct ex_key *key = &b->ex->keys[k];
-		uint64_t code = key_code(b, b->mem[0], k);
+		uint64_t code = chart_key_code(b, b->mem[0], k);
 
-		if (!code || varies(b, k) || key->role == EX_IDENTITY ||
-		    key->provenance || strlen(key->values[code]) > 32 ||
+		if (!code || chart_key_varies(b, k) ||
+		    key->role == EX_IDENTITY || key->provenance ||
+		    strlen(key->values[code]) > 32 ||
 		    noise_fact(key->name, key->values[code]))
 			continue;
 		strbuf_adds(&sb, " \xc2\xb7 ");
 		experiment_value_words(&sb, key->name,
-				       code_text(b, k, code, buf,
-						 sizeof(buf)));
+				       chart_code_text(b, k, code, buf,
+						       sizeof(buf)));
 	}
 	return strbuf_detach(&sb);
 }
@@ -1911,14 +1918,14 @@ static void shared_value_parts(struct chart *c, const struct build *b,
 		if (!experiment_value_shared(b->ex, b->skeys[i], &sb))
 			continue;
 		text = xstrfmt("%s%s%s %s", *facts, **facts ? " \xc2\xb7 " : "",
-			       key_name(b, b->skeys[i]), strbuf_str(&sb));
+			       chart_key_name(b, b->skeys[i]), strbuf_str(&sb));
 		free(*facts);
 		*facts = text;
 	}
 	strbuf_release(&sb);
 }
 
-static void titles(struct chart *c, const struct build *b)
+static void chart_titles(struct chart *c, const struct build *b)
 {
 	const struct chart_spec *spec = b->spec;
 	char mt[96], *facts = constant_facts(b);
@@ -1987,7 +1994,7 @@ static int cmp_point_x(const void *a, const void *b)
 			  &((const struct chart_point *)b)->x);
 }
 
-static void build_points(struct chart *c, struct build *b)
+static void chart_build_points(struct chart *c, struct build *b)
 {
 	struct series_map sm = { .n = 0 };
 	struct x_order xo = { .n = 0 };
@@ -1995,7 +2002,7 @@ static void build_points(struct chart *c, struct build *b)
 	keymap_init(&sm.map);
 	keymap_init(&xo.map);
 	if (b->hist)
-		histogram_points(c, b, &sm);
+		chart_histogram_points(c, b, &sm);
 	else if (c->ratio)
 		ratio_points(c, b, &sm, &xo);
 	else
@@ -2013,7 +2020,7 @@ static void build_points(struct chart *c, struct build *b)
 	free(xo.first);
 }
 
-static void record_members(struct chart *c, const struct build *b)
+static void chart_record_members(struct chart *c, const struct build *b)
 {
 	c->members = xmalloc((b->nmem ? b->nmem : 1) * sizeof(size_t));
 	for (size_t j = 0; j < b->nmem; j++)
@@ -2030,13 +2037,13 @@ static int finish(struct chart *c, struct build *b, struct strbuf *err)
 		return -1;
 	}
 	if (c->kind == CHART_CDF)
-		cdf_x_unit(c, b->ex->m[b->mem[0]].m->unit);
-	if (choose_y_unit(c, spec, b->ex->m[b->mem[0]].m->unit, err))
+		chart_cdf_x_unit(c, b->ex->m[b->mem[0]].m->unit);
+	if (chart_choose_y_unit(c, spec, b->ex->m[b->mem[0]].m->unit, err))
 		return -1;
-	x_axis(c, b);
-	y_axis(c, spec);
-	titles(c, b);
-	record_members(c, b);
+	chart_x_axis(c, b);
+	chart_y_axis(c, spec);
+	chart_titles(c, b);
+	chart_record_members(c, b);
 	return 0;
 }
 
@@ -2058,10 +2065,10 @@ static int build_from_model(struct chart *c, struct build *b,
 			    b->spec->y);
 		return -1;
 	}
-	if (choose_keys(c, b, err))
+	if (chart_choose_keys(c, b, err))
 		return -1;
-	choose_kind(c, b);
-	build_points(c, b);
+	chart_choose_kind(c, b);
+	chart_build_points(c, b);
 	return finish(c, b, err);
 }
 
