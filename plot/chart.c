@@ -12,7 +12,7 @@
  * percentile curves and CDFs come from metrics named FAMILY.pNN or from
  * histograms; ratio charts divide one side by another, match by match.
  */
-#include "chart.h"
+#include "chart-private.h"
 #include "../analysis/experiment.h"
 #include "../analysis/stats.h"
 #include "../analysis/table.h"
@@ -29,8 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_SERIES_KEYS 8
 
 /* Okabe & Ito (2008), "Color Universal Design": blue first, yellow late. */
 const unsigned char chart_palette[CHART_NCOLORS][3] = {
@@ -127,7 +125,7 @@ struct chart_series *chart_new_series(struct chart *c, const char *name)
 	return s;
 }
 
-static struct chart_point *chart_add_point(struct chart_series *s, double x)
+struct chart_point *chart_add_point(struct chart_series *s, double x)
 {
 	struct chart_point *p;
 
@@ -507,32 +505,6 @@ static void chart_nines_ticks(struct chart *c, double lo, double hi)
 }
 
 /* ---- selection --------------------------------------------------------- */
-
-/* Pseudo keys beside the model's (EX_OP, EX_TOOL): the side, the metric. */
-#define CK_SIDE (SIZE_MAX - 3)
-#define CK_METRIC (SIZE_MAX - 4)
-
-struct build {
-	const struct result_set *sets;
-	size_t nsets;
-	const struct chart_spec *spec;
-	unsigned char **sel;	/* [set][measurement] */
-	size_t nsel;
-	const struct experiment *ex;	/* the model: own, or the caller's */
-	struct experiment own;
-	int have_own;
-	size_t *mem;		/* the measurements drawn: indices into ex */
-	size_t nmem;
-	unsigned char *in;	/* [ex index]: drawn */
-	size_t x;			/* a key of the model, or a pseudo key */
-	size_t skeys[MAX_SERIES_KEYS];
-	size_t nskeys;
-	char *ratio_parts[3];		/* --ratio KEY=A/KEY=B */
-	int pct;	/* points from FAMILY.pNN metrics: x is the percentile */
-	int hist;	/* points from histograms */
-	int sided;	/* several sides: "input" names them */
-	int category;	/* x is a category axis (chosen in choose_kind) */
-};
 
 static size_t select_measurements(struct build *b, int (*want)(
 		const struct measurement *, const char *), const char *metric)
@@ -1034,16 +1006,9 @@ static char *series_name(const struct build *b, size_t i)
 	return strbuf_detach(&sb);
 }
 
-/* The series of measurement i, added when new (series in key order). */
-struct series_map {
-	struct keymap map;
-	size_t *first;		/* per series: a measurement of it */
-	size_t n, alloc;
-};
-
-static size_t chart_series_of(struct chart *c, struct series_map *sm,
-			      const struct build *b, size_t i,
-			      struct strbuf *sb)
+size_t chart_series_of(struct chart *c, struct series_map *sm,
+		       const struct build *b, size_t i,
+		       struct strbuf *sb)
 {
 	int created;
 	size_t *slot;
@@ -1327,121 +1292,6 @@ static void ratio_points(struct chart *c, struct build *b,
 			       b->ex->sides[0].name);
 	free(match);
 	free(pair);
-	strbuf_release(&sb);
-}
-
-/* ---- percentile curves and CDFs from histograms ------------------------ */
-
-struct bucket {
-	double value;
-	uint64_t count;
-};
-
-static int cmp_bucket(const void *a, const void *b)
-{
-	return stats_cmp_double(&((const struct bucket *)a)->value,
-			  &((const struct bucket *)b)->value);
-}
-
-/*
- * The smallest bucket value with at least q of the samples at or below.
- * q comes from 1 - pow(10, -x) along the curve, so the rank forgives
- * 1e-12 of relative error (quantile_rank_frac()).
- */
-static double bucket_quantile(const struct bucket *v, size_t n, double total,
-			      double q)
-{
-	uint64_t need = quantile_rank_frac(total, q, 1e-12), cum = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		cum += v[i].count;
-		if (cum >= need)
-			return v[i].value;
-	}
-	return n ? v[n - 1].value : NAN;
-}
-
-/* The histograms of one series, merged: buckets sorted, equal summed. */
-struct merged {
-	struct bucket *v;
-	size_t n, alloc;
-	double total;
-};
-
-static void merge_into(struct merged *h, const struct histogram *src)
-{
-	for (size_t j = 0; j < src->n; j++) {
-		ALLOC_GROW(h->v, h->n + 1, h->alloc);
-		h->v[h->n].value = src->value[j];
-		h->v[h->n++].count = src->count[j];
-	}
-}
-
-static void merged_finish(struct merged *h)
-{
-	size_t u = 0;
-
-	qsort(h->v, h->n, sizeof(*h->v), cmp_bucket);
-	h->total = 0;
-	for (size_t i = 0; i < h->n; i++) {
-		h->total += (double)h->v[i].count;
-		if (u && !(h->v[u - 1].value < h->v[i].value) &&
-		    !(h->v[u - 1].value > h->v[i].value))
-			h->v[u - 1].count += h->v[i].count;
-		else
-			h->v[u++] = h->v[i];
-	}
-	h->n = u;
-}
-
-static void histogram_series(struct chart *c, struct chart_series *s,
-			     const struct merged *h)
-{
-	if (c->kind == CHART_CDF) {
-		double cum = 0;
-
-		for (size_t i = 0; i < h->n; i++) {
-			cum += (double)h->v[i].count;
-			if (h->v[i].count)
-				chart_add_point(s, h->v[i].value)->y =
-					100 * cum / h->total;
-		}
-		return;
-	}
-	/* percentiles: p50 up to the finest percentile the count supports */
-	for (double x = log10(2); x <= log10(h->total) + 1e-9; x += 0.02) {
-		struct chart_point *p = chart_add_point(s, x);
-
-		p->y = bucket_quantile(h->v, h->n, h->total, 1 - pow(10, -x));
-		p->n = (size_t)h->total;
-	}
-}
-
-/* One curve per series: its groups' histograms merged (repetitions). */
-static void chart_histogram_points(struct chart *c, const struct build *b,
-				   struct series_map *sm)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct merged *h = NULL;
-	size_t nh = 0;
-
-	for (size_t j = 0; j < b->nmem; j++) {
-		size_t i = b->mem[j], s = chart_series_of(c, sm, b, i, &sb);
-
-		if (s >= nh) {
-			h = xrealloc(h, (s + 1) * sizeof(*h));
-			memset(h + nh, 0, (s + 1 - nh) * sizeof(*h));
-			nh = s + 1;
-		}
-		merge_into(&h[s], &b->ex->m[i].m->hist);
-	}
-	for (size_t s = 0; s < nh; s++) {
-		merged_finish(&h[s]);
-		if (h[s].total > 0)
-			histogram_series(c, &c->series[s], &h[s]);
-		free(h[s].v);
-	}
-	free(h);
 	strbuf_release(&sb);
 }
 

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What the files of the chart model share, and nothing outside them
+ * sees: struct build (one chart being built from measurements), the
+ * pseudo keys beside the experiment model's, and the steps and helpers
+ * that one file calls in another.  plot/chart.h is the public API;
+ * chart-build.c says which file takes which step.
+ */
+#ifndef STORAN_PLOT_CHART_PRIVATE_H
+#define STORAN_PLOT_CHART_PRIVATE_H
+
+#include "chart.h"
+#include "../analysis/experiment.h"
+#include "../core/keymap.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAX_SERIES_KEYS 8
+
+/* Pseudo keys beside the model's (EX_OP, EX_TOOL): the side, the metric. */
+#define CK_SIDE (SIZE_MAX - 3)
+#define CK_METRIC (SIZE_MAX - 4)
+
+struct build {
+	const struct result_set *sets;
+	size_t nsets;
+	const struct chart_spec *spec;
+	unsigned char **sel;	/* [set][measurement] */
+	size_t nsel;
+	const struct experiment *ex;	/* the model: own, or the caller's */
+	struct experiment own;
+	int have_own;
+	size_t *mem;		/* the measurements drawn: indices into ex */
+	size_t nmem;
+	unsigned char *in;	/* [ex index]: drawn */
+	size_t x;			/* a key of the model, or a pseudo key */
+	size_t skeys[MAX_SERIES_KEYS];
+	size_t nskeys;
+	char *ratio_parts[3];		/* --ratio KEY=A/KEY=B */
+	int pct;	/* points from FAMILY.pNN metrics: x is the percentile */
+	int hist;	/* points from histograms */
+	int sided;	/* several sides: "input" names them */
+	int category;	/* x is a category axis (chosen in choose_kind) */
+};
+
+/* The series of measurement i, added when new (series in key order). */
+struct series_map {
+	struct keymap map;
+	size_t *first;		/* per series: a measurement of it */
+	size_t n, alloc;
+};
+
+/* chart.c */
+struct chart_point *chart_add_point(struct chart_series *s, double x);
+size_t chart_series_of(struct chart *c, struct series_map *sm,
+		       const struct build *b, size_t i,
+		       struct strbuf *sb);
+
+/* chart-curves.c */
+void chart_histogram_points(struct chart *c, const struct build *b,
+			    struct series_map *sm);
+
+#endif
