@@ -52,10 +52,30 @@ struct series_map {
 };
 
 /* chart.c */
+void chart_add_tick(struct chart_axis *a, double pos, const char *label);
 struct chart_point *chart_add_point(struct chart_series *s, double x);
+uint64_t chart_key_code(const struct build *b, size_t i, size_t k);
+const char *chart_key_name(const struct build *b, size_t k);
+const char *chart_code_text(const struct build *b, size_t k,
+			    uint64_t code, char *buf, size_t size);
+int chart_key_varies(const struct build *b, size_t k);
 size_t chart_series_of(struct chart *c, struct series_map *sm,
 		       const struct build *b, size_t i,
 		       struct strbuf *sb);
+
+/* chart-text.c */
+int chart_metric_percentile(const char *metric, const char *family,
+			    double *p);
+void chart_titles(struct chart *c, const struct build *b);
+
+/* chart-ticks.c */
+void chart_linear_ticks(struct chart *c, struct chart_axis *a, double lo,
+			double hi, int is_y);
+void chart_log10_ticks(struct chart *c, struct chart_axis *a, double lo,
+		       double hi, int is_y);
+void chart_ratio_log_ticks(struct chart_axis *a, double lo, double hi);
+void chart_log2_ticks(struct chart *c, double lo, double hi);
+void chart_nines_ticks(struct chart *c, double lo, double hi);
 
 /* chart-curves.c */
 void chart_histogram_points(struct chart *c, const struct build *b,

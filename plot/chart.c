@@ -106,7 +106,7 @@ static void chart_add_note(struct chart *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void chart_add_tick(struct chart_axis *a, double pos, const char *label)
+void chart_add_tick(struct chart_axis *a, double pos, const char *label)
 {
 	ALLOC_GROW(a->ticks, a->nticks + 1, a->ticks_alloc);
 	a->ticks[a->nticks].pos = pos;
@@ -143,211 +143,6 @@ struct chart_point *chart_add_point(struct chart_series *s, double x)
 }
 
 
-/* ---- names ------------------------------------------------------------- */
-
-/*
- * The first letter of a title inside a sentence: "Block size" is "block
- * size", but an acronym keeps its capital ("I/O depth", "IOPS").
- */
-static char lower_word(const char *t)
-{
-	if (t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'a' && t[1] <= 'z')
-		return (char)(t[0] - 'A' + 'a');
-	return t[0];
-}
-
-static const struct {
-	const char *key, *title;
-} key_titles[] = {
-	{ "bs", "Block size" },
-	{ "iodepth", "I/O depth" },
-	{ "numjobs", "Jobs" },
-	{ "filesize", "File size" },
-	{ "threads", "Threads" },
-	{ "rwmixread", "Reads in the mix (%)" },
-	{ "op", "Operation" },
-	{ "host", "Host" },
-	{ "device", "Device" },
-	{ "fs", "File system" },
-	{ "kind", "Kind" },
-	{ "ioengine", "I/O engine" },
-	{ "source", "Input" },
-	{ "tool", "Tool" },
-	{ "command", "Command" },
-	{ "direct", "Direct I/O" },
-	{ "job", "Job" },
-	{ "input", "Input" },
-	{ "test", "Test" },
-	{ "section", "Section" },
-};
-
-const char *chart_key_title(const char *key)
-{
-	for (size_t i = 0; i < sizeof(key_titles) / sizeof(key_titles[0]); i++)
-		if (!strcmp(key_titles[i].key, key))
-			return key_titles[i].title;
-	return key;
-}
-
-static const struct {
-	const char *metric, *title;
-} metric_titles[] = {
-	{ "bw", "Throughput" },
-	{ "iops", "IOPS" },
-	{ "bytes", "Data transferred" },
-	{ "runtime", "Runtime" },
-	{ "time.real", "Elapsed time" },
-	{ "time.user", "User CPU time" },
-	{ "time.sys", "System CPU time" },
-	{ "cpu.usr", "User CPU" },
-	{ "cpu.sys", "System CPU" },
-	{ "disk.util", "Disk utilisation" },
-	{ "lat", "latency" },
-	{ "clat", "completion latency" },
-	{ "slat", "submission latency" },
-};
-
-static const char *lookup_metric(const char *m)
-{
-	for (size_t i = 0; i < sizeof(metric_titles) / sizeof(metric_titles[0]);
-	     i++)
-		if (!strcmp(metric_titles[i].metric, m))
-			return metric_titles[i].title;
-	return NULL;
-}
-
-/* "clat.p99.9" -> family "clat", percentile 99.9; 0 when not one. */
-static int chart_metric_percentile(const char *metric, const char *family,
-				   double *p)
-{
-	size_t len = strlen(family);
-	const char *q;
-
-	if (strncmp(metric, family, len) || metric[len] != '.' ||
-	    metric[len + 1] != 'p')
-		return 0;
-	q = metric + len + 2;
-	return !scan_double(&q, 0, p) && !*q && *p > 0 && *p < 100;
-}
-
-const char *chart_metric_title(const char *metric, char *buf, size_t size)
-{
-	const char *t = lookup_metric(metric), *dot;
-	char fam[32];
-	double p;
-
-	if (t) {
-		snprintf(buf, size, "%c%s", t[0] >= 'a' && t[0] <= 'z' ?
-			 t[0] - 'a' + 'A' : t[0], t + 1);
-		return buf;
-	}
-	dot = strchr(metric, '.');
-	if (!dot || (size_t)(dot - metric) >= sizeof(fam))
-		return snprintf(buf, size, "%s", metric), buf;
-	memcpy(fam, metric, (size_t)(dot - metric));
-	fam[dot - metric] = '\0';
-	t = lookup_metric(fam);
-	if (!t)
-		return snprintf(buf, size, "%s", metric), buf;
-	if (!strcmp(dot + 1, "mean"))
-		snprintf(buf, size, "Mean %s", t);
-	else if (!strcmp(dot + 1, "min"))
-		snprintf(buf, size, "Minimum %s", t);
-	else if (!strcmp(dot + 1, "max"))
-		snprintf(buf, size, "Maximum %s", t);
-	else if (!strcmp(dot + 1, "stddev"))
-		snprintf(buf, size, "Std. dev. of %s", t);
-	else if (chart_metric_percentile(metric, fam, &p))
-		snprintf(buf, size, "%s %s", dot + 1, t);
-	else
-		snprintf(buf, size, "%s", metric);
-	return buf;
-}
-
-/* "us" reads better as "µs" on a chart. */
-static const char *unit_display_name(const char *name)
-{
-	return strcmp(name, "us") ? name : "\xc2\xb5s";
-}
-
-/* ---- number formatting ------------------------------------------------- */
-
-/* Decimals that print every multiple of step exactly (0.25 -> 2). */
-static int decimals_for(double step)
-{
-	int d = 0;
-
-	while (d < 6 && fabs(step * pow(10, d) - round(step * pow(10, d))) >
-	       1e-6 * step * pow(10, d))
-		d++;
-	return d;
-}
-
-/* IOPS keep factor 1 and read as 61.2k, 1.2M on a chart. */
-static int y_uses_suffix(const struct chart *c)
-{
-	return !strcmp(c->y.unit.name, "IOPS");
-}
-
-char *chart_format_y(const struct chart *c, double v, char *buf, size_t size)
-{
-	char tmp[32];
-
-	if (y_uses_suffix(c) && fabs(v) >= 1e6)
-		snprintf(buf, size, "%sM", human_sig(v / 1e6, tmp, 32));
-	else if (y_uses_suffix(c) && fabs(v) >= 1e4)
-		snprintf(buf, size, "%sk", human_sig(v / 1e3, tmp, 32));
-	else
-		human_sig(v, buf, size);
-	return buf;
-}
-
-/* 1 -> "p90", 3 -> "p99.9": as many decimals as the nines need. */
-static char *format_nines(double x, char *buf, size_t size)
-{
-	int d = (int)ceil(x - 1e-9) - 2;
-
-	snprintf(buf, size, "p%.*f", d < 0 ? 0 : d, 100 * (1 - pow(10, -x)));
-	return buf;
-}
-
-char *chart_format_x(const struct chart *c, double x, char *buf, size_t size)
-{
-	if (c->x.scale == AXIS_CATEGORY) {
-		size_t i = (size_t)llround(x);
-
-		snprintf(buf, size, "%s", i < c->x.ncat ? c->x.cat[i] : "?");
-	} else if (c->x.scale == AXIS_NINES) {
-		format_nines(x, buf, size);
-	} else if (c->x.size_key) {
-		human_size(x, buf, size);
-	} else {
-		snprintf(buf, size, "%.6g", x);
-	}
-	return buf;
-}
-
-/* ---- axes -------------------------------------------------------------- */
-
-double chart_axis_frac(const struct chart_axis *a, double v)
-{
-	double lo = a->min, hi = a->max;
-
-	if (a->scale == AXIS_LOG2 || a->scale == AXIS_LOG10) {
-		v = log(v > 0 ? v : lo);
-		lo = log(lo);
-		hi = log(hi);
-	}
-	if (!(hi > lo))
-		return 0.5;
-	return (v - lo) / (hi - lo);
-}
-
-static void chart_linear_ticks(struct chart *c, struct chart_axis *a, double lo,
-			       double hi, int is_y);
-static void chart_log10_ticks(struct chart *c, struct chart_axis *a, double lo,
-			      double hi, int is_y);
-
 struct chart_point *chart_new_point(struct chart_series *s, double x,
 				    double y)
 {
@@ -362,146 +157,6 @@ void chart_add_band(struct chart *c, size_t series, double from, double to)
 {
 	ALLOC_GROW(c->bands, c->nbands + 1, c->bands_alloc);
 	c->bands[c->nbands++] = (struct chart_band){ from, to, series };
-}
-
-void chart_axis_ticks(struct chart *c, struct chart_axis *a, double lo,
-		      double hi, int log10_scale, int is_y)
-{
-	a->scale = log10_scale ? AXIS_LOG10 : AXIS_LINEAR;
-	if (log10_scale)
-		chart_log10_ticks(c, a, lo, hi, is_y);
-	else
-		chart_linear_ticks(c, a, lo, hi, is_y);
-}
-
-static double nice_step(double range, int target)
-{
-	double raw = range / target, mag = pow(10, floor(log10(raw)));
-	double r = raw / mag;
-
-	if (r <= 1)
-		return mag;
-	if (r <= 2)
-		return 2 * mag;
-	if (r <= 2.5)
-		return 2.5 * mag;
-	if (r <= 5)
-		return 5 * mag;
-	return 10 * mag;
-}
-
-/* Ticks every nice step over [lo, hi], which are widened to whole steps. */
-static void chart_linear_ticks(struct chart *c, struct chart_axis *a, double lo,
-			       double hi, int is_y)
-{
-	double step;
-	int d;
-	char buf[64];
-
-	if (!(hi > lo)) {
-		double pad = fabs(lo) > 0 ? fabs(lo) / 2 : 1;
-
-		lo -= pad;
-		hi += pad;
-		if (lo < 0 && !(a->min < 0))
-			lo = 0;
-	}
-	step = nice_step(hi - lo, 6);
-	a->min = floor(lo / step + 1e-9) * step;
-	a->max = ceil(hi / step - 1e-9) * step;
-	d = decimals_for(step);
-	for (double t = a->min; t <= a->max + step / 2; t += step) {
-		double v = fabs(t) < step / 1e6 ? 0 : t;
-
-		if (is_y && y_uses_suffix(c) && a->max >= 1e4 && v > 0)
-			snprintf(buf, sizeof(buf), "%.*fk",
-				 decimals_for(step / 1e3), v / 1e3);
-		else
-			snprintf(buf, sizeof(buf), "%.*f", d, v);
-		chart_add_tick(a, v, buf);
-	}
-}
-
-static void chart_log10_ticks(struct chart *c, struct chart_axis *a, double lo,
-			      double hi, int is_y)
-{
-	int k0 = (int)floor(log10(lo) + 1e-9), k1 = (int)ceil(log10(hi) - 1e-9);
-	static const double minor[] = { 1, 2, 5 };
-	char buf[64];
-
-	if (k1 <= k0)
-		k1 = k0 + 1;
-	a->min = pow(10, k0);
-	a->max = pow(10, k1);
-	for (int k = k0; k <= k1; k++) {
-		for (int j = 0; j < 3; j++) {
-			double t = minor[j] * pow(10, k);
-
-			if ((j && k1 - k0 > 2) || t > a->max * (1 + 1e-9))
-				continue;
-			if (is_y && y_uses_suffix(c) && t >= 1e6)
-				snprintf(buf, sizeof(buf), "%gM", t / 1e6);
-			else if (is_y && y_uses_suffix(c) && t >= 1e4)
-				snprintf(buf, sizeof(buf), "%gk", t / 1e3);
-			else
-				snprintf(buf, sizeof(buf), "%g", t);
-			chart_add_tick(a, t, buf);
-		}
-	}
-}
-
-/*
- * A ratio's log axis: from a little below the smallest point to a little
- * above the largest (not whole decades: 0.05 to 1.7 is no 0.01 to 10),
- * ticks at 1, 2 and 5 times a power of ten, 1 always among them.
- */
-static void chart_ratio_log_ticks(struct chart_axis *a, double lo, double hi)
-{
-	static const double steps[] = { 1, 2, 5 };
-	char buf[32];
-
-	a->min = fmin(lo, 1) / 1.25;
-	a->max = fmax(hi, 1) * 1.25;
-	for (int k = (int)floor(log10(a->min)); k <= (int)ceil(log10(a->max));
-	     k++)
-		for (int j = 0; j < 3; j++) {
-			double t = steps[j] * pow(10, k);
-
-			if (t < a->min || t > a->max)
-				continue;
-			snprintf(buf, sizeof(buf), "%g", t);
-			chart_add_tick(a, t, buf);
-		}
-}
-
-/* Powers of two, at most about ten, starting at the smallest data value. */
-static void chart_log2_ticks(struct chart *c, double lo, double hi)
-{
-	int k0 = (int)ceil(log2(lo) - 1e-9), k1 = (int)floor(log2(hi) + 1e-9);
-	int stride = 1;
-	char buf[64];
-
-	while ((k1 - k0) / stride + 1 > 10)
-		stride++;
-	for (int k = k0; k <= k1; k += stride)
-		chart_add_tick(&c->x, ldexp(1, k),
-			       chart_format_x(c, ldexp(1, k), buf,
-					      sizeof(buf)));
-	/* a little room so that end markers are not cut by the frame */
-	c->x.min = lo / pow(2, 0.3);
-	c->x.max = hi * pow(2, 0.3);
-}
-
-static void chart_nines_ticks(struct chart *c, double lo, double hi)
-{
-	char buf[32];
-
-	chart_add_tick(&c->x, log10(2),
-		       format_nines(log10(2), buf, sizeof(buf)));
-	for (int k = 1; k <= (int)floor(hi + 1e-9); k++)
-		chart_add_tick(&c->x, k, format_nines(k, buf, sizeof(buf)));
-	c->x.min = lo - 0.1;
-	c->x.max = hi + 0.1;
 }
 
 /* ---- selection --------------------------------------------------------- */
@@ -679,7 +334,7 @@ static void note_pooled(struct chart *c, const struct experiment *ex)
 
 /* ---- keys: codes, order, names ----------------------------------------- */
 
-static uint64_t chart_key_code(const struct build *b, size_t i, size_t k)
+uint64_t chart_key_code(const struct build *b, size_t i, size_t k)
 {
 	double p;
 
@@ -737,7 +392,7 @@ static double chart_code_order(const struct build *b, size_t k, uint64_t code,
 	return (double)b->ex->keys[k].rank[code];
 }
 
-static const char *chart_key_name(const struct build *b, size_t k)
+const char *chart_key_name(const struct build *b, size_t k)
 {
 	if (k == CK_SIDE)
 		return CHART_SIDE_KEY;
@@ -751,8 +406,8 @@ static const char *chart_key_name(const struct build *b, size_t k)
 }
 
 /* A value as a reader wants it: "4K", "read", "hosta", "no section". */
-static const char *chart_code_text(const struct build *b, size_t k,
-				   uint64_t code, char *buf, size_t size)
+const char *chart_code_text(const struct build *b, size_t k,
+			    uint64_t code, char *buf, size_t size)
 {
 	if (k == CK_SIDE) {
 		snprintf(buf, size, "%s", b->ex->sides[code - 1].name);
@@ -842,7 +497,7 @@ static size_t *all_members(const struct build *b)
 }
 
 /* Does key k take two or more values (sides and metrics too)? */
-static int chart_key_varies(const struct build *b, size_t k)
+int chart_key_varies(const struct build *b, size_t k)
 {
 	for (size_t j = 1; j < b->nmem; j++)
 		if (chart_key_code(b, b->mem[j], k) !=
@@ -1631,201 +1286,6 @@ static void chart_x_axis(struct chart *c, const struct build *b)
 		x_axis_numeric(c);
 		break;
 	}
-}
-
-/* ---- titles ------------------------------------------------------------ */
-
-/* Facts every point of the chart shares: "fio · randread · bs=4K". */
-/* fio's group number 0 (every job's unless stonewalled into groups) and
- * a scratch file's path say nothing a reader needs in a subtitle. */
-static int noise_fact(const char *key, const char *value)
-{
-	return (!strcmp(key, "group") && !strcmp(value, "0")) ||
-	       (!strcmp(key, "filename") && strncmp(value, "/dev/", 5));
-}
-
-/* What every point shares, in words: "fio · direct I/O · libaio". */
-static char *constant_facts(const struct build *b)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char buf[64];
-
-	if (!b->nmem)
-		return xstrdup("");
-	strbuf_adds(&sb, b->ex->m[b->mem[0]].m->tool);
-	if (!chart_key_varies(b, EX_OP))
-		strbuf_addf(&sb, " \xc2\xb7 %s", b->ex->m[b->mem[0]].m->op);
-	for (size_t k = 0; k < b->ex->nkeys; k++) {
-		const struct ex_key *key = &b->ex->keys[k];
-		uint64_t code = chart_key_code(b, b->mem[0], k);
-
-		if (!code || chart_key_varies(b, k) ||
-		    key->role == EX_IDENTITY || key->provenance ||
-		    strlen(key->values[code]) > 32 ||
-		    noise_fact(key->name, key->values[code]))
-			continue;
-		strbuf_adds(&sb, " \xc2\xb7 ");
-		experiment_value_words(&sb, key->name,
-				       chart_code_text(b, k, code, buf,
-						       sizeof(buf)));
-	}
-	return strbuf_detach(&sb);
-}
-
-/* The file a point's measurement was read from: its source's name (the
- * grep'd file, not the prefix its lines carried), else its source_name. */
-static const char *input_file_name(const struct build *b, size_t i)
-{
-	const struct measurement *m = b->ex->m[i].m;
-	const struct result_set *set = b->sets ? &b->sets[b->ex->m[i].set] :
-				       b->spec->base;
-
-	if (set && m->source < set->nsources &&
-	    set->sources[m->source].name && *set->sources[m->source].name)
-		return set->sources[m->source].name;
-	return m->source_name;
-}
-
-static char *source_list(const struct build *b)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char **names = NULL;
-	size_t n = 0, alloc = 0;
-
-	for (size_t i = 0; i < b->nmem; i++) {
-		const char *s = input_file_name(b, b->mem[i]);
-		size_t j;
-
-		if (!s || !*s)
-			continue;
-		for (j = 0; j < n && strcmp(names[j], s); j++)
-			;
-		if (j < n)
-			continue;
-		ALLOC_GROW(names, n + 1, alloc);
-		names[n++] = s;
-	}
-	for (size_t i = 0; i < n && i < 4; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
-	/* a footer too long shrinks its type below reading size (at 800
-	 * px): the first name and a count, the page's Inputs list them */
-	if (n > 4 || (n > 1 && sb.len > 60)) {
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s and %zu more", names[0], n - 1);
-	}
-	free(names);
-	return strbuf_detach(&sb);
-}
-
-/* What the whiskers are, as drawn: "whiskers: 95% CI (n >= 3), ...". */
-static void whiskers_text(const struct chart *c, struct strbuf *sb)
-{
-	static const char *const what[] = {
-		[BAR_BOTH] = "the two runs (n = 2)",
-		[BAR_INTERVAL] = "95% confidence interval (n \xe2\x89\xa5 3)",
-		[BAR_SD] = "\xc2\xb1 1 standard deviation",
-		[BAR_RANGE] = "minimum to maximum",
-	};
-	size_t lo = SIZE_MAX, hi = 0, shown = 0;
-
-	for (int k = BAR_BOTH; k <= BAR_RANGE; k++) {
-		if (!(c->bars & (1 << k)))
-			continue;
-		strbuf_addf(sb, "%s%s", shown++ ? ", " : "; whiskers: ",
-			    what[k]);
-	}
-	for (size_t i = 0; i < c->nseries; i++)
-		for (size_t j = 0; j < c->series[i].n; j++) {
-			size_t n = c->series[i].p[j].n;
-
-			lo = n < lo ? n : lo;
-			hi = n > hi ? n : hi;
-		}
-	if (hi > 1 && lo == hi)
-		strbuf_addf(sb, "; %zu runs a point", hi);
-	else if (hi > 1)
-		strbuf_addf(sb, "; %zu to %zu runs a point", lo, hi);
-}
-
-/* Ticks and legends show long values (command lines, model names) by the
- * part that differs ("\xe2\x80\xa6#3"); the part they share is said once, in
- * the x axis's title or the subtitle, or a reader cannot tell what the
- * ticks are. */
-static void shared_value_parts(struct chart *c, const struct build *b,
-			       char **facts)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *text;
-
-	if (!b->pct && !b->hist &&
-	    experiment_value_shared(b->ex, b->x, &sb)) {
-		text = xstrfmt("%s (%s)", c->x.title, strbuf_str(&sb));
-		free(c->x.title);
-		c->x.title = text;
-	}
-	for (size_t i = 0; i < b->nskeys; i++) {
-		strbuf_reset(&sb);
-		if (!experiment_value_shared(b->ex, b->skeys[i], &sb))
-			continue;
-		text = xstrfmt("%s%s%s %s", *facts, **facts ? " \xc2\xb7 " : "",
-			       chart_key_name(b, b->skeys[i]), strbuf_str(&sb));
-		free(*facts);
-		*facts = text;
-	}
-	strbuf_release(&sb);
-}
-
-static void chart_titles(struct chart *c, const struct build *b)
-{
-	const struct chart_spec *spec = b->spec;
-	char mt[96], *facts = constant_facts(b);
-	struct strbuf sb = STRBUF_INIT;
-
-	chart_metric_title(c->metric, mt, sizeof(mt));
-	if (c->ratio)
-		c->y.title = xstrfmt("%s, %s / %s", mt,
-				     b->ex->sides[spec->ratio_side ?
-						 spec->ratio_side : 1].name,
-				     b->ex->sides[0].name);
-	else if (c->kind == CHART_CDF)
-		c->y.title = xstrdup("Share of I/Os at or below (%)");
-	else if (!strcmp(c->y.unit.name, "IOPS"))
-		c->y.title = xstrdup(mt);
-	else
-		c->y.title = xstrfmt("%s (%s)", mt,
-				     unit_display_name(c->y.unit.name));
-	if (c->kind == CHART_CDF) {
-		free(c->x.title);
-		c->x.title = xstrfmt("%s (%s)", mt,
-				     unit_display_name(c->x.unit.name));
-	}
-	if (spec->title)
-		c->title = xstrdup(spec->title);
-	else if (c->kind == CHART_PERCENTILES)
-		c->title = xstrfmt("%s percentiles", mt);
-	else if (c->kind == CHART_CDF)
-		c->title = xstrfmt("%s distribution", mt);
-	else if (c->ratio)
-		c->title = xstrfmt("%s of %s relative to %s, by %c%s", mt,
-				   b->ex->sides[spec->ratio_side ?
-					       spec->ratio_side : 1].name,
-				   b->ex->sides[0].name, lower_word(c->x.title),
-				   c->x.title + 1);
-	else
-		c->title = xstrfmt("%s by %c%s", mt, lower_word(c->x.title),
-				   c->x.title + 1);
-	shared_value_parts(c, b, &facts);
-	c->subtitle = xstrdup(spec->subtitle ? spec->subtitle : facts);
-	c->source_names = source_list(b);
-	strbuf_addf(&sb, "Data: %s", c->source_names);
-	if (c->ratio)
-		strbuf_addf(&sb, "; * significant at p < %g (Welch)",
-			    c->alpha);
-	whiskers_text(c, &sb);
-	if (c->kind == CHART_BOX)
-		strbuf_adds(&sb, "; boxes: quartiles, whiskers: min to max");
-	c->footer = strbuf_detach(&sb);
-	free(facts);
 }
 
 /* ---- building ---------------------------------------------------------- */
