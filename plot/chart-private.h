@@ -52,16 +52,10 @@ struct series_map {
 };
 
 /* chart.c */
+__attribute__((format(printf, 2, 3)))
+void chart_add_note(struct chart *c, const char *fmt, ...);
 void chart_add_tick(struct chart_axis *a, double pos, const char *label);
 struct chart_point *chart_add_point(struct chart_series *s, double x);
-uint64_t chart_key_code(const struct build *b, size_t i, size_t k);
-const char *chart_key_name(const struct build *b, size_t k);
-const char *chart_code_text(const struct build *b, size_t k,
-			    uint64_t code, char *buf, size_t size);
-int chart_key_varies(const struct build *b, size_t k);
-size_t chart_series_of(struct chart *c, struct series_map *sm,
-		       const struct build *b, size_t i,
-		       struct strbuf *sb);
 
 /* chart-text.c */
 int chart_metric_percentile(const char *metric, const char *family,
@@ -76,6 +70,28 @@ void chart_log10_ticks(struct chart *c, struct chart_axis *a, double lo,
 void chart_ratio_log_ticks(struct chart_axis *a, double lo, double hi);
 void chart_log2_ticks(struct chart *c, double lo, double hi);
 void chart_nines_ticks(struct chart *c, double lo, double hi);
+
+/* chart-keys.c */
+uint64_t chart_key_code(const struct build *b, size_t i, size_t k);
+double chart_code_number(const struct build *b, size_t k, uint64_t code);
+int chart_key_numeric(const struct build *b, size_t k);
+int chart_key_is_sizes(const struct build *b, size_t k);
+double chart_code_order(const struct build *b, size_t k, uint64_t code,
+			size_t i);
+const char *chart_key_name(const struct build *b, size_t k);
+const char *chart_code_text(const struct build *b, size_t k,
+			    uint64_t code, char *buf, size_t size);
+int chart_key_varies(const struct build *b, size_t k);
+int chart_choose_keys(struct chart *c, struct build *b,
+		      struct strbuf *err);
+void chart_choose_kind(struct chart *c, struct build *b);
+
+/* chart-points.c */
+size_t chart_series_of(struct chart *c, struct series_map *sm,
+		       const struct build *b, size_t i,
+		       struct strbuf *sb);
+void chart_build_points(struct chart *c, struct build *b);
+void chart_record_members(struct chart *c, const struct build *b);
 
 /* chart-curves.c */
 void chart_histogram_points(struct chart *c, const struct build *b,
