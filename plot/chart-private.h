@@ -51,7 +51,7 @@ struct series_map {
 	size_t n, alloc;
 };
 
-/* chart.c */
+/* chart.c: pieces every step adds (notes are for the user to hear). */
 __attribute__((format(printf, 2, 3)))
 void chart_add_note(struct chart *c, const char *fmt, ...);
 void chart_add_tick(struct chart_axis *a, double pos, const char *label);
@@ -62,7 +62,7 @@ int chart_metric_percentile(const char *metric, const char *family,
 			    double *p);
 void chart_titles(struct chart *c, const struct build *b);
 
-/* chart-ticks.c */
+/* chart-ticks.c: tick layouts; each sets the axis's range. */
 void chart_linear_ticks(struct chart *c, struct chart_axis *a, double lo,
 			double hi, int is_y);
 void chart_log10_ticks(struct chart *c, struct chart_axis *a, double lo,
@@ -71,7 +71,8 @@ void chart_ratio_log_ticks(struct chart_axis *a, double lo, double hi);
 void chart_log2_ticks(struct chart *c, double lo, double hi);
 void chart_nines_ticks(struct chart *c, double lo, double hi);
 
-/* chart-keys.c */
+/* chart-keys.c: codes of a key (k: a key of the model, or CK_*) and
+ * the choice of x, the series and the kind. */
 uint64_t chart_key_code(const struct build *b, size_t i, size_t k);
 double chart_code_number(const struct build *b, size_t k, uint64_t code);
 int chart_key_numeric(const struct build *b, size_t k);
@@ -96,5 +97,12 @@ void chart_record_members(struct chart *c, const struct build *b);
 /* chart-curves.c */
 void chart_histogram_points(struct chart *c, const struct build *b,
 			    struct series_map *sm);
+
+/* chart-axes.c */
+int chart_choose_y_unit(struct chart *c, const struct chart_spec *spec,
+			const char *base_unit, struct strbuf *err);
+void chart_y_axis(struct chart *c, const struct chart_spec *spec);
+void chart_cdf_x_unit(struct chart *c, const char *base_unit);
+void chart_x_axis(struct chart *c, const struct build *b);
 
 #endif
