@@ -237,7 +237,7 @@ void chart_cdf_x_unit(struct chart *c, const char *base_unit)
 }
 
 /* The x axis's title, and its ticks unless it has categories (laid out
- * with the points, x_axis_categories()). */
+ * with the points, x_axis_categories() in chart-points.c). */
 void chart_x_axis(struct chart *c, const struct build *b)
 {
 	double lo, hi;

@@ -52,8 +52,7 @@ static char *series_name(const struct build *b, size_t i)
 }
 
 size_t chart_series_of(struct chart *c, struct series_map *sm,
-		       const struct build *b, size_t i,
-		       struct strbuf *sb)
+		       const struct build *b, size_t i, struct strbuf *sb)
 {
 	int created;
 	size_t *slot;
@@ -196,7 +195,8 @@ static void set_bar(struct chart *c, struct chart_point *p,
 		p->hi = st->ci_high;
 	}
 	/* (an interval reaching below zero is kept as it is: the axis
-	 * stops at zero, y_range(), and the whisker ends in an arrow) */
+	 * stops at zero, y_range() in chart-axes.c, and the whisker ends
+	 * in an arrow) */
 	if (p->bar != BAR_NONE)
 		c->bars |= 1 << p->bar;
 }
