@@ -2,10 +2,11 @@
 /*
  * storan plot: one chart (PNG, SVG or PDF) from result sets or raw text.
  *
- * Thin: options -> chart_spec, load the inputs, chart_build (plot/chart.c
- * decides everything the user left open), chart_render (plot/cairo.c),
- * write the file whole.  Exit 0 drawn, 1 drawn but an input failed,
- * 2 trouble (usage, nothing to draw, unreadable input).
+ * Thin: options -> chart_spec, load the inputs, chart_build (the chart
+ * model, plot/chart*.c, decides everything the user left open),
+ * chart_render (plot/cairo.c), write the file whole.  Exit 0 drawn,
+ * 1 drawn but an input failed, 2 trouble (usage, nothing to draw,
+ * unreadable input).
  */
 #include "cmd.h"
 #include "../core/atomic.h"
