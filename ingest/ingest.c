@@ -312,6 +312,32 @@ int ingest_input(struct input *in, const struct ingest_options *opt,
 	return ingest_input_with(in, parsers, opt, rs, diags);
 }
 
+/*
+ * Is the input one that gives nothing, binary or empty?  Then it is said
+ * (an error; a note for the empty logs fio writes: a slat log for psync,
+ * its default engine on Linux, a hist log without log_hist_msec) and
+ * *failed tells whether it counts as a failed input.
+ */
+static int refused(const struct input *in, struct diag_list *diags,
+		   int *failed)
+{
+	const char *why;
+
+	if (in->binary) {
+		diag_add(diags, DIAG_ERROR, in->name, 1,
+			 "binary data, not text output of a benchmark");
+		*failed = 1;
+		return 1;
+	}
+	if (in->size)
+		return 0;
+	why = fio_log_empty_why(in->name);
+	diag_add(diags, why ? DIAG_NOTE : DIAG_ERROR, in->name, 1, "%s",
+		 why ? why : "empty file, no benchmark output found");
+	*failed = !why;
+	return 1;
+}
+
 int ingest_input_with(struct input *in, const struct parser *const *list,
 		      const struct ingest_options *opt, struct result_set *rs,
 		      struct diag_list *diags)
@@ -350,31 +376,11 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 	/* after the parse: an uncut input's hash is made meanwhile */
 	memcpy(rs->sources[ctx.source].sha256, input_sha256(in),
 	       sizeof(rs->sources[ctx.source].sha256));
-	if (in->binary) {
-		diag_add(diags, DIAG_ERROR, in->name, 1,
-			 "binary data, not text output of a benchmark");
+	if (refused(in, diags, &failed)) {
 		free(drops);
 		parse_ctx_release(&ctx);
 		strbuf_release(&formats);
-		return 1;
-	}
-	if (!in->size && fio_log_empty_why(in->name)) {
-		/* fio writes them so: a slat log for psync (its default
-		 * engine on Linux), a hist log without log_hist_msec */
-		diag_add(diags, DIAG_NOTE, in->name, 1, "%s",
-			 fio_log_empty_why(in->name));
-		free(drops);
-		parse_ctx_release(&ctx);
-		strbuf_release(&formats);
-		return 0;
-	}
-	if (!in->size) {
-		diag_add(diags, DIAG_ERROR, in->name, 1,
-			 "empty file, no benchmark output found");
-		free(drops);
-		parse_ctx_release(&ctx);
-		strbuf_release(&formats);
-		return 1;
+		return failed;
 	}
 	if (!whole)
 		run_parsers(&ctx, list, &formats);
