@@ -2,7 +2,8 @@
 /*
  * What building an experiment keeps beside the public model
  * (experiment.h), for the files that build it and answer questions
- * about it: experiment.c and experiment-ask.c.  Nothing else includes it.
+ * about it: experiment.c, experiment-ask.c and experiment-names.c.
+ * Nothing else includes it.
  */
 #ifndef STORAN_EXPERIMENT_PRIVATE_H
 #define STORAN_EXPERIMENT_PRIVATE_H
@@ -33,5 +34,27 @@ struct ex_private {
 	size_t *trim_head, *trim_tail;
 	int *trimmed;
 };
+
+/* A measurement the options select (--where, take). */
+int ex_taken(const struct measurement *m,
+	     const struct experiment_options *opt);
+
+/* ---- input names as tokens (experiment-names.c) ---- */
+
+#define MAX_TOKENS 16
+
+struct name_tokens {
+	char *copy, *copy2;
+	const char *tok[2 * MAX_TOKENS];
+	size_t n;
+};
+enum position_kind { POS_SAME, POS_TEST, POS_SIDE, POS_COUNTER };
+
+enum position_kind name_classify_position(struct name_tokens *names,
+					  size_t n, const size_t *side_of,
+					  size_t nsides, size_t pos);
+int name_is_separator(char c);
+char *name_without_extension(const char *name);
+void name_tokenize(const char *name, struct name_tokens *t);
 
 #endif

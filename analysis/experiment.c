@@ -167,8 +167,8 @@ const char *experiment_value(const struct experiment *ex, size_t i, size_t k)
 
 /* ---- taking the measurements, and their sides -------------------------- */
 
-static int taken(const struct measurement *m,
-		 const struct experiment_options *opt)
+int ex_taken(const struct measurement *m,
+	     const struct experiment_options *opt)
 {
 	if (opt->where && !filter_match(opt->where, m))
 		return 0;
@@ -222,7 +222,7 @@ static void take_measurements(struct experiment *ex,
 			size_t side = s;
 			struct ex_measurement *e;
 
-			if (!taken(m, opt))
+			if (!ex_taken(m, opt))
 				continue;
 			if (opt->side_key &&
 			    (side = side_by_key(ex, opt, m)) == EX_NONE)
@@ -425,156 +425,6 @@ static void fill_label_codes(struct experiment *ex)
 
 /* ---- what the input names say ------------------------------------------ */
 
-#define MAX_TOKENS 16
-
-struct name_tokens {
-	char *copy, *copy2;
-	const char *tok[2 * MAX_TOKENS];
-	size_t n;
-};
-
-static int is_separator(char c)
-{
-	return c == '.' || c == '-' || c == '_' || c == '+' || c == ' ' ||
-	       c == ',';
-}
-
-/* "hosta.randread.txt" -> "hosta.randread": an extension is no token. */
-static char *without_extension(const char *name)
-{
-	static const char *const ext[] = { ".txt", ".log", ".out", ".json",
-					   ".csv", ".md", ".fio", NULL };
-	size_t len = strlen(name);
-
-	for (size_t i = 0; ext[i]; i++) {
-		size_t el = strlen(ext[i]);
-
-		if (len > el && !strcmp(name + len - el, ext[i])) {
-			len -= el;
-			break;
-		}
-	}
-	return xstrndup(name, len);
-}
-
-/* "hosta.randread.txt" -> hosta, randread. */
-static void tokenize(const char *name, struct name_tokens *t)
-{
-	char *p;
-
-	t->copy = without_extension(name);
-	t->n = 0;
-	for (p = t->copy; *p;) {
-		while (*p && is_separator(*p))
-			*p++ = '\0';
-		if (!*p)
-			break;
-		if (t->n == MAX_TOKENS) {	/* the rest as one token */
-			t->n = 0;
-			break;
-		}
-		t->tok[t->n++] = p;
-		while (*p && !is_separator(*p))
-			p++;
-	}
-	/* fio's histogram log, JOB_clat_hist.N.log: "clat_hist" is one
-	 * word, as "bw" of JOB_bw.N.log is, so that a job's logs have names
-	 * of one shape (the job and its index apart) */
-	for (size_t k = 1; k < t->n; k++) {
-		const char *w = t->tok[k - 1];
-
-		if (strcmp(t->tok[k], "hist") || (strcmp(w, "clat") &&
-		    strcmp(w, "lat") && strcmp(w, "slat")) ||
-		    t->tok[k] - w != (ptrdiff_t)strlen(w) + 1)
-			continue;
-		t->copy[t->tok[k] - t->copy - 1] = '_';
-		memmove(&t->tok[k], &t->tok[k + 1],
-			(t->n - k - 1) * sizeof(t->tok[0]));
-		t->n--;
-	}
-}
-
-/* "run3", "rep-2", "r1", "iter_10": a run number, whatever its value. */
-static int counter_word(const char *s)
-{
-	static const char *const words[] = { "run", "rep", "repeat", "iter",
-					     "iteration", "try", "pass",
-					     "round", "r", NULL };
-
-	for (size_t i = 0; words[i]; i++) {
-		size_t len = strlen(words[i]);
-
-		if (!strncasecmp(s, words[i], len) && s[len] &&
-		    strspn(s + len, "0123456789") == strlen(s + len) &&
-		    strlen(s + len) <= 4)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Is position pos a run counter over the names?  Every value a counter
- * word, or every value a small number, and within each side numbers
- * that count from 0 or 1 with no gap (1 2 3; a 512 and 4096 are sizes).
- */
-static int counter_position(struct name_tokens *names, size_t n,
-			    const size_t *side_of, size_t nsides, size_t pos)
-{
-	int words = 1, numbers = 1;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *v = names[i].tok[pos];
-
-		words &= counter_word(v);
-		numbers &= strspn(v, "0123456789") == strlen(v) &&
-			   strlen(v) <= 3;
-	}
-	if (words)
-		return 1;
-	if (!numbers)
-		return 0;
-	for (size_t s = 0; s < nsides; s++) {
-		unsigned char seen[1000] = { 0 };
-		size_t lo = 1000, hi = 0, distinct = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			size_t v = (size_t)strtoul(names[i].tok[pos], NULL,
-						   10);
-
-			if (side_of[i] != s || seen[v])
-				continue;
-			seen[v] = 1;
-			distinct++;
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
-		if (distinct > 1 && (lo > 1 || hi - lo + 1 != distinct))
-			return 0;
-	}
-	return 1;
-}
-
-enum position_kind { POS_SAME, POS_TEST, POS_SIDE, POS_COUNTER };
-
-static enum position_kind classify_position(struct name_tokens *names,
-					    size_t n, const size_t *side_of,
-					    size_t nsides, size_t pos)
-{
-	int all_equal = 1, within = 0;
-
-	for (size_t i = 1; i < n; i++)
-		all_equal &= !strcmp(names[i].tok[pos], names[0].tok[pos]);
-	if (all_equal)
-		return POS_SAME;
-	if (counter_position(names, n, side_of, nsides, pos))
-		return POS_COUNTER;
-	for (size_t i = 0; i < n && !within; i++)
-		for (size_t j = i + 1; j < n && !within; j++)
-			within = side_of[i] == side_of[j] &&
-				 strcmp(names[i].tok[pos], names[j].tok[pos]);
-	return within ? POS_TEST : POS_SIDE;
-}
-
 /* The side of each input (its first profile's). */
 static size_t *input_sides(const struct experiment *ex)
 {
@@ -680,7 +530,7 @@ static void tokenize_level(struct experiment *ex, struct name_tokens *names,
 				ex->priv->input_file[i];
 		struct name_tokens t;
 
-		tokenize(s ? s : "", &t);
+		name_tokenize(s ? s : "", &t);
 		if (i == 0)
 			n = t.n;
 		same_shape &= t.n == n && t.n > 0;
@@ -693,11 +543,11 @@ static void tokenize_level(struct experiment *ex, struct name_tokens *names,
 		char **keep = level ? &names[i].copy2 : &names[i].copy;
 
 		if (!same_shape) {
-			*keep = without_extension(s ? s : "");
+			*keep = name_without_extension(s ? s : "");
 			names[i].tok[names[i].n++] = *keep;
 			continue;
 		}
-		tokenize(s ? s : "", &t);
+		name_tokenize(s ? s : "", &t);
 		*keep = t.copy;
 		for (size_t k = 0; k < t.n; k++)
 			names[i].tok[names[i].n++] = t.tok[k];
@@ -727,7 +577,7 @@ static void derive_name_keys(struct experiment *ex)
 	ntok = names[0].n;
 	side_of = input_sides(ex);
 	for (size_t t = 0; t < ntok; t++) {
-		kind[t] = classify_position(names, ex->ninputs, side_of,
+		kind[t] = name_classify_position(names, ex->ninputs, side_of,
 					    ex->nsides, t);
 		tests += kind[t] == POS_TEST;
 		counters += kind[t] == POS_COUNTER;
@@ -889,12 +739,12 @@ static char *common_name_start(const struct experiment *ex, size_t s)
 		while (k < len && name[k] == first[k])
 			k++;
 		/* whole tokens: "before_" and "before." end on one */
-		if (k < len && !(name[k] == '\0' || is_separator(name[k])))
-			while (k > 0 && !is_separator(first[k - 1]))
+		if (k < len && !(name[k] == '\0' || name_is_separator(name[k])))
+			while (k > 0 && !name_is_separator(first[k - 1]))
 				k--;
 		len = k;
 	}
-	while (len > 0 && is_separator(first[len - 1]))
+	while (len > 0 && name_is_separator(first[len - 1]))
 		len--;
 	return several && len ? xstrndup(first, len) : NULL;
 }
@@ -1250,255 +1100,4 @@ void experiment_release(struct experiment *ex)
 	free(ex->inputs);
 	free(ex->notes);
 	memset(ex, 0, sizeof(*ex));
-}
-
-/* ---- which inputs are sides -------------------------------------------- */
-
-static uint64_t same_test_hash(const struct measurement *m)
-{
-	uint64_t h = fnv1a(fnv1a(fnv1a(FNV1A_INIT, m->tool), m->op),
-			   m->metric);
-
-	return (h ^ labels_hash(&m->labels)) * 0x9e3779b97f4a7c15ULL;
-}
-
-static int same_test(const struct measurement *x, const struct measurement *y)
-{
-	return !strcmp(x->tool, y->tool) && !strcmp(x->op, y->op) &&
-	       !strcmp(x->metric, y->metric) &&
-	       labels_equal(&x->labels, &y->labels);
-}
-
-int experiment_sets_share_a_measurement(const struct result_set *a,
-					const struct result_set *b,
-					const struct experiment_options *opt)
-{
-	size_t cap = 16, mask, *slot;
-	int found = 0;
-
-	while (cap < 2 * a->n)
-		cap *= 2;
-	mask = cap - 1;
-	slot = xmalloc(cap * sizeof(*slot));
-	for (size_t i = 0; i < cap; i++)
-		slot[i] = SIZE_MAX;
-	for (size_t i = 0; i < a->n; i++) {
-		size_t h;
-
-		if (!taken(&a->m[i], opt))
-			continue;
-		for (h = same_test_hash(&a->m[i]) & mask;
-		     slot[h] != SIZE_MAX; h = (h + 1) & mask)
-			if (same_test(&a->m[slot[h]], &a->m[i]))
-				break;
-		slot[h] = i;
-	}
-	for (size_t j = 0; j < b->n && !found; j++) {
-		if (!taken(&b->m[j], opt))
-			continue;
-		for (size_t h = same_test_hash(&b->m[j]) & mask;
-		     slot[h] != SIZE_MAX && !found; h = (h + 1) & mask)
-			found = same_test(&a->m[slot[h]], &b->m[j]);
-	}
-	free(slot);
-	return found;
-}
-
-/* Do inputs a and b measure a test in common (experiment_match())? */
-static int inputs_share_a_test(const struct result_set *sets, size_t a,
-			       size_t b, const struct filter *where)
-{
-	struct result_set pair[2] = { sets[a], sets[b] };
-	struct experiment_options opt = { .where = where, .no_name_keys = 1 };
-	struct experiment ex;
-	struct strbuf err = STRBUF_INIT;
-	size_t *match, n;
-	unsigned char *seen;
-	int shared = 0;
-
-	if (experiment_sets_share_a_measurement(&sets[a], &sets[b], &opt))
-		return 1;
-	if (experiment_build(&ex, pair, 2, &opt, &err)) {
-		strbuf_release(&err);
-		return 0;
-	}
-	match = xmalloc((ex.ngroups + 1) * sizeof(*match));
-	n = experiment_match(&ex, 0, 1, match, NULL, NULL);
-	seen = xcalloc(n + 1, 1);
-	for (size_t g = 0; g < ex.ngroups && !shared; g++) {
-		if (match[g] == EX_NONE)
-			continue;
-		seen[match[g]] |= (unsigned char)(1u << (ex.groups[g].side ?
-							 1 : 0));
-		shared = seen[match[g]] == 3;
-	}
-	free(seen);
-	free(match);
-	experiment_release(&ex);
-	strbuf_release(&err);
-	return shared;
-}
-
-/* Does token tok say label value v: "randwrite" rw=randwrite, "4k"
- * bs=4096, "qd32" iodepth=32 (letters before a number)? */
-static int token_says(const char *tok, const char *v)
-{
-	char size[32];
-	double num;
-	size_t letters = 0;
-
-	if (!strcasecmp(tok, v))
-		return 1;
-	if (!is_numeric_string(v, &num))
-		return 0;
-	human_size(num, size, sizeof(size));
-	if (!strcasecmp(tok, size) ||
-	    (!strncasecmp(tok, size, strlen(size)) &&
-	     (!strcasecmp(tok + strlen(size), "b") ||
-	      !strcasecmp(tok + strlen(size), "ib"))))
-		return 1;
-	while (isalpha((unsigned char)tok[letters]))
-		letters++;
-	return letters && tok[letters] && !strcmp(tok + letters, v);
-}
-
-/*
- * Does every input's token at pos restate a label of its own
- * measurements (not one the user gave ingest --label, which names what
- * is compared)?  Then the names only repeat the conditions:
- * randwrite-4k-qd32.json.
- */
-static int position_restates_labels(const struct result_set *sets,
-				    struct name_tokens *t, size_t n,
-				    size_t pos)
-{
-	for (size_t i = 0; i < n; i++) {
-		int said = 0;
-
-		for (size_t j = 0; j < sets[i].n && !said; j++) {
-			const struct measurement *m = &sets[i].m[j];
-			const struct labels *user =
-				m->source < sets[i].nsources ?
-				&sets[i].sources[m->source].labels : NULL;
-
-			for (size_t k = 0; k < m->labels.n && !said; k++)
-				said = token_says(t[i].tok[pos],
-						  m->labels.v[k].value) &&
-				       !(user && labels_get(user,
-						m->labels.v[k].key));
-			if (j > 64)
-				break;	/* a job's labels: the first do */
-		}
-		if (!said)
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * Do positions p and q vary together: each value at one goes with one
- * value at the other ("do-5bucks" and "vultr-25gbssd": do with 5bucks)?
- * Such positions are one part of the names, whatever their separators.
- */
-static int covary(struct name_tokens *t, size_t n, size_t p, size_t q)
-{
-	for (size_t a = 0; a < n; a++)
-		for (size_t b = a + 1; b < n; b++)
-			if (!strcmp(t[a].tok[p], t[b].tok[p]) !=
-			    !strcmp(t[a].tok[q], t[b].tok[q]))
-				return 0;
-	return 1;
-}
-
-/*
- * Is position pos of the names one that names sides?  Some two inputs
- * whose names differ there and only there (run counters aside) measure
- * a test in common: hosta.randread and hostb.randread.  Where no such
- * pair does (randread-4k against randwrite-4k, 4k against 64k), the
- * position names tests.
- */
-static int side_position(const struct result_set *sets,
-			 struct name_tokens *t, size_t n, size_t pos,
-			 const enum position_kind *kind, const size_t *group,
-			 size_t ntok, const struct filter *where)
-{
-	for (size_t a = 0; a < n; a++)
-		for (size_t b = a + 1; b < n; b++) {
-			size_t p;
-
-			if (!strcmp(t[a].tok[pos], t[b].tok[pos]))
-				continue;
-			for (p = 0; p < ntok; p++)
-				if (group[p] != group[pos] &&
-				    kind[p] != POS_COUNTER &&
-				    strcmp(t[a].tok[p], t[b].tok[p]))
-					break;
-			if (p == ntok &&
-			    inputs_share_a_test(sets, a, b, where))
-				return 1;
-		}
-	return 0;
-}
-
-size_t experiment_input_sides(const struct result_set *sets,
-			      const char *const *names, size_t n,
-			      const struct filter *where, size_t *side_of)
-{
-	struct name_tokens *t = xcalloc(n + 1, sizeof(*t));
-	enum position_kind kind[2 * MAX_TOKENS];
-	size_t group[2 * MAX_TOKENS];
-	size_t *none = xcalloc(n + 1, sizeof(*none)), ntok, nsides = 0;
-	int same_shape = 1;
-	struct keymap sides;
-	struct strbuf key = STRBUF_INIT;
-
-	for (size_t i = 0; i < n; i++) {
-		tokenize(names[i], &t[i]);
-		same_shape &= t[i].n == t[0].n && t[i].n > 0;
-	}
-	for (size_t i = 0; i < n && !same_shape; i++) {
-		free(t[i].copy);
-		t[i].copy = without_extension(names[i]);
-		t[i].tok[0] = t[i].copy;
-		t[i].n = 1;
-	}
-	ntok = n ? t[0].n : 0;
-	/* one side for all: which positions are run counters, which vary */
-	for (size_t p = 0; p < ntok; p++) {
-		kind[p] = classify_position(t, n, none, 1, p);
-		group[p] = p;
-		for (size_t q = 0; q < p; q++)
-			if (kind[p] == POS_TEST && kind[q] == POS_TEST &&
-			    group[q] == q && covary(t, n, p, q)) {
-				group[p] = q;
-				break;
-			}
-	}
-	for (size_t p = 0; p < ntok; p++)
-		if (kind[p] == POS_TEST && group[p] == p &&
-		    !position_restates_labels(sets, t, n, p) &&
-		    side_position(sets, t, n, p, kind, group, ntok, where))
-			kind[p] = POS_SIDE;
-	for (size_t p = 0; p < ntok; p++)
-		if (group[p] != p && kind[group[p]] == POS_SIDE)
-			kind[p] = POS_SIDE;
-	keymap_init(&sides);
-	for (size_t i = 0; i < n; i++) {
-		int created;
-
-		strbuf_reset(&key);
-		for (size_t p = 0; p < ntok; p++)
-			if (kind[p] == POS_SIDE)
-				strbuf_add_keypart(&key, t[i].tok[p]);
-		side_of[i] = *keymap_put(&sides, strbuf_str(&key), nsides,
-					 &created);
-		nsides += created;
-	}
-	keymap_release(&sides);
-	strbuf_release(&key);
-	for (size_t i = 0; i < n; i++)
-		free(t[i].copy);
-	free(t);
-	free(none);
-	return nsides;
 }
