@@ -10,6 +10,7 @@
 #include "series.h"
 #include "json-out.h"
 #include "json-scan.h"
+#include "keymap.h"
 #include "numfmt.h"
 #include "units.h"
 #include "version.h"
@@ -505,6 +506,12 @@ struct reader {
 	/* the last measurement's label set: the next one written with
 	 * the same labels shares it */
 	struct labels prev;
+	/* every distinct set read so far, by labels_hash(): a set written
+	 * again further down (the same bs and iodepth for the next op)
+	 * shares the first one's */
+	struct hashmap64 set_index;
+	struct labels *sets;
+	size_t nsets, sets_alloc;
 };
 
 /* The line of token tok (of the measurement when JSCAN_NONE). */
@@ -863,6 +870,26 @@ static int same_as_set(const struct label_ref *pairs, size_t n,
 	return 1;
 }
 
+/* Makes l share the set of an earlier measurement with the same labels,
+ * or remembers it as the first of its kind.  (A hash that two different
+ * sets share leaves the second unshared.) */
+static void share_earlier_set(struct reader *r, struct labels *l)
+{
+	int created;
+	size_t *slot;
+
+	if (!l->n)
+		return;
+	slot = hashmap64_put(&r->set_index, labels_hash(l), r->nsets, &created);
+	if (created) {
+		ALLOC_GROW(r->sets, r->nsets + 1, r->sets_alloc);
+		labels_copy(&r->sets[r->nsets++], l);
+	} else if (labels_equal(&r->sets[*slot], l)) {
+		labels_release(l);
+		labels_copy(l, &r->sets[*slot]);
+	}
+}
+
 /*
  * Every label at once (sorted once: see labels_set_many()).  A
  * measurement whose labels are written as the last one's were (the
@@ -909,6 +936,7 @@ static int read_labels(struct reader *r, size_t o, struct measurement *m)
 	if (labels_set_many(&m->labels, pairs, n))
 		BUG("%zu labels did not fit", n);
 	free(pairs);
+	share_earlier_set(r, &m->labels);
 	labels_release(&r->prev);
 	labels_copy(&r->prev, &m->labels);
 	return 0;
@@ -1168,10 +1196,16 @@ static int read_buffer(const char *name, const char *text, char *buf,
 		       struct strbuf *err)
 {
 	struct jscan *js = xmalloc(sizeof(*js));
-	struct reader r = { name, text, err, 0, 0, js, 0, { NULL, 0, 0 } };
+	struct reader r;
 	size_t root;
 	int rc = -1;
 
+	memset(&r, 0, sizeof(r));
+	r.name = name;
+	r.text = text;
+	r.err = err;
+	r.js = js;
+	hashmap64_init(&r.set_index);
 	jscan_init(js, buf, len);
 	js->copy_strings = copy_strings;
 	if (jscan_parse(js, 0, &root) ||
@@ -1180,6 +1214,10 @@ static int read_buffer(const char *name, const char *text, char *buf,
 	else
 		rc = read_document(&r, root, rs);
 	labels_release(&r.prev);
+	for (size_t i = 0; i < r.nsets; i++)
+		labels_release(&r.sets[i]);
+	free(r.sets);
+	hashmap64_release(&r.set_index);
 	jscan_release(js);
 	free(js);
 	return rc;

@@ -666,6 +666,39 @@ static void test_json_shares_labels(void **state)
 }
 
 /*
+ * A set written again further down, with other sets between (the same
+ * bs and iodepth for the next op), shares the first one's too.
+ */
+static void test_json_shares_labels_again(void **state)
+{
+	static const char doc[] =
+		"{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": ["
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"bw\","
+		" \"unit\": \"B/s\", \"values\": [1],"
+		" \"labels\": {\"bs\": \"4096\", \"host\": \"a\"}},"
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"bw\","
+		" \"unit\": \"B/s\", \"values\": [2],"
+		" \"labels\": {\"bs\": \"8192\", \"host\": \"a\"}},"
+		"{\"tool\": \"fio\", \"op\": \"write\", \"metric\": \"bw\","
+		" \"unit\": \"B/s\", \"values\": [3],"
+		" \"labels\": {\"bs\": \"4096\", \"host\": \"a\"}}]}";
+	struct result_set rs;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	assert_int_equal(rs_json_read("s.json", doc, strlen(doc), &rs, &err),
+			 0);
+	assert_int_equal(rs.n, 3);
+	assert_ptr_equal(rs.m[0].labels.v, rs.m[2].labels.v);
+	assert_ptr_not_equal(rs.m[0].labels.v, rs.m[1].labels.v);
+	labels_set(&rs.m[2].labels, "bs", "1M");	/* copy on write */
+	assert_string_equal(labels_get(&rs.m[0].labels, "bs"), "4096");
+	result_set_release(&rs);
+	strbuf_release(&err);
+}
+
+/*
  * Regression: a document read in place copies its strings into the
  * reader's token store, which is reset (its extra chunks freed) after
  * every measurement; the sharing test compared the next measurement's
@@ -729,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_append_cache_drops),
 		cmocka_unit_test(test_json_shares_labels),
+		cmocka_unit_test(test_json_shares_labels_again),
 		cmocka_unit_test(test_json_shares_long_labels),
 	};
 
