@@ -12,6 +12,7 @@
  * preserved.
  */
 #include "compare-out.h"
+#include "verdicts.h"
 #include "../core/human.h"
 #include "../core/json-out.h"
 #include "../core/keymap.h"
@@ -71,20 +72,6 @@ static void add_columns(struct fmt_table *t)
 				     c >= 4 && c <= 10);
 }
 
-static enum fmt_style verdict_style(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_IMPROVEMENT:
-		return FMT_GOOD;
-	case VERDICT_REGRESSION:
-		return FMT_BAD;
-	case VERDICT_INCONCLUSIVE:
-		return FMT_WARN;
-	default:
-		return FMT_PLAIN;
-	}
-}
-
 static void add_row(struct fmt_table *t, const struct compare_row *row,
 		    const char *input)
 {
@@ -106,18 +93,8 @@ static void add_row(struct fmt_table *t, const struct compare_row *row,
 	fmt_table_set_number(t, r, 6, (double)row->b.n, NULL);
 	mean_text(row, row->b.mean, buf, sizeof(buf));
 	fmt_table_set_number(t, r, 7, row->b.mean, buf);
-	snprintf(buf, sizeof(buf), "%.3f", row->ratio);
-	fmt_table_set_number(t, r, 8, row->ratio, buf);
-	snprintf(buf, sizeof(buf), "%+.1f%%", row->change_pct);
-	fmt_table_set_number(t, r, 9, row->change_pct, buf);
-	snprintf(buf, sizeof(buf), row->p < 0.001 ? "<0.001" : "%.3f",
-		 row->p);
-	fmt_table_set_number(t, r, 10, row->p, buf);
+	verdict_cells(t, r, 8, 12, row);
 	fmt_table_set_cell(t, r, 11, row->test, NULL);
-	snprintf(buf, sizeof(buf), "%s%s", verdict_name(row->verdict),
-		 row->single_runs ? " *" : "");
-	fmt_table_set_cell(t, r, 12, buf, verdict_name(row->verdict));
-	fmt_table_set_style(t, r, 12, verdict_style(row->verdict));
 	labels_release(&l);
 	free(ls);
 }

@@ -324,11 +324,29 @@ static void mean_text(const struct compare_row *row, const struct stats *st,
 	snprintf(buf, size, "%s %s (n=%zu)", num, u.name, st->n);
 }
 
-static enum fmt_style verdict_style(enum verdict v)
+enum fmt_style verdict_style(enum verdict v)
 {
 	return v == VERDICT_IMPROVEMENT ? FMT_GOOD :
 	       v == VERDICT_REGRESSION ? FMT_BAD :
 	       v == VERDICT_INCONCLUSIVE ? FMT_WARN : FMT_PLAIN;
+}
+
+void verdict_cells(struct fmt_table *t, size_t r, size_t col,
+		   size_t verdict_col, const struct compare_row *row)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.3f", row->ratio);
+	fmt_table_set_number(t, r, col, row->ratio, buf);
+	snprintf(buf, sizeof(buf), "%+.1f%%", row->change_pct);
+	fmt_table_set_number(t, r, col + 1, row->change_pct, buf);
+	snprintf(buf, sizeof(buf), row->p < 0.001 ? "<0.001" : "%.3f",
+		 row->p);
+	fmt_table_set_number(t, r, col + 2, row->p, buf);
+	snprintf(buf, sizeof(buf), "%s%s", verdict_name(row->verdict),
+		 row->single_runs ? " *" : "");
+	fmt_table_set_cell(t, r, verdict_col, buf, verdict_name(row->verdict));
+	fmt_table_set_style(t, r, verdict_col, verdict_style(row->verdict));
 }
 
 void verdicts_table(const struct compare_result *r, int headline_only,
@@ -364,17 +382,7 @@ void verdicts_table(const struct compare_result *r, int headline_only,
 		fmt_table_set_number(t, k, 2, row->a.mean, buf);
 		mean_text(row, &row->b, buf, sizeof(buf));
 		fmt_table_set_number(t, k, 3, row->b.mean, buf);
-		snprintf(buf, sizeof(buf), "%.3f", row->ratio);
-		fmt_table_set_number(t, k, 4, row->ratio, buf);
-		snprintf(buf, sizeof(buf), "%+.1f%%", row->change_pct);
-		fmt_table_set_number(t, k, 5, row->change_pct, buf);
-		snprintf(buf, sizeof(buf), row->p < 0.001 ? "<0.001" : "%.3f",
-			 row->p);
-		fmt_table_set_number(t, k, 6, row->p, buf);
-		snprintf(buf, sizeof(buf), "%s%s", verdict_name(row->verdict),
-			 row->single_runs ? " *" : "");
-		fmt_table_set_cell(t, k, 7, buf, verdict_name(row->verdict));
-		fmt_table_set_style(t, k, 7, verdict_style(row->verdict));
+		verdict_cells(t, k, 4, 7, row);
 	}
 	if (r->single_runs)
 		fmt_table_add_note(t, "* single runs: the threshold alone "

@@ -50,4 +50,17 @@ void verdicts_summary(const struct compare_result *r, int headline_only,
 		      struct strbuf *out);
 void verdicts_geomeans(const struct compare_result *r, struct strbuf *out);
 
+/* How a verdict is shown: improvement good, regression bad,
+ * inconclusive a warning. */
+enum fmt_style verdict_style(enum verdict v);
+
+/*
+ * A comparison row's ratio, change and p in columns col, col+1, col+2
+ * (text as shown, the number kept), and its verdict ("regression *": the
+ * star for single runs, judged by the threshold alone) styled in
+ * verdict_col: compare's tables and the report's verdict table alike.
+ */
+void verdict_cells(struct fmt_table *t, size_t r, size_t col,
+		   size_t verdict_col, const struct compare_row *row);
+
 #endif
