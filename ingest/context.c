@@ -14,6 +14,7 @@
 #include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -565,35 +566,43 @@ static const char *heading_title(const struct parse_ctx *ctx,
 	return t;
 }
 
-/* The benchmark programs a command line may run. */
 /* Benchmarks storan reads no output of, whose commands are commands
  * all the same. */
 static const char *const other_tools[] = { "bonnie++", "sysbench", NULL };
 
 #define TOOLS_MAX 32
 
-/* What a benchmark command may run: the parsers' programs (their
- * table), then the others. */
-static size_t tool_names(const char **names)
-{
-	size_t n = parser_programs(names, TOOLS_MAX);
+static const char *tools[TOOLS_MAX];
+static size_t ntools;
+static pthread_once_t tools_once = PTHREAD_ONCE_INIT;
 
-	for (size_t i = 0; other_tools[i] && n < TOOLS_MAX; i++)
-		names[n++] = other_tools[i];
-	return n;
+static void list_tools(void)
+{
+	ntools = parser_programs(tools, TOOLS_MAX);
+	for (size_t i = 0; other_tools[i] && ntools < TOOLS_MAX; i++)
+		tools[ntools++] = other_tools[i];
+}
+
+/* What a benchmark command may run: the parsers' programs (their
+ * table), then the others; listed once, for every thread. */
+static size_t tool_names(const char *const **names)
+{
+	pthread_once(&tools_once, list_tools);
+	*names = tools;
+	return ntools;
 }
 
 static int is_tool_word(const char *w, size_t len)
 {
-	const char *base = w, *tools[TOOLS_MAX];
-	size_t n = tool_names(tools);
+	const char *base = w, *const *names;
+	size_t n = tool_names(&names);
 
 	for (size_t i = 0; i < len; i++)
 		if (w[i] == '/')
 			base = w + i + 1;
 	len -= (size_t)(base - w);
 	for (size_t i = 0; i < n; i++)
-		if (strlen(tools[i]) == len && !strncmp(tools[i], base, len))
+		if (strlen(names[i]) == len && !strncmp(names[i], base, len))
 			return 1;
 	return 0;
 }
@@ -728,12 +737,12 @@ static int fits_command(const char *t, size_t len)
  */
 static const char *past_prose(const char *t)
 {
-	const char *tools[TOOLS_MAX];
-	size_t n = tool_names(tools);
+	const char *const *names;
+	size_t n = tool_names(&names);
 	struct shell_cmd sc;
 
 	for (size_t i = 0; i < n; i++)
-		if (shell_find(t, tools[i], &sc, 1) && sc.prog > t &&
+		if (shell_find(t, names[i], &sc, 1) && sc.prog > t &&
 		    memchr(t, ':', (size_t)(sc.prog - t)))
 			return sc.prog;
 	return t;
@@ -816,14 +825,14 @@ static int reads_through_cache(const struct measurement *m)
 /* Does line i start a run: a prompt, or a benchmark tool's command? */
 static int starts_run(const char *text)
 {
-	const char *tools[TOOLS_MAX];
-	size_t n = tool_names(tools);
+	const char *const *names;
+	size_t n = tool_names(&names);
 	struct shell_cmd sc;
 
 	if (line_after_prompt(text) != text)
 		return 1;
 	for (size_t t = 0; t < n; t++)
-		if (shell_find(text, tools[t], &sc, 1))
+		if (shell_find(text, names[t], &sc, 1))
 			return 1;
 	return 0;
 }
