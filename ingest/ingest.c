@@ -356,7 +356,6 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 		ctx.fio_version = opt->fio_version;
 		ctx.fio_version_from = opt->fio_version_from;
 		ctx.fio_assume_noted = opt->fio_assume_noted;
-		ctx.fio_rw = opt->fio_rw;
 	}
 	whole = in->uncut && read_whole(&ctx, list, &formats);
 	if (!whole && in->uncut) {

@@ -30,13 +30,6 @@ struct ingest_options {
 	 */
 	const char *fio_version, *fio_version_from;
 	atomic_int *fio_assume_noted;
-	/*
-	 * The rw= of the fio run whose logs are read ("randread"), or NULL:
-	 * a log's lines say only the direction (read), the fio output beside
-	 * them the pattern (a log of rw=randread is op randread, as that
-	 * output's figures are).
-	 */
-	const char *fio_rw;
 };
 
 /*

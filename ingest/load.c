@@ -26,8 +26,6 @@
  * log's directory are looked at (the first 64 KiB of at most 256 of them,
  * logs and big files skipped).  Two that name a fio 2 and a fio 3 say
  * nothing.  One answer per directory is kept: a run's dozen logs ask once.
- * The same outputs say the run's rw= (a log's lines only say read or
- * write): taken when every job there says the same one.
  */
 #define BESIDE_FILES_MAX 256
 #define BESIDE_HEAD (64 * 1024)
@@ -36,8 +34,6 @@ struct fio_beside {
 	char dir[4096];
 	char version[64];
 	char from[256];
-	char rw[32];
-	int rw_state;	/* 0 none said, 1 one rw, 2 several */
 };
 
 static pthread_mutex_t beside_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -45,33 +41,16 @@ static struct fio_beside beside_last;
 /* the note that fio 3.x was taken: once per command */
 static atomic_int fio_assume_noted;
 
-/* One more fio output's rw (fio_rw_in_text()'s answer rc, rw). */
-static void merge_rw(struct fio_beside *b, int rc, const char *rw)
-{
-	if (rc < 0 || b->rw_state == 2)
-		return;
-	if (rc > 0 || (b->rw_state == 1 && strcmp(b->rw, rw))) {
-		b->rw_state = 2;
-		return;
-	}
-	snprintf(b->rw, sizeof(b->rw), "%s", rw);
-	b->rw_state = 1;
-}
-
-/* What file name in dir says (0), or -1; its rw merged into b. */
+/* What file name in dir says (0), or -1. */
 static int version_of_file(int dfd, const char *name, char *ver,
-			   size_t vlen, struct fio_beside *b)
+			   size_t vlen)
 {
-	size_t len = strlen(name);
 	struct stat st;
 	char *buf;
 	ssize_t got;
 	int fd, rc;
 
-	/* a log (fio names them PREFIX_KIND.N.log), not an output; an output
-	 * may still be called fio-3.33-iops.json */
-	if (len > 4 && !strcmp(name + len - 4, ".log") &&
-	    fio_log_name_kind(name))
+	if (fio_log_name_kind(name))
 		return -1;
 	fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -84,12 +63,6 @@ static int version_of_file(int dfd, const char *name, char *ver,
 	got = read(fd, buf, BESIDE_HEAD);
 	close(fd);
 	rc = got > 0 ? fio_version_in_text(buf, (size_t)got, ver, vlen) : -1;
-	if (!rc) {
-		char rw[32];
-
-		merge_rw(b, fio_rw_in_text(buf, (size_t)got, rw, sizeof(rw)),
-			 rw);
-	}
 	free(buf);
 	return rc;
 }
@@ -101,22 +74,20 @@ static void probe_dir(struct fio_beside *b)
 	unsigned looked = 0;
 	char ver[64];
 
-	b->version[0] = b->from[0] = b->rw[0] = '\0';
-	b->rw_state = 0;
+	b->version[0] = b->from[0] = '\0';
 	if (!d)
 		return;
 	while ((e = readdir(d)) && looked < BESIDE_FILES_MAX) {
 		if (e->d_name[0] == '.')
 			continue;
 		looked++;
-		if (version_of_file(dirfd(d), e->d_name, ver, sizeof(ver), b))
+		if (version_of_file(dirfd(d), e->d_name, ver, sizeof(ver)))
 			continue;
 		if (!b->version[0]) {
 			snprintf(b->version, sizeof(b->version), "%s", ver);
 			snprintf(b->from, sizeof(b->from), "%s", e->d_name);
 		} else if (ver[4] != b->version[4]) {
 			b->version[0] = b->from[0] = '\0';	/* 2.x and 3.x */
-			b->rw_state = 2;	/* two runs at least */
 			break;
 		}
 	}
@@ -154,15 +125,14 @@ static const struct ingest_options *log_options(
 		memset(local, 0, sizeof(*local));
 	if (!local->fio_assume_noted)
 		local->fio_assume_noted = &fio_assume_noted;
-	if (!fio_log_name_kind(in->name) || !strcmp(path, "-"))
+	if (local->fio_version || !fio_log_name_kind(in->name) ||
+	    !strcmp(path, "-"))
 		return local;
 	fio_version_beside(path, b);
-	if (!local->fio_version && b->version[0]) {
+	if (b->version[0]) {
 		local->fio_version = b->version;
 		local->fio_version_from = b->from;
 	}
-	if (b->rw_state == 1)
-		local->fio_rw = b->rw;
 	return local;
 }
 

@@ -209,13 +209,6 @@ static int line_blank(const struct log_line *l)
 
 /* The kind of log from its name ("x_bw.1.log", "fio-3.1-floppy-clat.1.log"). */
 static const char *log_kind(const char *name);
-
-/* A direction's op: read, or randread where the run beside the log was
- * rw=randread (parse_ctx's fio_rw). */
-static const char *log_op(const struct parse_ctx *ctx, int dir)
-{
-	return fio_op(ctx->fio_rw, (enum fio_dir)dir);
-}
 static int name_says_hist(const char *name);
 
 /*
@@ -340,7 +333,7 @@ static struct measurement *dir_measurement(struct value_log *vl, int dir,
 
 	if (a->mi != SIZE_MAX)
 		return &vl->ctx->rs->m[a->mi];
-	m = fio_emit(vl->ctx, a->first_li, log_op(vl->ctx, dir),
+	m = fio_emit(vl->ctx, a->first_li, fio_dir_name((enum fio_dir)dir),
 		     vl->metric, vl->unit, first, NULL);
 	a->mi = vl->ctx->rs->n - 1;
 	return m;
@@ -424,7 +417,7 @@ static void emit_figure(struct value_log *vl, const struct dir_acc *a,
 	if (isnan(v))
 		return;
 	snprintf(metric, sizeof(metric), "%s.%s", vl->kind, stat);
-	fio_emit(vl->ctx, a->first_li, log_op(vl->ctx, d), metric,
+	fio_emit(vl->ctx, a->first_li, fio_dir_name((enum fio_dir)d), metric,
 		 vl->unit, v, NULL);
 }
 
@@ -622,7 +615,7 @@ static void both_line(struct value_log *vl, int dir, double t, double max)
 	struct dir_acc *a = &vl->d[dir];
 
 	if (a->mi1 == SIZE_MAX) {
-		fio_emit(vl->ctx, a->first_li, log_op(vl->ctx, dir),
+		fio_emit(vl->ctx, a->first_li, fio_dir_name((enum fio_dir)dir),
 			 vl->max_metric, vl->unit, max, NULL);
 		a->mi1 = vl->ctx->rs->n - 1;
 		a->max1 = max;
@@ -905,7 +898,7 @@ static void emit_hist(struct hist_log *h, int d)
 		scan_double(&s, 0, &p);
 		fio_pct_metric(&metric, "clat", pcts[k], strlen(pcts[k]));
 		v = fio_hist_percentile_cum(hg.value, cum, hg.n, p);
-		m = fio_emit(ctx, h->first[d], log_op(ctx, d),
+		m = fio_emit(ctx, h->first[d], fio_dir_name((enum fio_dir)d),
 			     metric.buf, UNIT_SECONDS,
 			     fio_seconds(v, h->scale), NULL);
 		if (h->s[d][k] && h->s[d][k]->n) {
@@ -1088,55 +1081,6 @@ static size_t version_at(const char *p, const char *end, char *out,
 	memcpy(out, p, n);
 	out[n] = '\0';
 	return n;
-}
-
-/* The value at p up to a quote, comma or blank, into out; its length. */
-static size_t rw_value_at(const char *p, const char *end, char *out,
-			  size_t outlen)
-{
-	size_t n = 0;
-
-	while (p + n < end && !strchr("\",\t\r\n ", p[n]))
-		n++;
-	if (!n || n >= outlen)
-		return 0;
-	memcpy(out, p, n);
-	out[n] = '\0';
-	return n;
-}
-
-/* One more job's rw: *state 0 none yet, 1 one, 2 several. */
-static void rw_seen(const char *v, char *out, size_t outlen, int *state)
-{
-	if (*state == 0)
-		snprintf(out, outlen, "%s", v);
-	else if (strcmp(out, v))
-		*state = 2;
-	if (*state == 0)
-		*state = 1;
-}
-
-int fio_rw_in_text(const char *text, size_t len, char *out, size_t outlen)
-{
-	const char *end = text + len, *p = text;
-	char v[32];
-	int state = 0;
-
-	/* JSON: "rw" : "randread" (global or job options) */
-	while ((p = memmem(p, (size_t)(end - p), "\"rw\"", 4))) {
-		p += 4;
-		while (p < end && strchr(" \t:", *p))
-			p++;
-		if (p < end && *p == '"' && rw_value_at(p + 1, end, v, sizeof(v)))
-			rw_seen(v, out, outlen, &state);
-	}
-	/* the text report's job header: "job: (g=0): rw=randread, bs=" */
-	for (p = text; (p = memmem(p, (size_t)(end - p), "): rw=", 6));) {
-		p += 6;
-		if (rw_value_at(p, end, v, sizeof(v)))
-			rw_seen(v, out, outlen, &state);
-	}
-	return state == 0 ? -1 : state == 1 ? 0 : 1;
 }
 
 int fio_version_in_text(const char *text, size_t len, char *out,

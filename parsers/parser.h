@@ -43,9 +43,6 @@ struct parse_ctx {
 	int drop_histograms;	/* see struct ingest_options */
 	/* see struct ingest_options */
 	const char *fio_version, *fio_version_from;
-	/* the rw= of the fio run beside a log (its op: randread for
-	 * direction 0 of rw=randread), or NULL: see struct ingest_options */
-	const char *fio_rw;
 	atomic_int *fio_assume_noted;
 	struct hashmap64 *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
@@ -203,13 +200,6 @@ int fio_log_name_kind(const char *name);
  * (JOB_clat_hist.N.log) without log_hist_msec; NULL for other names.
  */
 const char *fio_log_empty_why(const char *name);
-/*
- * The rw= of the jobs of a fio output (JSON "rw" : "randread", or a text
- * job header's "rw=randread,") into out: 0 when every job says the same,
- * 1 when they differ (out: the first), -1 when the text (its first len
- * bytes) names none.
- */
-int fio_rw_in_text(const char *text, size_t len, char *out, size_t outlen);
 /*
  * The fio version a fio output says (JSON "fio version", or the text
  * report's "fio-3.33" line) into out ("fio-3.33"); 0, or -1 when the
