@@ -7,6 +7,7 @@
 #include "../core/input.h"
 #include "../core/rs-json.h"
 #include "../core/strbuf.h"
+#include "../core/numscan.h"
 #include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
@@ -50,7 +51,9 @@ static int version_of_file(int dfd, const char *name, char *ver,
 	ssize_t got;
 	int fd, rc;
 
-	if (fio_log_name_kind(name))
+	/* a log (fio names them PREFIX_KIND.N.log), not an output; an output
+	 * may still be called fio-3.33-iops.json */
+	if (ends_with(name, ".log") && fio_log_name_kind(name))
 		return -1;
 	fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
