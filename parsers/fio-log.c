@@ -461,12 +461,6 @@ static void raw_finish(struct value_log *vl, int dir)
 }
 
 /*
- * Per I/O or averaged?  From the first lines: per I/O when bs is set
- * and (lat logs) always, (bw, iops) unless the lines of a direction come
- * at a steady pace, as averaged lines do, and are not all fio's per-I/O
- * iops value 1.
- */
-/*
  * log_window_value=both (fio 3.37 on): "time, value, value1, direction,
  * bs, ..." -- the window's max after its mean.  Nothing in the file says
  * so but the columns: from the first lines, six fields or more, every
@@ -508,14 +502,19 @@ static uint64_t unboth(uint64_t *v)
 	return max;
 }
 
-static int classify_raw(const struct input *in, const char *kind, int both)
+/*
+ * Per I/O or averaged?  fio writes an averaged sample (log_avg_msec)
+ * with bs 0 and a per-I/O one with the I/O's size: one line with a bs
+ * says per I/O.  (The pace of the lines does not: a rate-limited per-I/O
+ * log is as steady as an averaged one, and was read as one, 20.5 MB/s
+ * for 41 KB/s.)
+ */
+static int classify_raw(const struct input *in, int both)
 {
 	struct log_iter it;
 	struct log_line l;
-	uint64_t v[6], last[3] = { 0, 0, 0 }, lo[3] = { 0, 0, 0 };
-	uint64_t hi[3] = { 0, 0, 0 };
-	size_t n, seen = 0, per[3] = { 0, 0, 0 };
-	int bs = 0, ones = 1, steady = 1;
+	uint64_t v[6];
+	size_t n, seen = 0;
 
 	iter_init(&it, in);
 	while (seen < CLASSIFY_LINES && iter_next(&it, &l)) {
@@ -526,27 +525,10 @@ static int classify_raw(const struct input *in, const char *kind, int both)
 		if (v[2] > 2)
 			continue;
 		seen++;
-		bs |= v[3] != 0;
-		ones &= v[1] == 1;
-		if (per[v[2]]) {
-			uint64_t d = v[0] - last[v[2]];
-
-			if (v[0] < last[v[2]])
-				d = 0;
-			lo[v[2]] = per[v[2]] == 1 || d < lo[v[2]] ? d : lo[v[2]];
-			hi[v[2]] = per[v[2]] == 1 || d > hi[v[2]] ? d : hi[v[2]];
-		}
-		last[v[2]] = v[0];
-		per[v[2]]++;
+		if (v[3])
+			return 1;
 	}
-	for (int d = 0; d < 3; d++)
-		if (per[d] >= 3 && (!lo[d] || hi[d] - lo[d] > 2 + lo[d] / 10))
-			steady = 0;
-	if (!bs)
-		return 0;
-	if (strcmp(kind, "bw") && strcmp(kind, "iops"))
-		return 1;
-	return !steady || (!strcmp(kind, "iops") && ones);
+	return 0;
 }
 
 /* fio 2.x (and 1.x) wrote latencies in usec, 3.x in nsec; see the top
@@ -603,7 +585,7 @@ static int value_log_init(struct value_log *vl, struct parse_ctx *ctx,
 	snprintf(vl->max_metric, sizeof(vl->max_metric), "%s.max", kind);
 	for (int d = 0; d < 3; d++)
 		vl->d[d].mi1 = SIZE_MAX;
-	vl->raw = classify_raw(ctx->in, kind, vl->both);
+	vl->raw = classify_raw(ctx->in, vl->both);
 	vl->keep_series = !ctx->drop_histograms;
 	return 0;
 }
