@@ -265,7 +265,7 @@ const char *fio_log_empty_why(const char *name)
 {
 	const char *kind = log_kind(name);
 
-	if (!kind)
+	if (!kind || !ends_with(name, ".log"))	/* fio names them .log */
 		return NULL;
 	if (name_says_hist(name))
 		return "an empty fio histogram log: fio writes its lines only "
@@ -973,9 +973,11 @@ static int name_says_hist(const char *name)
 }
 
 /*
- * Does the first log line have the hist log's hundreds of fields?  Or,
- * in a file named so, a coarse hist log's tens (log_hist_coarseness=6:
- * 29 buckets; its lines would read as a latency log's, wrongly).
+ * Does the first log line have the hist log's hundreds of fields, or is
+ * the file named a hist log?  Named so, it is read as one whatever its
+ * bucket count (a coarse log's tens, or a count no fio writes, which the
+ * hist reader refuses by name): read as a latency log its lines gave
+ * clat.mean 0.
  */
 static int first_is_hist(const struct input *in)
 {
@@ -983,16 +985,11 @@ static int first_is_hist(const struct input *in)
 	struct log_line l;
 	uint64_t v[8];
 	size_t n = 0;
-	double scale;
-	unsigned c;
 
 	iter_init(&it, in);
 	while (iter_next(&it, &l))
 		if (!log_fields(l.text, l.end, v, 8, &n))
-			return n >= HIST_MIN_FIELDS ||
-			       (name_says_hist(in->name) && n > 4 &&
-				(!hist_shape(n - 3, &scale, &c) ||
-				 !hist_shape(n - 4, &scale, &c)));
+			return n >= HIST_MIN_FIELDS || name_says_hist(in->name);
 	return 0;
 }
 

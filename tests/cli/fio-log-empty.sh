@@ -25,4 +25,15 @@ expect_in "$err" "results.txt:1: empty file, no benchmark output found" \
 : > disk-bw.txt
 run "$STORAN" ingest -o out3.json disk-bw.txt
 expect_rc 1 "an empty file named like a log kind but not .log"
+# named like a slat log but not .log (fio names its logs .log): an error
+: > x_slat.txt
+run "$STORAN" ingest -o out4.json x_slat.txt
+expect_rc 1 "an empty x_slat.txt"
+expect_in "$err" "x_slat.txt:1: empty file" "its error"
+# a hist log of a bucket count no fio writes: refused, not read as clat
+python3 -c "
+print(', '.join(['1000', '0', '4096'] + ['1'] * 50))" > job_clat_hist.1.log
+run "$STORAN" ingest -o out5.json --fio-version 3.33 job_clat_hist.1.log
+expect_rc 1 "a 50-bucket hist log"
+expect_in "$err" "fio histogram log with 50 buckets" "said as such"
 finish
