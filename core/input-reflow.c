@@ -233,8 +233,19 @@ static int dd_summary_at(const char *p, const char *end)
  * out"), or NULL.  Where the run may end in a number of its own (after
  * '=' or a digit) the split is taken only when the "records out" count
  * on the same line says it; after a word ("fdatasync", "direct") the
- * whole run is the count.
+ * whole run is the count, but not after a path (of=/dev/sda11+0: sda1
+ * or sda11?), which a "records out" count must settle.
  */
+/* Is p inside a path ("of=/dev/sda11+0 records in": the digits may be
+ * the device's own, sda1 or sda11)?  The word before p holds a '/'. */
+static int in_path(const char *s, const char *p)
+{
+	for (const char *q = p; q > s && q[-1] != ' ' && q[-1] != '\t'; q--)
+		if (q[-1] == '/')
+			return 1;
+	return 0;
+}
+
 static const char *glued_dd_opening(const char *s, const char *p,
 				    const char *end)
 {
@@ -258,7 +269,7 @@ static const char *glued_dd_opening(const char *s, const char *p,
 		if (on == n && !memcmp(p, e, n))
 			return p;
 	}
-	return p[-1] == '=' ? NULL : p;
+	return p[-1] == '=' || in_path(s, p) ? NULL : p;
 }
 
 /*
