@@ -264,8 +264,13 @@ static void past_bold(const char **t, const char **end)
 {
 	const char *p = skip_blanks(*t + 2, *end), *e = *end;
 
-	if (e - p > 2 && e[-1] == '*' && e[-2] == '*')
-		e -= 2;
+	while (e > p && is_blank(e[-1]))
+		e--;
+	/* the whole line bold: "**Timing cached reads:** 18842 MB" keeps
+	 * its marks (taken off, the label would read "reads:**") */
+	if (e - p <= 2 || e[-1] != '*' || e[-2] != '*')
+		return;
+	e -= 2;
 	while (e > p && is_blank(e[-1]))
 		e--;
 	if (!opens_output_line(p, e))
