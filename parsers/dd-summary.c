@@ -218,11 +218,11 @@ const char *dd_message(const char *text)
  */
 static const char *past_size_prefix(const char *text, double *bs)
 {
-	const char *dash = strstr(text, " - ");
+	const char *dash;
 	char size[16];
 	size_t n;
 
-	if (!dash || !is_ascii_digit(*text))
+	if (!is_ascii_digit(*text) || !(dash = strstr(text, " - ")))
 		return NULL;
 	n = (size_t)(dash - text);
 	if (n >= sizeof(size))
@@ -247,8 +247,13 @@ const char *dd_classify(const char *raw, struct summary_line *s,
 	if (read_summary(text, s))
 		return "summary";
 	if ((rest = past_size_prefix(text, &s->size_bs)) &&
-	    read_summary(rest, s))
+	    read_summary(rest, s)) {
+		/* a size larger than what was copied is no block size ("1G -"
+		 * over a 1 GiB copy's summary names the total, not bs) */
+		if (s->size_bs > (double)s->bytes)
+			s->size_bs = 0;
 		return "summary";
+	}
 	s->size_bs = 0;
 	if (dd_starts_like_summary(text))
 		return "bad-summary";
