@@ -392,11 +392,13 @@ static const char *plain_title(const struct parse_ctx *ctx,
 	     !ctx->claimed[i + 1]))
 		return NULL;
 	/* a list's item ("* usage"), an RST directive (".. code::"), a
-	 * "key: value" line ("**fio version**: 3.21") */
+	 * "key: value" line ("**fio version**: 3.21", "**Client node:** 1 x
+	 * DS12 v2") */
 	/* ... nor a table's row or header, its columns aligned by runs of
 	 * blanks ("SanDisk Extreme A1        random    random") */
 	if ((strchr("*-+", t[0]) && is_space(t[1])) || strstr(t, "::") ||
-	    strstr(t, ": ") || strstr(t, "   ") || strchr(t, '\t') ||
+	    strstr(t, ": ") || strstr(t, ":** ") || strstr(t, ":* ") ||
+	    strstr(t, "   ") || strchr(t, '\t') ||
 	    reads_as_statement(t, n))
 		return NULL;
 	for (size_t k = 0; k < n; k++) {
