@@ -170,10 +170,12 @@ int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b);
  * Runs emit(ctx, from, to, arg) over items [0, n) on two threads where
  * storan may use two CPUs: [n/2, n) with a context of its own (the same
  * input and settings; its own result set, messages and memo tables),
- * its measurements and messages then moved behind the first half's, so
- * the result is that of emit(ctx, 0, n, arg).  emit must be safe to run
- * twice at once on disjoint ranges; the second runs with a ctx that is
- * not this one.
+ * its measurements, messages, claimed-line count and tool version then
+ * moved behind the first half's, so the result is that of emit(ctx, 0,
+ * n, arg).  emit must be safe to run twice at once on disjoint ranges
+ * (claiming disjoint lines); the second runs with a ctx that is not this
+ * one, whose parse_seen() table is its own: a pasted copy across the two
+ * halves is not seen (fio's JSON jobs need none).
  */
 void parse_in_two(struct parse_ctx *ctx, size_t n,
 		  void (*emit)(struct parse_ctx *c, size_t from, size_t to,

@@ -67,7 +67,7 @@ int parser_output_after_command(const char *head)
 	for (size_t i = 0; parsers[i]; i++) {
 		if (!parsers[i]->output_after_command)
 			continue;
-		for (const char *const *p = parsers[i]->programs; *p; p++)
+		for (const char *const *p = parsers[i]->programs; p && *p; p++)
 			if (shell_find(head, *p, &sc, 1))
 				return 1;
 	}
@@ -278,6 +278,7 @@ struct parse_half {
 	struct result_set rs;
 	struct diag_list diags;
 	size_t from, to;
+	size_t unclaimed_at_fork;	/* its ctx's count when it began */
 	void (*emit)(struct parse_ctx *c, size_t from, size_t to, void *arg);
 	void *arg;
 };
@@ -307,6 +308,7 @@ static void parse_ctx_fork(const struct parse_ctx *parent,
 	h->ctx.label_sets = NULL;
 	h->ctx.last_shared = NULL;
 	strbuf_init(&h->ctx.label_key);
+	h->unclaimed_at_fork = parent->unclaimed;
 }
 
 /* Moves what the half made behind what ctx made, and frees the half's
@@ -323,6 +325,10 @@ static void parse_ctx_join(struct parse_ctx *ctx, struct parse_half *h)
 		       n * sizeof(*h->ctx.first_index));
 	}
 	ctx->rs->n += n;
+	/* the lines the half claimed (claimed[] is shared) */
+	ctx->unclaimed -= h->unclaimed_at_fork - h->ctx.unclaimed;
+	if (!ctx->tool_version)
+		ctx->tool_version = h->ctx.tool_version;
 	diag_list_take(ctx->diags, &h->diags);
 	free(h->rs.m);
 	free(h->ctx.first_index);
