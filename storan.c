@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	const struct cmd_entry *c;
 
 	stats_init();
-	set_command_line(argc, argv);
+	cmd_set_command_line(argc, argv);
 	if (argc < 2) {
 		print_main_usage(stderr);
 		return EXIT_TROUBLE;

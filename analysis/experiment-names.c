@@ -19,14 +19,14 @@
 
 /* ---- what the input names say ------------------------------------------ */
 
-int name_is_separator(char c)
+int ex_name_is_separator(char c)
 {
 	return c == '.' || c == '-' || c == '_' || c == '+' || c == ' ' ||
 	       c == ',';
 }
 
 /* "hosta.randread.txt" -> "hosta.randread": an extension is no token. */
-char *name_without_extension(const char *name)
+char *ex_name_without_extension(const char *name)
 {
 	static const char *const ext[] = { ".txt", ".log", ".out", ".json",
 					   ".csv", ".md", ".fio", NULL };
@@ -44,14 +44,14 @@ char *name_without_extension(const char *name)
 }
 
 /* "hosta.randread.txt" -> hosta, randread. */
-void name_tokenize(const char *name, struct name_tokens *t)
+void ex_name_tokenize(const char *name, struct name_tokens *t)
 {
 	char *p;
 
-	t->copy = name_without_extension(name);
+	t->copy = ex_name_without_extension(name);
 	t->n = 0;
 	for (p = t->copy; *p;) {
-		while (*p && name_is_separator(*p))
+		while (*p && ex_name_is_separator(*p))
 			*p++ = '\0';
 		if (!*p)
 			break;
@@ -60,7 +60,7 @@ void name_tokenize(const char *name, struct name_tokens *t)
 			break;
 		}
 		t->tok[t->n++] = p;
-		while (*p && !name_is_separator(*p))
+		while (*p && !ex_name_is_separator(*p))
 			p++;
 	}
 	/* fio's histogram log, JOB_clat_hist.N.log: "clat_hist" is one
@@ -81,7 +81,7 @@ void name_tokenize(const char *name, struct name_tokens *t)
 }
 
 /* "run3", "rep-2", "r1", "iter_10": a run number, whatever its value. */
-static int name_counter_word(const char *s)
+static int ex_name_counter_word(const char *s)
 {
 	static const char *const words[] = { "run", "rep", "repeat", "iter",
 					     "iteration", "try", "pass",
@@ -103,7 +103,7 @@ static int name_counter_word(const char *s)
  * word, or every value a small number, and within each side numbers
  * that count from 0 or 1 with no gap (1 2 3; a 512 and 4096 are sizes).
  */
-static int name_counter_position(struct name_tokens *names, size_t n,
+static int ex_name_counter_position(struct name_tokens *names, size_t n,
 			    const size_t *side_of, size_t nsides, size_t pos)
 {
 	int words = 1, numbers = 1;
@@ -111,7 +111,7 @@ static int name_counter_position(struct name_tokens *names, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const char *v = names[i].tok[pos];
 
-		words &= name_counter_word(v);
+		words &= ex_name_counter_word(v);
 		numbers &= strspn(v, "0123456789") == strlen(v) &&
 			   strlen(v) <= 3;
 	}
@@ -141,7 +141,7 @@ static int name_counter_position(struct name_tokens *names, size_t n,
 }
 
 
-enum position_kind name_classify_position(struct name_tokens *names,
+enum position_kind ex_name_classify_position(struct name_tokens *names,
 					    size_t n, const size_t *side_of,
 					    size_t nsides, size_t pos)
 {
@@ -151,7 +151,7 @@ enum position_kind name_classify_position(struct name_tokens *names,
 		all_equal &= !strcmp(names[i].tok[pos], names[0].tok[pos]);
 	if (all_equal)
 		return POS_SAME;
-	if (name_counter_position(names, n, side_of, nsides, pos))
+	if (ex_name_counter_position(names, n, side_of, nsides, pos))
 		return POS_COUNTER;
 	for (size_t i = 0; i < n && !within; i++)
 		for (size_t j = i + 1; j < n && !within; j++)
@@ -361,19 +361,19 @@ size_t experiment_input_sides(const struct result_set *sets,
 	struct strbuf key = STRBUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {
-		name_tokenize(names[i], &t[i]);
+		ex_name_tokenize(names[i], &t[i]);
 		same_shape &= t[i].n == t[0].n && t[i].n > 0;
 	}
 	for (size_t i = 0; i < n && !same_shape; i++) {
 		free(t[i].copy);
-		t[i].copy = name_without_extension(names[i]);
+		t[i].copy = ex_name_without_extension(names[i]);
 		t[i].tok[0] = t[i].copy;
 		t[i].n = 1;
 	}
 	ntok = n ? t[0].n : 0;
 	/* one side for all: which positions are run counters, which vary */
 	for (size_t p = 0; p < ntok; p++) {
-		kind[p] = name_classify_position(t, n, none, 1, p);
+		kind[p] = ex_name_classify_position(t, n, none, 1, p);
 		group[p] = p;
 		for (size_t q = 0; q < p; q++)
 			if (kind[p] == POS_TEST && kind[q] == POS_TEST &&

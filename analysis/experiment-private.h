@@ -50,11 +50,11 @@ struct name_tokens {
 };
 enum position_kind { POS_SAME, POS_TEST, POS_SIDE, POS_COUNTER };
 
-enum position_kind name_classify_position(struct name_tokens *names,
+enum position_kind ex_name_classify_position(struct name_tokens *names,
 					  size_t n, const size_t *side_of,
 					  size_t nsides, size_t pos);
-int name_is_separator(char c);
-char *name_without_extension(const char *name);
-void name_tokenize(const char *name, struct name_tokens *t);
+int ex_name_is_separator(char c);
+char *ex_name_without_extension(const char *name);
+void ex_name_tokenize(const char *name, struct name_tokens *t);
 
 #endif

@@ -530,7 +530,7 @@ static void tokenize_level(struct experiment *ex, struct name_tokens *names,
 				ex->priv->input_file[i];
 		struct name_tokens t;
 
-		name_tokenize(s ? s : "", &t);
+		ex_name_tokenize(s ? s : "", &t);
 		if (i == 0)
 			n = t.n;
 		same_shape &= t.n == n && t.n > 0;
@@ -543,11 +543,11 @@ static void tokenize_level(struct experiment *ex, struct name_tokens *names,
 		char **keep = level ? &names[i].copy2 : &names[i].copy;
 
 		if (!same_shape) {
-			*keep = name_without_extension(s ? s : "");
+			*keep = ex_name_without_extension(s ? s : "");
 			names[i].tok[names[i].n++] = *keep;
 			continue;
 		}
-		name_tokenize(s ? s : "", &t);
+		ex_name_tokenize(s ? s : "", &t);
 		*keep = t.copy;
 		for (size_t k = 0; k < t.n; k++)
 			names[i].tok[names[i].n++] = t.tok[k];
@@ -577,7 +577,7 @@ static void derive_name_keys(struct experiment *ex)
 	ntok = names[0].n;
 	side_of = input_sides(ex);
 	for (size_t t = 0; t < ntok; t++) {
-		kind[t] = name_classify_position(names, ex->ninputs, side_of,
+		kind[t] = ex_name_classify_position(names, ex->ninputs, side_of,
 					    ex->nsides, t);
 		tests += kind[t] == POS_TEST;
 		counters += kind[t] == POS_COUNTER;
@@ -739,12 +739,13 @@ static char *common_name_start(const struct experiment *ex, size_t s)
 		while (k < len && name[k] == first[k])
 			k++;
 		/* whole tokens: "before_" and "before." end on one */
-		if (k < len && !(name[k] == '\0' || name_is_separator(name[k])))
-			while (k > 0 && !name_is_separator(first[k - 1]))
+		if (k < len && !(name[k] == '\0' ||
+				 ex_name_is_separator(name[k])))
+			while (k > 0 && !ex_name_is_separator(first[k - 1]))
 				k--;
 		len = k;
 	}
-	while (len > 0 && name_is_separator(first[len - 1]))
+	while (len > 0 && ex_name_is_separator(first[len - 1]))
 		len--;
 	return several && len ? xstrndup(first, len) : NULL;
 }

@@ -67,8 +67,8 @@ struct labels;
 int parse_label_arg(const char *arg, struct labels *labels);
 
 /* The command line as typed, for provenance ("storan report a.json ...");
- * "storan" until main() calls set_command_line(). */
+ * "storan" until main() calls cmd_set_command_line(). */
 extern const char *storan_command_line;
-void set_command_line(int argc, char **argv);
+void cmd_set_command_line(int argc, char **argv);
 
 #endif

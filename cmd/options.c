@@ -24,7 +24,7 @@
 
 const char *storan_command_line = "storan";
 
-void set_command_line(int argc, char **argv)
+void cmd_set_command_line(int argc, char **argv)
 {
 	static struct strbuf sb = STRBUF_INIT;
 

@@ -95,7 +95,7 @@ struct source {
 
 /*
  * A line of an input's text that dropped the page cache ("echo 3 >
- * /proc/sys/vm/drop_caches", "umount /mnt": ingest/shell.h's
+ * /proc/sys/vm/drop_caches", "umount /mnt": parsers/shell.h's
  * line_drops_cache()), recorded by the ingest's context pass for storan
  * check: a read after it did not come from the page cache.  storan/1
  * JSON carries them ("cache_drops", docs/result-format.md), so that

@@ -43,7 +43,7 @@
 struct parse_ctx;
 
 /*
- * The lines of ctx's input that drop the page cache (ingest/shell.h's
+ * The lines of ctx's input that drop the page cache (parsers/shell.h's
  * line_drops_cache()), each recorded in ctx->rs (struct cache_drop, for
  * storan check) under its grep prefix or the input's name: a flag per
  * line, for context_apply().  Called once per input, after its lines

@@ -15,19 +15,19 @@
  * 72 columns makes three) */
 #define WRAP_PIECES_MAX 4
 
-static void text_lines_learn_prefix(struct text_lines *fl,
+static void fio_text_lines_learn_prefix(struct fio_text_lines *fl,
 				    const struct input *in);
 
-void text_lines_init(struct text_lines *fl, struct parse_ctx *ctx)
+void fio_text_lines_init(struct fio_text_lines *fl, struct parse_ctx *ctx)
 {
 	memset(fl, 0, sizeof(*fl));
 	fl->ctx = ctx;
 	strbuf_init(&fl->unstarred);
 	strbuf_init(&fl->joined);
-	text_lines_learn_prefix(fl, ctx->in);
+	fio_text_lines_learn_prefix(fl, ctx->in);
 }
 
-void text_lines_release(struct text_lines *fl)
+void fio_text_lines_release(struct fio_text_lines *fl)
 {
 	strbuf_release(&fl->unstarred);
 	strbuf_release(&fl->joined);
@@ -69,7 +69,8 @@ static const char *skip_indent(const char *t)
  * update's "[eta ...]" glued to a report line), then stripped from every
  * line that starts with text of the same shape (digits may differ).
  */
-static void text_lines_learn_prefix(struct text_lines *fl, const struct input *in)
+static void fio_text_lines_learn_prefix(struct fio_text_lines *fl,
+					const struct input *in)
 {
 	static const char *const anchors[] = {
 		"read: IOPS=", "write: IOPS=", "trim: IOPS=", "read : io=",
@@ -102,7 +103,7 @@ static void text_lines_learn_prefix(struct text_lines *fl, const struct input *i
  * "10. | 1.00th=[...]") or a log whose counter grows a digit keeps its
  * shape, not its width.
  */
-static const char *strip_log_prefix(const struct text_lines *fl,
+static const char *strip_log_prefix(const struct fio_text_lines *fl,
 				    const char *t)
 {
 	const char *a = fl->log_prefix, *end;
@@ -129,7 +130,7 @@ static const char *strip_log_prefix(const struct text_lines *fl,
  * "*iops=463*"): fio prints no '*' in a result line, so they go (a job
  * or header line keeps its name as written).
  */
-static const char *strip_emphasis(struct text_lines *fl, const char *t)
+static const char *strip_emphasis(struct fio_text_lines *fl, const char *t)
 {
 	if (!strchr(t, '*') || strstr(t, ": (groupid=") || strstr(t, ": (g="))
 		return t;
@@ -203,7 +204,7 @@ static int cut_inside_word(const char *t, size_t len, const char *next)
 	       (isalnum((unsigned char)*next) || *next == '%');
 }
 
-static const char *clean_text(struct text_lines *fl, size_t i);
+static const char *clean_text(struct fio_text_lines *fl, size_t i);
 
 /* Does next start with a command-line option ("--size=4G", "-iodepth=8")? */
 static int starts_option(const char *next)
@@ -239,7 +240,7 @@ static int continues_command(const char *t, const char *next)
  * status line twice ("...83.3MiB/s", "(87.4MB/s-87.4MB/s), io=...,
  * run=49154-", "49154msec").
  */
-static int ends_below(struct text_lines *fl, size_t j, const char *need)
+static int ends_below(struct fio_text_lines *fl, size_t j, const char *need)
 {
 	const struct input *in = fl->ctx->in;
 
@@ -268,7 +269,7 @@ static int ends_below(struct text_lines *fl, size_t j, const char *need)
  * rest of another.
  *   1: join with a blank (the wrap replaced one), 2: join as is.
  */
-static int wrapped_rest(struct text_lines *fl, const char *t, size_t j)
+static int wrapped_rest(struct fio_text_lines *fl, const char *t, size_t j)
 {
 	const char *need = missing_end(t);
 	const char *next;
@@ -291,7 +292,7 @@ static int wrapped_rest(struct text_lines *fl, const char *t, size_t j)
 }
 
 /* The text of line i as the fio parser reads it (prefixes stripped). */
-static const char *clean_text(struct text_lines *fl, size_t i)
+static const char *clean_text(struct fio_text_lines *fl, size_t i)
 {
 	const char *t = strip_log_prefix(fl,
 					 skip_indent(fl->ctx->in->lines[i].text));
@@ -306,7 +307,7 @@ static const char *clean_text(struct text_lines *fl, size_t i)
  * in a crafted file) is not joined on and on, each join reading the
  * whole text again.
  */
-const char *text_lines_join(struct text_lines *fl, size_t i,
+const char *fio_text_lines_join(struct fio_text_lines *fl, size_t i,
 				size_t *last)
 {
 	const struct input *in = fl->ctx->in;

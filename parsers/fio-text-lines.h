@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-struct text_lines {
+struct fio_text_lines {
 	struct parse_ctx *ctx;
 	const char *origin;	/* grep prefix of the previous line */
 	const char *log_prefix;	/* "20:22:23 DEBUG| [stdout]" or NULL */
@@ -22,15 +22,16 @@ struct text_lines {
 };
 
 /* Ready for ctx's input, its log prefix learnt. */
-void text_lines_init(struct text_lines *fl, struct parse_ctx *ctx);
-void text_lines_release(struct text_lines *fl);
+void fio_text_lines_init(struct fio_text_lines *fl, struct parse_ctx *ctx);
+void fio_text_lines_release(struct fio_text_lines *fl);
 
 /*
  * Line i's text, cleaned (prefixes, emphasis), with the lines that
  * continue it when a wrap cut it (*last: the last of them, else i).
  * Valid until the next call.
  */
-const char *text_lines_join(struct text_lines *fl, size_t i, size_t *last);
+const char *fio_text_lines_join(struct fio_text_lines *fl, size_t i,
+				size_t *last);
 
 /* Do two lines come from the same grep prefix (NULL: none)? */
 static inline int same_origin(const char *a, const char *b)

@@ -1154,7 +1154,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_init(&st.cmd);
 	labels_init(&st.cmd_job);
 	strbuf_init(&st.metric);
-	text_lines_init(&st.lines, ctx);
+	fio_text_lines_init(&st.lines, ctx);
 	strbuf_init(&st.report_key);
 	find_last_reports(&st);
 	for (size_t i = 0; i < ctx->in->nlines; i++)
@@ -1173,7 +1173,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 		}
 		if (ctx->claimed[i])
 			continue;	/* another fio parser's (JSON) */
-		t = text_lines_join(&st.lines, i, &last);
+		t = fio_text_lines_join(&st.lines, i, &last);
 		if (*t)
 			text_line(&st, i, t);
 		if (ctx->claimed[i] && (st.cmd.n || st.cmd_job.n))
@@ -1193,7 +1193,7 @@ static int fio_text_parse(struct parse_ctx *ctx)
 	labels_release(&st.cmd);
 	labels_release(&st.cmd_job);
 	strbuf_release(&st.metric);
-	text_lines_release(&st.lines);
+	fio_text_lines_release(&st.lines);
 	strbuf_release(&st.report_key);
 	if (st.last_report) {
 		keymap_release(st.last_report);

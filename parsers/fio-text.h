@@ -62,7 +62,7 @@ struct text_state {
 	int json_block;
 	struct fio_json_block json;
 	struct strbuf metric;
-	struct text_lines lines;	/* the lines as the post left them */
+	struct fio_text_lines lines;	/* as the post left them */
 };
 
 void fio_text_begin_dir(struct text_state *st, enum fio_dir d);

@@ -81,7 +81,7 @@ static void finish_axes(struct chart *c, double tmax, double ylo,
 			 1);
 	c->x.title = xstrdup("Time (s)");
 	chart_metric_title(c->metric, mt, sizeof(mt));
-	/* (as chart.c: "IOPS", not "IOPS (IOPS)") */
+	/* (as chart-text.c: "IOPS", not "IOPS (IOPS)") */
 	c->y.title = strcmp(c->y.unit.name, "IOPS") ?
 		     xstrfmt("%s (%s)", mt, c->y.unit.name) : xstrdup(mt);
 }
