@@ -91,7 +91,8 @@ struct input {
 	 * one output opening: is the text before it a command of a tool
 	 * that prints such output ("$ dd if=/dev/zero of=t bs=1M ...")?
 	 * Then the line is cut there.  The input layer knows no shell:
-	 * ingest gives the parser table's (parser_output_after_command()); NULL keeps such lines whole.
+	 * ingest gives the parser table's answer
+	 * (parser_output_after_command()); NULL keeps such lines whole.
 	 */
 	int (*runs_output_tool)(const char *head);
 	/* Cells of the Markdown table row cut last (input_add_table_row()), 0
