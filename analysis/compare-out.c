@@ -42,19 +42,6 @@ static char *labels_text(const struct labels *l)
 	return l->n ? labels_to_string(l) : xstrdup("");
 }
 
-/* "148 MB/s": a mean in a unit that suits the row. */
-static void mean_text(const struct compare_row *row, double v, char *buf,
-		      size_t size)
-{
-	struct display_unit u;
-	char num[48];
-
-	display_unit_auto(row->unit, fmin(fabs(row->a.mean),
-					  fabs(row->b.mean)), 0, &u);
-	human_format(v, &u, num, sizeof(num));
-	snprintf(buf, size, "%s %s", num, u.name);
-}
-
 static const char *const csv_columns[] = {
 	"tool", "op", "metric", "labels", "n_a", "mean_a", "n_b", "mean_b",
 	"ratio", "change_pct", "p_value", "test", "verdict",
@@ -88,10 +75,10 @@ static void add_row(struct fmt_table *t, const struct compare_row *row,
 	fmt_table_set_cell(t, r, 2, row->metric, NULL);
 	fmt_table_set_cell(t, r, 3, ls, NULL);
 	fmt_table_set_number(t, r, 4, (double)row->a.n, NULL);
-	mean_text(row, row->a.mean, buf, sizeof(buf));
+	verdict_mean_text(row, row->a.mean, buf, sizeof(buf));
 	fmt_table_set_number(t, r, 5, row->a.mean, buf);
 	fmt_table_set_number(t, r, 6, (double)row->b.n, NULL);
-	mean_text(row, row->b.mean, buf, sizeof(buf));
+	verdict_mean_text(row, row->b.mean, buf, sizeof(buf));
 	fmt_table_set_number(t, r, 7, row->b.mean, buf);
 	verdict_cells(t, r, 8, 12, row);
 	fmt_table_set_cell(t, r, 11, row->test, NULL);
@@ -405,21 +392,19 @@ static void add_text_row(struct fmt_table *t, const struct text_plan *pl,
 	text_cell(t, r, col[TC_LABELS], sb.buf ? sb.buf : "");
 	text_cell(t, r, col[TC_METRIC], row->metric);
 	text_number(t, r, col[TC_NA], (double)row->a.n, NULL);
-	mean_text(row, row->a.mean, buf, sizeof(buf));
+	verdict_mean_text(row, row->a.mean, buf, sizeof(buf));
 	text_number(t, r, col[TC_A], row->a.mean, buf);
 	text_number(t, r, col[TC_NB], (double)row->b.n, NULL);
-	mean_text(row, row->b.mean, buf, sizeof(buf));
+	verdict_mean_text(row, row->b.mean, buf, sizeof(buf));
 	text_number(t, r, col[TC_B], row->b.mean, buf);
-	snprintf(buf, sizeof(buf), "%.3f", row->ratio);
+	verdict_figure_text(row, VF_RATIO, buf, sizeof(buf));
 	text_number(t, r, col[TC_RATIO], row->ratio, buf);
-	snprintf(buf, sizeof(buf), "%+.1f%%", row->change_pct);
+	verdict_figure_text(row, VF_CHANGE, buf, sizeof(buf));
 	text_number(t, r, col[TC_CHANGE], row->change_pct, buf);
-	snprintf(buf, sizeof(buf), row->p < 0.001 ? "<0.001" : "%.3f",
-		 row->p);
+	verdict_figure_text(row, VF_P, buf, sizeof(buf));
 	text_number(t, r, col[TC_P], row->p, buf);
 	text_cell(t, r, col[TC_TEST], row->test);
-	snprintf(buf, sizeof(buf), "%s%s", verdict_name(row->verdict),
-		 row->single_runs ? " *" : "");
+	verdict_figure_text(row, VF_VERDICT, buf, sizeof(buf));
 	text_cell(t, r, col[TC_VERDICT], buf);
 	fmt_table_set_style(t, r, (size_t)col[TC_VERDICT],
 			    verdict_style(row->verdict));

@@ -311,17 +311,47 @@ size_t verdicts_pick(const struct compare_result *r, int headline_only,
 	return n;
 }
 
-/* "148 MB/s (n=3)": a mean in a unit that suits both sides. */
-static void mean_text(const struct compare_row *row, const struct stats *st,
-		      char *buf, size_t size)
+void verdict_mean_text(const struct compare_row *row, double v, char *buf,
+		       size_t size)
 {
 	struct display_unit u;
 	char num[48];
 
 	display_unit_auto(row->unit, fmin(fabs(row->a.mean),
 					  fabs(row->b.mean)), 0, &u);
-	human_format(st->mean, &u, num, sizeof(num));
-	snprintf(buf, size, "%s %s (n=%zu)", num, u.name, st->n);
+	human_format(v, &u, num, sizeof(num));
+	snprintf(buf, size, "%s %s", num, u.name);
+}
+
+/* "148 MB/s (n=3)": a side's mean, and its runs. */
+static void mean_text(const struct compare_row *row, const struct stats *st,
+		      char *buf, size_t size)
+{
+	char m[80];
+
+	verdict_mean_text(row, st->mean, m, sizeof(m));
+	snprintf(buf, size, "%s (n=%zu)", m, st->n);
+}
+
+void verdict_figure_text(const struct compare_row *row,
+			 enum verdict_figure f, char *buf, size_t size)
+{
+	switch (f) {
+	case VF_RATIO:
+		snprintf(buf, size, "%.3f", row->ratio);
+		break;
+	case VF_CHANGE:
+		snprintf(buf, size, "%+.1f%%", row->change_pct);
+		break;
+	case VF_P:
+		snprintf(buf, size, row->p < 0.001 ? "<0.001" : "%.3f",
+			 row->p);
+		break;
+	case VF_VERDICT:
+		snprintf(buf, size, "%s%s", verdict_name(row->verdict),
+			 row->single_runs ? " *" : "");
+		break;
+	}
 }
 
 enum fmt_style verdict_style(enum verdict v)
@@ -336,15 +366,13 @@ void verdict_cells(struct fmt_table *t, size_t r, size_t col,
 {
 	char buf[64];
 
-	snprintf(buf, sizeof(buf), "%.3f", row->ratio);
+	verdict_figure_text(row, VF_RATIO, buf, sizeof(buf));
 	fmt_table_set_number(t, r, col, row->ratio, buf);
-	snprintf(buf, sizeof(buf), "%+.1f%%", row->change_pct);
+	verdict_figure_text(row, VF_CHANGE, buf, sizeof(buf));
 	fmt_table_set_number(t, r, col + 1, row->change_pct, buf);
-	snprintf(buf, sizeof(buf), row->p < 0.001 ? "<0.001" : "%.3f",
-		 row->p);
+	verdict_figure_text(row, VF_P, buf, sizeof(buf));
 	fmt_table_set_number(t, r, col + 2, row->p, buf);
-	snprintf(buf, sizeof(buf), "%s%s", verdict_name(row->verdict),
-		 row->single_runs ? " *" : "");
+	verdict_figure_text(row, VF_VERDICT, buf, sizeof(buf));
 	fmt_table_set_cell(t, r, verdict_col, buf, verdict_name(row->verdict));
 	fmt_table_set_style(t, r, verdict_col, verdict_style(row->verdict));
 }

@@ -50,6 +50,16 @@ void verdicts_summary(const struct compare_result *r, int headline_only,
 		      struct strbuf *out);
 void verdicts_geomeans(const struct compare_result *r, struct strbuf *out);
 
+/* "148 MB/s": a mean of the row in a unit that suits both its sides. */
+void verdict_mean_text(const struct compare_row *row, double v, char *buf,
+		       size_t size);
+
+/* A row's figure as every table shows it: ratio "1.036", change
+ * "+3.6%", p "<0.001", verdict "regression *" (the star: single runs). */
+enum verdict_figure { VF_RATIO, VF_CHANGE, VF_P, VF_VERDICT };
+void verdict_figure_text(const struct compare_row *row,
+			 enum verdict_figure f, char *buf, size_t size);
+
 /* How a verdict is shown: improvement good, regression bad,
  * inconclusive a warning. */
 enum fmt_style verdict_style(enum verdict v);
