@@ -25,20 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return 1;
-	return 0;
-}
-
 int label_is_provenance(const char *key)
 {
 	static const char *const keys[] = { "command", "section", "file",
 					    NULL };
 
-	return in_list(key, keys);
+	return str_in_list(key, keys);
 }
 
 int key_is_size(const char *key)
@@ -47,7 +39,7 @@ int key_is_size(const char *key)
 					    "size", "recsize", "io_size",
 					    NULL };
 
-	return in_list(key, keys);
+	return str_in_list(key, keys);
 }
 
 #define TEST_KEY "test"

@@ -15,6 +15,7 @@
 #include "steady-table.h"
 #include "../core/series.h"
 #include "../core/keymap.h"
+#include "../core/numscan.h"
 #include "../core/xalloc.h"
 
 #include <math.h>
@@ -45,14 +46,6 @@ int pivot_stat_parse(const char *name, enum pivot_stat *out)
 const char *pivot_stat_name(enum pivot_stat stat)
 {
 	return stat_names[stat];
-}
-
-static int in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return 1;
-	return 0;
 }
 
 int pivot_ratio_parse(const char *spec, char **key, char **num, char **den)
@@ -616,7 +609,7 @@ static int key_is_field(const char *key)
 	static const char *const keys[] = { "op", "tool", "metric", "unit",
 					    "source", NULL };
 
-	return in_list(key, keys);
+	return str_in_list(key, keys);
 }
 
 /* Column c's CSV name (raw values) and heading (display values + unit). */

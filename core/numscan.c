@@ -211,3 +211,11 @@ int ends_with(const char *s, const char *suffix)
 
 	return ls >= lx && !strcmp(s + ls - lx, suffix);
 }
+
+int str_in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}

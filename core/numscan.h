@@ -42,6 +42,13 @@ int skip_prefix(const char **p, const char *word);
 int skip_prefix_icase(const char **p, const char *word);
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
+/* Is s one of the NULL-terminated list's strings? */
+int str_in_list(const char *s, const char *const *list);
+/* A blank inside a line: ' ' or a tab. */
+static inline int is_blank_char(char c)
+{
+	return c == ' ' || c == '\t';
+}
 
 /* '0'..'9' only, whatever the locale (isdigit() is not that). */
 static inline int is_ascii_digit(int c)

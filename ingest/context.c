@@ -48,11 +48,6 @@ static size_t rule_run(const char *s)
 	return n >= 3 ? n : 0;
 }
 
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /*
  * A run of three rule characters in [s, e)?  Then a line framed by rules
  * is a table's ruled header ("------ drive0 --------- drive1 ------" in
@@ -160,10 +155,10 @@ static const char *atx_title(const char *t, int markdown)
 
 	while (t[n] == '#')
 		n++;
-	if (n < 1 || n > 6 || !is_space(t[n]))
+	if (n < 1 || n > 6 || !is_blank_char(t[n]))
 		return NULL;
 	title = t + n;
-	while (is_space(*title))
+	while (is_blank_char(*title))
 		title++;
 	if (n >= 2)
 		return title;
@@ -203,9 +198,9 @@ static int attribution_or_prompt(const char *t, size_t len)
 	for (size_t i = 0; i + 5 <= len; i++)
 		if (!strncasecmp(t + i, "passw", 5))
 			return 1;
-	while (e > 0 && (t[e - 1] == ':' || is_space(t[e - 1])))
+	while (e > 0 && (t[e - 1] == ':' || is_blank_char(t[e - 1])))
 		e--;
-	for (b = e; b > 0 && !is_space(t[b - 1]);)
+	for (b = e; b > 0 && !is_blank_char(t[b - 1]);)
 		b--;
 	for (size_t k = 0; ends[k]; k++)
 		if (e - b == strlen(ends[k]) && !strncmp(t + b, ends[k], e - b))
@@ -256,9 +251,9 @@ static const char *label_title(const struct parse_ctx *ctx,
 	if (!n || n > 60)
 		return NULL;
 	for (size_t k = 0; k + 1 < n; k++) {
-		if (is_space(t[k]) && !is_space(t[k + 1]))
+		if (is_blank_char(t[k]) && !is_blank_char(t[k + 1]))
 			words++;
-		if ((is_space(t[k]) && t[k + 1] == '-') || t[k] == '=' ||
+		if ((is_blank_char(t[k]) && t[k + 1] == '-') || t[k] == '=' ||
 		    t[k] == '|' || t[k] == '`' || t[k] == '$')
 			return NULL;
 	}
@@ -293,7 +288,7 @@ static int opens_sentence(const char *t, size_t n)
 	};
 	size_t w = 0;
 
-	while (w < n && !is_space(t[w]) && t[w] != ',')
+	while (w < n && !is_blank_char(t[w]) && t[w] != ',')
 		w++;
 	for (size_t k = 0; words[k]; k++)
 		if (strlen(words[k]) == w && !strncasecmp(t, words[k], w))
@@ -323,7 +318,7 @@ static int reads_as_statement(const char *t, size_t n)
 	for (size_t i = 0; i < n;) {
 		size_t w = i, digits = 0;
 
-		while (w < n && !is_space(t[w]))
+		while (w < n && !is_blank_char(t[w]))
 			digits += t[w] >= '0' && t[w] <= '9', w++;
 		if (w > i) {
 			words++;
@@ -396,18 +391,18 @@ static const char *plain_title(const struct parse_ctx *ctx,
 	 * DS12 v2") */
 	/* ... nor a table's row or header, its columns aligned by runs of
 	 * blanks ("SanDisk Extreme A1        random    random") */
-	if ((strchr("*-+", t[0]) && is_space(t[1])) || strstr(t, "::") ||
+	if ((strchr("*-+", t[0]) && is_blank_char(t[1])) || strstr(t, "::") ||
 	    strstr(t, ": ") || strstr(t, ":** ") || strstr(t, ":* ") ||
 	    strstr(t, "   ") || strchr(t, '\t') ||
 	    reads_as_statement(t, n))
 		return NULL;
 	for (size_t k = 0; k < n; k++) {
-		if (k + 1 < n && is_space(t[k]) && !is_space(t[k + 1]))
+		if (k + 1 < n && is_blank_char(t[k]) && !is_blank_char(t[k + 1]))
 			words++;
 		if ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') ||
 		    (unsigned char)t[k] >= 0x80)
 			letter = 1;
-		if ((is_space(t[k]) && k + 1 < n && t[k + 1] == '-') ||
+		if ((is_blank_char(t[k]) && k + 1 < n && t[k + 1] == '-') ||
 		    strchr("=|`$<>{}", t[k]))
 			return NULL;
 	}
@@ -487,12 +482,12 @@ static int only_announces(const char *t, size_t n)
 	for (size_t i = 0; i < n;) {
 		size_t w = i;
 
-		while (w < n && !is_space(t[w]))
+		while (w < n && !is_blank_char(t[w]))
 			w++;
 		if (w > i && !is_connective(t + i, w - i) &&
 		    !is_pointing_word(t + i, w - i))
 			return 0;
-		while (w < n && is_space(t[w]))
+		while (w < n && is_blank_char(t[w]))
 			w++;
 		i = w;
 	}
@@ -552,9 +547,9 @@ static const char *heading_title(const struct parse_ctx *ctx,
 		return NULL;
 	}
 	/* blanks, a trailing ':' and Markdown's bold ("**Output**") */
-	while (t < e && (is_space(*t) || *t == '*'))
+	while (t < e && (is_blank_char(*t) || *t == '*'))
 		t++;
-	while (e > t && (is_space(e[-1]) || e[-1] == ':' || e[-1] == '*' ||
+	while (e > t && (is_blank_char(e[-1]) || e[-1] == ':' || e[-1] == '*' ||
 			 (e[-1] == '-' && e - 1 > t && e[-2] == ':')))
 		e--;
 	if (e - t > 3 && !strncmp(e - 3, "：", 3))	/* full-width ':' */
@@ -617,10 +612,10 @@ static void scan_words(const char *t, size_t len, int *tool, int *option)
 	for (size_t i = 0; i < len;) {
 		size_t s;
 
-		while (i < len && is_space(t[i]))
+		while (i < len && is_blank_char(t[i]))
 			i++;
 		s = i;
-		while (i < len && !is_space(t[i]))
+		while (i < len && !is_blank_char(t[i]))
 			i++;
 		if (i == s)
 			break;
@@ -645,7 +640,7 @@ static int tool_after_prose(const char *t, size_t len)
 	for (size_t i = 0; i < len;) {
 		size_t w = i;
 
-		while (w < len && !is_space(t[w]))
+		while (w < len && !is_blank_char(t[w]))
 			w++;
 		if (w > i) {
 			if (is_tool_word(t + i, w - i))
@@ -762,7 +757,7 @@ char *context_command_text(const struct parse_ctx *ctx, size_t c)
 	if (t == text)
 		t = past_prose(t);
 	len = strlen(t);
-	while (len && (is_space(t[len - 1]) || t[len - 1] == ':'))
+	while (len && (is_blank_char(t[len - 1]) || t[len - 1] == ':'))
 		len--;
 	if (last == c && len && fits_command(t, len) &&
 	    looks_like_command(text, t, len))

@@ -20,13 +20,6 @@ static int is_alpha(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static const char *skip_blanks_const(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
 /* End of the word at p (the next blank or NUL). */
 static const char *word_end(const char *p)
 {
@@ -55,7 +48,7 @@ static size_t windows_prompt_len(const char *s)
 		return 0;
 	while (s[n] && !strchr("<>|\"*?", s[n]))
 		n++;
-	return s[n] == '>' ? (size_t)(skip_blanks_const(s + n + 1) - s) : 0;
+	return s[n] == '>' ? (size_t)(skip_spaces(s + n + 1) - s) : 0;
 }
 
 /*
@@ -74,7 +67,7 @@ static size_t env_prefix_len(const char *s)
 	if (e - s < 2 || e[-1] != ')' ||
 	    memchr(s + 1, '(', (size_t)(e - s - 1)))
 		return 0;
-	return (size_t)(skip_blanks_const(e) - s);
+	return (size_t)(skip_spaces(e) - s);
 }
 
 static size_t bare_prompt_len(const char *s)
@@ -89,24 +82,24 @@ static size_t bare_prompt_len(const char *s)
 		const char *close = strchr(s, ']');
 
 		if (close && (close[1] == '$' || close[1] == '#'))
-			return (size_t)(skip_blanks_const(close + 2) - s);
+			return (size_t)(skip_spaces(close + 2) - s);
 	}
 	if (s[0] == '+' && (s[1] == ' ' || s[1] == '+')) {
 		for (p = s; *p == '+'; p++)
 			;
-		return (size_t)(skip_blanks_const(p) - s);
+		return (size_t)(skip_spaces(p) - s);
 	}
 	if (*s == '$' || *s == '#')
-		return (size_t)(skip_blanks_const(s + 1) - s);
+		return (size_t)(skip_spaces(s + 1) - s);
 	e = word_end(s);
 	if (prompt_token(s, e) && (*e == ' ' || *e == '\t' || !*e))
-		return (size_t)(skip_blanks_const(e) - s);
+		return (size_t)(skip_spaces(e) - s);
 	if (e - s == 2 && !strncmp(s, "PS", 2)) {
-		const char *w = skip_blanks_const(e);
+		const char *w = skip_spaces(e);
 
 		e = word_end(w);
 		if (e > w && e[-1] == '>')
-			return (size_t)(skip_blanks_const(e) - s);
+			return (size_t)(skip_spaces(e) - s);
 		return 0;
 	}
 	/* Up to three words, then a lone '$' or '#': "/data # ",
@@ -119,13 +112,13 @@ static size_t bare_prompt_len(const char *s)
 			return 0;
 		/* fish's default: "user@host ~/dir>" or "... (branch)>" */
 		if (words && at_host && e[-1] == '>' && (*e == ' ' || *e == '\t'))
-			return (size_t)(skip_blanks_const(e) - orig);
-		p = skip_blanks_const(e);
+			return (size_t)(skip_spaces(e) - orig);
+		p = skip_spaces(e);
 		if (p == e)
 			return 0;
 		if ((*p == '$' || *p == '#' || (*p == '%' && at_host)) &&
 		    (p[1] == ' ' || p[1] == '\t' || !p[1]))
-			return (size_t)(skip_blanks_const(p + 1) - orig);
+			return (size_t)(skip_spaces(p + 1) - orig);
 		s = p;
 		e = word_end(s);
 	}
@@ -337,7 +330,7 @@ static int match_simple(const char *start, const char *end, const char *prog,
 	int found = 0, taskset_mask = 0;
 
 	for (;;) {
-		before = skip_blanks_const(p);
+		before = skip_spaces(p);
 		w = shell_next_word(&p, end);
 		if (!w)
 			break;
@@ -419,7 +412,7 @@ static const char *after_prose_colon(const char *s, const char *prog)
 	if (!strstr(s, prog))
 		return NULL;
 	for (const char *c = strchr(s, ':'); c; c = strchr(c + 1, ':')) {
-		const char *p = skip_blanks_const(c + 1), *q = p;
+		const char *p = skip_spaces(c + 1), *q = p;
 		char *w;
 		int runs;
 
@@ -526,7 +519,7 @@ static const char *after_glued_prompt(const char *s, const char *prog)
 			w--;
 		at = memchr(w, '@', (size_t)(p - w));
 		if (at && at > w && memchr(at, ':', (size_t)(p - at)))
-			return skip_blanks_const(p + 3);
+			return skip_spaces(p + 3);
 	}
 	return NULL;
 }
@@ -583,11 +576,6 @@ char *shell_cmd_text(const struct shell_cmd *c)
 	return xstrndup(c->prog, len);
 }
 
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /*
  * Does the title count runs ("Run 1", "2nd run", "Test #3", "pass 2")?
  * Then the outputs under such headings are repetitions of one test,
@@ -604,7 +592,7 @@ int words_count_run(const char *t, size_t len)
 	for (size_t i = 0; i < len;) {
 		size_t w = i, k;
 
-		while (w < len && !is_space(t[w]) && t[w] != '#' &&
+		while (w < len && !is_blank_char(t[w]) && t[w] != '#' &&
 		       t[w] != '.' && t[w] != ',' && t[w] != '(' && t[w] != ')')
 			w++;
 		if (w > i && t[i] >= '0' && t[i] <= '9') {
@@ -630,9 +618,9 @@ int line_counts_run(const char *text)
 	const char *t = text, *e = text + strlen(text);
 
 	/* "Run 2:", "=== run 3 ===", "### Test #4", "**Iteration 5**" */
-	while (t < e && (is_space(*t) || strchr("=*#-", *t)))
+	while (t < e && (is_blank_char(*t) || strchr("=*#-", *t)))
 		t++;
-	while (e > t && (is_space(e[-1]) || strchr("=*#-:", e[-1])))
+	while (e > t && (is_blank_char(e[-1]) || strchr("=*#-:", e[-1])))
 		e--;
 	return e > t && (size_t)(e - t) <= 40 &&
 	       words_count_run(t, (size_t)(e - t));
