@@ -921,7 +921,9 @@ static size_t line_of(const struct jscan *js, size_t from, size_t pos)
 	return line;
 }
 
-int jscan_parse(struct jscan *js, size_t at, size_t *root)
+/* jscan_parse(), or with any_value jscan_parse_value(). */
+static int parse_from(struct jscan *js, size_t at, size_t *root,
+		      int any_value)
 {
 	struct parser ps = { .js = js, .pos = at, .depth = 0 };
 	size_t base = js->ntok;
@@ -931,7 +933,8 @@ int jscan_parse(struct jscan *js, size_t at, size_t *root)
 	if (js->len >= UINT32_MAX) {
 		ps.lx.start = ps.lx.end = at;
 		state = fail(&ps, "input too large");
-	} else if (lex(js, &ps.pos, &ps.lx) != '{' && ps.lx.kind != '[') {
+	} else if (lex(js, &ps.pos, &ps.lx) != '{' && ps.lx.kind != '[' &&
+		   !any_value) {
 		state = fail(&ps, "'[' or '{' expected");
 	} else {
 		state = ST_VALUE;
@@ -960,6 +963,16 @@ int jscan_parse(struct jscan *js, size_t at, size_t *root)
 	js->end = ps.lx.end;
 	*root = base;
 	return 0;
+}
+
+int jscan_parse(struct jscan *js, size_t at, size_t *root)
+{
+	return parse_from(js, at, root, 0);
+}
+
+int jscan_parse_value(struct jscan *js, size_t at, size_t *root)
+{
+	return parse_from(js, at, root, 1);
 }
 
 /* ---- lookups ---- */

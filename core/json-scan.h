@@ -151,6 +151,12 @@ void jscan_view_release(struct jscan *view);
  * with js->err set and no token added.
  */
 int jscan_parse(struct jscan *js, size_t at, size_t *root);
+/*
+ * The same for any value, a string or a number too: a reader that walks
+ * a document's outer object itself (a member's key, then its value)
+ * without keeping every token of it.
+ */
+int jscan_parse_value(struct jscan *js, size_t at, size_t *root);
 /* Drops the tokens from index `from` on (a document not wanted). */
 void jscan_truncate(struct jscan *js, size_t from);
 

@@ -5,6 +5,7 @@
  */
 #include "rs-json.h"
 #include "series.h"
+#include "filemap.h"
 #include "json-scan.h"
 #include "keymap.h"
 #include "units.h"
@@ -564,9 +565,11 @@ static int read_source_labels(struct reader *r, size_t o, struct labels *l)
 	return 0;
 }
 
-static int read_sources(struct reader *r, size_t doc, struct result_set *rs)
+/* The array "sources" at token sources. */
+static int read_sources(struct reader *r, size_t sources,
+			struct result_set *rs)
 {
-	size_t sources = jscan_get(r->js, doc, "sources"), i = 0;
+	size_t i = 0;
 
 	if (!is_type(r, sources, JSCAN_ARRAY)) {
 		strbuf_addf(r->err, "%s: missing array 'sources'", r->name);
@@ -607,10 +610,10 @@ static int read_sources(struct reader *r, size_t doc, struct result_set *rs)
  * optional: the lines of the inputs that dropped the page cache (struct
  * cache_drop); I indexes this document's sources, as a measurement's.
  */
-static int read_cache_drops(struct reader *r, size_t doc,
+static int read_cache_drops(struct reader *r, size_t drops,
 			    struct result_set *rs, size_t base)
 {
-	size_t drops = jscan_get(r->js, doc, "cache_drops"), i = 0;
+	size_t i = 0;
 
 	if (drops == JSCAN_NONE)
 		return 0;
@@ -690,18 +693,24 @@ static void syntax_error(const char *name, const char *text, size_t len,
 		    jerr.text);
 }
 
+static int is_storan_schema(struct reader *r, size_t schema)
+{
+	return is_type(r, schema, JSCAN_STRING) &&
+	       !strcmp(jscan_str(r->js, schema), STORAN_SCHEMA);
+}
+
 static int read_document(struct reader *r, size_t doc, struct result_set *rs)
 {
-	size_t schema = jscan_get(r->js, doc, "schema");
 	size_t base = rs->nsources, ms, i = 0;
 
-	if (!is_type(r, schema, JSCAN_STRING) ||
-	    strcmp(jscan_str(r->js, schema), STORAN_SCHEMA)) {
+	if (!is_storan_schema(r, jscan_get(r->js, doc, "schema"))) {
 		strbuf_addf(r->err, "%s: not a storan result set (schema is "
 			    "not '%s')", r->name, STORAN_SCHEMA);
 		return -1;
 	}
-	if (read_sources(r, doc, rs) || read_cache_drops(r, doc, rs, base))
+	if (read_sources(r, jscan_get(r->js, doc, "sources"), rs) ||
+	    read_cache_drops(r, jscan_get(r->js, doc, "cache_drops"), rs,
+			     base))
 		return -1;
 	ms = jscan_get(r->js, doc, "measurements");
 	if (!is_type(r, ms, JSCAN_ARRAY)) {
@@ -719,39 +728,240 @@ static int read_document(struct reader *r, size_t doc, struct result_set *rs)
 	return 0;
 }
 
+static struct reader *reader_new(const char *name, const char *text,
+				 char *buf, size_t len, int copy_strings,
+				 struct strbuf *err)
+{
+	struct reader *r = xcalloc(1, sizeof(*r));
+
+	r->name = name;
+	r->text = text;
+	r->err = err;
+	r->js = xmalloc(sizeof(*r->js));
+	hashmap64_init(&r->set_index);
+	jscan_init(r->js, buf, len);
+	r->js->copy_strings = copy_strings;
+	return r;
+}
+
+static void reader_free(struct reader *r)
+{
+	labels_release(&r->prev);
+	for (size_t i = 0; i < r->nsets; i++)
+		labels_release(&r->sets[i]);
+	free(r->sets);
+	hashmap64_release(&r->set_index);
+	jscan_release(r->js);
+	free(r->js);
+	free(r);
+}
+
+/* The whole document's tokens at once, then read: any document. */
+static int read_whole(struct reader *r, struct result_set *rs)
+{
+	struct jscan *js = r->js;
+	size_t root;
+
+	if (jscan_parse(js, 0, &root) ||
+	    !only_blanks_after(js->buf, js->end, js->len) ||
+	    has_duplicate_keys(js)) {
+		syntax_error(r->name, r->text, js->len, js, r->err);
+		return -1;
+	}
+	return read_document(r, root, rs);
+}
+
+/* ---- streaming: one measurement's tokens at a time ---- */
+
+/*
+ * The whole document's tokens took 16 bytes each, some 40 a measurement:
+ * 640 MB for a million measurements, more than the measurements
+ * themselves.  A document as storan writes it (its outer object's
+ * "sources" before "measurements") is read member by member instead, and
+ * its measurements one at a time, each one's tokens forgotten once read;
+ * the pages of the mapped file read so far leave memory as it goes.
+ * Anything this path does not expect -- another order, a syntax error, a
+ * key twice, a field that is wrong -- sends the document to read_whole(),
+ * from the start, which then accepts it or words the error exactly as
+ * it always did: the two paths cannot disagree on what a document means.
+ */
+#define STREAM_DROP_EVERY (64u << 20)	/* bytes read between drops */
+
+struct stream {
+	struct reader *r;
+	size_t pos;		/* where the outer object is read up to */
+	size_t base;		/* the result set's sources before ours */
+	size_t dropped;		/* the file's pages before this are gone */
+	int schema, sources, measurements;
+	char *keys[16];		/* outer keys seen, to refuse one twice */
+	size_t nkeys;
+};
+
+static int is_json_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The next character that is not a blank (NUL at the end). */
+static char stream_next(struct stream *st)
+{
+	const struct jscan *js = st->r->js;
+
+	while (st->pos < js->len && is_json_blank(js->buf[st->pos]))
+		st->pos++;
+	return js->buf[st->pos];
+}
+
+static void stream_forget(struct stream *st)
+{
+	struct jscan *js = st->r->js;
+
+	jscan_reset(js);
+	jscan_store_reset(js);
+	if (st->pos - st->dropped >= STREAM_DROP_EVERY) {
+		filemap_drop(st->r->text, st->dropped, st->pos);
+		st->dropped = st->pos;
+	}
+}
+
+/* An outer key, new (*key: a copy, kept until the end): 0, or -1 (not a
+ * string, seen already, or one key too many for this path). */
+static int stream_key(struct stream *st, const char **key)
+{
+	struct jscan *js = st->r->js;
+	const char *text;
+	size_t tok;
+
+	if (jscan_parse_value(js, st->pos, &tok) ||
+	    jscan_type(js, tok) != JSCAN_STRING || !(text = jscan_str(js, tok)))
+		return -1;
+	for (size_t i = 0; i < st->nkeys; i++)
+		if (!strcmp(st->keys[i], text))
+			return -1;
+	if (st->nkeys == sizeof(st->keys) / sizeof(st->keys[0]))
+		return -1;
+	*key = st->keys[st->nkeys++] = xstrdup(text);
+	st->pos = js->end;
+	return 0;
+}
+
+/* Is the next character c?  Then it is read. */
+static int stream_take(struct stream *st, char c)
+{
+	if (stream_next(st) != c)
+		return 0;
+	st->pos++;
+	return 1;
+}
+
+/* The array of measurements at st->pos, element by element. */
+static int stream_measurements(struct stream *st, struct result_set *rs)
+{
+	struct reader *r = st->r;
+	size_t o;
+
+	if (!stream_take(st, '['))
+		return -1;
+	if (stream_take(st, ']'))
+		return 0;
+	for (r->index = 0;; r->index++) {
+		if (jscan_parse(r->js, st->pos, &o) || has_duplicate_keys(r->js) ||
+		    read_measurement(r, o, rs, st->base))
+			return -1;
+		st->pos = r->js->end;
+		stream_forget(st);
+		if (stream_take(st, ']'))
+			return 0;
+		if (!stream_take(st, ','))
+			return -1;
+		stream_next(st);
+	}
+}
+
+/* Any other member's value, whole (it is small: sources, a name). */
+static int stream_member(struct stream *st, const char *key,
+			 struct result_set *rs)
+{
+	struct reader *r = st->r;
+	size_t v;
+
+	if (jscan_parse_value(r->js, st->pos, &v) || has_duplicate_keys(r->js))
+		return -1;
+	st->pos = r->js->end;
+	if (!strcmp(key, "schema"))
+		return (st->schema = is_storan_schema(r, v)) ? 0 : -1;
+	if (!strcmp(key, "sources"))
+		return (st->sources = 1, read_sources(r, v, rs));
+	if (!strcmp(key, "cache_drops"))
+		return st->sources ? read_cache_drops(r, v, rs, st->base) : -1;
+	return 0;
+}
+
+static int stream_members(struct stream *st, struct result_set *rs)
+{
+	const char *key;
+
+	if (!stream_take(st, '{'))
+		return -1;
+	do {
+		stream_next(st);
+		if (stream_key(st, &key) || !stream_take(st, ':'))
+			return -1;
+		stream_next(st);
+		if (!strcmp(key, "measurements")) {
+			/* the sources first: a measurement names one */
+			if (!st->sources || stream_measurements(st, rs))
+				return -1;
+			st->measurements = 1;
+		} else if (stream_member(st, key, rs)) {
+			return -1;
+		}
+		stream_forget(st);
+	} while (stream_take(st, ','));
+	if (!stream_take(st, '}') || !st->schema || !st->measurements)
+		return -1;
+	return only_blanks_after(st->r->js->buf, st->pos, st->r->js->len) ?
+	       0 : -1;
+}
+
+/* 0 when the document was read so; else rs and err are as they were. */
+static int read_streaming(struct reader *r, struct result_set *rs)
+{
+	struct stream st = { .r = r, .base = rs->nsources };
+	size_t n = rs->n, err_len = r->err->len;
+	int rc = stream_members(&st, rs);
+
+	for (size_t i = 0; i < st.nkeys; i++)
+		free(st.keys[i]);
+	if (rc) {
+		result_set_truncate(rs, n, st.base);
+		strbuf_truncate(r->err, err_len);
+	}
+	return rc;
+}
+
 /*
  * Parses buf (len bytes and a NUL, the tokens' storage) into rs; text is
- * the document as given, for the messages.
+ * the document as given, for the messages.  A buffer that nothing is
+ * written to (copy_strings) may be read twice: streaming first.
  */
 static int read_buffer(const char *name, const char *text, char *buf,
 		       size_t len, int copy_strings, struct result_set *rs,
 		       struct strbuf *err)
 {
-	struct jscan *js = xmalloc(sizeof(*js));
-	struct reader r;
-	size_t root;
-	int rc = -1;
+	struct reader *r;
+	int rc;
 
-	memset(&r, 0, sizeof(r));
-	r.name = name;
-	r.text = text;
-	r.err = err;
-	r.js = js;
-	hashmap64_init(&r.set_index);
-	jscan_init(js, buf, len);
-	js->copy_strings = copy_strings;
-	if (jscan_parse(js, 0, &root) ||
-	    !only_blanks_after(buf, js->end, len) || has_duplicate_keys(js))
-		syntax_error(name, text, len, js, err);
-	else
-		rc = read_document(&r, root, rs);
-	labels_release(&r.prev);
-	for (size_t i = 0; i < r.nsets; i++)
-		labels_release(&r.sets[i]);
-	free(r.sets);
-	hashmap64_release(&r.set_index);
-	jscan_release(js);
-	free(js);
+	if (copy_strings) {
+		r = reader_new(name, text, buf, len, copy_strings, err);
+		rc = read_streaming(r, rs);
+		reader_free(r);
+		if (!rc)
+			return 0;
+	}
+	r = reader_new(name, text, buf, len, copy_strings, err);
+	rc = read_whole(r, rs);
+	reader_free(r);
 	return rc;
 }
 

@@ -77,5 +77,13 @@ void strbuf_add_markup(struct strbuf *sb, const char *s);
 void strbuf_add_keypart(struct strbuf *sb, const char *s);
 /* The buffer, never NULL (an empty strbuf reads as ""). */
 const char *strbuf_str(const struct strbuf *sb);
+/* Forgets what was added past the first len bytes. */
+static inline void strbuf_truncate(struct strbuf *sb, size_t len)
+{
+	if (len < sb->len) {
+		sb->len = len;
+		sb->buf[len] = '\0';
+	}
+}
 
 #endif

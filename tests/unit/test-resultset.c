@@ -256,7 +256,75 @@ static const struct bad_doc bad_docs[] = {
 	  "\"unit\": \"B/s\", \"values\": [], \"summary\": "
 	  "{\"n\": 3, \"mean\": 5, \"stddev\": 2.5e-310}}]}",
 	  "bad.json:1: measurements[0]: out of range in 'stddev'" },
+	/* what the streaming reader (rs-json-read.c) hands back to the
+	 * whole-document one: wrong after a good measurement, an outer key
+	 * twice, text after the document, a drop before the sources */
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1]},\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [\"x\"]}]}",
+	  "bad.json:3: measurements[1]: non-number in 'values'" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1]}],\n\"sources\": []}",
+	  "bad.json:3: invalid JSON: duplicate object key" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1], \"values\": [2]}]}",
+	  "bad.json:2: invalid JSON: duplicate object key" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1]}]}\n}",
+	  "bad.json:3: invalid JSON: end of file expected" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1]},]}",
+	  "bad.json:2: invalid JSON" },
+	{ "{\"schema\": \"storan/1\", \"cache_drops\": [{\"source\": 0, "
+	  "\"source_name\": \"a\", \"line\": 1}], \"sources\": [], "
+	  "\"measurements\": []}",
+	  "bad.json:1: cache_drops[0]: want" },
+	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": []",
+	  "bad.json:1: invalid JSON" },
 };
+
+/* A copy of text that rs_json_read_in_place() may take as a file's. */
+static char *dup_text(const char *text)
+{
+	size_t len = strlen(text);
+	char *copy = malloc(len + 1);
+
+	assert_non_null(copy);
+	memcpy(copy, text, len + 1);
+	return copy;
+}
+
+/* Read as ingest reads a file (the streaming path when the text has no
+ * escapes): the same message, and what is left in the result set is what
+ * the whole-document reader leaves (`read`: nothing of the streaming). */
+static void check_in_place_error(const struct bad_doc *bad, size_t i,
+				 const struct result_set *read)
+{
+	struct result_set rs;
+	struct strbuf err = STRBUF_INIT;
+	char *text = dup_text(bad->json);
+
+	result_set_init(&rs);
+	assert_int_equal(rs_json_read_in_place("bad.json", text, strlen(text),
+					       &rs, &err), -1);
+	if (!strstr(err.buf, bad->message))
+		fail_msg("doc %zu in place: '%s', not '%s'", i, err.buf,
+			 bad->message);
+	if (strstr(err.buf + 1, "bad.json"))
+		fail_msg("doc %zu in place: two messages: '%s'", i, err.buf);
+	assert_int_equal(rs.n, read->n);
+	assert_int_equal(rs.nsources, read->nsources);
+	assert_int_equal(rs.ndrops, read->ndrops);
+	result_set_release(&rs);
+	strbuf_release(&err);
+	free(text);
+}
 
 static void test_json_errors(void **state)
 {
@@ -272,9 +340,61 @@ static void test_json_errors(void **state)
 		if (!strstr(err.buf, bad_docs[i].message))
 			fail_msg("doc %zu: '%s', not '%s'", i, err.buf,
 				 bad_docs[i].message);
+		check_in_place_error(&bad_docs[i], i, &rs);
 		result_set_release(&rs);
 		strbuf_release(&err);
 	}
+}
+
+/* Read in place and read from a copy, written back. */
+static void assert_both_readers_agree(const char *doc, size_t n)
+{
+	struct result_set a, b;
+	struct strbuf ja = STRBUF_INIT, jb = STRBUF_INIT, err = STRBUF_INIT;
+	char *text = dup_text(doc);
+
+	result_set_init(&a);
+	result_set_init(&b);
+	if (rs_json_read("x.json", doc, strlen(doc), &a, &err) ||
+	    rs_json_read_in_place("x.json", text, strlen(text), &b, &err))
+		fail_msg("%s: %s", doc, err.buf);
+	assert_int_equal(b.n, n);
+	rs_json_write(&a, &ja);
+	rs_json_write(&b, &jb);
+	assert_string_equal(ja.buf, jb.buf);
+	assert_string_equal(text, doc);		/* not written to */
+	result_set_release(&a);
+	result_set_release(&b);
+	strbuf_release(&ja);
+	strbuf_release(&jb);
+	strbuf_release(&err);
+	free(text);
+}
+
+/* Any order of the outer members reads the same, streamed or not. */
+static void test_json_member_orders(void **state)
+{
+	static const char m[] = "{\"tool\": \"dd\", \"op\": \"read\", "
+		"\"metric\": \"bw\", \"unit\": \"B/s\", \"values\": [1, 2], "
+		"\"labels\": {\"bs\": \"4096\"}, \"source\": 1}";
+	static const char src[] = "[{\"path\": \"a.txt\"}, {\"path\": \"b.txt\"}]";
+	static const char drops[] = "[{\"source\": 1, \"source_name\": "
+		"\"b.txt\", \"line\": 3}]";
+	char doc[2048];
+
+	(void)state;
+	snprintf(doc, sizeof(doc), "{\"schema\": \"storan/1\", \"sources\": %s, "
+		 "\"measurements\": [%s, %s], \"cache_drops\": %s}", src, m, m,
+		 drops);
+	assert_both_readers_agree(doc, 2);
+	snprintf(doc, sizeof(doc), "{\"measurements\": [%s], \"sources\": %s, "
+		 "\"schema\": \"storan/1\"}", m, src);
+	assert_both_readers_agree(doc, 1);
+	snprintf(doc, sizeof(doc), " {\"generator\": {\"x\": [1, null, true]}, "
+		 "\"sources\": %s, \"cache_drops\": %s, \"n\": -1.5e3, "
+		 "\"measurements\": [ ] , \"schema\": \"storan/1\"}\n", src,
+		 drops);
+	assert_both_readers_agree(doc, 0);
 }
 
 /* What the checks above must still let through: a computed mean an ulp
@@ -755,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_edges_accepted),
+		cmocka_unit_test(test_json_member_orders),
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_json_writer_matches_jansson),
 		cmocka_unit_test(test_histogram_values_memo),
