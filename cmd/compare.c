@@ -323,19 +323,12 @@ static enum load_status load_all(char **names, int n, struct result_set *sets,
 				 struct compare_args *a)
 {
 	struct diag_list diags;
-	enum load_status worst = LOAD_OK;
+	enum load_status worst;
 
 	diag_list_init(&diags);
-	for (int i = 0; i < n; i++) {
-		enum load_status st;
-
-		result_set_init(&sets[i]);
-		st = load_input(names[i], NULL, &sets[i], &diags);
-		if (a->steady)
-			steady_keep_part(&sets[i], &a->rule, &diags);
-		if (st > worst)
-			worst = st;
-	}
+	worst = load_inputs_each(names, (size_t)n, NULL, sets, &diags);
+	for (int i = 0; a->steady && i < n; i++)
+		steady_keep_part(&sets[i], &a->rule, &diags);
 	diag_print(&diags, stderr);
 	diag_list_release(&diags);
 	return worst;

@@ -16,7 +16,6 @@
 #include "../analysis/check.h"
 #include "../analysis/experiment.h"
 #include "../analysis/footnotes.h"
-#include "../core/cpus.h"
 #include "../ingest/load.h"
 #include "../core/numscan.h"
 #include "../core/outdir.h"
@@ -24,7 +23,6 @@
 #include "../plot/report.h"
 
 #include <getopt.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,106 +231,23 @@ static void note_input_errors(struct report *r, const struct diag_list *dl)
 				"(storan ingest lists them)", errors - shown);
 }
 
-/* Every input into rs, input i's measurements at [start[i], start[i+1]). */
-/*
- * Inputs are independent (parsers are pure): with two or more and CPUs
- * to spare, each is loaded by a worker into a set of its own, and the
- * sets (with the cache drops storan check looks for) and their messages
- * are joined in input order after.  report A B of two 12 MB result sets read
- * them one after the other, half a second each.
- */
-struct load_job {
-	const char *path;
-	struct result_set rs;
-	struct diag_list diags;
-	enum load_status st;
-};
-
-struct load_pool {
-	struct load_job *jobs;
-	size_t n, next;
-	pthread_mutex_t lock;
-};
-
-static void *load_worker(void *arg)
-{
-	struct load_pool *p = arg;
-
-	for (;;) {
-		struct load_job *j;
-
-		pthread_mutex_lock(&p->lock);
-		j = p->next < p->n ? &p->jobs[p->next++] : NULL;
-		pthread_mutex_unlock(&p->lock);
-		if (!j)
-			return NULL;
-		j->st = load_input(j->path, NULL, &j->rs, &j->diags);
-	}
-}
-
-/* Job j's set and messages moved to the end of rs and diags. */
-static void take_job(struct load_job *j, struct result_set *rs,
-		     struct diag_list *diags)
-{
-	result_set_append(rs, &j->rs);
-	result_set_release(&j->rs);
-	/* (an input with no message has no array: memcpy wants one) */
-	for (size_t i = 0; i < j->diags.n; i++) {
-		ALLOC_GROW(diags->v, diags->n + 1, diags->alloc);
-		diags->v[diags->n++] = j->diags.v[i];
-	}
-	j->diags.n = 0;
-	diag_list_release(&j->diags);
-}
-
-static enum load_status load_parallel(char **paths, int n,
-				      struct result_set *rs, size_t *start,
-				      struct diag_list *diags)
-{
-	struct load_pool p = { xcalloc((size_t)n, sizeof(*p.jobs)), (size_t)n,
-			       0, PTHREAD_MUTEX_INITIALIZER };
-	long cpus = storan_cpus();
-	unsigned nthreads = (unsigned)(cpus < n ? cpus : n);
-	enum load_status worst = LOAD_OK;
-
-	for (int i = 0; i < n; i++) {
-		p.jobs[i].path = paths[i];
-		result_set_init(&p.jobs[i].rs);
-		diag_list_init(&p.jobs[i].diags);
-	}
-	cpus_run_pool(nthreads, load_worker, &p);
-	pthread_mutex_destroy(&p.lock);
-	for (int i = 0; i < n; i++) {
-		start[i] = rs->n;
-		take_job(&p.jobs[i], rs, diags);
-		if (p.jobs[i].st > worst)
-			worst = p.jobs[i].st;
-	}
-	start[n] = rs->n;
-	free(p.jobs);
-	return worst;
-}
-
+/* Every input into rs, input i's measurements at [start[i], start[i+1]);
+ * the inputs are loaded in parallel where CPUs allow (load.h). */
 static enum load_status load_all(char **paths, int n,
 				 struct result_set *rs, size_t *start,
 				 struct diag_list *diags)
 {
-	enum load_status worst = LOAD_OK;
+	struct result_set *sets = xcalloc((size_t)n, sizeof(*sets));
+	enum load_status worst = load_inputs_each(paths, (size_t)n, NULL,
+						  sets, diags);
 
-	if (n > 1 && storan_cpus() > 1) {
-		worst = load_parallel(paths, n, rs, start, diags);
-		diag_print(diags, stderr);
-		return worst;
-	}
 	for (int i = 0; i < n; i++) {
-		enum load_status st;
-
 		start[i] = rs->n;
-		st = load_input(paths[i], NULL, rs, diags);
-		if (st > worst)
-			worst = st;
+		result_set_append(rs, &sets[i]);
+		result_set_release(&sets[i]);
 	}
 	start[n] = rs->n;
+	free(sets);
 	diag_print(diags, stderr);
 	return worst;
 }

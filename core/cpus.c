@@ -22,8 +22,10 @@ unsigned cpus_pool_threads(size_t jobs)
 {
 	long cpus = storan_cpus();
 
-	if (jobs < 4 || cpus < 2)
-		return 1;	/* not worth a thread */
+	if (jobs < 2 || cpus < 2)
+		return 1;
+	if ((size_t)cpus > jobs)
+		cpus = (long)jobs;
 	return cpus > CPUS_POOL_MAX ? CPUS_POOL_MAX : (unsigned)cpus;
 }
 

@@ -242,14 +242,18 @@ enum load_status load_inputs(char *const *paths, int n,
 			     const struct ingest_options *opt,
 			     struct result_set *rs, struct diag_list *diags)
 {
-	enum load_status worst = LOAD_OK;
+	struct result_set *sets;
+	enum load_status worst;
 
+	if (n < 2)
+		return n ? load_input(paths[0], opt, rs, diags) : LOAD_OK;
+	sets = xcalloc((size_t)n, sizeof(*sets));
+	worst = load_inputs_each(paths, (size_t)n, opt, sets, diags);
 	for (int i = 0; i < n; i++) {
-		enum load_status st = load_input(paths[i], opt, rs, diags);
-
-		if (st > worst)
-			worst = st;
+		result_set_append(rs, &sets[i]);
+		result_set_release(&sets[i]);
 	}
+	free(sets);
 	return worst;
 }
 
@@ -328,6 +332,36 @@ static enum load_status deliver_job(struct load_job *j, load_deliver_fn fn,
 	diag_list_release(&j->diags);
 	strbuf_release(&j->text);
 	return st;
+}
+
+/* load_inputs_each(): each input's set moved to its place. */
+struct each_input {
+	struct result_set *sets;
+	struct diag_list *diags;
+	size_t next;
+};
+
+static void keep_input(struct result_set *rs, struct diag_list *diags,
+		       const struct strbuf *text, void *arg)
+{
+	struct each_input *e = arg;
+
+	(void)text;
+	result_set_append(&e->sets[e->next++], rs);
+	diag_list_take(e->diags, diags);
+}
+
+enum load_status load_inputs_each(char *const *paths, size_t n,
+				  const struct ingest_options *opt,
+				  struct result_set *sets,
+				  struct diag_list *diags)
+{
+	struct each_input e = { sets, diags, 0 };
+
+	for (size_t i = 0; i < n; i++)
+		result_set_init(&sets[i]);
+	return load_inputs_ordered(paths, n, opt, cpus_pool_threads(n), NULL,
+				   keep_input, &e);
 }
 
 enum load_status load_inputs_ordered(char *const *paths, size_t n,

@@ -39,7 +39,11 @@ enum load_status load_input_between(const char *path,
 				    struct diag_list *diags,
 				    void (*between)(const struct input *in));
 
-/* Loads every path; returns the worst status.  Every input is tried. */
+/*
+ * Loads every path; returns the worst status.  Every input is tried, two
+ * or more in parallel where there are CPUs for it (load_inputs_each());
+ * the result set and the messages are in input order all the same.
+ */
 enum load_status load_inputs(char *const *paths, int n,
 			     const struct ingest_options *opt,
 			     struct result_set *rs, struct diag_list *diags);
@@ -61,6 +65,16 @@ typedef void (*load_deliver_fn)(struct result_set *rs,
  */
 typedef void (*load_render_fn)(const struct result_set *rs,
 			       struct strbuf *out, void *arg);
+/*
+ * Loads path i into sets[i] (n sets, initialised here), in parallel where
+ * there are CPUs for it, the messages into diags in input order: the sides
+ * of a comparison.  Returns the worst status.
+ */
+enum load_status load_inputs_each(char *const *paths, size_t n,
+				  const struct ingest_options *opt,
+				  struct result_set *sets,
+				  struct diag_list *diags);
+
 enum load_status load_inputs_ordered(char *const *paths, size_t n,
 				     const struct ingest_options *opt,
 				     unsigned threads, load_render_fn render,
