@@ -22,7 +22,104 @@
 int ex_name_is_separator(char c)
 {
 	return c == '.' || c == '-' || c == '_' || c == '+' || c == ' ' ||
-	       c == ',';
+	       c == ',' || c == '/';
+}
+
+/* The last k directories of path and its file name ("x/run.txt"). */
+static const char *path_tail(const char *path, size_t k)
+{
+	const char *p = path + strlen(path);
+	size_t slashes = 0;
+
+	while (p > path && !(p[-1] == '/' && ++slashes > k))
+		p--;
+	return p;
+}
+
+/* Do two of the clashing sources show the same tail of different paths? */
+static int tails_clash(const struct result_set *set, const int *clash,
+		       size_t k)
+{
+	struct keymap seen;
+	int same = 0;
+
+	keymap_init(&seen);
+	for (size_t i = 0; i < set->nsources && !same; i++) {
+		int created;
+		size_t *at;
+
+		if (!clash[i])
+			continue;
+		at = keymap_put(&seen, path_tail(set->sources[i].path, k), i,
+				&created);
+		same = !created && strcmp(set->sources[*at].path,
+					  set->sources[i].path);
+	}
+	keymap_release(&seen);
+	return same;
+}
+
+/* Which sources share their base name with one of another path? */
+static int *name_clashes(const struct result_set *set, size_t *nclash)
+{
+	int *clash = xcalloc(set->nsources ? set->nsources : 1,
+			     sizeof(*clash));
+	struct keymap first;
+
+	*nclash = 0;
+	keymap_init(&first);
+	for (size_t i = 0; i < set->nsources; i++) {
+		const struct source *s = &set->sources[i];
+		int created;
+		size_t *at;
+
+		if (!s->name || !s->path)
+			continue;
+		at = keymap_put(&first, s->name, i, &created);
+		if (!created && strcmp(set->sources[*at].path, s->path)) {
+			*nclash += !clash[i] + !clash[*at];
+			clash[i] = clash[*at] = 1;
+		}
+	}
+	/* a third of the same name and the first's path clashes too */
+	for (size_t i = 0; *nclash && i < set->nsources; i++) {
+		const size_t *at = set->sources[i].name ?
+				   keymap_get(&first, set->sources[i].name) :
+				   NULL;
+
+		if (at && clash[*at] && !clash[i]) {
+			clash[i] = 1;
+			(*nclash)++;
+		}
+	}
+	keymap_release(&first);
+	return clash;
+}
+
+char **ex_name_shown_sources(const struct result_set *set)
+{
+	size_t nclash, k = 1;
+	int *clash = name_clashes(set, &nclash);
+	char **shown = NULL;
+
+	if (nclash) {
+		while (k < 64 && tails_clash(set, clash, k))
+			k++;
+		shown = xcalloc(set->nsources, sizeof(*shown));
+		for (size_t i = 0; i < set->nsources; i++)
+			if (clash[i])
+				shown[i] = xstrdup(path_tail(
+					set->sources[i].path, k));
+	}
+	free(clash);
+	return shown;
+}
+
+void ex_name_free_shown(char **shown, size_t n)
+{
+	for (size_t i = 0; shown && i < n; i++)
+		free(shown[i]);
+	free(shown);
 }
 
 /* "hosta.randread.txt" -> "hosta.randread": an extension is no token. */

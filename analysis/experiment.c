@@ -233,14 +233,26 @@ static void take_measurements(struct experiment *ex,
 
 /* ---- inputs and profiles ----------------------------------------------- */
 
+/*
+ * The input's name: its grep prefix, else its file's name, or the tail
+ * of its path where another input has that name (shown: see
+ * ex_name_shown_sources()): x/run.txt and y/run.txt are two inputs, not
+ * two runs of one.
+ */
 static const char *input_name(const struct result_set *set,
-			      const struct measurement *m)
+			      char *const *shown, const struct measurement *m)
 {
+	const char *file = m->source < set->nsources ?
+			   set->sources[m->source].name : NULL;
+
+	if (m->source_name && *m->source_name &&
+	    (!file || strcmp(m->source_name, file)))
+		return m->source_name;
+	if (shown && m->source < set->nsources && shown[m->source])
+		return shown[m->source];
 	if (m->source_name && *m->source_name)
 		return m->source_name;
-	if (m->source < set->nsources)
-		return set->sources[m->source].name;
-	return "";
+	return file ? file : "";
 }
 
 /*
@@ -293,21 +305,25 @@ static size_t add_input(struct experiment *ex, struct keymap *inputs,
  * before" and costs a pointer compare.
  */
 static void find_profiles(struct experiment *ex,
-			  const struct result_set *sets)
+			  const struct result_set *sets, size_t nsets)
 {
 	struct ex_private *p = ex->priv;
 	struct keymap profiles, inputs;
 	struct strbuf key = STRBUF_INIT;
 	const struct label *last_v = NULL;
 	size_t last_input = EX_NONE, last_profile = EX_NONE, last_side = 0;
+	char ***shown = xcalloc(nsets ? nsets : 1, sizeof(*shown));
 
+	for (size_t s = 0; s < nsets; s++)
+		shown[s] = ex_name_shown_sources(&sets[s]);
 	keymap_init(&profiles);
 	keymap_init(&inputs);
 	for (size_t i = 0; i < ex->n; i++) {
 		struct ex_measurement *e = &ex->m[i];
 		size_t in = add_input(ex, &inputs, e->set,
 				      input_file(&sets[e->set], e->m),
-				      input_name(&sets[e->set], e->m));
+				      input_name(&sets[e->set], shown[e->set],
+						 e->m));
 		int created;
 		size_t *slot;
 
@@ -354,6 +370,9 @@ static void find_profiles(struct experiment *ex,
 	keymap_release(&profiles);
 	keymap_release(&inputs);
 	strbuf_release(&key);
+	for (size_t s = 0; s < nsets; s++)
+		ex_name_free_shown(shown[s], sets[s].nsources);
+	free(shown);
 }
 
 /* Keys the user gave to storan ingest --label: recorded in the sources. */
@@ -1023,7 +1042,7 @@ int experiment_build(struct experiment *ex, const struct result_set *sets,
 	take_measurements(ex, sets, nsets, opt);
 	if (check_sides(ex, opt, err))
 		return -1;
-	find_profiles(ex, sets);
+	find_profiles(ex, sets, nsets);
 	learn_label_keys(ex, sets, nsets);
 	fill_label_codes(ex);
 	if (!opt->no_name_keys)
