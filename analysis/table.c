@@ -79,12 +79,27 @@ struct entry {
 	size_t ex;		/* its index in the experiment model */
 };
 
+/*
+ * Keys the experiment model derives from the inputs' names ("test": the
+ * part of x.randread.txt and x.randwrite.txt that differs) are no label:
+ * an axis asks the model of the table's metric for them, so that the
+ * key a mixed cell's warning names can go on --rows or --cols.
+ */
+struct name_keys {
+	struct experiment ex;
+	const struct measurement *base;	/* the result set's m[] */
+	size_t *at;			/* [m - base]: index in ex, or
+					 * SIZE_MAX (not taken) */
+};
+
 struct axis {
 	struct keymap map;
 	char **vals;		/* n * nkeys */
 	size_t n, alloc, nkeys;
 	char *const *keys;
 	int keep_lacking;	/* a lacking key is the value "" */
+	const struct name_keys *names;	/* NULL: no derived key */
+	size_t *derived;	/* [k]: the model's key, or EX_NONE */
 };
 
 static void axis_init(struct axis *a, char *const *keys, size_t nkeys,
@@ -97,11 +112,38 @@ static void axis_init(struct axis *a, char *const *keys, size_t nkeys,
 	a->keep_lacking = keep_lacking;
 }
 
+/* The keys of the axis that the model derives from names, if any. */
+static void axis_derive(struct axis *a, const struct name_keys *names)
+{
+	for (size_t k = 0; names && k < a->nkeys; k++) {
+		size_t key = experiment_key(&names->ex, a->keys[k]);
+
+		if (key == EX_NONE ||
+		    names->ex.keys[key].origin != EX_FROM_NAMES)
+			continue;
+		if (!a->derived) {
+			a->derived = xmalloc(a->nkeys * sizeof(*a->derived));
+			for (size_t j = 0; j < a->nkeys; j++)
+				a->derived[j] = EX_NONE;
+		}
+		a->derived[k] = key;
+		a->names = names;
+	}
+}
+
 static const char *axis_value(const struct axis *a,
 			      const struct measurement *m, size_t k)
 {
-	const char *v = measurement_key(m, a->keys[k]);
+	const char *v;
 
+	if (a->derived && a->derived[k] != EX_NONE) {
+		size_t i = a->names->at[m - a->names->base];
+
+		v = i == SIZE_MAX ? NULL :
+		    experiment_value(&a->names->ex, i, a->derived[k]);
+	} else {
+		v = measurement_key(m, a->keys[k]);
+	}
 	return v || !a->keep_lacking ? v : "";
 }
 
@@ -204,7 +246,9 @@ static size_t *axis_sort(struct axis *a, char ***sorted_vals)
 	}
 	free(order);
 	free(a->vals);
+	free(a->derived);
 	a->vals = NULL;
+	a->derived = NULL;
 	keymap_release(&a->map);
 	*sorted_vals = vals;
 	return rank;
@@ -429,7 +473,81 @@ static void axis_release(struct axis *a)
 		for (size_t i = 0; i < a->n * a->nkeys; i++)
 			free(a->vals[i]);
 	free(a->vals);
+	free(a->derived);
 	keymap_release(&a->map);
+}
+
+/* Is key some measurement's of the metric (a label or a field)? */
+static int metric_has_key(const struct result_set *rs, const char *metric,
+			  const char *key)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (!strcmp(rs->m[i].metric, metric) &&
+		    measurement_key(&rs->m[i], key))
+			return 1;
+	return 0;
+}
+
+static int metric_taken(const struct measurement *m, const void *metric)
+{
+	return !strcmp(m->metric, metric);
+}
+
+/* The model of the metric's measurements when an axis names a key that
+ * none has as a label (maybe one the names give); else NULL. */
+static struct name_keys *names_model(const struct result_set *rs,
+				     const struct pivot_options *opt)
+{
+	struct experiment_options eo = { .where = opt->where,
+					 .take = metric_taken,
+					 .take_arg = opt->metric };
+	struct strbuf err = STRBUF_INIT;
+	struct name_keys *nk;
+	int wanted = 0;
+
+	for (size_t k = 0; !wanted && k < opt->nrow_keys; k++)
+		wanted = !metric_has_key(rs, opt->metric, opt->row_keys[k]);
+	for (size_t k = 0; !wanted && k < opt->ncol_keys; k++)
+		wanted = !metric_has_key(rs, opt->metric, opt->col_keys[k]);
+	if (!wanted)
+		return NULL;
+	nk = xcalloc(1, sizeof(*nk));
+	if (experiment_build(&nk->ex, rs, 1, &eo, &err))
+		BUG("names model: %s", err.buf);	/* no side key */
+	strbuf_release(&err);
+	nk->base = rs->m;
+	nk->at = xmalloc((rs->n + 1) * sizeof(*nk->at));
+	for (size_t i = 0; i < rs->n; i++)
+		nk->at[i] = SIZE_MAX;
+	for (size_t i = 0; i < nk->ex.n; i++)
+		nk->at[nk->ex.m[i].index] = i;
+	return nk;
+}
+
+int pivot_key_from_names(const struct result_set *rs, const char *key)
+{
+	struct experiment_options eo = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct experiment ex;
+	size_t k;
+	int derived;
+
+	if (experiment_build(&ex, rs, 1, &eo, &err))
+		BUG("names model: %s", err.buf);
+	k = experiment_key(&ex, key);
+	derived = k != EX_NONE && ex.keys[k].origin == EX_FROM_NAMES;
+	experiment_release(&ex);
+	strbuf_release(&err);
+	return derived;
+}
+
+static void names_model_free(struct name_keys *nk)
+{
+	if (!nk)
+		return;
+	experiment_release(&nk->ex);
+	free(nk->at);
+	free(nk);
 }
 
 /* Each cell's measurements, for the footnotes of the findings on them. */
@@ -507,6 +625,7 @@ int pivot_build(struct pivot *pv, const struct result_set *rs,
 	struct axis rows, cols;
 	struct entry *e;
 	struct experiment ex;
+	struct name_keys *names = names_model(rs, opt);
 	size_t n, *row_rank, *col_rank;
 
 	pivot_start(pv, opt);
@@ -514,9 +633,12 @@ int pivot_build(struct pivot *pv, const struct result_set *rs,
 	pv->rs = rs;
 	axis_init(&rows, opt->row_keys, opt->nrow_keys, opt->keep_lacking);
 	axis_init(&cols, opt->col_keys, opt->ncol_keys, opt->keep_lacking);
+	axis_derive(&rows, names);
+	axis_derive(&cols, names);
 	if (select_entries(pv, rs, opt, &rows, &cols, &e, &n, err)) {
 		axis_release(&rows);
 		axis_release(&cols);
+		names_model_free(names);
 		free(e);
 		return -1;
 	}
@@ -529,6 +651,7 @@ int pivot_build(struct pivot *pv, const struct result_set *rs,
 			    col_rank[e[i].col];
 	free(row_rank);
 	free(col_rank);
+	names_model_free(names);
 	model_entries(pv, &ex, rs, opt, e, n);
 	qsort(e, n, sizeof(*e), cmp_entry);
 	pv->cells = xcalloc(pv->nrows * pv->ncols, sizeof(*pv->cells));

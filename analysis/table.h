@@ -76,6 +76,12 @@ struct pivot_options {
 };
 
 /*
+ * Is key one that the experiment model derives from the inputs' names
+ * ("test"), which --rows and --cols take as they take a label?
+ */
+int pivot_key_from_names(const struct result_set *rs, const char *key);
+
+/*
  * Parses a --ratio spec "KEY=A/KEY=B" into its three parts (copies the
  * caller frees).  Values may contain '/' (device=/dev/sda/device=/dev/sdb).
  * Returns 0, or -1 when the spec is malformed or names two keys.

@@ -280,6 +280,20 @@ static int render(const struct pivot *pv, const struct table_args *a,
 	return rc;
 }
 
+/* A label or field of rs, or a key its inputs' names give ("test"). */
+static int axis_key_check(const struct result_set *rs, const char *option,
+			  const char *key, struct strbuf *err)
+{
+	size_t len = err->len;
+
+	if (!filter_key_check(rs, option, key, NULL, err))
+		return 0;
+	if (!pivot_key_from_names(rs, key))
+		return -1;
+	strbuf_truncate(err, len);
+	return 0;
+}
+
 /* Every key --rows, --cols, --ratio and --where name is one of rs's (a
  * --pool key none has is harmless: nothing differs in it); else says
  * which, with the nearest, and the caller exits 2. */
@@ -290,9 +304,9 @@ static int check_keys(const struct result_set *rs, const struct table_args *a)
 	int rc = 0;
 
 	for (size_t i = 0; !rc && i < po->nrow_keys; i++)
-		rc = filter_key_check(rs, "--rows", po->row_keys[i], NULL, &err);
+		rc = axis_key_check(rs, "--rows", po->row_keys[i], &err);
 	for (size_t i = 0; !rc && i < po->ncol_keys; i++)
-		rc = filter_key_check(rs, "--cols", po->col_keys[i], NULL, &err);
+		rc = axis_key_check(rs, "--cols", po->col_keys[i], &err);
 	if (!rc && a->ratio_key)
 		rc = filter_key_check(rs, "--ratio", a->ratio_key, NULL, &err);
 	if (!rc)

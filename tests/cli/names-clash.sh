@@ -26,6 +26,15 @@ esac
 expect_in "$out" "single run" "each input a single run"
 run "$STORAN" table x/run.txt y/run.txt --rows op --metric bw
 expect_in "$err" "differ in 'test' (x, y)" "table says what its cell pools"
+# ... and the key it names goes on --rows, as it says (it was refused:
+# "no measurement has that key")
+run "$STORAN" table x/run.txt y/run.txt --rows test --cols op --metric bw \
+	-f csv
+expect_rc 0 "table --rows test"
+expect_in "$out" "x,536870912" "x's own cell"
+expect_in "$out" "y,1073741824" "y's own cell"
+run "$STORAN" table x/run.txt y/run.txt --rows tset --cols op --metric bw
+expect_rc 2 "a key neither a label nor from the names"
 run "$STORAN" check run1/out.txt run2/out.txt
 expect_in "$out" "over 2 runs" "run1/ and run2/ are repetitions"
 # the same as result sets of one ingest each, read together
