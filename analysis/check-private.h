@@ -32,6 +32,9 @@ struct check_ctx {
 	struct link_info link;	/* opt->link resolved */
 	int have_link;
 	size_t *output;		/* per measurement: number_outputs() */
+	/* per source: its path's tail where another source has its name
+	 * (experiment_shown_sources()), else NULL; NULL: no clash */
+	char **shown;
 };
 
 /* ---- small helpers over measurements ---- */

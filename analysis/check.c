@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "check-private.h"
+#include "experiment.h"
 #include "links.h"
 #include "../core/human.h"
 #include "../core/keymap.h"
@@ -55,6 +56,8 @@ const char *check_place_of(const struct check_ctx *c, size_t i)
 {
 	const struct measurement *m = M(c, i);
 
+	if (c->shown && m->source < c->rs->nsources && c->shown[m->source])
+		return c->shown[m->source];
 	if (m->source < c->rs->nsources && c->rs->sources[m->source].name &&
 	    *c->rs->sources[m->source].name)
 		return c->rs->sources[m->source].name;
@@ -64,9 +67,12 @@ const char *check_place_of(const struct check_ctx *c, size_t i)
 /* The grep prefix of measurement i, or NULL (see check_place_of()). */
 const char *check_prefix_of(const struct check_ctx *c, size_t i)
 {
-	const char *place = check_place_of(c, i), *src = check_source_of(c, i);
+	const struct measurement *m = M(c, i);
+	const char *file = m->source < c->rs->nsources ?
+			   c->rs->sources[m->source].name : NULL;
+	const char *src = check_source_of(c, i);
 
-	return strcmp(place, src) ? src : NULL;
+	return file && *file && strcmp(file, src) ? src : NULL;
 }
 
 int check_parse_size(const char *s, double *out)
@@ -361,6 +367,7 @@ int check_run(const struct result_set *rs, const struct check_options *opt,
 		c.order[i] = i;
 	qsort_r(c.order, rs->n, sizeof(*c.order), by_position, &c);
 	c.output = number_outputs(&c);
+	c.shown = experiment_shown_sources(rs);
 	run_checks(&c);
 	for (size_t i = first; i < out->n; i++)
 		if (!strcmp(out->v[i].code, "short-run"))
@@ -370,6 +377,7 @@ int check_run(const struct result_set *rs, const struct check_options *opt,
 			by_finding, &c);
 	free(c.order);
 	free(c.output);
+	experiment_free_shown(c.shown, rs->nsources);
 	return 0;
 }
 

@@ -96,7 +96,7 @@ static int *name_clashes(const struct result_set *set, size_t *nclash)
 	return clash;
 }
 
-char **ex_name_shown_sources(const struct result_set *set)
+char **experiment_shown_sources(const struct result_set *set)
 {
 	size_t nclash, k = 1;
 	int *clash = name_clashes(set, &nclash);
@@ -115,7 +115,7 @@ char **ex_name_shown_sources(const struct result_set *set)
 	return shown;
 }
 
-void ex_name_free_shown(char **shown, size_t n)
+void experiment_free_shown(char **shown, size_t n)
 {
 	for (size_t i = 0; shown && i < n; i++)
 		free(shown[i]);

@@ -54,15 +54,6 @@ enum position_kind ex_name_classify_position(struct name_tokens *names,
 					  size_t n, const size_t *side_of,
 					  size_t nsides, size_t pos);
 int ex_name_is_separator(char c);
-/*
- * Names for the sources of set whose base name another source of a
- * different path has too (x/run.txt and y/run.txt, both "run.txt"): the
- * shortest tail of each path that tells them apart, "x/run.txt"; NULL
- * for the rest.  An array of set->nsources, or NULL when no name
- * clashes; ex_name_free_shown() frees it.
- */
-char **ex_name_shown_sources(const struct result_set *set);
-void ex_name_free_shown(char **shown, size_t n);
 char *ex_name_without_extension(const char *name);
 void ex_name_tokenize(const char *name, struct name_tokens *t);
 

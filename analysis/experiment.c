@@ -236,7 +236,7 @@ static void take_measurements(struct experiment *ex,
 /*
  * The input's name: its grep prefix, else its file's name, or the tail
  * of its path where another input has that name (shown: see
- * ex_name_shown_sources()): x/run.txt and y/run.txt are two inputs, not
+ * experiment_shown_sources()): x/run.txt and y/run.txt are two inputs, not
  * two runs of one.
  */
 static const char *input_name(const struct result_set *set,
@@ -315,7 +315,7 @@ static void find_profiles(struct experiment *ex,
 	char ***shown = xcalloc(nsets ? nsets : 1, sizeof(*shown));
 
 	for (size_t s = 0; s < nsets; s++)
-		shown[s] = ex_name_shown_sources(&sets[s]);
+		shown[s] = experiment_shown_sources(&sets[s]);
 	keymap_init(&profiles);
 	keymap_init(&inputs);
 	for (size_t i = 0; i < ex->n; i++) {
@@ -371,7 +371,7 @@ static void find_profiles(struct experiment *ex,
 	keymap_release(&inputs);
 	strbuf_release(&key);
 	for (size_t s = 0; s < nsets; s++)
-		ex_name_free_shown(shown[s], sets[s].nsources);
+		experiment_free_shown(shown[s], sets[s].nsources);
 	free(shown);
 }
 

@@ -185,6 +185,16 @@ int experiment_build(struct experiment *ex, const struct result_set *sets,
 		     struct strbuf *err);
 void experiment_release(struct experiment *ex);
 
+/*
+ * Names for the sources of set whose base name another source of a
+ * different path has too (x/run.txt and y/run.txt, both "run.txt"): the
+ * shortest tail of each path that tells them apart, "x/run.txt"; NULL
+ * for the rest.  An array of set->nsources, or NULL when no name
+ * clashes; experiment_free_shown() frees it.
+ */
+char **experiment_shown_sources(const struct result_set *set);
+void experiment_free_shown(char **shown, size_t n);
+
 /* The key named name, or EX_NONE. */
 size_t experiment_key(const struct experiment *ex, const char *name);
 

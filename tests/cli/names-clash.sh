@@ -24,6 +24,8 @@ case "$out$err" in
 *"over 2 runs"*) fail "check pooled x/run.txt and y/run.txt: $out" ;;
 esac
 expect_in "$out" "single run" "each input a single run"
+expect_in "$out" "y/run.txt:4: info: few-runs: write at 1.07 GB/s" \
+	"a finding names its file by the tail of its path"
 run "$STORAN" table x/run.txt y/run.txt --rows op --metric bw
 expect_in "$err" "differ in 'test' (x, y)" "table says what its cell pools"
 # ... and the key it names goes on --rows, as it says (it was refused:
