@@ -82,12 +82,14 @@ void input_grow_lines(struct input *in, size_t need);
  * no-break or thin spaces; input_add_text() then takes a plain-blank copy
  * of each line through plain (NULL when it holds none), and adds the line
  * [s, end) to in, cut where it ran together, under the file's lineno.
+ * next is where the raw line after it starts in in->data (NULL after the
+ * last): what it opens with may settle where a line ran together.
  */
 int input_qp_append(struct strbuf *sb, const char *s, const char *end);
 int input_has_wide_blanks(const char *data, int qp);
 void input_add_text(struct input *in, char **arena, const char *s,
 		    const char *end, unsigned lineno, int has_cr,
-		    struct strbuf *plain);
+		    struct strbuf *plain, const char *next);
 
 /*
  * input-clean.c.  input_add_line() adds [s, end) as one clean line,

@@ -110,10 +110,11 @@ static void split_lines(struct input *in)
 			 in->size / 64 + 16 : INPUT_LINES_MAX);
 	while (s < end && !in->too_many_lines) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *stop = nl ? nl : end;
+		const char *stop = nl ? nl : end, *next = nl ? nl + 1 : NULL;
 
 		if (!qp) {
-			input_add_text(in, &arena, s, stop, lineno, cr, plain);
+			input_add_text(in, &arena, s, stop, lineno, cr, plain,
+				       next);
 		} else {
 			if (!joining) {
 				strbuf_reset(&sb);
@@ -123,7 +124,7 @@ static void split_lines(struct input *in)
 			if (!joining)	/* a wrapped line keeps its first number */
 				input_add_text(in, &arena, strbuf_str(&sb),
 					       strbuf_str(&sb) + sb.len, first,
-					       cr, plain);
+					       cr, plain, next);
 		}
 		if (!nl)
 			break;
@@ -132,7 +133,8 @@ static void split_lines(struct input *in)
 	}
 	if (joining)
 		input_add_text(in, &arena, strbuf_str(&sb),
-			       strbuf_str(&sb) + sb.len, first, cr, plain);
+			       strbuf_str(&sb) + sb.len, first, cr, plain,
+			       NULL);
 	in->arena_len = (size_t)(arena - in->arena);
 	*arena = '\0';	/* readers of the arena stop here */
 	strbuf_release(&sb);

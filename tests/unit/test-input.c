@@ -25,6 +25,51 @@ static void load(struct input *in, const char *text)
 	input_from_buffer(in, "t.txt", text, strlen(text));
 }
 
+/* load() with the parsers' answer to "does a tool print output after
+ * this command?", which a cut after a command needs. */
+static void load_cut(struct input *in, const char *text)
+{
+	char *copy = strdup(text);
+
+	assert_non_null(copy);
+	input_init_bare(in, "t.txt", copy, strlen(text));
+	in->runs_output_tool = parser_output_after_command;
+	input_finish(in);
+}
+
+/*
+ * dd's records in glued to the last operand ("count=1010+0 records in")
+ * with the records out on the next line: that count says where the
+ * operand ends, as it does on one line; a count that fits no split
+ * leaves the line whole (the digits may all be the operand's).
+ */
+static void test_glued_records_split_by_next_line(void **state)
+{
+	struct input in;
+
+	(void)state;
+	load_cut(&in, "root@h:~# dd if=/dev/zero of=t bs=1M count=1010+0 "
+		 "records in\n10+0 records out\n");
+	assert_int_equal(in.nlines, 3);
+	assert_string_equal(in.lines[0].text,
+			    "root@h:~# dd if=/dev/zero of=t bs=1M count=10");
+	assert_string_equal(in.lines[1].text, "10+0 records in");
+	assert_int_equal(in.lines[1].lineno, 1);
+	input_release(&in);
+
+	load_cut(&in, "# dd if=/dev/zero bs=1M of=/dev/sda11+0 records in\n"
+		 "> 1+0 records out\n");
+	assert_int_equal(in.nlines, 3);
+	assert_string_equal(in.lines[0].text,
+			    "# dd if=/dev/zero bs=1M of=/dev/sda1");
+	input_release(&in);
+
+	load_cut(&in, "$ dd if=/dev/zero of=t bs=1M count=1010+0 records in\n"
+		 "5+0 records out\n");
+	assert_int_equal(in.nlines, 2);
+	input_release(&in);
+}
+
 static void test_quotes_indent_crlf(void **state)
 {
 	struct input in;
@@ -595,6 +640,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quotes_indent_crlf),
+		cmocka_unit_test(test_glued_records_split_by_next_line),
 		cmocka_unit_test(test_lone_cr_splits_keeping_lineno),
 		cmocka_unit_test(test_quoted_printable),
 		cmocka_unit_test(test_grep_prefix),
