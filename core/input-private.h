@@ -10,6 +10,8 @@
  *   core/input-reflow.c  text rewritten on the way: quoted-printable,
  *                        no-break spaces, terminal overwrites, lines run
  *                        together (a dd output glued to its command)
+ *   core/input-blanks.c  a dd command whose blanks were lost, rebuilt
+ *                        (input_dd_blanks_lost() in input.h)
  *   core/input-clean.c   one line made clean: quote markers, grep and host
  *                        prefixes, typed prefixes, bold, table cells
  *

@@ -431,18 +431,14 @@ static size_t cut_glued_prompts(const char *s, const char **cut,
  * this one (NULL at the end), where a records out count may settle a
  * split.
  */
-static void add_reflowed(struct input *in, char **arena, const char *s,
-			 const char *end, unsigned lineno, const char *next)
+static void add_cut(struct input *in, char **arena, const char *s,
+		    const char *end, unsigned lineno, const char *next)
 {
 	const char *cut[REFLOW_MAX];
 	enum cut_kind kind[REFLOW_MAX];
 	size_t n = 0;
 	int glued = 0;
 
-	if (input_add_table_row(in, arena, s, end, lineno))
-		return;
-	if (memchr(s, '`', (size_t)(end - s)))
-		past_inline_code(&s, &end);
 	if (end - s < 40) {
 		input_add_line(in, arena, s, end, lineno);
 		return;
@@ -493,6 +489,34 @@ cut:
 		s = cut[i];
 	}
 	input_add_line(in, arena, s, end, lineno);
+}
+
+/*
+ * A Markdown table's row, a line that is one inline-code span, a dd
+ * command whose blanks were lost (rebuilt, input-blanks.c), then the
+ * cuts of add_cut().  A rebuilt line longer than a quarter of the raw
+ * one and 2 bytes more is left as it is: split_lines() sized the arena
+ * by that.
+ */
+static void add_reflowed(struct input *in, char **arena, const char *s,
+			 const char *end, unsigned lineno, const char *next)
+{
+	struct strbuf rebuilt = STRBUF_INIT, why = STRBUF_INIT;
+	size_t raw;
+
+	if (input_add_table_row(in, arena, s, end, lineno))
+		return;
+	if (memchr(s, '`', (size_t)(end - s)))
+		past_inline_code(&s, &end);
+	raw = (size_t)(end - s);
+	if (input_dd_blanks_lost(s, end, &rebuilt, &why) > 0 &&
+	    rebuilt.len <= raw + raw / 4 + 2) {
+		s = strbuf_str(&rebuilt);
+		end = s + rebuilt.len;
+	}
+	add_cut(in, arena, s, end, lineno, next);
+	strbuf_release(&rebuilt);
+	strbuf_release(&why);
 }
 
 static inline void add_piece(struct input *in, char **arena, const char *s,

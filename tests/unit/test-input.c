@@ -70,6 +70,53 @@ static void test_glued_records_split_by_next_line(void **state)
 	input_release(&in);
 }
 
+/* input_dd_blanks_lost() on line, its result and its text (out or why). */
+static void expect_blanks(const char *line, int rc, const char *text)
+{
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+
+	assert_int_equal(input_dd_blanks_lost(line, line + strlen(line), &out,
+					      &why), rc);
+	if (rc > 0)
+		assert_string_equal(strbuf_str(&out), text);
+	else if (rc < 0)
+		assert_string_equal(strbuf_str(&why), text);
+	strbuf_release(&out);
+	strbuf_release(&why);
+}
+
+/*
+ * A dd command whose blanks a page lost: put back where only one operand
+ * name ends the text before each '=', else why not; other lines are none.
+ */
+static void test_dd_blanks_lost(void **state)
+{
+	(void)state;
+	expect_blanks("ddif=/dev/zeroof=/tmp/xbs=1M count=1024", 1,
+		      "dd if=/dev/zero of=/tmp/x bs=1M count=1024");
+	expect_blanks("root@proxmox1:~# ddif=/dev/zeroof=/dev/mapper/mpathabs=1M"
+		      "count=100oflag=direct100+0 recordsin100+0 records out",
+		      1, "root@proxmox1:~# dd if=/dev/zero of=/dev/mapper/mpatha"
+		      " bs=1M count=100 oflag=direct100+0 records in100+0 "
+		      "records out");
+	expect_blanks("[root@nfs ~]# ddif=/dev/zero of=./size.disk bs=1M", 1,
+		      "[root@nfs ~]# dd if=/dev/zero of=./size.disk bs=1M");
+	expect_blanks("sudo ddbs=1Mif=/dev/hda|gzip", 1,
+		      "sudo dd bs=1M if=/dev/hda|gzip");
+	expect_blanks("ddif=/dev/sdaskip=1of=x", 1,
+		      "dd if=/dev/sda skip=1 of=x");
+	expect_blanks("ddif=/dev/zeroof=/dev/sdbobs=4kcount=1000", -1,
+		      "'/dev/sdbobs=' may end in bs= or in obs=");
+	expect_blanks("ddif=/dev/sdiseek=1of=y", -1,
+		      "'/dev/sdiseek=' may end in seek= or in iseek=");
+	expect_blanks("ddif=/dev/zeroxyz=3", -1,
+		      "'/dev/zeroxyz=' ends in no name of a dd operand");
+	expect_blanks("np.std(x, ddof=1)", 0, NULL);
+	expect_blanks("ddof=1", 0, NULL);	/* one operand: a word */
+	expect_blanks("dd if=/dev/zero of=x", 0, NULL);
+	expect_blanks("ddif=/dev/hda|gzip", 0, NULL);
+}
+
 static void test_quotes_indent_crlf(void **state)
 {
 	struct input in;
@@ -641,6 +688,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quotes_indent_crlf),
 		cmocka_unit_test(test_glued_records_split_by_next_line),
+		cmocka_unit_test(test_dd_blanks_lost),
 		cmocka_unit_test(test_lone_cr_splits_keeping_lineno),
 		cmocka_unit_test(test_quoted_printable),
 		cmocka_unit_test(test_grep_prefix),
