@@ -79,6 +79,9 @@
  * under "load: 1.88  cmd: dd 20526 uninterruptible 0.00u 4.53s": noted,
  * never a result, even when its counts in and out agree.
  *
+ * A command's reach ends at a heading (a title over a rule, "## title"):
+ * a how-to's template command above "## Results" labels none of them.
+ *
  * Direction: from the dd command line seen before the output (of=/dev/null
  * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
  * without of= (into a pipe) -> copy; a device imaged into a file,
@@ -634,8 +637,8 @@ static int dd_parse(struct parse_ctx *ctx)
 			continue;
 		}
 		if (!kind) {
-			if (st.used && !is_time_line(text) &&
-			    !ctx->claimed[i])
+			if ((st.used && !is_time_line(text) &&
+			     !ctx->claimed[i]) || parse_heading_line(ctx, i))
 				dd_forget_commands(&st);
 			if (!is_time_line(text)) {
 				st.last_kind = LINE_OTHER;
