@@ -93,6 +93,10 @@ void input_add_text(struct input *in, char **arena, const char *s,
 		    const char *end, unsigned lineno, int has_cr,
 		    struct strbuf *plain, const char *next);
 
+/* input-reflow.c: does [p, end) open a line of a tool's output ("Timing
+ * cached reads:", "1+0 records in", "read: IOPS=")? */
+int input_opens_output(const char *p, const char *end);
+
 /*
  * input-clean.c.  input_add_line() adds [s, end) as one clean line,
  * its text copied to *arena (which it advances).  input_add_table_row()

@@ -146,6 +146,27 @@ static int starts_reflowed_line(const char *p, const char *end)
 	       opens_with(q, end, " bytes transferred");
 }
 
+/*
+ * Does [p, end) open a line of a tool's output: one of the phrases
+ * above (not a prompt), or fio's result line ("read: IOPS=357k, BW=...",
+ * 2.x "write: io=...", the group's "READ: bw=...")?  A table cell holding
+ * one is that output (input_add_table_row()).
+ */
+int input_opens_output(const char *p, const char *end)
+{
+	static const char *const fio[] = {
+		"read: IOPS=", "write: IOPS=", "trim: IOPS=", "read : io=",
+		"write: io=", "trim : io=", "READ: bw=", "WRITE: bw=",
+		"READ: io=", "WRITE: io=", NULL
+	};
+
+	for (size_t k = 0; fio[k]; k++)
+		if (opens_with(p, end, fio[k]))
+			return 1;
+	return p < end && !opens_user_prompt(p, end) &&
+	       starts_reflowed_line(p, end);
+}
+
 /* Is [h, e) hdparm's device header ("/dev/sda:"), blanks around it? */
 static int is_device_header(const char *h, const char *e)
 {

@@ -117,6 +117,37 @@ static void test_dd_blanks_lost(void **state)
 	expect_blanks("ddif=/dev/hda|gzip", 0, NULL);
 }
 
+/*
+ * A two-cell Markdown row of a name and an output line is that output
+ * under its name: a device as hdparm's header, another name as a line
+ * of its own after a blank one.  Other rows stay as they are.
+ */
+static void test_table_row_name_and_output(void **state)
+{
+	struct input in;
+
+	(void)state;
+	load_cut(&in, "| /dev/sda | Timing buffered disk reads: 362 MB in "
+		 "3.01 seconds = 120.33 MB/sec |\n"
+		 "| X1 Carbon | read: IOPS=357k, BW=1395MiB/s (1463MB/s)"
+		 "(81.7GiB/60001msec) |\n"
+		 "| a | b | read: IOPS=1, BW=1MiB/s |\n"
+		 "| Name | Result |\n");
+	assert_int_equal(in.nlines, 7);
+	assert_string_equal(in.lines[0].text, "/dev/sda:");
+	assert_string_equal(in.lines[1].text, "Timing buffered disk reads: "
+			    "362 MB in 3.01 seconds = 120.33 MB/sec");
+	assert_string_equal(in.lines[2].text, "");
+	assert_string_equal(in.lines[3].text, "X1 Carbon");
+	assert_string_equal(in.lines[4].text, "read: IOPS=357k, BW=1395MiB/s "
+			    "(1463MB/s)(81.7GiB/60001msec)");
+	assert_int_equal(in.lines[4].lineno, 2);
+	assert_string_equal(in.lines[5].text,
+			    "| a | b | read: IOPS=1, BW=1MiB/s |");
+	assert_string_equal(in.lines[6].text, "| Name | Result |");
+	input_release(&in);
+}
+
 static void test_quotes_indent_crlf(void **state)
 {
 	struct input in;
@@ -689,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_quotes_indent_crlf),
 		cmocka_unit_test(test_glued_records_split_by_next_line),
 		cmocka_unit_test(test_dd_blanks_lost),
+		cmocka_unit_test(test_table_row_name_and_output),
 		cmocka_unit_test(test_lone_cr_splits_keeping_lineno),
 		cmocka_unit_test(test_quoted_printable),
 		cmocka_unit_test(test_grep_prefix),
