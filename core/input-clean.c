@@ -365,6 +365,56 @@ static int is_delimiter_cell(const char *s, const char *e)
 
 #define TABLE_CELLS_MAX 16
 
+/* Is [c, e) "/dev/<name>", one word: a device, as hdparm heads its output? */
+static int is_device_path(const char *c, const char *e)
+{
+	if (e - c < 6 || memcmp(c, "/dev/", 5))
+		return 0;
+	for (; c < e; c++)
+		if (is_blank(*c))
+			return 0;
+	return 1;
+}
+
+/*
+ * A two-cell row whose cell out is an output line and cell name names
+ * it: the output under its name as a post writes it without a table.  A
+ * device before hdparm's timing is its header ("/dev/sda:"); another
+ * name is a line of its own right over the output, after a blank line
+ * (the context pass takes it for the plain heading of that output
+ * alone).  Returns 0 when the row is none (nothing added).
+ */
+static int add_named_output(struct input *in, char **arena,
+			    const char *const cell[2], const char *const cend[2],
+			    unsigned lineno)
+{
+	int o = input_opens_output(cell[1], cend[1]) ? 1 :
+		input_opens_output(cell[0], cend[0]) ? 0 : -1;
+	const char *name, *name_end;
+
+	if (o < 0 || input_opens_output(cell[1 - o], cend[1 - o]))
+		return 0;
+	name = cell[1 - o];
+	name_end = cend[1 - o];
+	if (name == name_end || name_end - name > 80 ||
+	    is_delimiter_cell(name, name_end))
+		return 0;
+	if (is_device_path(name, name_end - (name_end[-1] == ':')) &&
+	    cend[o] - cell[o] > 7 && !memcmp(cell[o], "Timing ", 7)) {
+		char header[96];
+		size_t n = (size_t)(name_end - name) - (name_end[-1] == ':');
+
+		memcpy(header, name, n);
+		header[n] = ':';
+		input_add_line(in, arena, header, header + n + 1, lineno);
+	} else {
+		input_add_line(in, arena, name, name, lineno);	/* blank */
+		input_add_line(in, arena, name, name_end, lineno);
+	}
+	input_add_line(in, arena, cell[o], cend[o], lineno);
+	return 1;
+}
+
 /*
  * A Markdown table row ("| Timing cached reads:   18842 MB in  2.00
  * seconds = 9429.78 MB/sec |"): a post that shows an output in a table
@@ -372,9 +422,12 @@ static int is_delimiter_cell(const char *s, const char *e)
  * command or the machine ("| Raspberry Pi 5 / NVMe.M2 2To: |" over
  * "|----|").  A one-cell row becomes its cell; the delimiter row under a
  * one-cell header underlines it (a heading), or is a blank line when the
- * header is a command (the command of the rows below).  Returns 0
- * (nothing added) for any other line: a row of several cells is kept as
- * it is (which cell names the output in another is not known).
+ * header is a command (the command of the rows below).  A row of two
+ * cells, one an output line and the other a name ("| X1 Carbon 10th gen
+ * | read: IOPS=357k, BW=1395MiB/s ... |", one row per machine), is that
+ * output under its name: see add_named_output().  Returns 0 (nothing
+ * added) for any other line: a row of more cells is kept as it is
+ * (which cell names the output is not known).
  */
 int input_add_table_row(struct input *in, char **arena, const char *s,
 			const char *end, unsigned lineno)
@@ -422,5 +475,6 @@ int input_add_table_row(struct input *in, char **arena, const char *s,
 		return 1;
 	}
 	in->table_cells = (int)k;	/* several cells: kept as it is */
-	return 0;
+	return k == 2 && !delims && add_named_output(in, arena, cell, cend,
+						      lineno);
 }

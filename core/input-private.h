@@ -10,6 +10,8 @@
  *   core/input-reflow.c  text rewritten on the way: quoted-printable,
  *                        no-break spaces, terminal overwrites, lines run
  *                        together (a dd output glued to its command)
+ *   core/input-blanks.c  a dd command whose blanks were lost, rebuilt
+ *                        (input_dd_blanks_lost() in input.h)
  *   core/input-clean.c   one line made clean: quote markers, grep and host
  *                        prefixes, typed prefixes, bold, table cells
  *
@@ -82,12 +84,18 @@ void input_grow_lines(struct input *in, size_t need);
  * no-break or thin spaces; input_add_text() then takes a plain-blank copy
  * of each line through plain (NULL when it holds none), and adds the line
  * [s, end) to in, cut where it ran together, under the file's lineno.
+ * next is where the raw line after it starts in in->data (NULL after the
+ * last): what it opens with may settle where a line ran together.
  */
 int input_qp_append(struct strbuf *sb, const char *s, const char *end);
 int input_has_wide_blanks(const char *data, int qp);
 void input_add_text(struct input *in, char **arena, const char *s,
 		    const char *end, unsigned lineno, int has_cr,
-		    struct strbuf *plain);
+		    struct strbuf *plain, const char *next);
+
+/* input-reflow.c: does [p, end) open a line of a tool's output ("Timing
+ * cached reads:", "1+0 records in", "read: IOPS=")? */
+int input_opens_output(const char *p, const char *end);
 
 /*
  * input-clean.c.  input_add_line() adds [s, end) as one clean line,

@@ -146,6 +146,27 @@ static int starts_reflowed_line(const char *p, const char *end)
 	       opens_with(q, end, " bytes transferred");
 }
 
+/*
+ * Does [p, end) open a line of a tool's output: one of the phrases
+ * above (not a prompt), or fio's result line ("read: IOPS=357k, BW=...",
+ * 2.x "write: io=...", the group's "READ: bw=...")?  A table cell holding
+ * one is that output (input_add_table_row()).
+ */
+int input_opens_output(const char *p, const char *end)
+{
+	static const char *const fio[] = {
+		"read: IOPS=", "write: IOPS=", "trim: IOPS=", "read : io=",
+		"write: io=", "trim : io=", "READ: bw=", "WRITE: bw=",
+		"READ: io=", "WRITE: io=", NULL
+	};
+
+	for (size_t k = 0; fio[k]; k++)
+		if (opens_with(p, end, fio[k]))
+			return 1;
+	return p < end && !opens_user_prompt(p, end) &&
+	       starts_reflowed_line(p, end);
+}
+
 /* Is [h, e) hdparm's device header ("/dev/sda:"), blanks around it? */
 static int is_device_header(const char *h, const char *e)
 {
@@ -232,9 +253,12 @@ static int dd_summary_at(const char *p, const char *end)
  * hold the end of an operand, "count=1010+0 records in10+0 records
  * out"), or NULL.  Where the run may end in a number of its own (after
  * '=' or a digit) the split is taken only when the "records out" count
- * on the same line says it; after a word ("fdatasync", "direct") the
- * whole run is the count, but not after a path (of=/dev/sda11+0: sda1
- * or sda11?), which a "records out" count must settle.
+ * says it: on the same line, or opening the next one when the records
+ * in end this line ("bs=1M count=10001000+0 records in" over "1000+0
+ * records out", a forum post that lost only that break); after a word
+ * ("fdatasync", "direct") the whole run is the count, but not after a
+ * path (of=/dev/sda11+0: sda1 or sda11?), which a "records out" count
+ * must settle.
  */
 /* Is p inside a path ("of=/dev/sda11+0 records in": the digits may be
  * the device's own, sda1 or sda11)?  The word before p holds a '/'. */
@@ -246,11 +270,47 @@ static int in_path(const char *s, const char *p)
 	return 0;
 }
 
-static const char *glued_dd_opening(const char *s, const char *p,
-				    const char *end)
+/*
+ * The "records out" line opening the next raw line (after blanks and a
+ * mail's quote marks), [next, data_end): the start of its count, *plus
+ * its '+'; NULL when it holds none.
+ */
+static const char *records_out_below(const char *next, const char *data_end,
+				     const char **plus)
 {
-	const char *plus, *e, *oplus, *oe;
-	size_t n, on;
+	const char *e;
+
+	if (!next)
+		return NULL;
+	while (next < data_end && (is_blank(*next) || *next == '>'))
+		next++;
+	e = dd_records_at(next, data_end, plus);
+	return e && e[-1] == 't' ? next : NULL;
+}
+
+/*
+ * Where in the digits [p, plus) the records in count starts, as the
+ * records out count at o (its '+' at oplus) says it ("1010" over "10":
+ * "10"), or NULL when it says nothing.
+ */
+static const char *split_by_out_count(const char *p, const char *plus,
+				      const char *o, const char *oplus)
+{
+	size_t n = (size_t)(plus - p), on = (size_t)(oplus - o);
+
+	if (on < n && !memcmp(plus - on, o, on) &&
+	    ((plus - on)[0] != '0' || on == 1))
+		return plus - on;
+	if (on == n && !memcmp(p, o, n))
+		return p;
+	return NULL;
+}
+
+static const char *glued_dd_opening(const char *s, const char *p,
+				    const char *end, const char *next,
+				    const char *data_end)
+{
+	const char *plus, *e, *oplus, *oe, *o, *split = NULL;
 
 	if (dd_summary_at(p, end))	/* only right after records */
 		return (p - s >= 11 && !memcmp(p - 11, "records out", 11)) ||
@@ -258,17 +318,16 @@ static const char *glued_dd_opening(const char *s, const char *p,
 		       p : NULL;
 	if (!(e = dd_records_at(p, end, &plus)))
 		return NULL;
-	n = (size_t)(plus - p);
 	/* the out count right after, "N'+M' records out", on this line */
 	if (end - e > 1 && e[-1] == 'n' && is_digit(*e) &&
-	    (oe = dd_records_at(e, end, &oplus)) && oe[-1] == 't') {
-		on = (size_t)(oplus - e);
-		if (on < n && !memcmp(plus - on, e, on) &&
-		    ((plus - on)[0] != '0' || on == 1))
-			return plus - on;
-		if (on == n && !memcmp(p, e, n))
-			return p;
-	}
+	    (oe = dd_records_at(e, end, &oplus)) && oe[-1] == 't')
+		split = split_by_out_count(p, plus, e, oplus);
+	/* or opening the next line, the records in ending this one */
+	else if (e[-1] == 'n' && skip_blanks(e, end) == end &&
+		 (o = records_out_below(next, data_end, &oplus)))
+		split = split_by_out_count(p, plus, o, oplus);
+	if (split)
+		return split;
 	return p[-1] == '=' || in_path(s, p) ? NULL : p;
 }
 
@@ -339,8 +398,23 @@ static size_t check_glued(const char **cut, enum cut_kind *kind, size_t n,
  * in..." and, after the summary's rate, "MB/s## sync# dd if=...".  In
  * the piece before a glued output and the piece after a glued rate, a
  * "# " or "$ " right after a non-blank opens a prompt line: cut there
- * too.  Returns the number of cuts.
+ * too, but not where it ends a prompt of its own ("root@host:~# dd ...",
+ * "[root@host ~]# dd ...": its line is already a command after a prompt,
+ * and "root@host:~" cut off stood alone as a heading).  Returns the number
+ * of cuts.
  */
+static int ends_prompt(const char *a, const char *q, const char *end)
+{
+	/* the word that q ends: "root@host:~#" */
+	const char *w = q;
+
+	if (q[-1] == ']')
+		return 1;
+	while (w > a && !is_blank(w[-1]))
+		w--;
+	return opens_user_prompt(w, end);
+}
+
 static size_t cut_glued_prompts(const char *s, const char **cut,
 				enum cut_kind *kind, size_t n, const char *end)
 {
@@ -357,7 +431,8 @@ static size_t cut_glued_prompts(const char *s, const char **cut,
 			for (const char *q = a + 1; q + 2 < b && k < REFLOW_MAX;
 			     q++)
 				if ((*q == '#' || *q == '$') && q[1] == ' ' &&
-				    !is_blank(q[-1]) && !is_blank(q[2]))
+				    !is_blank(q[-1]) && !is_blank(q[2]) &&
+				    !ends_prompt(a, q, b))
 					ok[k] = CUT_RATE, out[k++] = q;
 		if (i < n && k < REFLOW_MAX)
 			ok[k] = kind[i], out[k++] = cut[i];
@@ -373,20 +448,18 @@ static size_t cut_glued_prompts(const char *s, const char **cut,
  * out 1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.1 s, 211 MB/s") is
  * cut again before each such opening, every piece under the line's own
  * number.  Two openings, or one after a command, make it one: a sentence
- * that quotes one phrase keeps its line.
+ * that quotes one phrase keeps its line.  next is the raw line after
+ * this one (NULL at the end), where a records out count may settle a
+ * split.
  */
-static void add_reflowed(struct input *in, char **arena, const char *s,
-			 const char *end, unsigned lineno)
+static void add_cut(struct input *in, char **arena, const char *s,
+		    const char *end, unsigned lineno, const char *next)
 {
 	const char *cut[REFLOW_MAX];
 	enum cut_kind kind[REFLOW_MAX];
 	size_t n = 0;
 	int glued = 0;
 
-	if (input_add_table_row(in, arena, s, end, lineno))
-		return;
-	if (memchr(s, '`', (size_t)(end - s)))
-		past_inline_code(&s, &end);
 	if (end - s < 40) {
 		input_add_line(in, arena, s, end, lineno);
 		return;
@@ -398,7 +471,9 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 		    p[0] != '\t' && starts_reflowed_line(p, end))
 			kind[n] = CUT_BLANK, cut[n++] = g = p;
 		else if (is_digit(*p) && !is_blank(p[-1]) &&
-			 !is_digit(p[-1]) && (g = glued_dd_opening(s, p, end)))
+			 !is_digit(p[-1]) &&
+			 (g = glued_dd_opening(s, p, end, next,
+					       in->data + in->size)))
 			kind[n] = CUT_GLUED, cut[n++] = g, glued = 1;
 		else
 			continue;
@@ -437,8 +512,37 @@ cut:
 	input_add_line(in, arena, s, end, lineno);
 }
 
+/*
+ * A Markdown table's row, a line that is one inline-code span, a dd
+ * command whose blanks were lost (rebuilt, input-blanks.c), then the
+ * cuts of add_cut().  A rebuilt line longer than a quarter of the raw
+ * one and 2 bytes more is left as it is: split_lines() sized the arena
+ * by that.
+ */
+static void add_reflowed(struct input *in, char **arena, const char *s,
+			 const char *end, unsigned lineno, const char *next)
+{
+	struct strbuf rebuilt = STRBUF_INIT, why = STRBUF_INIT;
+	size_t raw;
+
+	if (input_add_table_row(in, arena, s, end, lineno))
+		return;
+	if (memchr(s, '`', (size_t)(end - s)))
+		past_inline_code(&s, &end);
+	raw = (size_t)(end - s);
+	if (input_dd_blanks_lost(s, end, &rebuilt, &why) > 0 &&
+	    rebuilt.len <= raw + raw / 4 + 2) {
+		s = strbuf_str(&rebuilt);
+		end = s + rebuilt.len;
+	}
+	add_cut(in, arena, s, end, lineno, next);
+	strbuf_release(&rebuilt);
+	strbuf_release(&why);
+}
+
 static inline void add_piece(struct input *in, char **arena, const char *s,
-		      const char *end, unsigned lineno, int has_cr)
+		      const char *end, unsigned lineno, int has_cr,
+		      const char *next)
 {
 	const char *c;
 
@@ -449,7 +553,7 @@ static inline void add_piece(struct input *in, char **arena, const char *s,
 			input_add_line(in, arena, s, c, lineno);
 		s = c + 1;
 	}
-	add_reflowed(in, arena, s, end, lineno);
+	add_reflowed(in, arena, s, end, lineno, next);
 }
 
 /* Length of a no-break or thin space at s in UTF-8 (U+00A0, U+202F,
@@ -484,10 +588,10 @@ int input_has_wide_blanks(const char *data, int qp)
 /* add_piece() of [s, end) with its wide blanks made plain ones. */
 void input_add_text(struct input *in, char **arena, const char *s,
 		    const char *end, unsigned lineno, int has_cr,
-		    struct strbuf *plain)
+		    struct strbuf *plain, const char *next)
 {
 	if (!plain) {
-		add_piece(in, arena, s, end, lineno, has_cr);
+		add_piece(in, arena, s, end, lineno, has_cr, next);
 		return;
 	}
 	strbuf_reset(plain);
@@ -505,5 +609,5 @@ void input_add_text(struct input *in, char **arena, const char *s,
 		strbuf_add(plain, run, (size_t)(s - run));
 	}
 	add_piece(in, arena, strbuf_str(plain), strbuf_str(plain) + plain->len,
-		  lineno, has_cr);
+		  lineno, has_cr, next);
 }

@@ -100,9 +100,13 @@ static void split_lines(struct input *in)
 	 * fit in the raw size and one more byte.  A dd output glued to
 	 * what was before it (input-reflow.c, check_glued()) is cut where
 	 * no blank was: a NUL more for each such cut, at most REFLOW_MAX of
-	 * them in a line of at least 40 bytes (add_reflowed()), so half as
-	 * much again holds them (pages never touched cost nothing). */
-	in->arena = xmalloc(in->size + in->size / 2 + 2);
+	 * them in a line of at least 40 bytes (add_reflowed()), 0.4 bytes
+	 * a byte.  A dd command whose blanks were lost gets them back
+	 * (input-blanks.c), at most a quarter of its line and 2 bytes more
+	 * (add_reflowed() refuses a longer one), and may then be cut:
+	 * 1.4 x (1.25 L + 2) < 2 L + 2 for any line of L bytes that can
+	 * reach 40 (pages never touched cost nothing). */
+	in->arena = xmalloc(2 * in->size + 2);
 	arena = in->arena;
 	/* a first guess of 64 bytes a line; a big array grows by mremap()
 	 * without a copy, and pages never touched cost nothing */
@@ -110,10 +114,11 @@ static void split_lines(struct input *in)
 			 in->size / 64 + 16 : INPUT_LINES_MAX);
 	while (s < end && !in->too_many_lines) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *stop = nl ? nl : end;
+		const char *stop = nl ? nl : end, *next = nl ? nl + 1 : NULL;
 
 		if (!qp) {
-			input_add_text(in, &arena, s, stop, lineno, cr, plain);
+			input_add_text(in, &arena, s, stop, lineno, cr, plain,
+				       next);
 		} else {
 			if (!joining) {
 				strbuf_reset(&sb);
@@ -123,7 +128,7 @@ static void split_lines(struct input *in)
 			if (!joining)	/* a wrapped line keeps its first number */
 				input_add_text(in, &arena, strbuf_str(&sb),
 					       strbuf_str(&sb) + sb.len, first,
-					       cr, plain);
+					       cr, plain, next);
 		}
 		if (!nl)
 			break;
@@ -132,7 +137,8 @@ static void split_lines(struct input *in)
 	}
 	if (joining)
 		input_add_text(in, &arena, strbuf_str(&sb),
-			       strbuf_str(&sb) + sb.len, first, cr, plain);
+			       strbuf_str(&sb) + sb.len, first, cr, plain,
+			       NULL);
 	in->arena_len = (size_t)(arena - in->arena);
 	*arena = '\0';	/* readers of the arena stop here */
 	strbuf_release(&sb);

@@ -166,6 +166,19 @@ void input_init(struct input *in, const char *path, char *data, size_t size);
 /* Builds an input from memory (tests, fuzzers); data is copied. */
 void input_from_buffer(struct input *in, const char *name, const char *data,
 		       size_t size);
+
+/*
+ * A line [s, end) whose dd command lost its blanks on a web page
+ * ("root@h:~# ddif=/dev/zeroof=/tmp/xbs=1M count=1024"): 1 with the line
+ * in out, its blanks put back where dd's operand names make each one
+ * certain ("root@h:~# dd if=/dev/zero of=/tmp/x bs=1M count=1024", and
+ * "100+0 recordsin" after it "100+0 records in"); -1 when one is not
+ * (why says which '=' and what it may follow); 0 for any other line.
+ * The input layer rebuilds such lines as it cuts them (see
+ * core/input-blanks.c); a parser asks again to say why one was not.
+ */
+int input_dd_blanks_lost(const char *s, const char *end, struct strbuf *out,
+			 struct strbuf *why);
 void input_release(struct input *in);
 /*
  * Did the file shrink while it was read (core/filemap.h)?  Its lost part

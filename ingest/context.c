@@ -184,7 +184,9 @@ static int says_again(const char *t, size_t len)
 }
 
 /* "Kyle wrote:", "[sudo] password for pi:": a mail's attribution or a
- * prompt, not a title. */
+ * prompt, not a title.  An attribution ends in its ':', whether len
+ * counts it or the caller took it off ("Cache on, small writes" names a
+ * setup). */
 static int attribution_or_prompt(const char *t, size_t len)
 {
 	static const char *const ends[] = {
@@ -198,6 +200,10 @@ static int attribution_or_prompt(const char *t, size_t len)
 	for (size_t i = 0; i + 5 <= len; i++)
 		if (!strncasecmp(t + i, "passw", 5))
 			return 1;
+	while (e > 0 && is_blank_char(t[e - 1]))
+		e--;
+	if (t[len] != ':' && (!e || t[e - 1] != ':'))
+		return 0;
 	while (e > 0 && (t[e - 1] == ':' || is_blank_char(t[e - 1])))
 		e--;
 	for (b = e; b > 0 && !is_blank_char(t[b - 1]);)
@@ -347,6 +353,50 @@ static int starts_output(const struct parse_ctx *ctx, size_t j)
 	return cmd != NULL;
 }
 
+/* "it", "them", "this": a word that points at something, as a sentence
+ * does ("Zip it.", "Unzip them."), and a name does not */
+static int is_pronoun(const char *t, size_t n)
+{
+	static const char *const words[] = {
+		"it", "them", "this", "that", "these", "those", "he", "she",
+		"they", "we", "you", "i", "me", "us", NULL
+	};
+
+	for (size_t k = 0; words[k]; k++)
+		if (strlen(words[k]) == n && !strncasecmp(t, words[k], n))
+			return 1;
+	return 0;
+}
+
+/*
+ * "Cache on, small writes.": a name whose poster ended it like a
+ * sentence.  One full stop, at the end: not "..." (a pause, "Testing
+ * ..."), nor two sentences ("Slow. Very slow."); two words or more (not
+ * "Reboot."), none a pronoun ("Zip it." tells what to do).  The rest of
+ * plain_title()'s rules say whether it names or tells.
+ */
+static int ends_in_one_full_stop(const char *t, size_t n)
+{
+	size_t words = 0;
+
+	if (n < 2 || t[n - 1] != '.' || t[n - 2] == '.' || is_blank_char(t[n - 2]))
+		return 0;
+	for (size_t k = 0; k + 2 < n; k++)
+		if (t[k] == '.' && is_blank_char(t[k + 1]))
+			return 0;
+	for (size_t i = 0; i + 1 < n;) {
+		size_t w = i;
+
+		while (w + 1 < n && !is_blank_char(t[w]) && t[w] != ',')
+			w++;
+		if (w > i && is_pronoun(t + i, w - i))
+			return 0;
+		words += w > i;
+		i = w + 1;
+	}
+	return words >= 2;
+}
+
 /*
  * "Samsung 860 EVO, ext4" alone between blank lines, right above its
  * outputs: a plain heading, as posts that compare drives put over each
@@ -354,7 +404,8 @@ static int starts_output(const struct parse_ctx *ctx, size_t j)
  * ("Mult-sect off, 16-bit" over " Timing cached reads: ..."): the line
  * then starts a paragraph whose rest is output.  A paragraph of one short line that names
  * something: at most 8 words and 60 characters, with a letter, no
- * sentence's end ('.', '!', '?', ',', ';'), no opening of one ("I ran
+ * sentence's end ('!', '?', ',', ';', nor a '.' but the one full stop
+ * ends_in_one_full_stop() lets a name end in), no opening of one ("I ran
  * ...", "Here is") nor finite verb ("... is slow"), not a row of
  * figures, nothing of a command (an option, '=', '$', '`', '|',
  * a prompt, a tool's name first), no list item nor RST directive; the
@@ -375,6 +426,8 @@ static const char *plain_title(const struct parse_ctx *ctx,
 	 * LIME1") */
 	int over_output = i + 1 < in->nlines && ctx->claimed[i + 1];
 
+	if (ends_in_one_full_stop(t, n))
+		n--;	/* "Cache on, small writes." names as well */
 	/* inside a fence only right over output ("Intel 80GB SSD Sata2"
 	 * over hdparm's "/dev/sdb1:"), and of two words or more (not a
 	 * bare "sync" typed before the output) */

@@ -39,7 +39,12 @@
  * ("conv=fdatasync1+0 records in", "100+0 records in100+0 records
  * out104857600 bytes (105 MB) copied, ..."): the input layer cuts them
  * apart where the rest of the line is exactly these phrases (see
- * core/input-reflow.c, check_glued()).
+ * core/input-reflow.c, check_glued()).  A page that lost the blanks
+ * inside the command too ("ddif=/dev/zeroof=/tmp/xbs=1M count=1024")
+ * has them put back there where dd's operand names make each one
+ * certain (core/input-blanks.c); where they do not ("of=/dev/sdbobs=4k":
+ * obs= or bs=?), the output gets no command, not an earlier one's, and
+ * a note says which '=' is in doubt.
  *
  * bw is bytes / seconds, computed here: the printed rate is rounded to two
  * or three digits and its unit differs between versions.  A figure is a
@@ -74,6 +79,9 @@
  * under "load: 1.88  cmd: dd 20526 uninterruptible 0.00u 4.53s": noted,
  * never a result, even when its counts in and out agree.
  *
+ * A command's reach ends at a heading (a title over a rule, "## title"):
+ * a how-to's template command above "## Results" labels none of them.
+ *
  * Direction: from the dd command line seen before the output (of=/dev/null
  * or /dev/zero -> read; if=/dev/zero or /dev/urandom with of= -> write,
  * without of= (into a pipe) -> copy; a device imaged into a file,
@@ -99,8 +107,10 @@
  * with no dd command before it has size (its byte count) instead.
  */
 #include "dd.h"
+#include "../core/input.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
+#include "../core/strbuf.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
@@ -201,6 +211,35 @@ static void emit_one(struct parse_ctx *ctx, size_t li,
 		labels_set(&m->labels, "partial", partial);
 }
 
+static void forget_lost_blanks(struct dd_state *st)
+{
+	free(st->lost_why);
+	st->lost_why = NULL;
+}
+
+/*
+ * A line whose dd command lost its blanks where they cannot be put back
+ * (the input layer rebuilt those it could): its output is this
+ * command's, not an earlier one's, and gets none; remember why.
+ */
+static int lost_blanks_command(struct dd_state *st, const char *text,
+			       size_t li)
+{
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+	int lost = input_dd_blanks_lost(text, text + strlen(text), &out,
+					&why) < 0;
+
+	if (lost) {
+		dd_forget_commands(st);
+		forget_lost_blanks(st);
+		st->lost_li = li;
+		st->lost_why = strbuf_detach(&why);
+	}
+	strbuf_release(&out);
+	strbuf_release(&why);
+	return lost;
+}
+
 static void reset_output(struct dd_state *st)
 {
 	st->have_in = st->have_out = st->interrupted = st->siginfo = 0;
@@ -257,6 +296,21 @@ static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 }
 
 /*
+ * The output at li has no command because the dd command above it lost
+ * its blanks where dd's operand names cannot tell where they were: say
+ * which, once.
+ */
+static void say_lost_blanks(struct parse_ctx *ctx, struct dd_state *st,
+			    size_t li)
+{
+	parse_note(ctx, st->lost_li, "a dd command whose blanks were lost: "
+		   "%s, so its operands are not read (the output at line %u "
+		   "has no command)", st->lost_why,
+		   ctx->in->lines[li].lineno);
+	forget_lost_blanks(st);
+}
+
+/*
  * Emits a final summary for the next command (*c).  Returns 0 when it
  * is the one before printed twice, or a copy of one taken before.
  */
@@ -274,6 +328,8 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 	st->prev_bytes = s->bytes;
 	st->prev_seconds = s->seconds;
 	*c = dd_take_command(ctx, st, li, s->bytes);
+	if (!*c && st->lost_why)
+		say_lost_blanks(ctx, st, li);
 	orig = copy_of(ctx, li, command_text(*c));
 	if (!isnan(s->seconds) && orig != (size_t)-1) {
 		parse_note(ctx, li, "the same dd %s as line %u (quoted or "
@@ -546,6 +602,7 @@ static int dd_parse(struct parse_ctx *ctx)
 			}
 			end_output(ctx, &st, 0);
 			reset_output(&st);
+			forget_lost_blanks(&st);
 			st.have_prev = 0;
 			st.signalled = 0;
 			st.last_kind = LINE_COMMAND;
@@ -572,9 +629,16 @@ static int dd_parse(struct parse_ctx *ctx)
 			if (b != SIZE_MAX)	/* it ended: its output came */
 				dd_drop_background(&st, b);
 		}
+		if (!kind && lost_blanks_command(&st, text, i)) {
+			end_output(ctx, &st, 0);
+			reset_output(&st);
+			st.have_prev = 0;
+			st.last_kind = LINE_OTHER;
+			continue;
+		}
 		if (!kind) {
-			if (st.used && !is_time_line(text) &&
-			    !ctx->claimed[i])
+			if ((st.used && !is_time_line(text) &&
+			     !ctx->claimed[i]) || parse_heading_line(ctx, i))
 				dd_forget_commands(&st);
 			if (!is_time_line(text)) {
 				st.last_kind = LINE_OTHER;
@@ -619,6 +683,7 @@ static int dd_parse(struct parse_ctx *ctx)
 	}
 	end_output(ctx, &st, 0);
 	reset_output(&st);
+	forget_lost_blanks(&st);
 	dd_forget_commands(&st);
 	dd_forget_background(&st);
 	return (int)(ctx->rs->n - before);

@@ -54,6 +54,12 @@ struct dd_state {
 	int have_prev;		/* last accepted summary, if still near */
 	uint64_t prev_bytes;
 	double prev_seconds;
+	/* A dd command that lost its blanks where they cannot be put back
+	 * (input_dd_blanks_lost()): its line and why, said when its
+	 * output comes without a command; NULL: none since the last
+	 * command. */
+	size_t lost_li;
+	char *lost_why;
 };
 
 enum line_kind { LINE_OTHER, LINE_RECORDS_IN, LINE_RECORDS_OUT,

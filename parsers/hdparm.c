@@ -68,7 +68,11 @@
  * word of the command names (nor matches as a glob) is another run's; and
  * another command after a prompt ("pi@host:~ $ curl ... | sudo bash")
  * means what follows is its output: command and device are forgotten
- * until the next header or hdparm command.
+ * until the next header or hdparm command.  So they are at a heading
+ * (a title over a rule, as a one-cell Markdown table's header comes, or
+ * "## title"): the outputs under it are its setup's, and a how-to's
+ * "hdparm -Tt /dev/nvme0n1" above tables of three machines is none of
+ * theirs.
  *
  * A timing with the same figures as one before it, with prose in between
  * (a forum reply quoting the first post, a line quoted again under "the
@@ -610,6 +614,8 @@ static int hdparm_parse(struct parse_ctx *ctx)
 		}
 		timing = timing_text(text);
 		if (!timing) {
+			if (parse_heading_line(ctx, i))
+				forget_command(&st);	/* another setup */
 			other_line(&st, i, text);
 			continue;
 		}

@@ -167,6 +167,16 @@ int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b);
 
 /*
+ * Does line li close a heading: the rule under a title line ("Desktop PC
+ * / 7200 rpm disk:" over "---", as a one-cell Markdown table's header
+ * comes from the input layer), or "## title"?  An output under it is
+ * that heading's setup's: a command above the heading is not its
+ * command (a how-to's "hdparm -Tt /dev/nvme0n1" over tables of three
+ * machines).
+ */
+int parse_heading_line(const struct parse_ctx *ctx, size_t li);
+
+/*
  * Runs emit(ctx, from, to, arg) over items [0, n) on two threads where
  * storan may use two CPUs: [n/2, n) with a context of its own (the same
  * input and settings; its own result set, messages and memo tables),

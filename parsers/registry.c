@@ -253,6 +253,36 @@ int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
 	return 0;
 }
 
+/* Three or more of one of '-', '=' and nothing else. */
+static int is_rule_text(const char *t)
+{
+	size_t n = 0;
+
+	while ((*t == '-' || *t == '=') && t[n] == t[0])
+		n++;
+	return n >= 3 && !t[n];
+}
+
+int parse_heading_line(const struct parse_ctx *ctx, size_t li)
+{
+	const struct input_line *l = &ctx->in->lines[li], *above;
+	const char *t = l->text;
+	size_t marks = 0;
+
+	if (ctx->in->uncut)	/* read whole: every line is output */
+		return 0;
+	while (t[marks] == '#')
+		marks++;
+	if (marks >= 2 && marks <= 6 && (t[marks] == ' ' || t[marks] == '\t'))
+		return 1;
+	if (!li || !is_rule_text(t))
+		return 0;
+	above = &ctx->in->lines[li - 1];
+	return !line_is_empty(above) && !ctx->claimed[li - 1] &&
+	       line_after_prompt(above->text) == above->text &&
+	       !is_rule_text(above->text);
+}
+
 void parse_ctx_init(struct parse_ctx *ctx, const struct input *in,
 		    struct result_set *rs, struct diag_list *diags)
 {

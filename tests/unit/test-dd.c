@@ -157,6 +157,30 @@ static void test_sync_failure_translated(void **state)
 		"5 write bw 4194304\n", NULL, "dd stopped with an error");
 }
 
+/*
+ * A dd command whose blanks were lost where dd's names cannot say where
+ * they were ("sdbobs=": obs= or bs=?): its output is read without a
+ * command (not given the earlier one), and the note says why.
+ */
+static void test_lost_blanks_not_certain(void **state)
+{
+	(void)state;
+	expect_ingest(
+		"$ dd if=/dev/zero of=/tmp/old bs=1M count=10\n"
+		"\n"
+		"root@h:~# ddif=/dev/zeroof=/dev/sdbobs=4kcount=1000\n"
+		"1000+0 records in\n"
+		"1000+0 records out\n"
+		"4096000 bytes (4.1 MB, 3.9 MiB) copied, 0.5 s, 8.2 MB/s\n",
+		0,
+		"6 copy bytes 4096000\n"
+		"6 copy runtime 0.5\n"
+		"6 copy bw 8192000\n",
+		"3: a dd command whose blanks were lost: '/dev/sdbobs=' may "
+		"end in bs= or in obs=, so its operands are not read (the "
+		"output at line 6 has no command)\n", NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_sync_failure_on_read),
 		cmocka_unit_test(test_sync_failure_after_copy_error),
 		cmocka_unit_test(test_sync_failure_translated),
+		cmocka_unit_test(test_lost_blanks_not_certain),
 	};
 
 	return cmocka_run_group_tests_name("dd", tests, NULL, NULL);

@@ -25,6 +25,129 @@ static void load(struct input *in, const char *text)
 	input_from_buffer(in, "t.txt", text, strlen(text));
 }
 
+/* load() with the parsers' answer to "does a tool print output after
+ * this command?", which a cut after a command needs. */
+static void load_cut(struct input *in, const char *text)
+{
+	char *copy = strdup(text);
+
+	assert_non_null(copy);
+	input_init_bare(in, "t.txt", copy, strlen(text));
+	in->runs_output_tool = parser_output_after_command;
+	input_finish(in);
+}
+
+/*
+ * dd's records in glued to the last operand ("count=1010+0 records in")
+ * with the records out on the next line: that count says where the
+ * operand ends, as it does on one line; a count that fits no split
+ * leaves the line whole (the digits may all be the operand's).
+ */
+static void test_glued_records_split_by_next_line(void **state)
+{
+	struct input in;
+
+	(void)state;
+	load_cut(&in, "root@h:~# dd if=/dev/zero of=t bs=1M count=1010+0 "
+		 "records in\n10+0 records out\n");
+	assert_int_equal(in.nlines, 3);
+	assert_string_equal(in.lines[0].text,
+			    "root@h:~# dd if=/dev/zero of=t bs=1M count=10");
+	assert_string_equal(in.lines[1].text, "10+0 records in");
+	assert_int_equal(in.lines[1].lineno, 1);
+	input_release(&in);
+
+	load_cut(&in, "# dd if=/dev/zero bs=1M of=/dev/sda11+0 records in\n"
+		 "> 1+0 records out\n");
+	assert_int_equal(in.nlines, 3);
+	assert_string_equal(in.lines[0].text,
+			    "# dd if=/dev/zero bs=1M of=/dev/sda1");
+	input_release(&in);
+
+	load_cut(&in, "$ dd if=/dev/zero of=t bs=1M count=1010+0 records in\n"
+		 "5+0 records out\n");
+	assert_int_equal(in.nlines, 2);
+	input_release(&in);
+}
+
+/* input_dd_blanks_lost() on line, its result and its text (out or why). */
+static void expect_blanks(const char *line, int rc, const char *text)
+{
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+
+	assert_int_equal(input_dd_blanks_lost(line, line + strlen(line), &out,
+					      &why), rc);
+	if (rc > 0)
+		assert_string_equal(strbuf_str(&out), text);
+	else if (rc < 0)
+		assert_string_equal(strbuf_str(&why), text);
+	strbuf_release(&out);
+	strbuf_release(&why);
+}
+
+/*
+ * A dd command whose blanks a page lost: put back where only one operand
+ * name ends the text before each '=', else why not; other lines are none.
+ */
+static void test_dd_blanks_lost(void **state)
+{
+	(void)state;
+	expect_blanks("ddif=/dev/zeroof=/tmp/xbs=1M count=1024", 1,
+		      "dd if=/dev/zero of=/tmp/x bs=1M count=1024");
+	expect_blanks("root@proxmox1:~# ddif=/dev/zeroof=/dev/mapper/mpathabs=1M"
+		      "count=100oflag=direct100+0 recordsin100+0 records out",
+		      1, "root@proxmox1:~# dd if=/dev/zero of=/dev/mapper/mpatha"
+		      " bs=1M count=100 oflag=direct100+0 records in100+0 "
+		      "records out");
+	expect_blanks("[root@nfs ~]# ddif=/dev/zero of=./size.disk bs=1M", 1,
+		      "[root@nfs ~]# dd if=/dev/zero of=./size.disk bs=1M");
+	expect_blanks("sudo ddbs=1Mif=/dev/hda|gzip", 1,
+		      "sudo dd bs=1M if=/dev/hda|gzip");
+	expect_blanks("ddif=/dev/sdaskip=1of=x", 1,
+		      "dd if=/dev/sda skip=1 of=x");
+	expect_blanks("ddif=/dev/zeroof=/dev/sdbobs=4kcount=1000", -1,
+		      "'/dev/sdbobs=' may end in bs= or in obs=");
+	expect_blanks("ddif=/dev/sdiseek=1of=y", -1,
+		      "'/dev/sdiseek=' may end in seek= or in iseek=");
+	expect_blanks("ddif=/dev/zeroxyz=3", -1,
+		      "'/dev/zeroxyz=' ends in no name of a dd operand");
+	expect_blanks("np.std(x, ddof=1)", 0, NULL);
+	expect_blanks("ddof=1", 0, NULL);	/* one operand: a word */
+	expect_blanks("dd if=/dev/zero of=x", 0, NULL);
+	expect_blanks("ddif=/dev/hda|gzip", 0, NULL);
+}
+
+/*
+ * A two-cell Markdown row of a name and an output line is that output
+ * under its name: a device as hdparm's header, another name as a line
+ * of its own after a blank one.  Other rows stay as they are.
+ */
+static void test_table_row_name_and_output(void **state)
+{
+	struct input in;
+
+	(void)state;
+	load_cut(&in, "| /dev/sda | Timing buffered disk reads: 362 MB in "
+		 "3.01 seconds = 120.33 MB/sec |\n"
+		 "| X1 Carbon | read: IOPS=357k, BW=1395MiB/s (1463MB/s)"
+		 "(81.7GiB/60001msec) |\n"
+		 "| a | b | read: IOPS=1, BW=1MiB/s |\n"
+		 "| Name | Result |\n");
+	assert_int_equal(in.nlines, 7);
+	assert_string_equal(in.lines[0].text, "/dev/sda:");
+	assert_string_equal(in.lines[1].text, "Timing buffered disk reads: "
+			    "362 MB in 3.01 seconds = 120.33 MB/sec");
+	assert_string_equal(in.lines[2].text, "");
+	assert_string_equal(in.lines[3].text, "X1 Carbon");
+	assert_string_equal(in.lines[4].text, "read: IOPS=357k, BW=1395MiB/s "
+			    "(1463MB/s)(81.7GiB/60001msec)");
+	assert_int_equal(in.lines[4].lineno, 2);
+	assert_string_equal(in.lines[5].text,
+			    "| a | b | read: IOPS=1, BW=1MiB/s |");
+	assert_string_equal(in.lines[6].text, "| Name | Result |");
+	input_release(&in);
+}
+
 static void test_quotes_indent_crlf(void **state)
 {
 	struct input in;
@@ -595,6 +718,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quotes_indent_crlf),
+		cmocka_unit_test(test_glued_records_split_by_next_line),
+		cmocka_unit_test(test_dd_blanks_lost),
+		cmocka_unit_test(test_table_row_name_and_output),
 		cmocka_unit_test(test_lone_cr_splits_keeping_lineno),
 		cmocka_unit_test(test_quoted_printable),
 		cmocka_unit_test(test_grep_prefix),
