@@ -322,14 +322,20 @@ static void put_series(struct strbuf *out, const struct series *s)
 		}
 		strbuf_adds(out, "], \"bins\": [");
 		for (size_t i = 0; i < s->n; i++) {
+			struct series_bins it;
+			size_t idx;
+			uint64_t count;
+			int first = 1;
+
 			strbuf_adds(out, i ? ", [" : "[");
-			for (size_t k = s->hstart[i]; k < s->hstart[i + 1];
-			     k++) {
-				if (k > s->hstart[i])
+			series_bins_begin(s, i, &it);
+			while (series_bins_next(&it, &idx, &count)) {
+				if (!first)
 					strbuf_adds(out, ", ");
-				strbuf_add_int(out, (long long)s->hidx[k]);
+				first = 0;
+				strbuf_add_int(out, (long long)idx);
 				strbuf_adds(out, ", ");
-				strbuf_add_int(out, (long long)s->hcount[k]);
+				strbuf_add_int(out, (long long)count);
 			}
 			strbuf_addch(out, ']');
 		}
