@@ -296,7 +296,15 @@ static void put_histogram(struct strbuf *out, const struct histogram *h)
  * "buckets": [...] and "bins": one [index, count, index, count...] array
  * per point (docs/result-format.md).
  */
-static void put_series(struct strbuf *out, const struct series *s)
+static void drain_if_full(struct strbuf *out,
+			  const struct rs_json_drain *drain)
+{
+	if (drain && out->len >= RS_JSON_DRAIN_AT)
+		drain->fn(out, drain->arg);
+}
+
+static void put_series(struct strbuf *out, const struct series *s,
+		       const struct rs_json_drain *drain)
 {
 	strbuf_adds(out, "{\"interval\": ");
 	put_real(out, s->interval);
@@ -305,12 +313,14 @@ static void put_series(struct strbuf *out, const struct series *s)
 		if (i)
 			strbuf_adds(out, ", ");
 		put_number_or_null(out, s->t[i]);
+		drain_if_full(out, drain);
 	}
 	strbuf_adds(out, "], \"v\": [");
 	for (size_t i = 0; i < s->n; i++) {
 		if (i)
 			strbuf_adds(out, ", ");
 		put_number_or_null(out, s->v[i]);
+		drain_if_full(out, drain);
 	}
 	strbuf_addch(out, ']');
 	if (s->nbuckets) {
@@ -338,6 +348,7 @@ static void put_series(struct strbuf *out, const struct series *s)
 				strbuf_add_int(out, (long long)count);
 			}
 			strbuf_addch(out, ']');
+			drain_if_full(out, drain);
 		}
 		strbuf_addch(out, ']');
 	}
@@ -374,7 +385,7 @@ void rs_json_prepare(const struct result_set *rs, size_t from, size_t to)
 
 /* One measurement as one line of the document. */
 static void put_measurement(struct strbuf *out, const struct measurement *m,
-			    size_t source)
+			    size_t source, const struct rs_json_drain *drain)
 {
 	int first = 1;
 
@@ -401,7 +412,7 @@ static void put_measurement(struct strbuf *out, const struct measurement *m,
 	}
 	if (m->series) {
 		put_key(out, &first, "series");
-		put_series(out, m->series);
+		put_series(out, m->series, drain);
 	}
 	put_key(out, &first, "labels");
 	put_labels(out, &m->labels);
@@ -429,14 +440,15 @@ void rs_json_add_measurements(const struct result_set *rs, size_t offset,
 			      size_t *count, struct strbuf *out)
 {
 	for (size_t i = 0; i < rs->n; i++)
-		rs_json_add_measurement(rs, i, offset, count, out);
+		rs_json_add_measurement(rs, i, offset, count, out, NULL);
 }
 
 void rs_json_add_measurement(const struct result_set *rs, size_t i,
-			     size_t offset, size_t *count, struct strbuf *out)
+			     size_t offset, size_t *count, struct strbuf *out,
+			     const struct rs_json_drain *drain)
 {
 	strbuf_adds(out, (*count)++ ? ",\n  " : "\n  ");
-	put_measurement(out, &rs->m[i], rs->m[i].source + offset);
+	put_measurement(out, &rs->m[i], rs->m[i].source + offset, drain);
 }
 
 /* "cache_drops": only where the text dropped the cache, so that a set
