@@ -150,7 +150,7 @@ static void split_lines(struct input *in)
  * pages read twice cost a fault again.
  */
 #define STREAM_MIN ((size_t)256 << 20)
-#define STREAM_WINDOW ((size_t)32 << 20)
+#define STREAM_WINDOW ((size_t)8 << 20)
 
 static int streamed(const struct input *in)
 {

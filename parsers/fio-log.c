@@ -92,7 +92,7 @@ struct log_iter {
 	size_t dropped;		/* bytes let go (input_drop_read) */
 };
 
-#define ITER_DROP ((size_t)32 << 20)
+#define ITER_DROP ((size_t)8 << 20)
 
 struct log_line {
 	const char *text, *end;
