@@ -821,7 +821,8 @@ static void hist_points(struct hist_log *h, int d, double t,
 	}
 }
 
-/* 0, or -1 after an error (the log is not read further). */
+/* 0; 1 for a line that is not a log line (its fields not read); -1
+ * after an error (the log is not read further). */
 static int hist_line(struct hist_log *h, const struct log_line *l)
 {
 	uint64_t *v = h->v;
@@ -829,7 +830,7 @@ static int hist_line(struct hist_log *h, const struct log_line *l)
 	int d;
 
 	if (log_fields(l->text, l->end, v, HIST_FIELDS_MAX, &n))
-		return 0;
+		return 1;
 	if (!h->ctx->in->uncut)
 		parse_claim(h->ctx, l->li);
 	if (!h->nbins)
@@ -924,10 +925,12 @@ static int read_log(struct parse_ctx *ctx, const char *kind, int hist,
 		int bad = 0;
 
 		if (hist) {
-			bad = whole && !line_blank(&l) &&
-			      log_fields(l.text, l.end, h.v, 4, &(size_t){0});
-			if (!bad && hist_line(&h, &l))
+			/* each line's thousands of fields read once */
+			int not_log = hist_line(&h, &l);
+
+			if (not_log < 0)
 				break;
+			bad = not_log && whole && !line_blank(&l);
 		} else if (value_line(&vl, &l) && !line_blank(&l)) {
 			bad = whole;
 			/* a line cut short when fio was killed, a typo: said,
