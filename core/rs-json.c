@@ -296,15 +296,8 @@ static void put_histogram(struct strbuf *out, const struct histogram *h)
  * "buckets": [...] and "bins": one [index, count, index, count...] array
  * per point (docs/result-format.md).
  */
-static void drain_if_full(struct strbuf *out,
-			  const struct rs_json_drain *drain)
-{
-	if (drain && out->len >= RS_JSON_DRAIN_AT)
-		drain->fn(out, drain->arg);
-}
-
 static void put_series(struct strbuf *out, const struct series *s,
-		       const struct rs_json_drain *drain)
+		       const struct strbuf_drain *drain)
 {
 	strbuf_adds(out, "{\"interval\": ");
 	put_real(out, s->interval);
@@ -313,14 +306,14 @@ static void put_series(struct strbuf *out, const struct series *s,
 		if (i)
 			strbuf_adds(out, ", ");
 		put_number_or_null(out, s->t[i]);
-		drain_if_full(out, drain);
+		strbuf_drain_if_full(out, drain);
 	}
 	strbuf_adds(out, "], \"v\": [");
 	for (size_t i = 0; i < s->n; i++) {
 		if (i)
 			strbuf_adds(out, ", ");
 		put_number_or_null(out, s->v[i]);
-		drain_if_full(out, drain);
+		strbuf_drain_if_full(out, drain);
 	}
 	strbuf_addch(out, ']');
 	if (s->nbuckets) {
@@ -348,7 +341,7 @@ static void put_series(struct strbuf *out, const struct series *s,
 				strbuf_add_int(out, (long long)count);
 			}
 			strbuf_addch(out, ']');
-			drain_if_full(out, drain);
+			strbuf_drain_if_full(out, drain);
 		}
 		strbuf_addch(out, ']');
 	}
@@ -385,7 +378,7 @@ void rs_json_prepare(const struct result_set *rs, size_t from, size_t to)
 
 /* One measurement as one line of the document. */
 static void put_measurement(struct strbuf *out, const struct measurement *m,
-			    size_t source, const struct rs_json_drain *drain)
+			    size_t source, const struct strbuf_drain *drain)
 {
 	int first = 1;
 
@@ -445,7 +438,7 @@ void rs_json_add_measurements(const struct result_set *rs, size_t offset,
 
 void rs_json_add_measurement(const struct result_set *rs, size_t i,
 			     size_t offset, size_t *count, struct strbuf *out,
-			     const struct rs_json_drain *drain)
+			     const struct strbuf_drain *drain)
 {
 	strbuf_adds(out, (*count)++ ? ",\n  " : "\n  ");
 	put_measurement(out, &rs->m[i], rs->m[i].source + offset, drain);

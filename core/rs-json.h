@@ -37,24 +37,12 @@ void rs_json_add_measurements(const struct result_set *rs, size_t offset,
  * would fill: done first, two threads can then write them side by side.
  */
 void rs_json_prepare(const struct result_set *rs, size_t from, size_t to);
-/*
- * Where the text of a long measurement goes while it is written: the
- * histogram series of a 1 GB fio log is 300 MB of JSON, one measurement.
- * fn takes out's text (and empties out) whenever out holds
- * RS_JSON_DRAIN_AT bytes or more.
- */
-struct rs_json_drain {
-	void (*fn)(struct strbuf *out, void *arg);
-	void *arg;
-};
-
-#define RS_JSON_DRAIN_AT ((size_t)256 << 10)
-
 /* The same for measurement i alone (to write a big set in pieces);
- * drain NULL: out holds it all. */
+ * drain: where a long one's text goes while it is written (the series
+ * of a 1 GB hist log is 300 MB of JSON), NULL: out holds it all. */
 void rs_json_add_measurement(const struct result_set *rs, size_t i,
 			     size_t offset, size_t *count, struct strbuf *out,
-			     const struct rs_json_drain *drain);
+			     const struct strbuf_drain *drain);
 /* The sources of rs, and its cache drops where it has any. */
 void rs_json_end(const struct result_set *rs, struct strbuf *out);
 /*

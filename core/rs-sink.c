@@ -63,7 +63,7 @@ static void render_range(struct render_range *r, struct rs_sink *flush)
 {
 	/* a measurement too long to hold (a 1 GB log's series) goes out in
 	 * pieces as it is written, where this thread writes */
-	struct rs_json_drain drain = { sink_drain, flush };
+	struct strbuf_drain drain = { sink_drain, flush };
 
 	for (size_t i = r->from; i < r->to; i++) {
 		if (r->fmt == RS_FORMAT_CSV)
