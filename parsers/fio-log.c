@@ -461,16 +461,24 @@ static void raw_finish(struct value_log *vl, int dir)
 		    (double)sqrtl(a->m2 / (long double)(a->n - 1)) : NAN);
 }
 
+/* What the columns of a log's first lines say of log_window_value. */
+enum both_verdict {
+	BOTH_NO,	/* a plain log */
+	BOTH_YES,	/* "time, value, max, direction, bs, ..." */
+	BOTH_MAYBE,	/* either: read plain, with a note */
+};
+
 /*
  * log_window_value=both (fio 3.37 on): "time, value, value1, direction,
  * bs, ..." -- the window's max after its mean.  Nothing in the file says
  * so but the columns: from the first lines, six fields or more, every
  * third field at least the second (a max is no smaller than the mean)
  * and some above 2 (no direction is), every fourth a direction.  A log
- * of maxima of 2 or less (an IOPS log of 1 or 2 a second) is not told
- * from a plain one.
+ * whose every line fits that but with maxima of 2 or less (an IOPS log
+ * of 1 or 2 a second) fits a plain log with log_offset as well (value,
+ * direction, bs 0, offset): BOTH_MAYBE.
  */
-static int classify_both(const struct input *in)
+static enum both_verdict classify_both(const struct input *in)
 {
 	struct log_iter it;
 	struct log_line l;
@@ -485,11 +493,13 @@ static int classify_both(const struct input *in)
 		if (n < 6)
 			continue;	/* a line cut short: said later */
 		if (v[2] < v[1] || v[3] > 2)
-			return 0;
+			return BOTH_NO;
 		above |= v[2] > 2;
 		seen++;
 	}
-	return seen && above;
+	if (!seen)
+		return BOTH_NO;
+	return above ? BOTH_YES : BOTH_MAYBE;
 }
 
 /* The fields of a log=both line as a plain line's: v[2] the direction,
@@ -582,7 +592,21 @@ static int value_log_init(struct value_log *vl, struct parse_ctx *ctx,
 		if (!(vl->scale > 0))
 			return -1;
 	}
-	vl->both = classify_both(ctx->in);
+	switch (classify_both(ctx->in)) {
+	case BOTH_YES:
+		vl->both = 1;
+		break;
+	case BOTH_MAYBE:
+		/* a plain log is what most fio versions write */
+		parse_note(ctx, 0, "fio %s log: its lines fit "
+			   "log_window_value=both too (time, value, max, "
+			   "direction, bs), with maxima of 2 or less; read as "
+			   "a plain log (time, value, direction, bs, offset)",
+			   kind);
+		break;
+	case BOTH_NO:
+		break;
+	}
 	snprintf(vl->max_metric, sizeof(vl->max_metric), "%s.max", kind);
 	for (int d = 0; d < 3; d++)
 		vl->d[d].mi1 = SIZE_MAX;
