@@ -70,6 +70,31 @@ static enum load_status load_run(const char *db, const char *run,
 	return rc ? LOAD_TROUBLE : LOAD_OK;
 }
 
+static void drain_to_file(struct strbuf *text, void *af)
+{
+	atomic_file_write(af, text->buf, text->len);	/* said, remembered */
+	strbuf_reset(text);
+}
+
+/*
+ * --series: the table written as it is made, whole or not at all (a
+ * 1 GB hist log's is 190 MB: held whole, it more than doubled the peak
+ * memory of the export).  0, or -1 after saying what failed.
+ */
+static int write_series(const char *path, const struct result_set *rs)
+{
+	struct atomic_file af;
+	struct strbuf_drain drain = { drain_to_file, &af };
+	struct strbuf sb = STRBUF_INIT;
+
+	if (atomic_file_open(&af, path))
+		return -1;
+	rs_csv_write_series_drained(rs, &sb, &drain);
+	drain_to_file(&sb, &af);
+	strbuf_release(&sb);
+	return atomic_file_commit(&af);
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -152,16 +177,15 @@ int cmd_export(int argc, char **argv)
 	diag_print(&diags, stderr);
 	if (steady)
 		steady_table_csv(&rs, &rule, steady, &sb);
-	else if (series)
-		rs_csv_write_series(&rs, &sb);
-	else if (csv)
+	else if (csv && !series)	/* --series: write_series() below */
 		rs_csv_write(&rs, &sb);
-	else
+	else if (!csv)
 		rs_json_write(&rs, &sb);
 	if (st == LOAD_TROUBLE && out && strcmp(out, "-"))	/* see ingest */
 		fprintf(stderr, "storan export: %s not written: an input could "
 			"not be read\n", out);
-	else if (write_file_atomic(out ? out : "-", sb.buf, sb.len))
+	else if (series ? write_series(out ? out : "-", &rs) :
+		 write_file_atomic(out ? out : "-", sb.buf, sb.len))
 		st = LOAD_TROUBLE;
 	rc = (int)st;
 	strbuf_release(&sb);

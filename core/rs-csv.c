@@ -108,6 +108,13 @@ static void series_prefix(const struct measurement *m, struct strbuf *sb)
 
 void rs_csv_write_series(const struct result_set *rs, struct strbuf *out)
 {
+	rs_csv_write_series_drained(rs, out, NULL);
+}
+
+void rs_csv_write_series_drained(const struct result_set *rs,
+				 struct strbuf *out,
+				 const struct strbuf_drain *drain)
+{
 	struct strbuf prefix = STRBUF_INIT;
 
 	strbuf_adds(out, RS_CSV_SERIES_HEADER "\n");
@@ -123,6 +130,7 @@ void rs_csv_write_series(const struct result_set *rs, struct strbuf *out)
 			strbuf_add_csv_number(out, s->t[k]);
 			strbuf_add_csv_number(out, s->v[k]);
 			strbuf_addch(out, '\n');
+			strbuf_drain_if_full(out, drain);
 		}
 	}
 	strbuf_release(&prefix);

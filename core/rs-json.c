@@ -293,7 +293,8 @@ static void put_histogram(struct strbuf *out, const struct histogram *h)
  * "buckets": [...] and "bins": one [index, count, index, count...] array
  * per point (docs/result-format.md).
  */
-static void put_series(struct strbuf *out, const struct series *s)
+static void put_series(struct strbuf *out, const struct series *s,
+		       const struct strbuf_drain *drain)
 {
 	strbuf_adds(out, "{\"interval\": ");
 	put_real(out, s->interval);
@@ -302,12 +303,14 @@ static void put_series(struct strbuf *out, const struct series *s)
 		if (i)
 			strbuf_adds(out, ", ");
 		put_number_or_null(out, s->t[i]);
+		strbuf_drain_if_full(out, drain);
 	}
 	strbuf_adds(out, "], \"v\": [");
 	for (size_t i = 0; i < s->n; i++) {
 		if (i)
 			strbuf_adds(out, ", ");
 		put_number_or_null(out, s->v[i]);
+		strbuf_drain_if_full(out, drain);
 	}
 	strbuf_addch(out, ']');
 	if (s->nbuckets) {
@@ -319,16 +322,23 @@ static void put_series(struct strbuf *out, const struct series *s)
 		}
 		strbuf_adds(out, "], \"bins\": [");
 		for (size_t i = 0; i < s->n; i++) {
+			struct series_bins it;
+			size_t idx;
+			uint64_t count;
+			int first = 1;
+
 			strbuf_adds(out, i ? ", [" : "[");
-			for (size_t k = s->hstart[i]; k < s->hstart[i + 1];
-			     k++) {
-				if (k > s->hstart[i])
+			series_bins_begin(s, i, &it);
+			while (series_bins_next(&it, &idx, &count)) {
+				if (!first)
 					strbuf_adds(out, ", ");
-				strbuf_add_int(out, (long long)s->hidx[k]);
+				first = 0;
+				strbuf_add_int(out, (long long)idx);
 				strbuf_adds(out, ", ");
-				strbuf_add_int(out, (long long)s->hcount[k]);
+				strbuf_add_int(out, (long long)count);
 			}
 			strbuf_addch(out, ']');
+			strbuf_drain_if_full(out, drain);
 		}
 		strbuf_addch(out, ']');
 	}
@@ -365,7 +375,7 @@ void rs_json_prepare(const struct result_set *rs, size_t from, size_t to)
 
 /* One measurement as one line of the document. */
 static void put_measurement(struct strbuf *out, const struct measurement *m,
-			    size_t source)
+			    size_t source, const struct strbuf_drain *drain)
 {
 	int first = 1;
 
@@ -392,7 +402,7 @@ static void put_measurement(struct strbuf *out, const struct measurement *m,
 	}
 	if (m->series) {
 		put_key(out, &first, "series");
-		put_series(out, m->series);
+		put_series(out, m->series, drain);
 	}
 	put_key(out, &first, "labels");
 	put_labels(out, &m->labels);
@@ -420,14 +430,15 @@ void rs_json_add_measurements(const struct result_set *rs, size_t offset,
 			      size_t *count, struct strbuf *out)
 {
 	for (size_t i = 0; i < rs->n; i++)
-		rs_json_add_measurement(rs, i, offset, count, out);
+		rs_json_add_measurement(rs, i, offset, count, out, NULL);
 }
 
 void rs_json_add_measurement(const struct result_set *rs, size_t i,
-			     size_t offset, size_t *count, struct strbuf *out)
+			     size_t offset, size_t *count, struct strbuf *out,
+			     const struct strbuf_drain *drain)
 {
 	strbuf_adds(out, (*count)++ ? ",\n  " : "\n  ");
-	put_measurement(out, &rs->m[i], rs->m[i].source + offset);
+	put_measurement(out, &rs->m[i], rs->m[i].source + offset, drain);
 }
 
 /* "cache_drops": only where the text dropped the cache, so that a set

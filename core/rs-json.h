@@ -37,9 +37,12 @@ void rs_json_add_measurements(const struct result_set *rs, size_t offset,
  * would fill: done first, two threads can then write them side by side.
  */
 void rs_json_prepare(const struct result_set *rs, size_t from, size_t to);
-/* The same for measurement i alone (to write a big set in pieces). */
+/* The same for measurement i alone (to write a big set in pieces);
+ * drain: where a long one's text goes while it is written (the series
+ * of a 1 GB hist log is 300 MB of JSON), NULL: out holds it all. */
 void rs_json_add_measurement(const struct result_set *rs, size_t i,
-			     size_t offset, size_t *count, struct strbuf *out);
+			     size_t offset, size_t *count, struct strbuf *out,
+			     const struct strbuf_drain *drain);
 /* The sources of rs, and its cache drops where it has any. */
 void rs_json_end(const struct result_set *rs, struct strbuf *out);
 /*

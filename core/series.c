@@ -24,8 +24,7 @@ void series_free(struct series *s)
 	free(s->v);
 	free(s->bucket);
 	free(s->hstart);
-	free(s->hidx);
-	free(s->hcount);
+	free(s->hbins);
 	free(s);
 }
 
@@ -56,57 +55,113 @@ void series_set_buckets(struct series *s, const double *bucket,
 	s->hstart[0] = 0;
 }
 
+/* Room for one more bucket: two varints of at most 10 bytes. */
+#define BIN_MAX 20
+
+static void reserve_bin(struct series *s)
+{
+	if (s->hlen + BIN_MAX > s->halloc)
+		s->hbins = xgrow(s->hbins, &s->halloc, s->hlen + BIN_MAX,
+				 sizeof(*s->hbins));
+}
+
+static void put_varint(struct series *s, uint64_t x)
+{
+	while (x >= 0x80) {
+		s->hbins[s->hlen++] = (unsigned char)(x | 0x80);
+		x >>= 7;
+	}
+	s->hbins[s->hlen++] = (unsigned char)x;
+}
+
+/* One non-empty bucket of the point being added; *next as in
+ * series_bins. */
+static void put_bin(struct series *s, uint64_t *next, size_t idx,
+		    uint64_t count)
+{
+	reserve_bin(s);
+	put_varint(s, idx - *next);
+	put_varint(s, count);
+	*next = idx + 1;
+}
+
 void series_add_sparse(struct series *s, double t, double v,
 		       const uint32_t *idx, const uint64_t *count, size_t k)
 {
-	series_add(s, t, v);
-	if (s->hlen + k > s->halloc) {
-		size_t alloc = s->halloc;
+	uint64_t next = 0;
 
-		s->hidx = xgrow(s->hidx, &alloc, s->hlen + k,
-				sizeof(*s->hidx));
-		s->hcount = xrealloc(s->hcount, alloc * sizeof(*s->hcount));
-		s->halloc = alloc;
-	}
-	memcpy(s->hidx + s->hlen, idx, k * sizeof(*idx));
-	memcpy(s->hcount + s->hlen, count, k * sizeof(*count));
-	s->hlen += k;
+	series_add(s, t, v);
+	for (size_t j = 0; j < k; j++)
+		put_bin(s, &next, idx[j], count[j]);
 	s->hstart[s->n] = s->hlen;
 }
 
 void series_add_hist(struct series *s, double t, double v,
 		     const uint64_t *counts)
 {
-	size_t k = 0;
-	uint32_t *idx = xmalloc(s->nbuckets * sizeof(*idx));
-	uint64_t *cnt = xmalloc(s->nbuckets * sizeof(*cnt));
+	uint64_t next = 0;
 
+	series_add(s, t, v);
 	for (size_t b = 0; b < s->nbuckets; b++)
-		if (counts[b]) {
-			idx[k] = (uint32_t)b;
-			cnt[k++] = counts[b];
-		}
-	series_add_sparse(s, t, v, idx, cnt, k);
-	free(idx);
-	free(cnt);
+		if (counts[b])
+			put_bin(s, &next, b, counts[b]);
+	s->hstart[s->n] = s->hlen;
+}
+
+void series_bins_begin(const struct series *s, size_t i,
+		       struct series_bins *it)
+{
+	it->p = s->hbins + s->hstart[i];
+	it->end = s->hbins + s->hstart[i + 1];
+	it->next = 0;
+}
+
+/* The writer made them: a varint ends within the point's bytes. */
+static uint64_t get_varint(const unsigned char **pp)
+{
+	const unsigned char *p = *pp;
+	uint64_t x = 0;
+
+	for (unsigned shift = 0;; shift += 7) {
+		x |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p++ & 0x80))
+			break;
+	}
+	*pp = p;
+	return x;
+}
+
+int series_bins_next(struct series_bins *it, size_t *idx, uint64_t *count)
+{
+	if (it->p >= it->end)
+		return 0;
+	it->next += get_varint(&it->p);
+	*idx = (size_t)it->next++;
+	*count = get_varint(&it->p);
+	return 1;
 }
 
 /* As fio: the running count must reach quantile_rank_fio(). */
 double series_hist_percentile(const struct series *s, size_t i, double pct)
 {
-	uint64_t total = 0, run = 0, need;
+	struct series_bins it;
+	uint64_t total = 0, run = 0, need, count;
+	size_t idx, last = 0;
 
 	if (!s->nbuckets || i >= s->n)
 		return NAN;
-	for (size_t k = s->hstart[i]; k < s->hstart[i + 1]; k++)
-		total += s->hcount[k];
+	series_bins_begin(s, i, &it);
+	while (series_bins_next(&it, &idx, &count))
+		total += count;
 	if (!total)
 		return NAN;
 	need = quantile_rank_fio(total, pct);
-	for (size_t k = s->hstart[i]; k < s->hstart[i + 1]; k++) {
-		run += s->hcount[k];
+	series_bins_begin(s, i, &it);
+	while (series_bins_next(&it, &idx, &count)) {
+		run += count;
+		last = idx;
 		if (run >= need)
-			return s->bucket[s->hidx[k]];
+			break;
 	}
-	return s->bucket[s->hidx[s->hstart[i + 1] - 1]];
+	return s->bucket[last];
 }

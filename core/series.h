@@ -12,10 +12,15 @@
  * they are only when short).
  *
  * A histogram series also has, per point, the counts of the latency
- * buckets of that interval, kept sparse (a fio clat_hist interval has
- * 1,856 buckets, a few dozen of them not empty): the non-empty buckets of
- * point i are hidx/hcount[hstart[i] .. hstart[i + 1]), hidx indexing
- * bucket[] (the buckets' latencies in the measurement's unit, ascending).
+ * buckets of that interval, kept sparse and packed: a fio clat_hist
+ * interval has 1,856 buckets, a hundred or two of them not empty, and a
+ * log of 1 GB has 180,000 intervals.  Point i's non-empty buckets are the
+ * bytes hbins[hstart[i] .. hstart[i + 1]): per bucket, its index's step
+ * from the one after the previous bucket (0 for the next bucket; the first
+ * from index 0), then its count, each an unsigned LEB128 varint -- mostly
+ * two bytes a bucket where an index and a count in arrays took twelve.
+ * Read them with series_bins_next(); the indexes go into bucket[] (the
+ * buckets' latencies in the measurement's unit, ascending).
  */
 #ifndef STORAN_SERIES_H
 #define STORAN_SERIES_H
@@ -31,10 +36,15 @@ struct series {
 	/* histogram series only (nbuckets > 0) */
 	size_t nbuckets;
 	double *bucket;		/* bucket latency, ascending */
-	size_t *hstart;		/* n + 1 offsets into hidx/hcount */
-	uint32_t *hidx;
-	uint64_t *hcount;
+	size_t *hstart;		/* n + 1 offsets into hbins */
+	unsigned char *hbins;	/* the points' buckets, packed (above) */
 	size_t hlen, halloc;
+};
+
+/* Reads the non-empty buckets of one point (series_bins_begin()). */
+struct series_bins {
+	const unsigned char *p, *end;
+	uint64_t next;		/* the index after the last one read */
 };
 
 /* A new empty series (caller owns; series_free() it). */
@@ -52,6 +62,11 @@ void series_add_hist(struct series *s, double t, double v,
  * each < nbuckets: the caller checked). */
 void series_add_sparse(struct series *s, double t, double v,
 		       const uint32_t *idx, const uint64_t *count, size_t k);
+/* Starts reading point i's non-empty buckets (i < s->n). */
+void series_bins_begin(const struct series *s, size_t i,
+		       struct series_bins *it);
+/* The next one's index and count, ascending; 0 after the last. */
+int series_bins_next(struct series_bins *it, size_t *idx, uint64_t *count);
 /*
  * The pct percentile (0..100) of point i's histogram: the latency of the
  * bucket where the running count first reaches pct% of the interval's

@@ -86,4 +86,25 @@ static inline void strbuf_truncate(struct strbuf *sb, size_t len)
 	}
 }
 
+/*
+ * Where a writer's text goes while it is made, when the whole of it is
+ * too much to hold: the JSON or CSV of the series of a 1 GB fio log is
+ * hundreds of MB, one measurement.  fn takes out's text and empties out.
+ */
+struct strbuf_drain {
+	void (*fn)(struct strbuf *out, void *arg);
+	void *arg;
+};
+
+#define STRBUF_DRAIN_AT ((size_t)256 << 10)
+
+/* Passes out's text to drain once it holds STRBUF_DRAIN_AT bytes or
+ * more; drain NULL: out keeps it all. */
+static inline void strbuf_drain_if_full(struct strbuf *out,
+					const struct strbuf_drain *drain)
+{
+	if (drain && out->len >= STRBUF_DRAIN_AT)
+		drain->fn(out, drain->arg);
+}
+
 #endif

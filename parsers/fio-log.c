@@ -92,7 +92,7 @@ struct log_iter {
 	size_t dropped;		/* bytes let go (input_drop_read) */
 };
 
-#define ITER_DROP ((size_t)32 << 20)
+#define ITER_DROP ((size_t)8 << 20)
 
 struct log_line {
 	const char *text, *end;
@@ -461,16 +461,24 @@ static void raw_finish(struct value_log *vl, int dir)
 		    (double)sqrtl(a->m2 / (long double)(a->n - 1)) : NAN);
 }
 
+/* What the columns of a log's first lines say of log_window_value. */
+enum both_verdict {
+	BOTH_NO,	/* a plain log */
+	BOTH_YES,	/* "time, value, max, direction, bs, ..." */
+	BOTH_MAYBE,	/* either: read plain, with a note */
+};
+
 /*
  * log_window_value=both (fio 3.37 on): "time, value, value1, direction,
  * bs, ..." -- the window's max after its mean.  Nothing in the file says
  * so but the columns: from the first lines, six fields or more, every
  * third field at least the second (a max is no smaller than the mean)
  * and some above 2 (no direction is), every fourth a direction.  A log
- * of maxima of 2 or less (an IOPS log of 1 or 2 a second) is not told
- * from a plain one.
+ * whose every line fits that but with maxima of 2 or less (an IOPS log
+ * of 1 or 2 a second) fits a plain log with log_offset as well (value,
+ * direction, bs 0, offset): BOTH_MAYBE.
  */
-static int classify_both(const struct input *in)
+static enum both_verdict classify_both(const struct input *in)
 {
 	struct log_iter it;
 	struct log_line l;
@@ -485,11 +493,13 @@ static int classify_both(const struct input *in)
 		if (n < 6)
 			continue;	/* a line cut short: said later */
 		if (v[2] < v[1] || v[3] > 2)
-			return 0;
+			return BOTH_NO;
 		above |= v[2] > 2;
 		seen++;
 	}
-	return seen && above;
+	if (!seen)
+		return BOTH_NO;
+	return above ? BOTH_YES : BOTH_MAYBE;
 }
 
 /* The fields of a log=both line as a plain line's: v[2] the direction,
@@ -582,7 +592,21 @@ static int value_log_init(struct value_log *vl, struct parse_ctx *ctx,
 		if (!(vl->scale > 0))
 			return -1;
 	}
-	vl->both = classify_both(ctx->in);
+	switch (classify_both(ctx->in)) {
+	case BOTH_YES:
+		vl->both = 1;
+		break;
+	case BOTH_MAYBE:
+		/* a plain log is what most fio versions write */
+		parse_note(ctx, 0, "fio %s log: its lines fit "
+			   "log_window_value=both too (time, value, max, "
+			   "direction, bs), with maxima of 2 or less; read as "
+			   "a plain log (time, value, direction, bs, offset)",
+			   kind);
+		break;
+	case BOTH_NO:
+		break;
+	}
 	snprintf(vl->max_metric, sizeof(vl->max_metric), "%s.max", kind);
 	for (int d = 0; d < 3; d++)
 		vl->d[d].mi1 = SIZE_MAX;
@@ -821,7 +845,8 @@ static void hist_points(struct hist_log *h, int d, double t,
 	}
 }
 
-/* 0, or -1 after an error (the log is not read further). */
+/* 0; 1 for a line that is not a log line (its fields not read); -1
+ * after an error (the log is not read further). */
 static int hist_line(struct hist_log *h, const struct log_line *l)
 {
 	uint64_t *v = h->v;
@@ -829,7 +854,7 @@ static int hist_line(struct hist_log *h, const struct log_line *l)
 	int d;
 
 	if (log_fields(l->text, l->end, v, HIST_FIELDS_MAX, &n))
-		return 0;
+		return 1;
 	if (!h->ctx->in->uncut)
 		parse_claim(h->ctx, l->li);
 	if (!h->nbins)
@@ -924,10 +949,12 @@ static int read_log(struct parse_ctx *ctx, const char *kind, int hist,
 		int bad = 0;
 
 		if (hist) {
-			bad = whole && !line_blank(&l) &&
-			      log_fields(l.text, l.end, h.v, 4, &(size_t){0});
-			if (!bad && hist_line(&h, &l))
+			/* each line's thousands of fields read once */
+			int not_log = hist_line(&h, &l);
+
+			if (not_log < 0)
 				break;
+			bad = not_log && whole && !line_blank(&l);
 		} else if (value_line(&vl, &l) && !line_blank(&l)) {
 			bad = whole;
 			/* a line cut short when fio was killed, a typo: said,

@@ -289,6 +289,30 @@ static void test_window_both(void **state)
 	diag_list_release(&diags);
 }
 
+/* Lines that fit both layouts (maxima of 2 or less: an IOPS log of a
+ * job doing 1 or 2 I/Os a second) are read plain, and a note says so. */
+static void test_window_both_ambiguous(void **state)
+{
+	static const char either[] =
+		"1000, 1, 2, 0, 0, 0\n2000, 0, 1, 0, 0, 0\n";
+	struct result_set rs;
+	struct diag_list diags;
+
+	(void)state;
+	read_log("x_iops.1.log", either, NULL, &rs, &diags);
+	assert_int_equal(diags.n, 1);
+	assert_int_equal(diags.v[0].level, DIAG_NOTE);
+	assert_non_null(strstr(diags.v[0].msg, "fit log_window_value=both "
+			       "too"));
+	assert_non_null(strstr(diags.v[0].msg, "read as a plain log"));
+	assert_int_equal(rs.n, 2);	/* trim and write, no iops.max */
+	assert_string_equal(rs.m[0].op, "trim");
+	assert_string_equal(rs.m[0].metric, "iops");
+	assert_string_equal(rs.m[1].op, "write");
+	result_set_release(&rs);
+	diag_list_release(&diags);
+}
+
 static void test_version_in_text(void **state)
 {
 	static const char json[] = "{\n  \"fio version\" : \"fio-3.33\",\n";
@@ -317,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_assumed_once),
 		cmocka_unit_test(test_averaged_one_run),
 		cmocka_unit_test(test_window_both),
+		cmocka_unit_test(test_window_both_ambiguous),
 		cmocka_unit_test(test_version_in_text),
 	};
 

@@ -73,6 +73,44 @@ static void test_round_trip(void **state)
 	result_set_release(&back);
 }
 
+/* Packed buckets: index steps and counts of one byte and of several
+ * (a count past 2^32, an index past 127), read back as given. */
+static void test_packed_bins(void **state)
+{
+	static const uint32_t idx[4] = { 0, 1, 200, 1855 };
+	static const uint64_t cnt[4] = { 1, 127, 128, (uint64_t)1 << 40 };
+	double bucket[1856];
+	struct series *s = series_new(1);
+	struct series_bins it;
+	size_t i, k = 0;
+	uint64_t c;
+
+	(void)state;
+	for (size_t b = 0; b < 1856; b++)
+		bucket[b] = (double)(b + 1);
+	series_set_buckets(s, bucket, 1856);
+	series_add_sparse(s, 1, 0, idx, cnt, 4);
+	series_add_sparse(s, 2, 0, idx, cnt, 0);
+	series_add_sparse(s, 3, 0, idx + 3, cnt, 1);
+	series_bins_begin(s, 0, &it);
+	while (series_bins_next(&it, &i, &c)) {
+		assert_int_equal(i, idx[k]);
+		assert_int_equal(c, cnt[k]);
+		k++;
+	}
+	assert_int_equal(k, 4);
+	series_bins_begin(s, 1, &it);
+	assert_int_equal(series_bins_next(&it, &i, &c), 0);
+	series_bins_begin(s, 2, &it);
+	assert_int_equal(series_bins_next(&it, &i, &c), 1);
+	assert_int_equal(i, 1855);
+	assert_int_equal(c, 1);
+	/* the 2^40 I/Os of bucket 1855 hold every percentile above p0 */
+	assert_float_equal(series_hist_percentile(s, 0, 1), 1856, 0);
+	assert_true(isnan(series_hist_percentile(s, 1, 50)));
+	series_free(s);
+}
+
 static void test_csv(void **state)
 {
 	struct result_set rs;
@@ -180,6 +218,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_packed_bins),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_old_document),
