@@ -36,6 +36,10 @@ struct reader {
 	size_t obj;		/* its token */
 	struct jscan *js;
 	int nonneg;		/* its unit has no negative figures */
+	/* streaming a document whose sources follow its measurements (as
+	 * storan writes them): sources are checked once read */
+	int sources_later;
+	size_t sources_wanted;	/* 1 + the highest source index named */
 	/* the last measurement's label set: the next one written with
 	 * the same labels shares it */
 	struct labels prev;
@@ -532,10 +536,15 @@ static int read_measurement(struct reader *r, size_t o,
 		int64_t i = jscan_int(r->js, src);
 
 		if (!is_type(r, src, JSCAN_INTEGER) || i < 0 ||
-		    (uint64_t)i >= rs->nsources - base)
+		    (!r->sources_later && (uint64_t)i >= rs->nsources - base))
 			return fail_at(r, src, "no such source in", "source");
 		source = (size_t)i;
+		if (r->sources_later && source >= r->sources_wanted)
+			r->sources_wanted = source + 1;
 	}
+	/* no name here: it is the source's, not read yet */
+	if (r->sources_later && !sname)
+		return -1;
 	m = result_set_add_from(rs, tool, op, metric, unit, base + source,
 				sname ? sname : rs->nsources > base ?
 				rs->sources[base + source].name : "", line);
@@ -776,12 +785,15 @@ static int read_whole(struct reader *r, struct result_set *rs)
 /*
  * The whole document's tokens took 16 bytes each, some 40 a measurement:
  * 640 MB for a million measurements, more than the measurements
- * themselves.  A document as storan writes it (its outer object's
- * "sources" before "measurements") is read member by member instead, and
- * its measurements one at a time, each one's tokens forgotten once read;
- * the pages of the mapped file read so far leave memory as it goes.
- * Anything this path does not expect -- another order, a syntax error, a
- * key twice, a field that is wrong -- sends the document to read_whole(),
+ * themselves.  A document is read member by member instead, and its
+ * measurements one at a time, each one's tokens forgotten once read; the
+ * pages of the mapped file read so far leave memory as it goes.  storan
+ * writes "sources" after "measurements" (it learns them as it goes): a
+ * measurement's source index is then checked once the sources are read,
+ * and one without a "source_name" (which would be its source's) is not
+ * for this path.  Anything this path does not expect -- that, a syntax
+ * error, a key twice, a field that is wrong -- sends the document to
+ * read_whole(),
  * from the start, which then accepts it or words the error exactly as
  * it always did: the two paths cannot disagree on what a document means.
  */
@@ -909,16 +921,19 @@ static int stream_members(struct stream *st, struct result_set *rs)
 			return -1;
 		stream_next(st);
 		if (!strcmp(key, "measurements")) {
-			/* the sources first: a measurement names one */
-			if (!st->sources || stream_measurements(st, rs))
+			/* sources not read yet are checked once they are */
+			st->r->sources_later = !st->sources;
+			if (stream_measurements(st, rs))
 				return -1;
+			st->r->sources_later = 0;
 			st->measurements = 1;
 		} else if (stream_member(st, key, rs)) {
 			return -1;
 		}
 		stream_forget(st);
 	} while (stream_take(st, ','));
-	if (!stream_take(st, '}') || !st->schema || !st->measurements)
+	if (!stream_take(st, '}') || !st->schema || !st->measurements ||
+	    st->r->sources_wanted > rs->nsources - st->base)
 		return -1;
 	return only_blanks_after(st->r->js->buf, st->pos, st->r->js->len) ?
 	       0 : -1;
@@ -942,9 +957,17 @@ static int read_streaming(struct reader *r, struct result_set *rs)
 
 /*
  * Parses buf (len bytes and a NUL, the tokens' storage) into rs; text is
- * the document as given, for the messages.  A buffer that nothing is
- * written to (copy_strings) may be read twice: streaming first.
+ * the document as given, for the messages.  Streaming first; when that
+ * declines, the whole reader reads buf again, as text has it (a buffer
+ * that strings were decoded in, not copy_strings, is copied again).
  */
+static _Thread_local int last_streamed;
+
+int rs_json_last_read_streamed(void)
+{
+	return last_streamed;
+}
+
 static int read_buffer(const char *name, const char *text, char *buf,
 		       size_t len, int copy_strings, struct result_set *rs,
 		       struct strbuf *err)
@@ -952,13 +975,14 @@ static int read_buffer(const char *name, const char *text, char *buf,
 	struct reader *r;
 	int rc;
 
-	if (copy_strings) {
-		r = reader_new(name, text, buf, len, copy_strings, err);
-		rc = read_streaming(r, rs);
-		reader_free(r);
-		if (!rc)
-			return 0;
-	}
+	r = reader_new(name, text, buf, len, copy_strings, err);
+	rc = read_streaming(r, rs);
+	reader_free(r);
+	last_streamed = !rc;
+	if (!rc)
+		return 0;
+	if (!copy_strings)
+		memcpy(buf, text, len);
 	r = reader_new(name, text, buf, len, copy_strings, err);
 	rc = read_whole(r, rs);
 	reader_free(r);

@@ -58,6 +58,13 @@ int rs_json_read(const char *name, const char *text, size_t len,
  */
 int rs_json_read_in_place(const char *name, char *text, size_t len,
 			  struct result_set *rs, struct strbuf *err);
+/*
+ * Whether the last rs_json_read() or rs_json_read_in_place() of this
+ * thread read its document streaming, one measurement at a time
+ * (rs-json-read.c), not whole: what the tests ask to know that the lean
+ * path is taken.
+ */
+int rs_json_last_read_streamed(void);
 /* Call before threads use jansson (it seeds its hash function once). */
 void rs_json_init_threads(void);
 

@@ -121,6 +121,8 @@ static void test_json_round_trip(void **state)
 	assert_true(rs_json_sniff(a.buf, a.len));
 	result_set_init(&back);
 	assert_int_equal(rs_json_read("x.json", a.buf, a.len, &back, &err), 0);
+	/* storan's own document, escapes and all, needs no whole reading */
+	assert_true(rs_json_last_read_streamed());
 	rs_json_write(&back, &b);
 	assert_string_equal(a.buf, b.buf);
 	assert_int_equal(back.n, 3);
@@ -287,6 +289,16 @@ static const struct bad_doc bad_docs[] = {
 	  "bad.json:1: cache_drops[0]: want" },
 	{ "{\"schema\": \"storan/1\", \"sources\": [], \"measurements\": []",
 	  "bad.json:1: invalid JSON" },
+	/* as storan writes them, the sources last: an index past them */
+	{ "{\"schema\": \"storan/1\", \"measurements\": [\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1], \"source\": 0, "
+	  "\"source_name\": \"a\"},\n"
+	  "{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+	  "\"unit\": \"B/s\", \"values\": [1], \"source\": 1, "
+	  "\"source_name\": \"b\"}],\n"
+	  "\"sources\": [{\"path\": \"a\"}]}",
+	  "bad.json:3: measurements[1]: no such source in 'source'" },
 };
 
 /* A copy of text that rs_json_read_in_place() may take as a file's. */
@@ -346,8 +358,10 @@ static void test_json_errors(void **state)
 	}
 }
 
-/* Read in place and read from a copy, written back. */
-static void assert_both_readers_agree(const char *doc, size_t n)
+/* Read in place (streaming or not, as told) and read from a copy,
+ * written back. */
+static void assert_both_readers_agree(const char *doc, size_t n,
+				      int streamed)
 {
 	struct result_set a, b;
 	struct strbuf ja = STRBUF_INIT, jb = STRBUF_INIT, err = STRBUF_INIT;
@@ -358,6 +372,8 @@ static void assert_both_readers_agree(const char *doc, size_t n)
 	if (rs_json_read("x.json", doc, strlen(doc), &a, &err) ||
 	    rs_json_read_in_place("x.json", text, strlen(text), &b, &err))
 		fail_msg("%s: %s", doc, err.buf);
+	if (rs_json_last_read_streamed() != streamed)
+		fail_msg("streamed %d, not %d: %s", !streamed, streamed, doc);
 	assert_int_equal(b.n, n);
 	rs_json_write(&a, &ja);
 	rs_json_write(&b, &jb);
@@ -377,6 +393,9 @@ static void test_json_member_orders(void **state)
 	static const char m[] = "{\"tool\": \"dd\", \"op\": \"read\", "
 		"\"metric\": \"bw\", \"unit\": \"B/s\", \"values\": [1, 2], "
 		"\"labels\": {\"bs\": \"4096\"}, \"source\": 1}";
+	static const char named[] = "{\"tool\": \"dd\", \"op\": \"read\", "
+		"\"metric\": \"bw\", \"unit\": \"B/s\", \"values\": [3], "
+		"\"source\": 0, \"source_name\": \"x:\", \"line\": 7}";
 	static const char src[] = "[{\"path\": \"a.txt\"}, {\"path\": \"b.txt\"}]";
 	static const char drops[] = "[{\"source\": 1, \"source_name\": "
 		"\"b.txt\", \"line\": 3}]";
@@ -386,15 +405,20 @@ static void test_json_member_orders(void **state)
 	snprintf(doc, sizeof(doc), "{\"schema\": \"storan/1\", \"sources\": %s, "
 		 "\"measurements\": [%s, %s], \"cache_drops\": %s}", src, m, m,
 		 drops);
-	assert_both_readers_agree(doc, 2);
+	assert_both_readers_agree(doc, 2, 1);
 	snprintf(doc, sizeof(doc), "{\"measurements\": [%s], \"sources\": %s, "
 		 "\"schema\": \"storan/1\"}", m, src);
-	assert_both_readers_agree(doc, 1);
+	assert_both_readers_agree(doc, 1, 0);	/* no source_name */
+	/* storan's own order, with and without a source_name */
+	snprintf(doc, sizeof(doc), "{\"schema\": \"storan/1\", \"measurements\": "
+		 "[%s, %s], \"sources\": %s, \"cache_drops\": %s}", named,
+		 named, src, drops);
+	assert_both_readers_agree(doc, 2, 1);
 	snprintf(doc, sizeof(doc), " {\"generator\": {\"x\": [1, null, true]}, "
 		 "\"sources\": %s, \"cache_drops\": %s, \"n\": -1.5e3, "
 		 "\"measurements\": [ ] , \"schema\": \"storan/1\"}\n", src,
 		 drops);
-	assert_both_readers_agree(doc, 0);
+	assert_both_readers_agree(doc, 0, 1);
 }
 
 /* What the checks above must still let through: a computed mean an ulp
