@@ -76,12 +76,16 @@ static void drain_to_file(struct strbuf *text, void *af)
 	strbuf_reset(text);
 }
 
+enum export_kind { EXPORT_CSV, EXPORT_JSON, EXPORT_SERIES };
+
 /*
- * --series: the table written as it is made, whole or not at all (a
- * 1 GB hist log's is 190 MB: held whole, it more than doubled the peak
- * memory of the export).  0, or -1 after saying what failed.
+ * The export written as it is made, whole or not at all: a 1 GB hist
+ * log's series is 190 MB of CSV, a million measurements 300 MB (held
+ * whole, either more than doubled the peak memory of the export).  0, or
+ * -1 after saying what failed.
  */
-static int write_series(const char *path, const struct result_set *rs)
+static int write_drained(const char *path, const struct result_set *rs,
+			 enum export_kind kind)
 {
 	struct atomic_file af;
 	struct strbuf_drain drain = { drain_to_file, &af };
@@ -89,7 +93,12 @@ static int write_series(const char *path, const struct result_set *rs)
 
 	if (atomic_file_open(&af, path))
 		return -1;
-	rs_csv_write_series_drained(rs, &sb, &drain);
+	if (kind == EXPORT_SERIES)
+		rs_csv_write_series_drained(rs, &sb, &drain);
+	else if (kind == EXPORT_CSV)
+		rs_csv_write_drained(rs, &sb, &drain);
+	else
+		rs_json_write_drained(rs, &sb, &drain);
 	drain_to_file(&sb, &af);
 	strbuf_release(&sb);
 	return atomic_file_commit(&af);
@@ -175,17 +184,14 @@ int cmd_export(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	diag_print(&diags, stderr);
-	if (steady)
+	if (steady)		/* a row a series: small */
 		steady_table_csv(&rs, &rule, steady, &sb);
-	else if (csv && !series)	/* --series: write_series() below */
-		rs_csv_write(&rs, &sb);
-	else if (!csv)
-		rs_json_write(&rs, &sb);
 	if (st == LOAD_TROUBLE && out && strcmp(out, "-"))	/* see ingest */
 		fprintf(stderr, "storan export: %s not written: an input could "
 			"not be read\n", out);
-	else if (series ? write_series(out ? out : "-", &rs) :
-		 write_file_atomic(out ? out : "-", sb.buf, sb.len))
+	else if (steady ? write_file_atomic(out ? out : "-", sb.buf, sb.len) :
+		 write_drained(out ? out : "-", &rs, series ? EXPORT_SERIES :
+			       csv ? EXPORT_CSV : EXPORT_JSON))
 		st = LOAD_TROUBLE;
 	rc = (int)st;
 	strbuf_release(&sb);

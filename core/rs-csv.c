@@ -97,6 +97,16 @@ void rs_csv_write(const struct result_set *rs, struct strbuf *out)
 	rs_csv_write_rows(rs, out);
 }
 
+void rs_csv_write_drained(const struct result_set *rs, struct strbuf *out,
+			  const struct strbuf_drain *drain)
+{
+	strbuf_adds(out, RS_CSV_HEADER "\n");
+	for (size_t i = 0; i < rs->n; i++) {
+		write_row(&rs->m[i], out);
+		strbuf_drain_if_full(out, drain);
+	}
+}
+
 /* The fields every row of one measurement's series repeats. */
 static void series_prefix(const struct measurement *m, struct strbuf *sb)
 {

@@ -17,6 +17,10 @@
 #define RS_CSV_HEADER "source,line,tool,op,metric,unit,n,mean,stddev,min,max,labels"
 
 void rs_csv_write(const struct result_set *rs, struct strbuf *out);
+/* The same, its text passed to drain as it is made (a million
+ * measurements' CSV is 300 MB). */
+void rs_csv_write_drained(const struct result_set *rs, struct strbuf *out,
+			  const struct strbuf_drain *drain);
 /* The rows alone, without the header (for writers that stream). */
 void rs_csv_write_rows(const struct result_set *rs, struct strbuf *out);
 /* A measurement's "tool,op,metric,unit" fields, quoted where needed. */

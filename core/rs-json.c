@@ -472,6 +472,19 @@ void rs_json_end(const struct result_set *rs, struct strbuf *out)
 	strbuf_adds(out, "\n}\n");
 }
 
+void rs_json_write_drained(const struct result_set *rs, struct strbuf *out,
+			   const struct strbuf_drain *drain)
+{
+	size_t count = 0;
+
+	rs_json_begin(out);
+	for (size_t i = 0; i < rs->n; i++) {
+		rs_json_add_measurement(rs, i, 0, &count, out, drain);
+		strbuf_drain_if_full(out, drain);
+	}
+	rs_json_end(rs, out);
+}
+
 void rs_json_write(const struct result_set *rs, struct strbuf *out)
 {
 	size_t count = 0;

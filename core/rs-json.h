@@ -17,6 +17,10 @@
  * measurement per line, measurements before sources.
  */
 void rs_json_write(const struct result_set *rs, struct strbuf *out);
+/* The same, its text passed to drain as it is made. */
+struct strbuf_drain;
+void rs_json_write_drained(const struct result_set *rs, struct strbuf *out,
+			   const struct strbuf_drain *drain);
 
 /*
  * The same document in pieces, for writers that stream one input at a
