@@ -45,4 +45,22 @@ sys.exit(bad)
 PY
 python3 "$ROOT/tests/cli/xlsx_figures.py" rep/report.xlsx ||
 	fail "workbook figures shown as 0 (p-values of 0.00025, 1.6e-07)"
+# percentiles from fio's latency bins: one run's point is one run, not
+# its I/Os (the caption said "29638 runs a point")
+run "$STORAN" report "$ROOT/tests/parsers/fio/0103-3_33-randrw-libaio-jsonplus.json" \
+	-o bins
+expect_rc 0 "report of a JSON+ output"
+case "$(cat bins/charts/*.svg)" in
+*"runs a point"*) fail "one run's curve said: $(grep -ho '[0-9]* runs a point' bins/charts/*.svg | head -1)" ;;
+esac
+python3 - bins/charts <<'PY' || fail "the runs of a histogram point"
+import glob, json, sys
+for p in glob.glob(sys.argv[1] + '/*.json'):
+    c = json.load(open(p))
+    if c['kind'] in ('percentiles', 'cdf'):
+        for s in c['series']:
+            for pt in s['points']:
+                if pt['n'] != 1:
+                    sys.exit('%s: a point of %d runs' % (p, pt['n']))
+PY
 finish
