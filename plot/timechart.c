@@ -31,6 +31,11 @@
 
 #define TIME_LINES_MAX 8	/* lines a chart holds: the palette's */
 #define TIME_WORDS_MAX 2	/* lines whose verdicts the subtitle says */
+/* Points a line draws at most, two of each stretch: see add_line(). */
+#define TIME_STRETCHES 2000
+#define TIME_POINTS_MAX (2 * TIME_STRETCHES)
+#define STRINGIFY(x) #x
+#define STRING_OF(x) STRINGIFY(x)
 
 static const char *const time_metrics[] = {
 	"bw", "iops", "lat.mean", "clat.mean", "slat.mean", NULL
@@ -209,6 +214,50 @@ static char *line_name(const struct report *r, const size_t *mi, size_t n,
 	return strbuf_detach(&sb);
 }
 
+/*
+ * The points (t[k], v[k] / factor), NAN values left out.  A line of more
+ * than TIME_POINTS_MAX points (a 1 GB hist log has 180,000 intervals: 99
+ * MB of chart JSON, a 12 MB SVG, for a chart 2,400 pixels wide) keeps,
+ * of each of TIME_STRETCHES runs of consecutive points, the lowest and
+ * the highest in time order: every spike and dip still shows.
+ * Returns whether it thinned the line.
+ */
+static int add_line(struct chart_series *cs, const double *t,
+		    const double *v, size_t n, double factor)
+{
+	const size_t slices = TIME_STRETCHES;
+
+	if (n <= TIME_POINTS_MAX) {
+		for (size_t k = 0; k < n; k++)
+			if (!isnan(v[k]))
+				chart_new_point(cs, t[k], v[k] / factor);
+		return 0;
+	}
+	for (size_t b = 0; b < slices; b++) {
+		size_t lo = SIZE_MAX, hi = SIZE_MAX;
+
+		for (size_t k = n * b / slices; k < n * (b + 1) / slices; k++) {
+			if (isnan(v[k]))
+				continue;
+			if (lo == SIZE_MAX || v[k] < v[lo])
+				lo = k;
+			if (hi == SIZE_MAX || v[k] > v[hi])
+				hi = k;
+		}
+		if (lo == SIZE_MAX)
+			continue;
+		chart_new_point(cs, t[lo < hi ? lo : hi],
+				v[lo < hi ? lo : hi] / factor);
+		if (lo != hi)
+			chart_new_point(cs, t[lo < hi ? hi : lo],
+					v[lo < hi ? hi : lo] / factor);
+	}
+	return 1;
+}
+
+static const char thinned_words[] = "; long lines drawn at the low and "
+	"high of each of " STRING_OF(TIME_STRETCHES) " stretches";
+
 /* One line per measurement mi[0..n) (one metric, one op), shaded where
  * steady. */
 static void value_chart(struct report *r, const size_t *mi, size_t n)
@@ -221,6 +270,7 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 	struct strbuf err = STRBUF_INIT, words = STRBUF_INIT;
 	double tmax = 0, ymax = 0;
 	size_t steady = 0, too_short = 0;
+	int thinned = 0;
 	char mt[64];
 
 	if (steady_parse(STEADY_DEFAULT, &rule, &err))
@@ -241,8 +291,8 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 		struct steady_result res;
 
 		free(name);
+		thinned |= add_line(cs, s->t, s->v, s->n, c->y.unit.factor);
 		for (size_t k = 0; k < s->n; k++) {
-			chart_new_point(cs, s->t[k], s->v[k] / c->y.unit.factor);
 			tmax = fmax(tmax, s->t[k]);
 			ymax = fmax(ymax, s->v[k] / c->y.unit.factor);
 		}
@@ -276,18 +326,19 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 				TIME_LINES_MAX, n);
 	if (n <= TIME_WORDS_MAX && too_short < n)
 		c->subtitle = xstrfmt("%s%s (fio's rule: within %g%% of the "
-				      "mean over %g s)", words.buf,
+				      "mean over %g s)%s", words.buf,
 				      steady ? "; steady part shaded" : "",
-				      rule.limit, rule.dur);
+				      rule.limit, rule.dur,
+				      thinned ? thinned_words : "");
 	else if (too_short == n)
 		c->subtitle = xstrfmt("no line is long enough for the %g s a "
-				      "steady-state window takes",
-				      rule.dur);
+				      "steady-state window takes%s", rule.dur,
+				      thinned ? thinned_words : "");
 	else
 		c->subtitle = xstrfmt("shaded: steady by fio's rule (within "
 				      "%g%% of the mean over %g s), %zu "
-				      "line(s) of %zu", rule.limit, rule.dur,
-				      steady, n);
+				      "line(s) of %zu%s", rule.limit, rule.dur,
+				      steady, n, thinned ? thinned_words : "");
 	/* one band: the whole height; several would cover each other, so
 	 * each is a tube around its own line over its steady part (its
 	 * range there, and 3% of the axis either side, to show on a flat
@@ -316,8 +367,10 @@ static void percentile_chart(struct report *r, size_t mi)
 	struct report_chart *rc = new_chart(r);
 	struct chart *c = &rc->chart;
 	double tmax = 0, lo = INFINITY, hi = 0, top = 0;
+	double *v = xmalloc((s->n ? s->n : 1) * sizeof(*v));
 	const char *dot = strchr(m->metric, '.');
 	char family[32];
+	int thinned = 0;
 
 	snprintf(family, sizeof(family), "%.*s",
 		 (int)(dot ? dot - m->metric : (ptrdiff_t)strlen(m->metric)),
@@ -331,24 +384,27 @@ static void percentile_chart(struct report *r, size_t mi)
 		struct chart_series *cs = chart_new_series(c, names[j]);
 
 		for (size_t k = 0; k < s->n; k++) {
-			double v = series_hist_percentile(s, k, pcts[j]);
+			double y;
 
-			if (isnan(v))
+			v[k] = series_hist_percentile(s, k, pcts[j]);
+			if (isnan(v[k]))
 				continue;
-			v /= c->y.unit.factor;
-			chart_new_point(cs, s->t[k], v);
+			y = v[k] / c->y.unit.factor;
 			tmax = fmax(tmax, s->t[k]);
-			lo = v > 0 ? fmin(lo, v) : lo;
-			hi = fmax(hi, v);
+			lo = y > 0 ? fmin(lo, y) : lo;
+			hi = fmax(hi, y);
 		}
+		thinned |= add_line(cs, s->t, v, s->n, c->y.unit.factor);
 	}
+	free(v);
 	c->source_names = xstrdup(m->source_name ? m->source_name : "");
 	c->title = xstrfmt("%s percentiles over time: %s (%s)",
 			   strcmp(family, "clat") ? "Latency" :
 			   "Completion latency", m->op, m->source_name);
 	c->subtitle = xstrfmt("each point: the I/Os completed in one %g s "
-			      "interval of fio's histogram log",
-			      s->interval > 0 ? s->interval : 1);
+			      "interval of fio's histogram log%s",
+			      s->interval > 0 ? s->interval : 1,
+			      thinned ? thinned_words : "");
 	/* a tail 10 times the median or more: a log axis shows both */
 	finish_axes(c, tmax, isfinite(lo) ? lo : 1, hi,
 		    isfinite(lo) && hi >= 10 * lo);
