@@ -161,14 +161,15 @@ static void grow64(struct hashmap64 *m)
 	free(old.value);
 }
 
-size_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, size_t fresh,
-		      int *created)
+uint32_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, uint32_t fresh,
+			int *created)
 {
 	size_t i;
 
 	if (!hash)
 		hash = 1;
-	if ((m->n + 1) * 2 > m->cap)
+	/* (64-bit hashes spread evenly: probes stay short at 3/4 full) */
+	if ((m->n + 1) * 4 > m->cap * 3)
 		grow64(m);
 	i = find_slot64(m, hash);
 	*created = !m->hash[i];

@@ -230,13 +230,14 @@ static const char *command_text(const struct dd_command *c)
  * Was the summary at li, under the same dd command, taken before?  With
  * its time printed to six digits, such a summary is one output quoted in a
  * reply or pasted again, not a second run.  Returns the first one's line
- * index, or (size_t)-1 (and remembers this one).
+ * number, or 0 (and remembers this one).
  */
-static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
+static unsigned copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 {
 	const char *text = line_after_prompt(ctx->in->lines[li].text);
 	uint64_t dd = hash64(HASH64_INIT, "dd", 2), bare;
-	size_t orig, first, len = strlen(text);
+	size_t len = strlen(text);
+	unsigned orig, first;
 	int seen;
 
 	/* A summary quoted alone under prose ("note the time in" over the
@@ -253,7 +254,7 @@ static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 	} else {
 		seen = parse_seen_hash(ctx, bare, li, &orig);
 	}
-	return seen ? orig : (size_t)-1;
+	return seen ? orig : 0;
 }
 
 /*
@@ -264,7 +265,7 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			size_t li, const struct summary_line *s,
 			const char *partial, const struct dd_command **c)
 {
-	size_t orig;
+	unsigned orig;
 
 	*c = NULL;
 	if (st->have_prev && s->bytes == st->prev_bytes &&
@@ -275,11 +276,11 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 	st->prev_seconds = s->seconds;
 	*c = dd_take_command(ctx, st, li, s->bytes);
 	orig = copy_of(ctx, li, command_text(*c));
-	if (!isnan(s->seconds) && orig != (size_t)-1) {
+	if (!isnan(s->seconds) && orig) {
 		parse_note(ctx, li, "the same dd %s as line %u (quoted or "
 			   "pasted again): not counted twice",
 			   command_text(*c) ? "command and summary" : "summary",
-			   ctx->in->lines[orig].lineno);
+			   orig);
 		return 0;
 	}
 	emit_one(ctx, li, *c, s, partial, "bytes", UNIT_BYTES,

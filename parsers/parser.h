@@ -152,11 +152,14 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig);
 /*
  * parse_seen() of a key given by its hash64() (core/keymap.h): the parts
- * hashed in turn, no string built.  Only the hash is remembered, not the
- * text: a log of a million runs asks a million times.
+ * hashed in turn, no string built.  Only the hash is remembered, with the
+ * line's number, not its text nor its index: a log of a million runs asks
+ * a million times, and one read window by window (ingest/ingest.c) has
+ * long forgotten the first one's line when the copy comes.  *orig_line is
+ * the number of the first one's line.
  */
 int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
-		    size_t *orig);
+		    unsigned *orig_line);
 
 /*
  * Is there prose strictly between lines a and b: a line no parser has

@@ -220,26 +220,35 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	va_end(ap);
 }
 
-int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
-		    size_t *orig)
+/* The value remembered for key (fresh the first time: *created). */
+static uint32_t seen_put(struct parse_ctx *ctx, uint64_t key, uint32_t fresh,
+			 int *created)
 {
-	int created;
-	size_t *at;
-
 	if (!ctx->seen) {
 		ctx->seen = xmalloc(sizeof(*ctx->seen));
 		hashmap64_init(ctx->seen);
 	}
-	at = hashmap64_put(ctx->seen, key, li, &created);
-	*orig = *at;
+	return *hashmap64_put(ctx->seen, key, fresh, created);
+}
+
+int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
+		    unsigned *orig_line)
+{
+	int created;
+
+	*orig_line = seen_put(ctx, key, input_lineno(ctx->in, li), &created);
 	return !created;
 }
 
 int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig)
 {
-	return parse_seen_hash(ctx, hash64(HASH64_INIT, key, strlen(key)), li,
-			       orig);
+	int created;
+
+	/* (a line index: the input's lines are cut whole, fewer than 2^32) */
+	*orig = seen_put(ctx, hash64(HASH64_INIT, key, strlen(key)),
+			 (uint32_t)li, &created);
+	return !created;
 }
 
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)

@@ -215,7 +215,7 @@ static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
 static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
 {
 	uint64_t key = hash64(HASH64_INIT, "time", 4);
-	size_t orig;
+	unsigned orig;
 	int seen;
 
 	if (last - first + 1 < 3)
@@ -227,7 +227,7 @@ static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
 	if (seen)
 		parse_note(ctx, first, "the same command and timing as line "
 			   "%u (quoted or pasted again): not counted twice",
-			   ctx->in->lines[orig].lineno);
+			   orig);
 	return seen;
 }
 
