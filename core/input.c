@@ -83,48 +83,71 @@ static int looks_quoted_printable(const char *data)
 
 static void drop_lines(struct input *in);
 
-static void split_lines(struct input *in)
+/*
+ * Every clean line is no longer than its raw line (decoding only
+ * shortens) and a NUL takes the place of its '\n' or CR: the texts fit
+ * in the raw size and one more byte.  A dd output glued to what was
+ * before it (input-reflow.c, check_glued()) is cut where no blank was: a
+ * NUL more for each such cut, at most REFLOW_MAX of them in a line of at
+ * least 40 bytes (add_reflowed()), so half as much again holds them
+ * (pages never touched cost nothing).
+ */
+static size_t arena_room(size_t raw)
+{
+	return raw + raw / 2 + 2;
+}
+
+/*
+ * Cuts the raw lines [s, end) (no quoted-printable in them) into clean
+ * lines behind those held, the first under number lineno, their texts
+ * behind the arena's (which has room for them); has_cr and plain as
+ * input_add_text() takes them.  Returns the number of the line after.
+ */
+static unsigned cut_plain_lines(struct input *in, const char *s,
+				const char *end, unsigned lineno, int has_cr,
+				struct strbuf *plain)
+{
+	char *arena = in->arena + in->arena_len;
+
+	while (s < end && !in->too_many_lines) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+
+		input_add_text(in, &arena, s, nl ? nl : end, lineno, has_cr,
+			       plain);
+		if (!nl)
+			break;
+		s = nl + 1;
+		lineno++;
+	}
+	in->arena_len = (size_t)(arena - in->arena);
+	*arena = '\0';	/* readers of the arena stop here */
+	return lineno;
+}
+
+/*
+ * A quoted-printable text's lines, decoded: a line the mail client
+ * wrapped (a trailing '=') is joined to the next under its first number.
+ */
+static void cut_qp_lines(struct input *in, int cr, struct strbuf *plain)
 {
 	const char *s = in->data, *end = in->data + in->size;
 	unsigned lineno = 1, first = 1;
-	int qp = looks_quoted_printable(in->data), joining = 0;
-	/* one search of the whole text spares one per line in most files */
-	int cr = qp || memchr(in->data, '\r', in->size) != NULL;
-	struct strbuf sb = STRBUF_INIT, wide = STRBUF_INIT;
-	struct strbuf *plain = input_has_wide_blanks(in->data, qp) ? &wide :
-			       NULL;
-	char *arena;
+	struct strbuf sb = STRBUF_INIT;
+	char *arena = in->arena;
+	int joining = 0;
 
-	/* Every clean line is no longer than its raw line (decoding only
-	 * shortens) and a NUL takes the place of its '\n' or CR: the texts
-	 * fit in the raw size and one more byte.  A dd output glued to
-	 * what was before it (input-reflow.c, check_glued()) is cut where
-	 * no blank was: a NUL more for each such cut, at most REFLOW_MAX of
-	 * them in a line of at least 40 bytes (add_reflowed()), so half as
-	 * much again holds them (pages never touched cost nothing). */
-	in->arena = xmalloc(in->size + in->size / 2 + 2);
-	arena = in->arena;
-	/* a first guess of 64 bytes a line; a big array grows by mremap()
-	 * without a copy, and pages never touched cost nothing */
-	input_grow_lines(in, in->size / 64 < INPUT_LINES_MAX ?
-			 in->size / 64 + 16 : INPUT_LINES_MAX);
 	while (s < end && !in->too_many_lines) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *stop = nl ? nl : end;
 
-		if (!qp) {
-			input_add_text(in, &arena, s, stop, lineno, cr, plain);
-		} else {
-			if (!joining) {
-				strbuf_reset(&sb);
-				first = lineno;
-			}
-			joining = input_qp_append(&sb, s, stop) && nl;
-			if (!joining)	/* a wrapped line keeps its first number */
-				input_add_text(in, &arena, strbuf_str(&sb),
-					       strbuf_str(&sb) + sb.len, first,
-					       cr, plain);
+		if (!joining) {
+			strbuf_reset(&sb);
+			first = lineno;
 		}
+		joining = input_qp_append(&sb, s, nl ? nl : end) && nl;
+		if (!joining)	/* a wrapped line keeps its first number */
+			input_add_text(in, &arena, strbuf_str(&sb),
+				       strbuf_str(&sb) + sb.len, first, cr,
+				       plain);
 		if (!nl)
 			break;
 		s = nl + 1;
@@ -136,6 +159,28 @@ static void split_lines(struct input *in)
 	in->arena_len = (size_t)(arena - in->arena);
 	*arena = '\0';	/* readers of the arena stop here */
 	strbuf_release(&sb);
+}
+
+static void split_lines(struct input *in)
+{
+	int qp = looks_quoted_printable(in->data);
+	/* one search of the whole text spares one per line in most files */
+	int cr = qp || memchr(in->data, '\r', in->size) != NULL;
+	struct strbuf wide = STRBUF_INIT;
+	struct strbuf *plain = input_has_wide_blanks(in->data, qp) ? &wide :
+			       NULL;
+
+	in->arena_alloc = arena_room(in->size);
+	in->arena = xmalloc(in->arena_alloc);
+	/* a first guess of 64 bytes a line; a big array grows by mremap()
+	 * without a copy, and pages never touched cost nothing */
+	input_grow_lines(in, in->size / 64 < INPUT_LINES_MAX ?
+			 in->size / 64 + 16 : INPUT_LINES_MAX);
+	if (qp)
+		cut_qp_lines(in, cr, plain);
+	else
+		cut_plain_lines(in, in->data, in->data + in->size, 1, cr,
+				plain);
 	strbuf_release(&wide);
 	if (in->too_many_lines)
 		drop_lines(in);
@@ -154,7 +199,7 @@ static void split_lines(struct input *in)
 
 static int streamed(const struct input *in)
 {
-	return in->uncut && in->size >= STREAM_MIN;
+	return (in->uncut && in->size >= STREAM_MIN) || in->windowed;
 }
 
 /* hash_and_test() of a streamed input: the same hash and verdict. */
@@ -210,6 +255,20 @@ static void drop_lines(struct input *in)
 	in->origin = NULL;
 	in->indent = NULL;
 	in->nlines = in->lines_alloc = in->arena_len = in->names_len = 0;
+	in->arena_alloc = in->names_alloc = 0;
+}
+
+/*
+ * More than INPUT_LINES_MAX newlines?  Then the input is refused in
+ * milliseconds, before a line is cut (cutting the 32 Mi lines up to the
+ * cap took 8 s and 600 MB).  A smaller input cannot have that many
+ * newlines; its '\r' pieces meet the cap in input_add_line().
+ */
+static int too_many_newlines(const struct input *in)
+{
+	return in->size >= INPUT_LINES_MAX &&
+	       input_count_bytes((const unsigned char *)in->data, in->size,
+				 NEWLINES) > INPUT_LINES_MAX;
 }
 
 /*
@@ -223,13 +282,7 @@ static void hash_and_split(struct input *in)
 	pthread_t tid;
 	int threaded;
 
-	/* Refused in milliseconds, before a line is cut (cutting the 32 Mi
-	 * lines up to the cap took 8 s and 600 MB).  A smaller input cannot
-	 * have that many newlines; its '\r' pieces meet the cap in
-	 * input_add_line(). */
-	if (in->size >= INPUT_LINES_MAX &&
-	    input_count_bytes((const unsigned char *)in->data, in->size,
-			      NEWLINES) > INPUT_LINES_MAX) {
+	if (too_many_newlines(in)) {
 		in->binary = input_looks_binary(in->data, in->size);
 		in->too_many_lines = 1;
 		return;
@@ -280,6 +333,19 @@ struct input_hasher {
 	int running;
 };
 
+/* The hash and binary test of an input read late (uncut or in windows):
+ * on a thread of their own when the input is big and a CPU is spare. */
+static void hash_beside(struct input *in)
+{
+	if (in->size >= HASH_THREAD_MIN && storan_cpus() > 1) {
+		in->hasher = xcalloc(1, sizeof(*in->hasher));
+		in->hasher->running = !pthread_create(&in->hasher->thread,
+						       NULL, hash_and_test, in);
+	}
+	if (!in->hasher || !in->hasher->running)
+		hash_and_test(in);
+}
+
 /* looks_quoted_printable() of a big text, window by window, each let go
  * once searched (see STREAM_MIN). */
 static int quoted_printable_windows(const struct input *in)
@@ -311,13 +377,7 @@ void input_finish_uncut(struct input *in)
 		return;
 	}
 	in->uncut = 1;
-	if (in->size >= HASH_THREAD_MIN && storan_cpus() > 1) {
-		in->hasher = xcalloc(1, sizeof(*in->hasher));
-		in->hasher->running = !pthread_create(&in->hasher->thread,
-						       NULL, hash_and_test, in);
-	}
-	if (!in->hasher || !in->hasher->running)
-		hash_and_test(in);
+	hash_beside(in);
 	count_lines(in);
 	in->too_many_lines = in->nlines > INPUT_LINES_MAX;
 }
@@ -347,6 +407,119 @@ void input_cut_lines(struct input *in)
 	in->nlines = 0;
 	in->uncut = 0;
 	if (!in->binary)
+		split_lines(in);
+}
+
+void input_finish_windows(struct input *in)
+{
+	in->windowed = 1;
+	in->next_lineno = 1;
+	hash_beside(in);
+}
+
+/* Room in the arena for `more` bytes behind its texts: a moved arena
+ * takes the lines' texts with it. */
+static void arena_reserve(struct input *in, size_t more)
+{
+	char *old = in->arena;
+
+	if (in->arena_len + more <= in->arena_alloc)
+		return;
+	in->arena_alloc = in->arena_len + more;
+	in->arena = xrealloc(in->arena, in->arena_alloc);
+	for (size_t i = 0; old && in->arena != old && i < in->nlines; i++)
+		in->lines[i].text = in->arena + (in->lines[i].text - old);
+}
+
+/* Does [s, end) hold the needle? */
+static int holds(const char *s, const char *end, const char *needle)
+{
+	return memmem(s, (size_t)(end - s), needle, strlen(needle)) != NULL;
+}
+
+size_t input_cut_window(struct input *in, size_t bytes)
+{
+	const char *s = in->data + in->raw_next, *end, *nl;
+	struct strbuf wide = STRBUF_INIT;
+	size_t before = in->nlines;
+	int wide_blanks;
+
+	if (in->raw_next >= in->size)
+		return 0;
+	end = in->size - in->raw_next > bytes ? s + bytes :
+	      in->data + in->size;
+	nl = memchr(end, '\n', (size_t)(in->data + in->size - end));
+	end = nl ? nl + 1 : in->data + in->size;
+	/* a window holds no quoted-printable (the driver cuts such a text
+	 * whole), and its no-break spaces are its own */
+	wide_blanks = holds(s, end, "\xc2\xa0") ||
+		      holds(s, end, "\xe2\x80\xaf") ||
+		      holds(s, end, "\xe2\x80\x89");
+	arena_reserve(in, arena_room((size_t)(end - s)));
+	in->next_lineno = cut_plain_lines(in, s, end, in->next_lineno,
+					  memchr(s, '\r', (size_t)(end - s))
+					  != NULL,
+					  wide_blanks ? &wide : NULL);
+	strbuf_release(&wide);
+	in->raw_from = in->raw_next;
+	in->raw_next = (size_t)(end - in->data);
+	return in->nlines - before;
+}
+
+void input_forget_lines(struct input *in, size_t n)
+{
+	size_t keep = in->nlines - n, text_from, name_from = in->names_len;
+
+	if (!n)
+		return;
+	text_from = keep ? (size_t)(in->lines[n].text - in->arena) :
+		    in->arena_len;
+	/* texts and origins were appended in line order: the first kept
+	 * line's are the first kept bytes */
+	for (size_t i = n; in->origin && i < in->nlines; i++)
+		if (in->origin[i]) {
+			name_from = in->origin[i] - 1;
+			break;
+		}
+	memmove(in->arena, in->arena + text_from, in->arena_len - text_from);
+	in->arena_len -= text_from;
+	in->arena[in->arena_len] = '\0';
+	memmove(in->lines, in->lines + n, keep * sizeof(*in->lines));
+	for (size_t i = 0; i < keep; i++)
+		in->lines[i].text -= text_from;
+	if (in->origin) {
+		memmove(in->origin, in->origin + n, keep * sizeof(*in->origin));
+		memset(in->origin + keep, 0, n * sizeof(*in->origin));
+		for (size_t i = 0; i < keep; i++)
+			if (in->origin[i])
+				in->origin[i] -= (unsigned)name_from;
+		memmove(in->names, in->names + name_from,
+			in->names_len - name_from);
+		in->names_len -= name_from;
+	}
+	if (in->indent) {
+		memmove(in->indent, in->indent + n, keep * sizeof(*in->indent));
+		memset(in->indent + keep, 0, n * sizeof(*in->indent));
+	}
+	in->nlines = keep;
+	in->window_base += n;
+}
+
+void input_cut_whole(struct input *in)
+{
+	if (!in->windowed)
+		return;
+	wait_for_hash(in);	/* (its thread reads windowed) */
+	drop_lines(in);
+	in->windowed = 0;
+	in->window_base = in->raw_from = in->raw_next = 0;
+	in->table_cells = 0;
+	in->too_many_lines = 0;
+	if (in->binary)
+		return;
+	if (too_many_newlines(in))
+		in->too_many_lines = 1;
+	else
 		split_lines(in);
 }
 
@@ -452,8 +625,10 @@ void input_release(struct input *in)
 int input_contains(const struct input *in, const char *needle)
 {
 	/* Text inputs hold no NUL (those are binary), and glibc's strstr
-	 * is several times faster than its memmem. */
-	if (in->binary)
+	 * is several times faster than its memmem.  A window of a long
+	 * text (ingest/ingest.c looks at each) ends where the next begins,
+	 * with no NUL. */
+	if (in->binary || in->data[in->size])
 		return memmem(in->data, in->size, needle, strlen(needle)) != NULL;
 	return input_find_text(in->data, needle) != NULL;
 }
