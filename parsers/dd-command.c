@@ -223,8 +223,9 @@ static int only_dd_operands(const char *text)
 /*
  * A mail client wraps a long dd command without a backslash: "dd
  * if=/dev/zero of=1.txt" then "bs=4096" and "count=1024" on lines of
- * their own.  Lines after li that hold dd operands only are joined to
- * it; returns the text (to free), NULL when none follows.
+ * their own.  Lines after li that hold dd operands only (up to
+ * COMMAND_LINES_MAX of them: dd has fewer operands) are joined to it;
+ * returns the text (to free), NULL when none follows.
  */
 char *dd_wrapped_command(struct parse_ctx *ctx, size_t li,
 			size_t *last)
@@ -232,7 +233,7 @@ char *dd_wrapped_command(struct parse_ctx *ctx, size_t li,
 	struct strbuf sb = STRBUF_INIT;
 	size_t j;
 
-	for (j = li + 1; j < ctx->in->nlines &&
+	for (j = li + 1; j < ctx->in->nlines && j - li <= COMMAND_LINES_MAX &&
 	     only_dd_operands(ctx->in->lines[j].text); j++)
 		;
 	if (j == li + 1)

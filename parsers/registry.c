@@ -134,7 +134,7 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 	size_t k;
 
 	/* the previous measurement has its labels by now */
-	if (ctx->rs->n > ctx->base)
+	if (ctx->rs->n > ctx->base && !ctx->no_label_sharing)
 		share_labels(ctx, ctx->rs->n - 1);
 	m = result_set_add_from(ctx->rs, tool, op, metric, unit, ctx->source,
 				line_source_name(ctx, li),
@@ -271,13 +271,46 @@ void parse_ctx_init(struct parse_ctx *ctx, const struct input *in,
 	ctx->diags = diags;
 	ctx->base = rs->n;
 	ctx->source = result_set_add_source(rs, in->path, NULL);
-	ctx->claimed = xcalloc(in->nlines + 1, 1);
+	ctx->claimed_alloc = in->nlines + 1;
+	ctx->claimed = xcalloc(ctx->claimed_alloc, 1);
 }
 
 void parse_ctx_recut(struct parse_ctx *ctx)
 {
 	free(ctx->claimed);
-	ctx->claimed = xcalloc(ctx->in->nlines + 1, 1);
+	ctx->claimed_alloc = ctx->in->nlines + 1;
+	ctx->claimed = xcalloc(ctx->claimed_alloc, 1);
+}
+
+void parse_ctx_window_grew(struct parse_ctx *ctx, size_t before)
+{
+	const struct input *in = ctx->in;
+	size_t old = ctx->claimed_alloc;
+
+	if (in->nlines + 1 > old) {
+		ALLOC_GROW(ctx->claimed, in->nlines + 1, ctx->claimed_alloc);
+		memset(ctx->claimed + old, 0, ctx->claimed_alloc - old);
+	}
+	for (size_t i = before; i < in->nlines; i++)
+		ctx->unclaimed += in->lines[i].len != 0;
+}
+
+void parse_ctx_forget(struct parse_ctx *ctx, size_t n)
+{
+	size_t keep = ctx->in->nlines;	/* (the input forgot them first) */
+
+	memmove(ctx->claimed, ctx->claimed + n, keep);
+	memset(ctx->claimed + keep, 0, n);
+}
+
+int parse_by_lines(struct parse_ctx *ctx, const struct parse_stream *ops)
+{
+	size_t before = ctx->rs->n, li = 0;
+	void *state = ops->begin(ctx);
+
+	ops->lines(ctx, state, &li, ctx->in->nlines);
+	ops->end(ctx, state);
+	return (int)(ctx->rs->n - before);
 }
 
 /* ---- a parse on two threads --------------------------------------------- */
@@ -377,7 +410,8 @@ void parse_in_two(struct parse_ctx *ctx, size_t n,
 
 void parse_ctx_finish(struct parse_ctx *ctx)
 {
-	if (ctx->rs->n > ctx->base)	/* the last one had no successor */
+	/* the last one had no successor */
+	if (ctx->rs->n > ctx->base && !ctx->no_label_sharing)
 		share_labels(ctx, ctx->rs->n - 1);
 }
 

@@ -52,6 +52,8 @@
 #include <string.h>
 
 #define COMMAND_LOOKBACK 400
+_Static_assert(COMMAND_LOOKBACK + 1 <= PARSE_BEHIND,
+	       "a timing's command is looked for within PARSE_BEHIND lines");
 
 static int time_detect(const struct input *in)
 {
@@ -593,26 +595,77 @@ static int read_fish(struct parse_ctx *ctx, size_t li, size_t stop)
 	return (int)(last - li + 1);
 }
 
-static int time_parse(struct parse_ctx *ctx)
-{
-	size_t before = ctx->rs->n, stop = 0;
+/* Between windows: where the last timing ended (a "time CMD" line
+ * above the next one is looked for down to there). */
+struct time_state {
+	size_t stop;
+};
 
-	for (size_t i = 0; i < ctx->in->nlines; i++) {
+static void *time_begin(struct parse_ctx *ctx)
+{
+	(void)ctx;
+	return xcalloc(1, sizeof(struct time_state));
+}
+
+/* Reads lines [*li, to); see struct parse_stream. */
+static void time_lines(struct parse_ctx *ctx, void *state, size_t *li,
+		       size_t to)
+{
+	struct time_state *st = state;
+	size_t i;
+
+	for (i = *li; i < to; i++) {
 		size_t used;
 
 		if (ctx->claimed[i])
 			continue;
-		if ((used = read_bash_block(ctx, i, stop)) ||
-		    (used = (size_t)read_fish(ctx, i, stop))) {
+		if ((used = read_bash_block(ctx, i, st->stop)) ||
+		    (used = (size_t)read_fish(ctx, i, st->stop))) {
 			i += used - 1;
-			stop = i + 1;
-		} else if (read_gnu_default(ctx, i, stop) ||
+			st->stop = i + 1;
+		} else if (read_gnu_default(ctx, i, st->stop) ||
 			   read_gnu_verbose(ctx, i) || read_zsh(ctx, i) ||
-			   read_bsd(ctx, i, stop) || read_tcsh(ctx, i, stop)) {
-			stop = i + 1;
+			   read_bsd(ctx, i, st->stop) ||
+			   read_tcsh(ctx, i, st->stop)) {
+			st->stop = i + 1;
 		}
 	}
-	return (int)(ctx->rs->n - before);
+	*li = i;
+}
+
+static void time_end(struct parse_ctx *ctx, void *state)
+{
+	(void)ctx;
+	free(state);
+}
+
+/* A timing's command is looked for up to COMMAND_LOOKBACK lines above it
+ * (and fish's rule line right above). */
+static size_t time_keep(const void *state, size_t li)
+{
+	(void)state;
+	return li > COMMAND_LOOKBACK + 1 ? li - COMMAND_LOOKBACK - 1 : 0;
+}
+
+static void time_rebase(void *state, size_t gone)
+{
+	struct time_state *st = state;
+
+	/* (the look for a command stops COMMAND_LOOKBACK lines up first) */
+	st->stop = st->stop > gone ? st->stop - gone : 0;
+}
+
+static const struct parse_stream time_stream = {
+	.begin = time_begin,
+	.lines = time_lines,
+	.end = time_end,
+	.keep = time_keep,
+	.rebase = time_rebase,
+};
+
+static int time_parse(struct parse_ctx *ctx)
+{
+	return parse_by_lines(ctx, &time_stream);
 }
 
 static const char *const time_programs[] = { "time", NULL };
@@ -625,4 +678,5 @@ const struct parser parser_time = {
 	.output_after_command = 1,
 	.detect = time_detect,
 	.parse = time_parse,
+	.stream = &time_stream,
 };
