@@ -199,6 +199,8 @@ enum load_status load_input_between(const char *path,
 	} else {
 		if (ingest_may_read_whole(&in))
 			input_finish_uncut(&in);
+		else if (ingest_read_by_windows(in.size))
+			input_finish_windows(&in);	/* a long log */
 		else
 			input_finish(&in);
 		/* (a file that shrank under its mapping has NULs for text:
