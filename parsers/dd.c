@@ -637,6 +637,7 @@ static void dd_end(struct parse_ctx *ctx, void *state)
 	reset_output(st);
 	dd_forget_commands(st);
 	dd_forget_background(st);
+	dd_forget_lines_read(st);
 	free(st);
 }
 
