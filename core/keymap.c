@@ -121,23 +121,27 @@ uint64_t hash64(uint64_t h, const void *p, size_t len)
 
 void hashmap64_init(struct hashmap64 *m)
 {
-	m->hash = NULL;
-	m->value = NULL;
+	m->slot = NULL;
 	m->n = m->cap = 0;
 }
 
 void hashmap64_release(struct hashmap64 *m)
 {
-	free(m->hash);
-	free(m->value);
+	free(m->slot);
 	hashmap64_init(m);
+}
+
+static uint64_t slot_hash(const struct hashmap64_slot *s)
+{
+	return (uint64_t)s->hash_hi << 32 | s->hash_lo;
 }
 
 static size_t find_slot64(const struct hashmap64 *m, uint64_t h)
 {
 	size_t i = (size_t)h & (m->cap - 1);
+	uint64_t at;
 
-	while (m->hash[i] && m->hash[i] != h)
+	while ((at = slot_hash(&m->slot[i])) && at != h)
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
@@ -147,18 +151,12 @@ static void grow64(struct hashmap64 *m)
 	struct hashmap64 old = *m;
 
 	m->cap = old.cap ? old.cap * 2 : 64;
-	m->hash = xcalloc(m->cap, sizeof(*m->hash));
-	m->value = xmalloc(m->cap * sizeof(*m->value));
-	for (size_t i = 0; i < old.cap; i++) {
-		if (old.hash[i]) {
-			size_t j = find_slot64(m, old.hash[i]);
-
-			m->hash[j] = old.hash[i];
-			m->value[j] = old.value[i];
-		}
-	}
-	free(old.hash);
-	free(old.value);
+	m->slot = xcalloc(m->cap, sizeof(*m->slot));
+	for (size_t i = 0; i < old.cap; i++)
+		if (slot_hash(&old.slot[i]))
+			m->slot[find_slot64(m, slot_hash(&old.slot[i]))] =
+				old.slot[i];
+	free(old.slot);
 }
 
 uint32_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, uint32_t fresh,
@@ -172,11 +170,12 @@ uint32_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, uint32_t fresh,
 	if ((m->n + 1) * 4 > m->cap * 3)
 		grow64(m);
 	i = find_slot64(m, hash);
-	*created = !m->hash[i];
+	*created = !slot_hash(&m->slot[i]);
 	if (*created) {
-		m->hash[i] = hash;
-		m->value[i] = fresh;
+		m->slot[i].hash_lo = (uint32_t)hash;
+		m->slot[i].hash_hi = (uint32_t)(hash >> 32);
+		m->slot[i].value = fresh;
 		m->n++;
 	}
-	return &m->value[i];
+	return &m->slot[i].value;
 }

@@ -56,9 +56,15 @@ uint64_t hash64(uint64_t h, const void *p, size_t len);
  * took four times the memory of their values).  The values are line
  * numbers and indices, below 2^32.
  */
+struct hashmap64_slot {
+	/* the hash in two halves: 12 bytes a slot, and a lookup that
+	 * misses the cache misses it once, not in two arrays */
+	uint32_t hash_lo, hash_hi;	/* 0: empty (a hash of 0 is 1) */
+	uint32_t value;
+};
+
 struct hashmap64 {
-	uint64_t *hash;		/* 0: empty slot (a hash of 0 is stored as 1) */
-	uint32_t *value;
+	struct hashmap64_slot *slot;
 	size_t n, cap;		/* cap is 0 or a power of two */
 };
 
