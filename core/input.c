@@ -461,6 +461,9 @@ size_t input_cut_window(struct input *in, size_t bytes)
 					  != NULL,
 					  wide_blanks ? &wide : NULL);
 	strbuf_release(&wide);
+	ALLOC_GROW(in->raw_copy, (size_t)(end - s) + 1, in->raw_copy_alloc);
+	memcpy(in->raw_copy, s, (size_t)(end - s));
+	in->raw_copy[end - s] = '\0';
 	in->raw_from = in->raw_next;
 	in->raw_next = (size_t)(end - in->data);
 	return in->nlines - before;
@@ -614,6 +617,7 @@ void input_release(struct input *in)
 {
 	wait_for_hash(in);	/* it reads data */
 	free(in->nl_before);
+	free(in->raw_copy);
 	free(in->path);
 	free(in->name);
 	if (!filemap_close(in->data))

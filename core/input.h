@@ -111,6 +111,10 @@ struct input {
 	size_t window_base, raw_from, raw_next;
 	unsigned next_lineno;
 	size_t arena_alloc, names_alloc;
+	/* The raw bytes cut last, NUL-terminated: a window's text is
+	 * searched as a whole text is (strstr()), not with bounds. */
+	char *raw_copy;
+	size_t raw_copy_alloc;
 };
 
 /*

@@ -34,15 +34,16 @@ void fold_release(struct fold *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* One string of a key: the 0xff separates "ab","c" from "a","bc". */
+/* One string of a key (hash64() mixes in its length: "ab","c" and
+ * "a","bc" differ). */
 static uint64_t hash_part(uint64_t h, const char *s)
 {
-	return fnv1a(h, s) ^ 0xff;
+	return hash64(h, s, strlen(s));
 }
 
 static uint64_t measurement_hash(const struct measurement *m)
 {
-	uint64_t h = FNV1A_INIT;
+	uint64_t h = HASH64_INIT;
 
 	h = hash_part(h, m->tool);
 	h = hash_part(h, m->op);

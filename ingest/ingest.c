@@ -24,7 +24,6 @@
  * after it) and sees every claim its predecessors make there.  The
  * context pass reads up to where no parser claims any more.
  */
-#define _GNU_SOURCE
 #include "ingest.h"
 #include "context.h"
 #include "fold.h"
@@ -141,7 +140,7 @@ static int refused(const struct input *in, struct diag_list *diags,
 /* ---- the parsers, the context pass and the fold of one input ---------- */
 
 /* Raw bytes a window adds (to a line's end). */
-#define WINDOW_BYTES ((size_t)4 << 20)
+#define WINDOW_BYTES ((size_t)1 << 20)
 /* How far short of the parser before it each parser stops in a window:
  * past the lines its predecessor may claim yet, and those it looks at. */
 #define PARSER_STAGGER (PARSE_BEHIND + 2 * PARSE_AHEAD)
@@ -446,11 +445,9 @@ int ingest_read_by_windows(size_t size)
 static int needs_whole(const struct input *in)
 {
 	static const char *const marks[] = { "=3D", "```", "~~~", NULL };
-	const char *s = in->data + in->raw_from;
-	size_t n = in->raw_next - in->raw_from;
 
 	for (size_t k = 0; marks[k]; k++)
-		if (memmem(s, n, marks[k], strlen(marks[k])))
+		if (strstr(in->raw_copy, marks[k]))
 			return 1;
 	return in->too_many_lines;
 }
@@ -461,7 +458,7 @@ static int detect_window(const struct parser *p, const struct input *in,
 {
 	struct input view = *in;
 
-	view.data = in->data + in->raw_from;
+	view.data = in->raw_copy;
 	view.size = in->raw_next - in->raw_from;
 	view.lines = in->lines + from;
 	view.nlines = in->nlines - from;
