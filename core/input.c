@@ -431,17 +431,11 @@ static void arena_reserve(struct input *in, size_t more)
 		in->lines[i].text = in->arena + (in->lines[i].text - old);
 }
 
-/* Does [s, end) hold the needle? */
-static int holds(const char *s, const char *end, const char *needle)
-{
-	return memmem(s, (size_t)(end - s), needle, strlen(needle)) != NULL;
-}
-
 size_t input_cut_window(struct input *in, size_t bytes)
 {
 	const char *s = in->data + in->raw_next, *end, *nl;
 	struct strbuf wide = STRBUF_INIT;
-	size_t before = in->nlines;
+	size_t before = in->nlines, len;
 	int wide_blanks;
 
 	if (in->raw_next >= in->size)
@@ -450,22 +444,21 @@ size_t input_cut_window(struct input *in, size_t bytes)
 	      in->data + in->size;
 	nl = memchr(end, '\n', (size_t)(in->data + in->size - end));
 	end = nl ? nl + 1 : in->data + in->size;
-	/* a window holds no quoted-printable (the driver cuts such a text
-	 * whole), and its no-break spaces are its own */
-	wide_blanks = holds(s, end, "\xc2\xa0") ||
-		      holds(s, end, "\xe2\x80\xaf") ||
-		      holds(s, end, "\xe2\x80\x89");
-	arena_reserve(in, arena_room((size_t)(end - s)));
-	in->next_lineno = cut_plain_lines(in, s, end, in->next_lineno,
-					  memchr(s, '\r', (size_t)(end - s))
-					  != NULL,
-					  wide_blanks ? &wide : NULL);
-	strbuf_release(&wide);
-	ALLOC_GROW(in->raw_copy, (size_t)(end - s) + 1, in->raw_copy_alloc);
-	memcpy(in->raw_copy, s, (size_t)(end - s));
-	in->raw_copy[end - s] = '\0';
+	len = (size_t)(end - s);
+	ALLOC_GROW(in->raw_copy, len + 1, in->raw_copy_alloc);
+	memcpy(in->raw_copy, s, len);
+	in->raw_copy[len] = '\0';
 	in->raw_from = in->raw_next;
 	in->raw_next = (size_t)(end - in->data);
+	/* a window holds no quoted-printable (the driver cuts such a text
+	 * whole), and its no-break spaces are its own */
+	wide_blanks = input_has_wide_blanks(in->raw_copy, 0);
+	arena_reserve(in, arena_room(len));
+	in->next_lineno = cut_plain_lines(in, in->raw_copy,
+					  in->raw_copy + len, in->next_lineno,
+					  memchr(in->raw_copy, '\r', len) != NULL,
+					  wide_blanks ? &wide : NULL);
+	strbuf_release(&wide);
 	return in->nlines - before;
 }
 
