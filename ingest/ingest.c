@@ -211,6 +211,8 @@ static struct reader *add_reader(struct ingest *g, unsigned rank)
 	r->p = g->list[rank];
 	r->rank = rank;
 	diag_list_init(&r->held);
+	/* (held by windows only: a long log's, as long as the log's own) */
+	r->held.spill_after = g->ctx->diags->spill_after;
 	return r;
 }
 
@@ -260,13 +262,13 @@ static void call_begin(struct ingest *g, struct reader *r, struct call *c)
 	c->before_m = g->ctx->rs->n;
 	if (r != g->r && g->ctx->in->windowed)
 		g->ctx->diags = &r->held;
-	c->before_d = g->ctx->diags->n;
+	c->before_d = diag_total(g->ctx->diags);
 }
 
 static void call_end(struct ingest *g, struct reader *r,
 		     const struct call *c)
 {
-	if (g->ctx->diags->n > c->before_d)
+	if (diag_total(g->ctx->diags) > c->before_d)
 		r->said = 1;
 	g->ctx->diags = c->own;
 	tag_new(g, r, c->before_m);
@@ -667,7 +669,7 @@ static int try_windows(struct ingest *g, struct parse_ctx *ctx,
 		       struct diag_list *diags)
 {
 	struct result_set *rs = ctx->rs;
-	size_t before_d = diags->n;
+	size_t before_d = diag_total(diags);
 
 	if (!parse_windows(g))
 		return 1;
