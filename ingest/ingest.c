@@ -27,11 +27,13 @@
 #include "ingest.h"
 #include "context.h"
 #include "fold.h"
+#include "../core/cpus.h"
 #include "../core/keymap.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,7 +158,21 @@ struct reader {
 	 * whole read has each parser's after those of the one before) */
 	struct diag_list held;
 	int said;		/* it emitted a measurement or a message */
+	/*
+	 * By windows, each parser reads in a context of its own, the first
+	 * on a thread of its own beside the others (parse_ctx_fork()):
+	 * what it emitted waits in out, and the lines it claimed are
+	 * counted down from FORK_UNCLAIMED, until merge_reader().
+	 */
+	struct parse_ctx fork;
+	struct result_set out;
+	int forked;
+	const struct parse_ctx *parent;	/* the input's context */
+	pthread_t thread;
+	size_t thread_to;	/* the line its thread reads to */
 };
+
+#define FORK_UNCLAIMED ((size_t)1 << 62)
 
 /* Of measurement rs->m[ctx->base + k] while it is not folded. */
 struct pending {
@@ -182,18 +198,29 @@ struct ingest {
 static void ingest_init(struct ingest *g, struct input *in,
 			struct parse_ctx *ctx, const struct parser *const *list)
 {
+	size_t n = 0;
+
 	memset(g, 0, sizeof(*g));
 	g->in = in;
 	g->ctx = ctx;
 	g->list = list;
 	g->label = 1;
+	while (list[n])
+		n++;
+	/* (never moved: a forked context points into its reader) */
+	g->r = xcalloc(n + 1, sizeof(*g->r));
 	fold_init(&g->fold, ctx->rs, ctx->base, ctx->in->uncut);
 }
 
 static void ingest_release(struct ingest *g)
 {
-	for (size_t i = 0; i < g->nr; i++)
+	for (size_t i = 0; i < g->nr; i++) {
 		diag_list_release(&g->r[i].held);
+		if (g->r[i].forked) {
+			parse_ctx_fork_release(&g->r[i].fork);
+			result_set_release(&g->r[i].out);
+		}
+	}
 	free(g->r);
 	context_end(g->cp);
 	fold_release(&g->fold);
@@ -203,11 +230,8 @@ static void ingest_release(struct ingest *g)
 
 static struct reader *add_reader(struct ingest *g, unsigned rank)
 {
-	struct reader *r;
+	struct reader *r = &g->r[g->nr++];
 
-	g->r = xrealloc(g->r, (g->nr + 1) * sizeof(*g->r));
-	r = &g->r[g->nr++];
-	memset(r, 0, sizeof(*r));
 	r->p = g->list[rank];
 	r->rank = rank;
 	diag_list_init(&r->held);
@@ -458,8 +482,15 @@ static int needs_whole(const struct input *in)
 static int detect_window(const struct parser *p, const struct input *in,
 			 size_t from)
 {
-	struct input view = *in;
+	struct input view;
 
+	/* (not a copy of *in: its hash and binary test are still being
+	 * written on another thread; a binary text is read whole after) */
+	memset(&view, 0, sizeof(view));
+	view.path = in->path;
+	view.name = in->name;
+	view.names = in->names;
+	view.names_len = in->names_len;
 	view.data = in->raw_copy;
 	view.size = in->raw_next - in->raw_from;
 	view.lines = in->lines + from;
@@ -467,6 +498,68 @@ static int detect_window(const struct parser *p, const struct input *in,
 	view.origin = in->origin ? in->origin + from : NULL;
 	view.indent = in->indent ? in->indent + from : NULL;
 	return p->detect(&view);
+}
+
+/* r reads in a context of its own (see struct reader). */
+static void fork_reader(struct ingest *g, struct reader *r)
+{
+	result_set_init(&r->out);
+	parse_ctx_fork(&r->fork, g->ctx, &r->out,
+		       r == g->r ? g->ctx->diags : &r->held);
+	r->fork.unclaimed = FORK_UNCLAIMED;
+	r->forked = 1;
+	r->parent = g->ctx;
+	r->state = r->p->stream->begin(&r->fork);
+}
+
+/* r reads on to line `to` (its stream's end, with to SIZE_MAX).  Safe
+ * on a thread of its own: it touches r and the lines it claims. */
+static void reader_lines(struct reader *r, size_t to)
+{
+	const struct parse_ctx *parent = r->parent;
+	size_t before_d = diag_total(r->fork.diags);
+
+	r->fork.claimed = parent->claimed;
+	r->fork.claimed_alloc = parent->claimed_alloc;
+	if (to == SIZE_MAX) {
+		r->p->stream->end(&r->fork, r->state);
+		r->state = NULL;
+	} else if (r->next < to) {
+		r->p->stream->lines(&r->fork, r->state, &r->next, to);
+	}
+	if (diag_total(r->fork.diags) > before_d)
+		r->said = 1;
+}
+
+static void *reader_thread(void *arg)
+{
+	struct reader *r = arg;
+
+	reader_lines(r, r->thread_to);
+	return NULL;
+}
+
+/* What r emitted and claimed since the last merge, into the input's. */
+static void merge_reader(struct ingest *g, struct reader *r)
+{
+	struct parse_ctx *ctx = g->ctx;
+	struct result_set *rs = ctx->rs;
+	size_t n = r->out.n, before = rs->n, k = rs->n - ctx->base;
+
+	ALLOC_GROW(rs->m, rs->n + n, rs->alloc);
+	ALLOC_GROW(ctx->first_index, k + n, ctx->first_alloc);
+	if (n) {
+		memcpy(rs->m + rs->n, r->out.m, n * sizeof(*rs->m));
+		memcpy(ctx->first_index + k, r->fork.first_index,
+		       n * sizeof(*ctx->first_index));
+	}
+	rs->n += n;
+	r->out.n = 0;
+	ctx->unclaimed -= FORK_UNCLAIMED - r->fork.unclaimed;
+	r->fork.unclaimed = FORK_UNCLAIMED;
+	if (!ctx->tool_version)
+		ctx->tool_version = r->fork.tool_version;
+	tag_new(g, r, before);
 }
 
 /*
@@ -491,7 +584,7 @@ static int find_readers(struct ingest *g, size_t from, int first)
 			continue;
 		if (!first || !g->list[i]->stream)
 			return -1;
-		add_reader(g, i)->state = g->list[i]->stream->begin(g->ctx);
+		fork_reader(g, add_reader(g, i));
 		k++;
 	}
 	return 0;
@@ -508,32 +601,6 @@ static size_t last_nonblank(const struct input *in, size_t below)
 static size_t minus(size_t a, size_t b)
 {
 	return a > b ? a - b : 0;
-}
-
-/*
- * Each parser reads on to its line of the window (all of it when the
- * text ended); returns the line below which no parser claims any more.
- */
-static size_t parse_window(struct ingest *g, int at_end)
-{
-	const struct input *in = g->ctx->in;
-	size_t to = at_end ? in->nlines :
-		    last_nonblank(in, minus(in->nlines, PARSE_AHEAD));
-
-	for (size_t i = 0; i < g->nr; i++) {
-		struct reader *r = &g->r[i];
-
-		if (r->next < to) {
-			struct call c;
-
-			call_begin(g, r, &c);
-			r->p->stream->lines(g->ctx, r->state, &r->next, to);
-			call_end(g, r, &c);
-		}
-		if (!at_end)
-			to = minus(to, PARSER_STAGGER);
-	}
-	return at_end ? in->nlines : to;
 }
 
 /*
@@ -577,19 +644,60 @@ static void forget_lines(struct ingest *g, size_t n)
 	memset(g->measured + held, 0, n);
 }
 
+/*
+ * Each parser reads on to its line of the window, the first on a thread
+ * of its own where a CPU is spare; the others meanwhile read up to where
+ * the first had read before (and PARSER_STAGGER short of each other), so
+ * that no line one claims is a line another reads.  Then the lines
+ * below which none claims any more are labelled and folded, still beside
+ * the first.  At the end of the text, all read to the end in turn.
+ */
+static void read_window(struct ingest *g, int at_end)
+{
+	const struct input *in = g->ctx->in;
+	struct reader *first = &g->r[0];
+	size_t behind = first->next, to, upto;
+	int threaded;
+
+	if (at_end) {
+		for (size_t i = 0; i < g->nr; i++) {
+			reader_lines(&g->r[i], in->nlines);
+			merge_reader(g, &g->r[i]);
+		}
+		context_scan(g->cp, in->nlines, g->measured);
+		fold_ready(g, in->nlines);
+		return;
+	}
+	to = last_nonblank(in, minus(in->nlines, PARSE_AHEAD));
+	first->thread_to = to;
+	threaded = storan_cpus() > 1 &&
+		   !pthread_create(&first->thread, NULL, reader_thread, first);
+	if (!threaded)
+		reader_lines(first, to);
+	to = to < behind ? to : behind;
+	for (size_t i = 1; i < g->nr; i++) {
+		to = minus(to, PARSER_STAGGER);
+		reader_lines(&g->r[i], to);
+		merge_reader(g, &g->r[i]);
+	}
+	upto = last_nonblank(in, minus(to, PARSER_STAGGER + PARSE_BEHIND +
+					   CONTEXT_AHEAD));
+	context_scan(g->cp, upto, g->measured);
+	fold_ready(g, upto);
+	if (threaded)
+		pthread_join(first->thread, NULL);
+	merge_reader(g, first);
+	forget_lines(g, keep_from(g, upto));
+}
+
 /* The parsers' ends, and the rest of the input folded. */
 static void end_windows(struct ingest *g)
 {
 	struct parse_ctx *ctx = g->ctx;
 
 	for (size_t i = 0; i < g->nr; i++) {
-		struct reader *r = &g->r[i];
-		struct call c;
-
-		call_begin(g, r, &c);
-		r->p->stream->end(ctx, r->state);
-		call_end(g, r, &c);
-		r->state = NULL;
+		reader_lines(&g->r[i], SIZE_MAX);
+		merge_reader(g, &g->r[i]);
 	}
 	context_scan(g->cp, ctx->in->nlines, g->measured);
 	fold_ready(g, SIZE_MAX);
@@ -612,8 +720,6 @@ static int parse_windows(struct ingest *g)
 
 	ctx->no_label_sharing = 1;
 	do {
-		size_t upto;
-
 		from = in->nlines;
 		input_cut_window(in, bytes);
 		at_end = in->raw_next >= in->size;
@@ -628,14 +734,7 @@ static int parse_windows(struct ingest *g)
 			g->cp = context_begin(ctx, 0);
 		first = 0;
 		input_drop_read(in, in->raw_from, in->raw_next);
-		upto = parse_window(g, at_end);
-		upto = at_end ? in->nlines :
-		       last_nonblank(in, minus(upto, PARSE_BEHIND +
-						CONTEXT_AHEAD));
-		context_scan(g->cp, upto, g->measured);
-		fold_ready(g, upto);
-		if (!at_end)
-			forget_lines(g, keep_from(g, upto));
+		read_window(g, at_end);
 	} while (!at_end);
 	end_windows(g);
 	input_sha256(in);	/* (waits for the binary test) */
@@ -675,7 +774,7 @@ static int try_windows(struct ingest *g, struct parse_ctx *ctx,
 		return 1;
 	for (size_t i = 0; i < g->nr; i++)
 		if (g->r[i].state)
-			g->r[i].p->stream->end(ctx, g->r[i].state);
+			reader_lines(&g->r[i], SIZE_MAX);
 	ingest_release(g);
 	result_set_truncate(rs, ctx->base, ctx->source);
 	diag_list_truncate(diags, before_d);

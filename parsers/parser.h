@@ -242,6 +242,17 @@ void parse_ctx_recut(struct parse_ctx *ctx);
  * the caller moves first_index[].
  */
 void parse_ctx_window_grew(struct parse_ctx *ctx, size_t before);
+/*
+ * A context for one parser that runs beside others (its own thread): the
+ * parent's input, claims and settings, its own result set rs (from rs->n
+ * on), messages and memo tables (the pasted-copy one: each parser's keys
+ * are its own).  The caller moves what it emitted, and its claims count
+ * (unclaimed), to the parent.  parse_ctx_fork_release() frees its
+ * tables, not rs nor diags.
+ */
+void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
+		    struct result_set *rs, struct diag_list *diags);
+void parse_ctx_fork_release(struct parse_ctx *child);
 void parse_ctx_forget(struct parse_ctx *ctx, size_t n);
 void parse_ctx_finish(struct parse_ctx *ctx);
 void parse_ctx_release(struct parse_ctx *ctx);

@@ -333,23 +333,43 @@ static void *emit_half(void *p)
 	return NULL;
 }
 
+void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
+		    struct result_set *rs, struct diag_list *diags)
+{
+	*child = *parent;
+	child->rs = rs;
+	child->diags = diags;
+	child->first_index = NULL;
+	child->first_alloc = 0;
+	child->base = rs->n;
+	child->seen = NULL;
+	child->label_sets = NULL;
+	child->last_shared = NULL;
+	strbuf_init(&child->label_key);
+}
+
+void parse_ctx_fork_release(struct parse_ctx *child)
+{
+	free(child->first_index);
+	if (child->seen) {
+		hashmap64_release(child->seen);
+		free(child->seen);
+	}
+	if (child->label_sets) {
+		keymap_release(child->label_sets);
+		free(child->label_sets);
+	}
+	strbuf_release(&child->label_key);
+	memset(child, 0, sizeof(*child));
+}
+
 /* The parent's input and settings; a result set, messages and memo
  * tables of its own. */
-static void parse_ctx_fork(const struct parse_ctx *parent,
-			   struct parse_half *h)
+static void fork_half(const struct parse_ctx *parent, struct parse_half *h)
 {
 	result_set_init(&h->rs);
 	diag_list_init(&h->diags);
-	h->ctx = *parent;
-	h->ctx.rs = &h->rs;
-	h->ctx.diags = &h->diags;
-	h->ctx.first_index = NULL;
-	h->ctx.first_alloc = 0;
-	h->ctx.base = 0;
-	h->ctx.seen = NULL;
-	h->ctx.label_sets = NULL;
-	h->ctx.last_shared = NULL;
-	strbuf_init(&h->ctx.label_key);
+	parse_ctx_fork(&h->ctx, parent, &h->rs, &h->diags);
 	h->unclaimed_at_fork = parent->unclaimed;
 }
 
@@ -373,16 +393,7 @@ static void parse_ctx_join(struct parse_ctx *ctx, struct parse_half *h)
 		ctx->tool_version = h->ctx.tool_version;
 	diag_list_take(ctx->diags, &h->diags);
 	free(h->rs.m);
-	free(h->ctx.first_index);
-	if (h->ctx.seen) {
-		hashmap64_release(h->ctx.seen);
-		free(h->ctx.seen);
-	}
-	if (h->ctx.label_sets) {
-		keymap_release(h->ctx.label_sets);
-		free(h->ctx.label_sets);
-	}
-	strbuf_release(&h->ctx.label_key);
+	parse_ctx_fork_release(&h->ctx);
 }
 
 void parse_in_two(struct parse_ctx *ctx, size_t n,
@@ -393,7 +404,7 @@ void parse_in_two(struct parse_ctx *ctx, size_t n,
 	struct parse_half *h = xcalloc(1, sizeof(*h));
 	pthread_t tid;
 
-	parse_ctx_fork(ctx, h);
+	fork_half(ctx, h);
 	h->from = n / 2;
 	h->to = n;
 	h->emit = emit;
