@@ -462,6 +462,115 @@ size_t input_cut_window(struct input *in, size_t bytes)
 	return in->nlines - before;
 }
 
+void input_stage_begin(struct input *stage, const struct input *in)
+{
+	const struct input_line *last = in->nlines ?
+					&in->lines[in->nlines - 1] : NULL;
+
+	stage->path = in->path;
+	stage->name = in->name;
+	stage->data = in->data;
+	stage->size = in->size;
+	stage->windowed = 1;
+	stage->raw_next = in->raw_next;
+	stage->next_lineno = in->next_lineno;
+	stage->table_cells = in->table_cells;
+	stage->runs_output_tool = in->runs_output_tool;
+	stage->too_many_lines = 0;
+	if (stage->origin)
+		memset(stage->origin, 0, stage->nlines * sizeof(*stage->origin));
+	if (stage->indent)
+		memset(stage->indent, 0, stage->nlines * sizeof(*stage->indent));
+	stage->nlines = stage->arena_len = stage->names_len = 0;
+	stage->stage_seed = last != NULL;
+	if (!last)
+		return;
+	/* the line before, which cutting a table row looks back at */
+	arena_reserve(stage, last->len + 1);
+	input_grow_lines(stage, 1);
+	stage->lines[0] = *last;
+	stage->lines[0].text = memcpy(stage->arena, last->text, last->len + 1);
+	stage->arena_len = last->len + 1;
+	stage->nlines = 1;
+}
+
+/* The origins of the staged lines from `from` on, after in's. */
+static void adopt_origins(struct input *in, const struct input *stage,
+			  size_t from, size_t at)
+{
+	size_t name_from = stage->names_len;
+
+	for (size_t i = from; i < stage->nlines; i++)
+		if (stage->origin[i]) {
+			name_from = stage->origin[i] - 1;
+			break;
+		}
+	if (name_from == stage->names_len)
+		return;
+	ALLOC_GROW(in->names, in->names_len + stage->names_len - name_from,
+		   in->names_alloc);
+	memcpy(in->names + in->names_len, stage->names + name_from,
+	       stage->names_len - name_from);
+	if (!in->origin)
+		in->origin = xcalloc(in->lines_alloc, sizeof(*in->origin));
+	for (size_t i = from; i < stage->nlines; i++)
+		if (stage->origin[i])
+			in->origin[at + i - from] = stage->origin[i] -
+						    (unsigned)name_from +
+						    (unsigned)in->names_len;
+	in->names_len += stage->names_len - name_from;
+}
+
+void input_stage_adopt(struct input *in, struct input *stage)
+{
+	size_t from = stage->stage_seed, n = stage->nlines - from, at;
+	size_t text_from = n ? (size_t)(stage->lines[from].text -
+					stage->arena) : stage->arena_len;
+	size_t text_len = stage->arena_len - text_from;
+	char *dst, *swap = in->raw_copy;
+	size_t swap_alloc = in->raw_copy_alloc;
+
+	arena_reserve(in, text_len + 1);
+	input_grow_lines(in, in->nlines + n);
+	at = in->nlines;
+	dst = in->arena + in->arena_len;
+	memcpy(dst, stage->arena + text_from, text_len);
+	for (size_t i = 0; i < n; i++) {
+		in->lines[at + i] = stage->lines[from + i];
+		in->lines[at + i].text = dst + (stage->lines[from + i].text -
+						(stage->arena + text_from));
+	}
+	if (stage->origin)
+		adopt_origins(in, stage, from, at);
+	if (stage->indent) {
+		if (!in->indent)
+			in->indent = xcalloc(in->lines_alloc,
+					     sizeof(*in->indent));
+		memcpy(in->indent + at, stage->indent + from,
+		       n * sizeof(*in->indent));
+	}
+	in->nlines += n;
+	in->arena_len += text_len;
+	in->arena[in->arena_len] = '\0';
+	in->raw_from = stage->raw_from;
+	in->raw_next = stage->raw_next;
+	in->next_lineno = stage->next_lineno;
+	in->table_cells = stage->table_cells;
+	in->too_many_lines |= stage->too_many_lines;
+	/* the raw copies change places: each keeps its buffer for reuse */
+	in->raw_copy = stage->raw_copy;
+	in->raw_copy_alloc = stage->raw_copy_alloc;
+	stage->raw_copy = swap;
+	stage->raw_copy_alloc = swap_alloc;
+}
+
+void input_stage_release(struct input *stage)
+{
+	drop_lines(stage);
+	free(stage->raw_copy);
+	memset(stage, 0, sizeof(*stage));
+}
+
 void input_forget_lines(struct input *in, size_t n)
 {
 	size_t keep = in->nlines - n, text_from, name_from = in->names_len;

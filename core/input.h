@@ -115,6 +115,7 @@ struct input {
 	 * searched as a whole text is (strstr()), not with bounds. */
 	char *raw_copy;
 	size_t raw_copy_alloc;
+	int stage_seed;		/* a stage's first line is in's last */
 };
 
 /*
@@ -167,6 +168,16 @@ void input_finish_windows(struct input *in);
 size_t input_cut_window(struct input *in, size_t bytes);
 void input_forget_lines(struct input *in, size_t n);
 void input_cut_whole(struct input *in);
+/*
+ * The next window cut beside the readers of the lines held (on another
+ * thread, which only reads in): input_stage_begin() makes stage (zeroed
+ * the first time, kept between windows for its buffers) go on where in
+ * stopped, input_cut_window(stage, ...) cuts, and input_stage_adopt()
+ * puts its lines behind in's.  input_stage_release() frees a stage.
+ */
+void input_stage_begin(struct input *stage, const struct input *in);
+void input_stage_adopt(struct input *in, struct input *stage);
+void input_stage_release(struct input *stage);
 /* The SHA-256 in hex, once it is made. */
 const char *input_sha256(struct input *in);
 /* SHA-256 of any bytes, as 64 hex digits (the store hashes keys). */

@@ -193,6 +193,12 @@ struct ingest {
 	size_t pend_alloc;
 	unsigned char *measured;	/* per line: a measurement read there */
 	size_t measured_alloc;
+	/* By windows: the next one, cut beside the readers of this one,
+	 * and whether it needs a whole read (needs_whole(), a parser found
+	 * there first). */
+	struct input stage;
+	int stage_whole;
+	size_t window_bytes;
 };
 
 static void ingest_init(struct ingest *g, struct input *in,
@@ -226,6 +232,7 @@ static void ingest_release(struct ingest *g)
 	fold_release(&g->fold);
 	free(g->pend);
 	free(g->measured);
+	input_stage_release(&g->stage);
 }
 
 static struct reader *add_reader(struct ingest *g, unsigned rank)
@@ -531,11 +538,28 @@ static void reader_lines(struct reader *r, size_t to)
 		r->said = 1;
 }
 
-static void *reader_thread(void *arg)
-{
-	struct reader *r = arg;
+static int needs_whole(const struct input *in);
+static int find_readers(struct ingest *g, const struct input *in,
+			size_t from, int first);
 
-	reader_lines(r, r->thread_to);
+/*
+ * The first parser's share of a window: its lines, then the next window
+ * cut and looked at (only reading the input held and the readers'
+ * ranks), unless this one is the last.
+ */
+static void *first_reader_job(void *arg)
+{
+	struct ingest *g = arg;
+	struct input *stage = &g->stage;
+
+	reader_lines(&g->r[0], g->r[0].thread_to);
+	if (g->in->raw_next >= g->in->size)
+		return NULL;
+	input_stage_begin(stage, g->in);
+	input_cut_window(stage, g->window_bytes);
+	input_drop_read(g->in, stage->raw_from, stage->raw_next);
+	g->stage_whole = needs_whole(stage) ||
+			 find_readers(g, stage, (size_t)stage->stage_seed, 0);
 	return NULL;
 }
 
@@ -568,9 +592,9 @@ static void merge_reader(struct ingest *g, struct reader *r)
  * in a later one they must be among them, each having read the text
  * from its start as in a whole read.  0, or -1: read it whole.
  */
-static int find_readers(struct ingest *g, size_t from, int first)
+static int find_readers(struct ingest *g, const struct input *in,
+			size_t from, int first)
 {
-	const struct input *in = g->ctx->in;
 	size_t k = 0;
 
 	for (unsigned i = 0; g->list[i]; i++) {
@@ -671,9 +695,9 @@ static void read_window(struct ingest *g, int at_end)
 	to = last_nonblank(in, minus(in->nlines, PARSE_AHEAD));
 	first->thread_to = to;
 	threaded = storan_cpus() > 1 &&
-		   !pthread_create(&first->thread, NULL, reader_thread, first);
+		   !pthread_create(&first->thread, NULL, first_reader_job, g);
 	if (!threaded)
-		reader_lines(first, to);
+		first_reader_job(g);
 	to = to < behind ? to : behind;
 	for (size_t i = 1; i < g->nr; i++) {
 		to = minus(to, PARSER_STAGGER);
@@ -715,27 +739,32 @@ static int parse_windows(struct ingest *g)
 {
 	struct parse_ctx *ctx = g->ctx;
 	struct input *in = g->in;
-	size_t bytes = window_bytes(), from;
-	int first = 1, at_end;
+	size_t from;
 
 	ctx->no_label_sharing = 1;
-	do {
-		from = in->nlines;
-		input_cut_window(in, bytes);
-		at_end = in->raw_next >= in->size;
-		parse_ctx_window_grew(ctx, from);
+	g->window_bytes = window_bytes();
+	input_cut_window(in, g->window_bytes);
+	parse_ctx_window_grew(ctx, 0);
+	/* (a front matter is the first lines of a Markdown post; a text
+	 * with no output in its first window is no log) */
+	if (needs_whole(in) || find_readers(g, in, 0, 1) || !g->nr ||
+	    !strcmp(in->lines[0].text, "---"))
+		return -1;
+	g->cp = context_begin(ctx, 0);
+	input_drop_read(in, in->raw_from, in->raw_next);
+	for (;;) {
+		int at_end = in->raw_next >= in->size;
+
 		grow_measured(g);
-		/* (a front matter is the first lines of a Markdown post; a
-		 * text with no output in its first window is no log) */
-		if (needs_whole(in) || find_readers(g, from, first) ||
-		    (first && (!g->nr || !strcmp(in->lines[0].text, "---"))))
+		read_window(g, at_end);		/* (and cuts the next one) */
+		if (at_end)
+			break;
+		from = in->nlines;
+		input_stage_adopt(in, &g->stage);
+		parse_ctx_window_grew(ctx, from);
+		if (g->stage_whole)
 			return -1;
-		if (first)
-			g->cp = context_begin(ctx, 0);
-		first = 0;
-		input_drop_read(in, in->raw_from, in->raw_next);
-		read_window(g, at_end);
-	} while (!at_end);
+	}
 	end_windows(g);
 	input_sha256(in);	/* (waits for the binary test) */
 	if (in->binary)
