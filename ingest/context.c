@@ -944,12 +944,13 @@ static unsigned char fence_state(struct context_pass *cp, size_t i)
  * drop and the cached read after that are two measurements, not two runs
  * of one: the Arch wiki's SSD benchmark reads 170 MB/s, then 7.0 GB/s.
  */
-static void scan_cache_drop(struct context_pass *cp, size_t i, int measured)
+static void scan_cache_drop(struct context_pass *cp, size_t i,
+			    unsigned char flags)
 {
 	struct parse_ctx *ctx = cp->ctx;
 	const struct input_line *l = &ctx->in->lines[i];
 
-	if (line_drops_cache(l->text)) {
+	if (!(flags & LINE_NO_DROP) && line_drops_cache(l->text)) {
 		const char *origin = input_line_origin(ctx->in, l);
 
 		result_set_add_cache_drop(ctx->rs, ctx->source,
@@ -962,7 +963,7 @@ static void scan_cache_drop(struct context_pass *cp, size_t i, int measured)
 		cp->drop_pending = 0;	/* the next run, or prose */
 	}
 	cp->cold[i] = (unsigned char)cp->drop_pending;
-	cp->drop_seen |= cp->drop_pending && measured;
+	cp->drop_seen |= cp->drop_pending && (flags & LINE_MEASURED);
 }
 
 /*
@@ -1013,7 +1014,7 @@ static void scan_heading(struct context_pass *cp, size_t i)
 }
 
 void context_scan(struct context_pass *cp, size_t to,
-		  const unsigned char *measured)
+		  const unsigned char *flags)
 {
 	const struct parse_ctx *ctx = cp->ctx;
 
@@ -1021,7 +1022,7 @@ void context_scan(struct context_pass *cp, size_t to,
 	for (size_t i = cp->scanned; i < to; i++) {
 		const struct input_line *l = &ctx->in->lines[i];
 
-		scan_cache_drop(cp, i, measured[i]);
+		scan_cache_drop(cp, i, flags[i]);
 		cp->fenced[i] = fence_state(cp, i);
 		scan_heading(cp, i);
 		/* prose: neither blank, nor a prompt, nor a run counter

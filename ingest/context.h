@@ -67,11 +67,14 @@ void context_end(struct context_pass *cp);
 /*
  * Reads the lines up to `to`: the heading and command in force at each,
  * the cache drops (recorded in ctx->rs, struct cache_drop, for storan
- * check) and the prose lines.  measured[i]: a measurement was read from
- * line i.
+ * check) and the prose lines.  flags[i]: LINE_MEASURED when a
+ * measurement was read from line i, LINE_NO_DROP when the raw text it
+ * came from names no cache drop (so line_drops_cache() need not look: a
+ * log's million lines were three searches each).
  */
+enum context_line_flags { LINE_MEASURED = 1 << 0, LINE_NO_DROP = 1 << 1 };
 void context_scan(struct context_pass *cp, size_t to,
-		  const unsigned char *measured);
+		  const unsigned char *flags);
 /* Labels m, read from line li (below the lines read). */
 void context_label(struct context_pass *cp, struct measurement *m,
 		   size_t li);

@@ -191,7 +191,7 @@ struct ingest {
 	struct fold fold;
 	struct pending *pend;
 	size_t pend_alloc;
-	unsigned char *measured;	/* per line: a measurement read there */
+	unsigned char *measured;	/* per line: context.h's line flags */
 	size_t measured_alloc;
 	/* By windows: the next one, cut beside the readers of this one,
 	 * and whether it needs a whole read (needs_whole(), a parser found
@@ -272,7 +272,7 @@ static void tag_new(struct ingest *g, struct reader *r, size_t before)
 		g->pend[k].rank = r->rank;
 		g->pend[k].seq = r->seq++;
 		if (li < ctx->in->nlines)
-			g->measured[li] = 1;
+			g->measured[li] |= LINE_MEASURED;
 	}
 	if (ctx->rs->n > before)
 		r->said = 1;
@@ -483,6 +483,20 @@ static int needs_whole(const struct input *in)
 		if (strstr(in->raw_copy, marks[k]))
 			return 1;
 	return in->too_many_lines;
+}
+
+/* The lines from `from` on came from raw text that names no cache drop
+ * (ctx's input cut by windows: no quoted-printable spells one)? */
+static void mark_no_drop(struct ingest *g, size_t from)
+{
+	const char *raw = g->in->raw_copy;
+
+	grow_measured(g);
+	if (strstr(raw, "drop") || strstr(raw, "flushbufs") ||
+	    strstr(raw, "umount"))
+		return;
+	for (size_t i = from; i < g->in->nlines; i++)
+		g->measured[i] |= LINE_NO_DROP;
 }
 
 /* detect() of the lines from `from` on and the raw bytes cut last. */
@@ -751,6 +765,7 @@ static int parse_windows(struct ingest *g)
 	    !strcmp(in->lines[0].text, "---"))
 		return -1;
 	g->cp = context_begin(ctx, 0);
+	mark_no_drop(g, 0);
 	input_drop_read(in, in->raw_from, in->raw_next);
 	for (;;) {
 		int at_end = in->raw_next >= in->size;
@@ -762,6 +777,7 @@ static int parse_windows(struct ingest *g)
 		from = in->nlines;
 		input_stage_adopt(in, &g->stage);
 		parse_ctx_window_grew(ctx, from);
+		mark_no_drop(g, from);
 		if (g->stage_whole)
 			return -1;
 	}
