@@ -151,7 +151,11 @@ static void grow64(struct hashmap64 *m)
 	struct hashmap64 old = *m;
 
 	m->cap = old.cap ? old.cap * 2 : 64;
-	m->slot = xcalloc(m->cap, sizeof(*m->slot));
+	/* zeroed by hand, not calloc(): a big table's fresh pages, read by
+	 * a probe before the insert writes them, faulted twice (the zero
+	 * page, then a copy of it) */
+	m->slot = xmalloc(m->cap * sizeof(*m->slot));
+	memset(m->slot, 0, m->cap * sizeof(*m->slot));
 	for (size_t i = 0; i < old.cap; i++)
 		if (slot_hash(&old.slot[i]))
 			m->slot[find_slot64(m, slot_hash(&old.slot[i]))] =
