@@ -121,13 +121,13 @@ uint64_t hash64(uint64_t h, const void *p, size_t len)
 
 void hashmap64_init(struct hashmap64 *m)
 {
-	m->slot = NULL;
-	m->n = m->cap = 0;
+	memset(m, 0, sizeof(*m));
 }
 
 void hashmap64_release(struct hashmap64 *m)
 {
-	free(m->slot);
+	for (size_t k = 0; k < HASHMAP64_PARTS; k++)
+		free(m->part[k].slot);
 	hashmap64_init(m);
 }
 
@@ -136,7 +136,7 @@ static uint64_t slot_hash(const struct hashmap64_slot *s)
 	return (uint64_t)s->hash_hi << 32 | s->hash_lo;
 }
 
-static size_t find_slot64(const struct hashmap64 *m, uint64_t h)
+static size_t find_slot64(const struct hashmap64_part *m, uint64_t h)
 {
 	size_t i = (size_t)h & (m->cap - 1);
 	uint64_t at;
@@ -146,9 +146,9 @@ static size_t find_slot64(const struct hashmap64 *m, uint64_t h)
 	return i;
 }
 
-static void grow64(struct hashmap64 *m)
+static void grow64(struct hashmap64_part *m)
 {
-	struct hashmap64 old = *m;
+	struct hashmap64_part old = *m;
 
 	m->cap = old.cap ? old.cap * 2 : 64;
 	/* zeroed by hand, not calloc(): a big table's fresh pages, read by
@@ -163,9 +163,13 @@ static void grow64(struct hashmap64 *m)
 	free(old.slot);
 }
 
-uint32_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, uint32_t fresh,
+uint32_t *hashmap64_put(struct hashmap64 *map, uint64_t hash, uint32_t fresh,
 			int *created)
 {
+	/* the top six bits pick the table, the low ones the slot in it */
+	struct hashmap64_part *m = &map->part[hash >> 58];
+
+	_Static_assert(HASHMAP64_PARTS == 64, "six bits pick the table");
 	size_t i;
 
 	if (!hash)
