@@ -34,27 +34,6 @@ void fold_release(struct fold *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* One string of a key (hash64() mixes in its length: "ab","c" and
- * "a","bc" differ). */
-static uint64_t hash_part(uint64_t h, const char *s)
-{
-	return hash64(h, s, strlen(s));
-}
-
-static uint64_t measurement_hash(const struct measurement *m)
-{
-	uint64_t h = HASH64_INIT;
-
-	h = hash_part(h, m->tool);
-	h = hash_part(h, m->op);
-	h = hash_part(h, m->metric);
-	h = hash_part(h, m->unit);
-	h = hash_part(h, m->source_name ? m->source_name : "");
-	/* cached per shared label set: a fio job's 15 labels are hashed
-	 * once, not once per measurement */
-	return h ^ labels_hash(&m->labels);
-}
-
 static int foldable(const struct measurement *m)
 {
 	return m->n >= 1 && !m->summary.present && !m->hist.n &&
@@ -125,7 +104,7 @@ void fold_take(struct fold *f, struct measurement *m,
 		add_row(f, m, at, 0, 0);
 		return;
 	}
-	hash = measurement_hash(m);
+	hash = measurement_key_hash(m);
 	grow_slots(f);
 	for (h = (size_t)hash & (f->nslots - 1); f->slot[h];
 	     h = (h + 1) & (f->nslots - 1)) {
