@@ -136,10 +136,11 @@ static size_t prompt_len(const char *s)
 {
 	size_t env, n;
 
-	/* Every prompt ends in one of these (or is xtrace's "+ "): most
-	 * lines of a log are output, asked about again and again, and hold
-	 * none of them ("1073741824 bytes ... copied", "real 0m1.2s"). */
-	if (!strpbrk(s, "$#%>+"))
+	/* Every prompt ends in one of these, or is xtrace's "+ " (after a
+	 * "(venv) " or "[I] " at most): most lines of a log are output,
+	 * asked about again and again, and hold none of them ("1073741824
+	 * bytes ... copied", "1024+0 records in", "real 0m1.2s"). */
+	if (!strpbrk(s, "$#%>") && s[0] != '+' && s[0] != '(' && s[0] != '[')
 		return 0;
 	env = env_prefix_len(s);
 
