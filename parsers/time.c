@@ -257,11 +257,22 @@ static void label_command(struct parse_ctx *ctx, struct measurement *m,
 static void emit(struct parse_ctx *ctx, size_t li, const char *which,
 		 double v, const char *command)
 {
+	static const char *const metrics[] = {
+		"real", "time.real", "user", "time.user", "sys", "time.sys", NULL
+	};
 	char metric[16];
+	const char *name = NULL;
 	struct measurement *m;
 
-	snprintf(metric, sizeof(metric), "time.%s", which);
-	m = parse_emit(ctx, li, "time", "run", metric, UNIT_SECONDS, v);
+	/* (no printf for the three there are: a million timings) */
+	for (size_t k = 0; metrics[k] && !name; k += 2)
+		if (!strcmp(which, metrics[k]))
+			name = metrics[k + 1];
+	if (!name) {
+		snprintf(metric, sizeof(metric), "time.%s", which);
+		name = metric;
+	}
+	m = parse_emit(ctx, li, "time", "run", name, UNIT_SECONDS, v);
 	if (command)
 		label_command(ctx, m, command);
 }
