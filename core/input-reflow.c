@@ -88,9 +88,10 @@ static int opens_user_prompt(const char *p, const char *end)
  * "N+M records in|out" and "N bytes (" / "N bytes copied|transferred",
  * the shell's "real 0m1.2s" / "user" / "sys", iozone's table header
  * ("kB  reclen ...", "random random ..."), blockdev-perftest's
- * ("blocksize  W  W ..."); and the "user@host:~$ " of the next command.
+ * ("blocksize  W  W ..."); and the "user@host:~$ " of the next command
+ * (looked for only when the line has an '@': has_at).
  */
-static int starts_reflowed_line(const char *p, const char *end)
+static int starts_reflowed_line(const char *p, const char *end, int has_at)
 {
 	const char *q = p;
 
@@ -127,7 +128,7 @@ static int starts_reflowed_line(const char *p, const char *end)
 		       opens_with(p, end, "KB reclen ") ||
 		       opens_with(p, end, "kB reclen ");
 	}
-	if (opens_user_prompt(p, end))
+	if (has_at && opens_user_prompt(p, end))
 		return 1;
 	if (*p < '0' || *p > '9')
 		return 0;
@@ -381,7 +382,7 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 	const char *cut[REFLOW_MAX];
 	enum cut_kind kind[REFLOW_MAX];
 	size_t n = 0;
-	int glued = 0;
+	int glued = 0, has_at;
 
 	if (input_add_table_row(in, arena, s, end, lineno))
 		return;
@@ -391,11 +392,14 @@ static void add_reflowed(struct input *in, char **arena, const char *s,
 		input_add_line(in, arena, s, end, lineno);
 		return;
 	}
+	/* (a prompt glued after output has a user@host: most lines have
+	 * no '@' to look for at each word) */
+	has_at = memchr(s, '@', (size_t)(end - s)) != NULL;
 	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++) {
 		const char *g, *r;
 
 		if ((p[-1] == ' ' || p[-1] == '\t') && p[0] != ' ' &&
-		    p[0] != '\t' && starts_reflowed_line(p, end))
+		    p[0] != '\t' && starts_reflowed_line(p, end, has_at))
 			kind[n] = CUT_BLANK, cut[n++] = g = p;
 		else if (is_digit(*p) && !is_blank(p[-1]) &&
 			 !is_digit(p[-1]) && (g = glued_dd_opening(s, p, end)))
