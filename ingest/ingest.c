@@ -328,7 +328,7 @@ static void fold_ready(struct ingest *g, size_t limit)
 {
 	struct parse_ctx *ctx = g->ctx;
 	struct result_set *rs = ctx->rs;
-	size_t first = ctx->base + g->fold.n, nheld = 0, w;
+	size_t first = ctx->base + g->fold.n, nheld = 0, held_alloc = 0, w;
 	struct held *held = NULL;
 	unsigned char *blocked = xcalloc(g->nr + 1, 1);
 
@@ -341,7 +341,7 @@ static void fold_ready(struct ingest *g, size_t limit)
 			slot++;
 		if (li >= limit || blocked[slot]) {
 			blocked[slot] = 1;
-			held = xrealloc(held, (nheld + 1) * sizeof(*held));
+			ALLOC_GROW(held, nheld + 1, held_alloc);
 			held[nheld++] = (struct held){ rs->m[i], li, g->pend[k] };
 			continue;
 		}
