@@ -627,6 +627,17 @@ static int read_fish(struct parse_ctx *ctx, size_t li, size_t stop)
 	return (int)(last - li + 1);
 }
 
+/*
+ * Every timing holds a figure; only GNU's verbose block opens with a
+ * line that holds none ("Command being timed: ..."): the blank lines and
+ * prose between runs are not tried against each form.
+ */
+static int may_start_timing(const struct input_line *l)
+{
+	return l->len && (strpbrk(l->text, "0123456789") ||
+			  starts_with(l->text, "Command being timed: "));
+}
+
 /* Between windows: where the last timing ended (a "time CMD" line
  * above the next one is looked for down to there). */
 struct time_state {
@@ -649,7 +660,7 @@ static void time_lines(struct parse_ctx *ctx, void *state, size_t *li,
 	for (i = *li; i < to; i++) {
 		size_t used;
 
-		if (ctx->claimed[i])
+		if (ctx->claimed[i] || !may_start_timing(&ctx->in->lines[i]))
 			continue;
 		if ((used = read_bash_block(ctx, i, st->stop)) ||
 		    (used = (size_t)read_fish(ctx, i, st->stop))) {
