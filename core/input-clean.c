@@ -321,8 +321,8 @@ void input_add_line(struct input *in, char **arena, const char *s,
 	if (name_len && in->names_len + name_len + 1 < UINT_MAX) {
 		char *name;
 
-		if (!in->names)	/* names are at most the whole text */
-			in->names = xmalloc(in->size + 1);
+		ALLOC_GROW(in->names, in->names_len + name_len + 1,
+			   in->names_alloc);
 		name = in->names + in->names_len;
 		memcpy(name, b, name_len);
 		name[name_len] = '\0';

@@ -88,9 +88,10 @@ static int opens_user_prompt(const char *p, const char *end)
  * "N+M records in|out" and "N bytes (" / "N bytes copied|transferred",
  * the shell's "real 0m1.2s" / "user" / "sys", iozone's table header
  * ("kB  reclen ...", "random random ..."), blockdev-perftest's
- * ("blocksize  W  W ..."); and the "user@host:~$ " of the next command.
+ * ("blocksize  W  W ..."); and the "user@host:~$ " of the next command
+ * (looked for only when the line has an '@': has_at).
  */
-static int starts_reflowed_line(const char *p, const char *end)
+static int starts_reflowed_line(const char *p, const char *end, int has_at)
 {
 	const char *q = p;
 
@@ -127,7 +128,7 @@ static int starts_reflowed_line(const char *p, const char *end)
 		       opens_with(p, end, "KB reclen ") ||
 		       opens_with(p, end, "kB reclen ");
 	}
-	if (opens_user_prompt(p, end))
+	if (has_at && opens_user_prompt(p, end))
 		return 1;
 	if (*p < '0' || *p > '9')
 		return 0;
@@ -164,7 +165,8 @@ int input_opens_output(const char *p, const char *end)
 		if (opens_with(p, end, fio[k]))
 			return 1;
 	return p < end && !opens_user_prompt(p, end) &&
-	       starts_reflowed_line(p, end);
+	       starts_reflowed_line(p, end,
+				    memchr(p, '@', (size_t)(end - p)) != NULL);
 }
 
 /* Is [h, e) hdparm's device header ("/dev/sda:"), blanks around it? */
@@ -452,28 +454,44 @@ static size_t cut_glued_prompts(const char *s, const char **cut,
  * this one (NULL at the end), where a records out count may settle a
  * split.
  */
+/*
+ * The end of the line at next (NULL: none), found once into *cache: its
+ * newline, or the NUL after the text (a window's copy has one after the
+ * line it holds beyond the window: input_cut_window()).
+ */
+static const char *line_end(const char *next, const char **cache)
+{
+	if (next && !*cache)
+		*cache = next + strcspn(next, "\n");
+	return *cache;
+}
+
 static void add_cut(struct input *in, char **arena, const char *s,
 		    const char *end, unsigned lineno, const char *next)
 {
 	const char *cut[REFLOW_MAX];
 	enum cut_kind kind[REFLOW_MAX];
 	size_t n = 0;
-	int glued = 0;
+	const char *next_end = NULL;
+	int glued = 0, has_at;
 
 	if (end - s < 40) {
 		input_add_line(in, arena, s, end, lineno);
 		return;
 	}
+	/* (a prompt glued after output has a user@host: most lines have
+	 * no '@' to look for at each word) */
+	has_at = memchr(s, '@', (size_t)(end - s)) != NULL;
 	for (const char *p = s + 1; p < end && n < REFLOW_MAX; p++) {
 		const char *g, *r;
 
 		if ((p[-1] == ' ' || p[-1] == '\t') && p[0] != ' ' &&
-		    p[0] != '\t' && starts_reflowed_line(p, end))
+		    p[0] != '\t' && starts_reflowed_line(p, end, has_at))
 			kind[n] = CUT_BLANK, cut[n++] = g = p;
 		else if (is_digit(*p) && !is_blank(p[-1]) &&
 			 !is_digit(p[-1]) &&
 			 (g = glued_dd_opening(s, p, end, next,
-					       in->data + in->size)))
+					       line_end(next, &next_end))))
 			kind[n] = CUT_GLUED, cut[n++] = g, glued = 1;
 		else
 			continue;

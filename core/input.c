@@ -83,53 +83,77 @@ static int looks_quoted_printable(const char *data)
 
 static void drop_lines(struct input *in);
 
-static void split_lines(struct input *in)
+/*
+ * Every clean line is no longer than its raw line (decoding only
+ * shortens) and a NUL takes the place of its '\n' or CR: the texts fit
+ * in the raw size and one more byte.  A dd output glued to what was
+ * before it (input-reflow.c, check_glued()) is cut where no blank was: a
+ * NUL more for each such cut, at most REFLOW_MAX of them in a line of at
+ * least 40 bytes (add_reflowed()), 0.4 bytes a byte.  A dd command whose
+ * blanks were lost gets them back (input-blanks.c), at most a quarter of
+ * its line and 2 bytes more (add_reflowed() refuses a longer one), and
+ * may then be cut: 1.4 x (1.25 L + 2) < 2 L + 2 for any line of L bytes
+ * that can reach 40 (pages never touched cost nothing).
+ */
+static size_t arena_room(size_t raw)
+{
+	return 2 * raw + 2;
+}
+
+/*
+ * Cuts the raw lines [s, end) (no quoted-printable in them) into clean
+ * lines behind those held, the first under number lineno, their texts
+ * behind the arena's (which has room for them); has_cr and plain as
+ * input_add_text() takes them.  Returns the number of the line after.
+ */
+static unsigned cut_plain_lines(struct input *in, const char *s,
+				const char *end, const char *tail,
+				unsigned lineno, int has_cr,
+				struct strbuf *plain)
+{
+	char *arena = in->arena + in->arena_len;
+
+	while (s < end && !in->too_many_lines) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+
+		/* (the next line, up to tail: a records in count glued to
+		 * its command is cut by the records out count it opens) */
+		input_add_text(in, &arena, s, nl ? nl : end, lineno, has_cr,
+			       plain, nl && nl + 1 < tail ? nl + 1 : NULL);
+		if (!nl)
+			break;
+		s = nl + 1;
+		lineno++;
+	}
+	in->arena_len = (size_t)(arena - in->arena);
+	*arena = '\0';	/* readers of the arena stop here */
+	return lineno;
+}
+
+/*
+ * A quoted-printable text's lines, decoded: a line the mail client
+ * wrapped (a trailing '=') is joined to the next under its first number.
+ */
+static void cut_qp_lines(struct input *in, int cr, struct strbuf *plain)
 {
 	const char *s = in->data, *end = in->data + in->size;
 	unsigned lineno = 1, first = 1;
-	int qp = looks_quoted_printable(in->data), joining = 0;
-	/* one search of the whole text spares one per line in most files */
-	int cr = qp || memchr(in->data, '\r', in->size) != NULL;
-	struct strbuf sb = STRBUF_INIT, wide = STRBUF_INIT;
-	struct strbuf *plain = input_has_wide_blanks(in->data, qp) ? &wide :
-			       NULL;
-	char *arena;
+	struct strbuf sb = STRBUF_INIT;
+	char *arena = in->arena;
+	int joining = 0;
 
-	/* Every clean line is no longer than its raw line (decoding only
-	 * shortens) and a NUL takes the place of its '\n' or CR: the texts
-	 * fit in the raw size and one more byte.  A dd output glued to
-	 * what was before it (input-reflow.c, check_glued()) is cut where
-	 * no blank was: a NUL more for each such cut, at most REFLOW_MAX of
-	 * them in a line of at least 40 bytes (add_reflowed()), 0.4 bytes
-	 * a byte.  A dd command whose blanks were lost gets them back
-	 * (input-blanks.c), at most a quarter of its line and 2 bytes more
-	 * (add_reflowed() refuses a longer one), and may then be cut:
-	 * 1.4 x (1.25 L + 2) < 2 L + 2 for any line of L bytes that can
-	 * reach 40 (pages never touched cost nothing). */
-	in->arena = xmalloc(2 * in->size + 2);
-	arena = in->arena;
-	/* a first guess of 64 bytes a line; a big array grows by mremap()
-	 * without a copy, and pages never touched cost nothing */
-	input_grow_lines(in, in->size / 64 < INPUT_LINES_MAX ?
-			 in->size / 64 + 16 : INPUT_LINES_MAX);
 	while (s < end && !in->too_many_lines) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *stop = nl ? nl : end, *next = nl ? nl + 1 : NULL;
 
-		if (!qp) {
-			input_add_text(in, &arena, s, stop, lineno, cr, plain,
-				       next);
-		} else {
-			if (!joining) {
-				strbuf_reset(&sb);
-				first = lineno;
-			}
-			joining = input_qp_append(&sb, s, stop) && nl;
-			if (!joining)	/* a wrapped line keeps its first number */
-				input_add_text(in, &arena, strbuf_str(&sb),
-					       strbuf_str(&sb) + sb.len, first,
-					       cr, plain, next);
+		if (!joining) {
+			strbuf_reset(&sb);
+			first = lineno;
 		}
+		joining = input_qp_append(&sb, s, nl ? nl : end) && nl;
+		if (!joining)	/* a wrapped line keeps its first number */
+			input_add_text(in, &arena, strbuf_str(&sb),
+				       strbuf_str(&sb) + sb.len, first, cr,
+				       plain, nl ? nl + 1 : NULL);
 		if (!nl)
 			break;
 		s = nl + 1;
@@ -142,6 +166,29 @@ static void split_lines(struct input *in)
 	in->arena_len = (size_t)(arena - in->arena);
 	*arena = '\0';	/* readers of the arena stop here */
 	strbuf_release(&sb);
+}
+
+static void split_lines(struct input *in)
+{
+	int qp = looks_quoted_printable(in->data);
+	/* one search of the whole text spares one per line in most files */
+	int cr = qp || memchr(in->data, '\r', in->size) != NULL;
+	struct strbuf wide = STRBUF_INIT;
+	struct strbuf *plain = input_has_wide_blanks(in->data, qp) ? &wide :
+			       NULL;
+
+	in->arena_alloc = arena_room(in->size);
+	in->arena = xmalloc(in->arena_alloc);
+	/* a first guess of 64 bytes a line; a big array grows by mremap()
+	 * without a copy, and pages never touched cost nothing */
+	input_grow_lines(in, in->size / 64 < INPUT_LINES_MAX ?
+			 in->size / 64 + 16 : INPUT_LINES_MAX);
+	if (qp)
+		cut_qp_lines(in, cr, plain);
+	else
+		cut_plain_lines(in, in->data, in->data + in->size,
+				in->data + in->size, 1, cr,
+				plain);
 	strbuf_release(&wide);
 	if (in->too_many_lines)
 		drop_lines(in);
@@ -162,7 +209,7 @@ static void split_lines(struct input *in)
 
 static int streamed(const struct input *in)
 {
-	return in->uncut && in->size >= STREAM_MIN;
+	return (in->uncut && in->size >= STREAM_MIN) || in->windowed;
 }
 
 /* hash_and_test() of a streamed input: the same hash and verdict. */
@@ -218,6 +265,20 @@ static void drop_lines(struct input *in)
 	in->origin = NULL;
 	in->indent = NULL;
 	in->nlines = in->lines_alloc = in->arena_len = in->names_len = 0;
+	in->arena_alloc = in->names_alloc = 0;
+}
+
+/*
+ * More than INPUT_LINES_MAX newlines?  Then the input is refused in
+ * milliseconds, before a line is cut (cutting the 32 Mi lines up to the
+ * cap took 8 s and 600 MB).  A smaller input cannot have that many
+ * newlines; its '\r' pieces meet the cap in input_add_line().
+ */
+static int too_many_newlines(const struct input *in)
+{
+	return in->size >= INPUT_LINES_MAX &&
+	       input_count_bytes((const unsigned char *)in->data, in->size,
+				 NEWLINES) > INPUT_LINES_MAX;
 }
 
 /*
@@ -231,13 +292,7 @@ static void hash_and_split(struct input *in)
 	pthread_t tid;
 	int threaded;
 
-	/* Refused in milliseconds, before a line is cut (cutting the 32 Mi
-	 * lines up to the cap took 8 s and 600 MB).  A smaller input cannot
-	 * have that many newlines; its '\r' pieces meet the cap in
-	 * input_add_line(). */
-	if (in->size >= INPUT_LINES_MAX &&
-	    input_count_bytes((const unsigned char *)in->data, in->size,
-			      NEWLINES) > INPUT_LINES_MAX) {
+	if (too_many_newlines(in)) {
 		in->binary = input_looks_binary(in->data, in->size);
 		in->too_many_lines = 1;
 		return;
@@ -288,6 +343,19 @@ struct input_hasher {
 	int running;
 };
 
+/* The hash and binary test of an input read late (uncut or in windows):
+ * on a thread of their own when the input is big and a CPU is spare. */
+static void hash_beside(struct input *in)
+{
+	if (in->size >= HASH_THREAD_MIN && storan_cpus() > 1) {
+		in->hasher = xcalloc(1, sizeof(*in->hasher));
+		in->hasher->running = !pthread_create(&in->hasher->thread,
+						       NULL, hash_and_test, in);
+	}
+	if (!in->hasher || !in->hasher->running)
+		hash_and_test(in);
+}
+
 /* looks_quoted_printable() of a big text, window by window, each let go
  * once searched (see STREAM_MIN). */
 static int quoted_printable_windows(const struct input *in)
@@ -319,13 +387,7 @@ void input_finish_uncut(struct input *in)
 		return;
 	}
 	in->uncut = 1;
-	if (in->size >= HASH_THREAD_MIN && storan_cpus() > 1) {
-		in->hasher = xcalloc(1, sizeof(*in->hasher));
-		in->hasher->running = !pthread_create(&in->hasher->thread,
-						       NULL, hash_and_test, in);
-	}
-	if (!in->hasher || !in->hasher->running)
-		hash_and_test(in);
+	hash_beside(in);
 	count_lines(in);
 	in->too_many_lines = in->nlines > INPUT_LINES_MAX;
 }
@@ -355,6 +417,230 @@ void input_cut_lines(struct input *in)
 	in->nlines = 0;
 	in->uncut = 0;
 	if (!in->binary)
+		split_lines(in);
+}
+
+void input_finish_windows(struct input *in)
+{
+	in->windowed = 1;
+	in->next_lineno = 1;
+	hash_beside(in);
+}
+
+/* Room in the arena for `more` bytes behind its texts: a moved arena
+ * takes the lines' texts with it. */
+static void arena_reserve(struct input *in, size_t more)
+{
+	char *old = in->arena;
+
+	if (in->arena_len + more <= in->arena_alloc)
+		return;
+	in->arena_alloc = in->arena_len + more;
+	in->arena = xrealloc(in->arena, in->arena_alloc);
+	for (size_t i = 0; old && in->arena != old && i < in->nlines; i++)
+		in->lines[i].text = in->arena + (in->lines[i].text - old);
+}
+
+size_t input_cut_window(struct input *in, size_t bytes)
+{
+	const char *s = in->data + in->raw_next, *end, *nl, *tail;
+	struct strbuf wide = STRBUF_INIT;
+	size_t before = in->nlines, len, copy;
+	int wide_blanks;
+
+	if (in->raw_next >= in->size)
+		return 0;
+	end = in->size - in->raw_next > bytes ? s + bytes :
+	      in->data + in->size;
+	nl = memchr(end, '\n', (size_t)(in->data + in->size - end));
+	end = nl ? nl + 1 : in->data + in->size;
+	len = (size_t)(end - s);
+	/* the copy holds the next window's first line too, which the
+	 * window's last line may be read with (input_add_text()'s next) */
+	tail = end < in->data + in->size ?
+	       memchr(end, '\n', (size_t)(in->data + in->size - end)) : NULL;
+	copy = tail ? (size_t)(tail + 1 - s) : (size_t)(in->data + in->size - s);
+	ALLOC_GROW(in->raw_copy, copy + 1, in->raw_copy_alloc);
+	memcpy(in->raw_copy, s, copy);
+	in->raw_copy[copy] = '\0';
+	in->raw_from = in->raw_next;
+	in->raw_next = (size_t)(end - in->data);
+	/* a window holds no quoted-printable (the driver cuts such a text
+	 * whole), and its no-break spaces are its own */
+	wide_blanks = input_has_wide_blanks(in->raw_copy, 0);
+	arena_reserve(in, arena_room(len));
+	in->next_lineno = cut_plain_lines(in, in->raw_copy,
+					  in->raw_copy + len,
+					  in->raw_copy + copy, in->next_lineno,
+					  memchr(in->raw_copy, '\r', len) != NULL,
+					  wide_blanks ? &wide : NULL);
+	strbuf_release(&wide);
+	return in->nlines - before;
+}
+
+void input_stage_begin(struct input *stage, const struct input *in)
+{
+	const struct input_line *last = in->nlines ?
+					&in->lines[in->nlines - 1] : NULL;
+
+	stage->path = in->path;
+	stage->name = in->name;
+	stage->data = in->data;
+	stage->size = in->size;
+	stage->windowed = 1;
+	stage->raw_next = in->raw_next;
+	stage->next_lineno = in->next_lineno;
+	stage->table_cells = in->table_cells;
+	stage->runs_output_tool = in->runs_output_tool;
+	stage->too_many_lines = 0;
+	if (stage->origin)
+		memset(stage->origin, 0, stage->nlines * sizeof(*stage->origin));
+	if (stage->indent)
+		memset(stage->indent, 0, stage->nlines * sizeof(*stage->indent));
+	stage->nlines = stage->arena_len = stage->names_len = 0;
+	stage->stage_seed = last != NULL;
+	if (!last)
+		return;
+	/* the line before, which cutting a table row looks back at */
+	arena_reserve(stage, last->len + 1);
+	input_grow_lines(stage, 1);
+	stage->lines[0] = *last;
+	stage->lines[0].text = memcpy(stage->arena, last->text, last->len + 1);
+	stage->arena_len = last->len + 1;
+	stage->nlines = 1;
+}
+
+/* The origins of the staged lines from `from` on, after in's. */
+static void adopt_origins(struct input *in, const struct input *stage,
+			  size_t from, size_t at)
+{
+	size_t name_from = stage->names_len;
+
+	for (size_t i = from; i < stage->nlines; i++)
+		if (stage->origin[i]) {
+			name_from = stage->origin[i] - 1;
+			break;
+		}
+	if (name_from == stage->names_len)
+		return;
+	ALLOC_GROW(in->names, in->names_len + stage->names_len - name_from,
+		   in->names_alloc);
+	memcpy(in->names + in->names_len, stage->names + name_from,
+	       stage->names_len - name_from);
+	if (!in->origin)
+		in->origin = xcalloc(in->lines_alloc, sizeof(*in->origin));
+	for (size_t i = from; i < stage->nlines; i++)
+		if (stage->origin[i])
+			in->origin[at + i - from] = stage->origin[i] -
+						    (unsigned)name_from +
+						    (unsigned)in->names_len;
+	in->names_len += stage->names_len - name_from;
+}
+
+void input_stage_adopt(struct input *in, struct input *stage)
+{
+	size_t from = stage->stage_seed, n = stage->nlines - from, at;
+	size_t text_from = n ? (size_t)(stage->lines[from].text -
+					stage->arena) : stage->arena_len;
+	size_t text_len = stage->arena_len - text_from;
+	char *dst, *swap = in->raw_copy;
+	size_t swap_alloc = in->raw_copy_alloc;
+
+	arena_reserve(in, text_len + 1);
+	input_grow_lines(in, in->nlines + n);
+	at = in->nlines;
+	dst = in->arena + in->arena_len;
+	memcpy(dst, stage->arena + text_from, text_len);
+	for (size_t i = 0; i < n; i++) {
+		in->lines[at + i] = stage->lines[from + i];
+		in->lines[at + i].text = dst + (stage->lines[from + i].text -
+						(stage->arena + text_from));
+	}
+	if (stage->origin)
+		adopt_origins(in, stage, from, at);
+	if (stage->indent) {
+		if (!in->indent)
+			in->indent = xcalloc(in->lines_alloc,
+					     sizeof(*in->indent));
+		memcpy(in->indent + at, stage->indent + from,
+		       n * sizeof(*in->indent));
+	}
+	in->nlines += n;
+	in->arena_len += text_len;
+	in->arena[in->arena_len] = '\0';
+	in->raw_from = stage->raw_from;
+	in->raw_next = stage->raw_next;
+	in->next_lineno = stage->next_lineno;
+	in->table_cells = stage->table_cells;
+	in->too_many_lines |= stage->too_many_lines;
+	/* the raw copies change places: each keeps its buffer for reuse */
+	in->raw_copy = stage->raw_copy;
+	in->raw_copy_alloc = stage->raw_copy_alloc;
+	stage->raw_copy = swap;
+	stage->raw_copy_alloc = swap_alloc;
+}
+
+void input_stage_release(struct input *stage)
+{
+	drop_lines(stage);
+	free(stage->raw_copy);
+	memset(stage, 0, sizeof(*stage));
+}
+
+void input_forget_lines(struct input *in, size_t n)
+{
+	size_t keep = in->nlines - n, text_from, name_from = in->names_len;
+
+	if (!n)
+		return;
+	text_from = keep ? (size_t)(in->lines[n].text - in->arena) :
+		    in->arena_len;
+	/* texts and origins were appended in line order: the first kept
+	 * line's are the first kept bytes */
+	for (size_t i = n; in->origin && i < in->nlines; i++)
+		if (in->origin[i]) {
+			name_from = in->origin[i] - 1;
+			break;
+		}
+	memmove(in->arena, in->arena + text_from, in->arena_len - text_from);
+	in->arena_len -= text_from;
+	in->arena[in->arena_len] = '\0';
+	memmove(in->lines, in->lines + n, keep * sizeof(*in->lines));
+	for (size_t i = 0; i < keep; i++)
+		in->lines[i].text -= text_from;
+	if (in->origin) {
+		memmove(in->origin, in->origin + n, keep * sizeof(*in->origin));
+		memset(in->origin + keep, 0, n * sizeof(*in->origin));
+		for (size_t i = 0; i < keep; i++)
+			if (in->origin[i])
+				in->origin[i] -= (unsigned)name_from;
+		memmove(in->names, in->names + name_from,
+			in->names_len - name_from);
+		in->names_len -= name_from;
+	}
+	if (in->indent) {
+		memmove(in->indent, in->indent + n, keep * sizeof(*in->indent));
+		memset(in->indent + keep, 0, n * sizeof(*in->indent));
+	}
+	in->nlines = keep;
+	in->window_base += n;
+}
+
+void input_cut_whole(struct input *in)
+{
+	if (!in->windowed)
+		return;
+	wait_for_hash(in);	/* (its thread reads windowed) */
+	drop_lines(in);
+	in->windowed = 0;
+	in->window_base = in->raw_from = in->raw_next = 0;
+	in->table_cells = 0;
+	in->too_many_lines = 0;
+	if (in->binary)
+		return;
+	if (too_many_newlines(in))
+		in->too_many_lines = 1;
+	else
 		split_lines(in);
 }
 
@@ -449,6 +735,7 @@ void input_release(struct input *in)
 {
 	wait_for_hash(in);	/* it reads data */
 	free(in->nl_before);
+	free(in->raw_copy);
 	free(in->path);
 	free(in->name);
 	if (!filemap_close(in->data))
@@ -460,8 +747,10 @@ void input_release(struct input *in)
 int input_contains(const struct input *in, const char *needle)
 {
 	/* Text inputs hold no NUL (those are binary), and glibc's strstr
-	 * is several times faster than its memmem. */
-	if (in->binary)
+	 * is several times faster than its memmem.  A window of a long
+	 * text (ingest/ingest.c looks at each) ends where the next begins,
+	 * with no NUL. */
+	if (in->binary || in->data[in->size])
 		return memmem(in->data, in->size, needle, strlen(needle)) != NULL;
 	return input_find_text(in->data, needle) != NULL;
 }

@@ -98,6 +98,24 @@ struct input {
 	/* Cells of the Markdown table row cut last (input_add_table_row()), 0
 	 * when the line before was none. */
 	int table_cells;
+	/*
+	 * A long text read window by window (input_finish_windows()): lines
+	 * holds a stretch of its lines, lines[0] being the text's line index
+	 * window_base.  input_cut_window() cuts the next raw bytes behind
+	 * them and input_forget_lines() lets the first ones go, so that the
+	 * tables hold a window of the text, not all of it (a 1 GB log of dd
+	 * runs has 45 million lines).  raw_next: the first byte not cut yet,
+	 * on line number next_lineno; raw_from: the first of the last cut.
+	 */
+	int windowed;
+	size_t window_base, raw_from, raw_next;
+	unsigned next_lineno;
+	size_t arena_alloc, names_alloc;
+	/* The raw bytes cut last, NUL-terminated: a window's text is
+	 * searched as a whole text is (strstr()), not with bounds. */
+	char *raw_copy;
+	size_t raw_copy_alloc;
+	int stage_seed;		/* a stage's first line is in's last */
 };
 
 /*
@@ -136,6 +154,30 @@ void input_finish_uncut(struct input *in);
 /* Cuts the lines of an uncut input (after waiting for its hash and
  * binary test); nothing for one already cut. */
 void input_cut_lines(struct input *in);
+/*
+ * input_finish() for a text read window by window (see windowed above):
+ * hashed beside, no line cut yet.  input_cut_window() cuts the lines of
+ * about `bytes` more of it (to a line's end) behind the lines held and
+ * returns how many it added, 0 at the end of the text; the raw bytes it
+ * read are [raw_from, raw_next).  input_forget_lines() lets the first n
+ * lines held go: line index n becomes 0.  input_cut_whole() gives up the
+ * windows and cuts every line, as input_finish() does (a text that some
+ * reader needs whole after all).
+ */
+void input_finish_windows(struct input *in);
+size_t input_cut_window(struct input *in, size_t bytes);
+void input_forget_lines(struct input *in, size_t n);
+void input_cut_whole(struct input *in);
+/*
+ * The next window cut beside the readers of the lines held (on another
+ * thread, which only reads in): input_stage_begin() makes stage (zeroed
+ * the first time, kept between windows for its buffers) go on where in
+ * stopped, input_cut_window(stage, ...) cuts, and input_stage_adopt()
+ * puts its lines behind in's.  input_stage_release() frees a stage.
+ */
+void input_stage_begin(struct input *stage, const struct input *in);
+void input_stage_adopt(struct input *in, struct input *stage);
+void input_stage_release(struct input *stage);
 /* The SHA-256 in hex, once it is made. */
 const char *input_sha256(struct input *in);
 /* SHA-256 of any bytes, as 64 hex digits (the store hashes keys). */
@@ -190,7 +232,8 @@ int input_changed(const struct input *in);
  * Does the raw text contain needle anywhere?  A cheap test for detect()
  * functions: whatever a clean line contains, the raw text contains too,
  * so a parser whose marks are absent from the raw text can skip the file
- * without walking its lines.
+ * without walking its lines.  in may be a window of a text: a copy of the
+ * struct whose data and size are its bytes (not NUL-terminated there).
  */
 int input_contains(const struct input *in, const char *needle);
 

@@ -121,61 +121,69 @@ uint64_t hash64(uint64_t h, const void *p, size_t len)
 
 void hashmap64_init(struct hashmap64 *m)
 {
-	m->hash = NULL;
-	m->value = NULL;
-	m->n = m->cap = 0;
+	memset(m, 0, sizeof(*m));
 }
 
 void hashmap64_release(struct hashmap64 *m)
 {
-	free(m->hash);
-	free(m->value);
+	for (size_t k = 0; k < HASHMAP64_PARTS; k++)
+		free(m->part[k].slot);
 	hashmap64_init(m);
 }
 
-static size_t find_slot64(const struct hashmap64 *m, uint64_t h)
+static uint64_t slot_hash(const struct hashmap64_slot *s)
+{
+	return (uint64_t)s->hash_hi << 32 | s->hash_lo;
+}
+
+static size_t find_slot64(const struct hashmap64_part *m, uint64_t h)
 {
 	size_t i = (size_t)h & (m->cap - 1);
+	uint64_t at;
 
-	while (m->hash[i] && m->hash[i] != h)
+	while ((at = slot_hash(&m->slot[i])) && at != h)
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
 
-static void grow64(struct hashmap64 *m)
+static void grow64(struct hashmap64_part *m)
 {
-	struct hashmap64 old = *m;
+	struct hashmap64_part old = *m;
 
 	m->cap = old.cap ? old.cap * 2 : 64;
-	m->hash = xcalloc(m->cap, sizeof(*m->hash));
-	m->value = xmalloc(m->cap * sizeof(*m->value));
-	for (size_t i = 0; i < old.cap; i++) {
-		if (old.hash[i]) {
-			size_t j = find_slot64(m, old.hash[i]);
-
-			m->hash[j] = old.hash[i];
-			m->value[j] = old.value[i];
-		}
-	}
-	free(old.hash);
-	free(old.value);
+	/* zeroed by hand, not calloc(): a big table's fresh pages, read by
+	 * a probe before the insert writes them, faulted twice (the zero
+	 * page, then a copy of it) */
+	m->slot = xmalloc(m->cap * sizeof(*m->slot));
+	memset(m->slot, 0, m->cap * sizeof(*m->slot));
+	for (size_t i = 0; i < old.cap; i++)
+		if (slot_hash(&old.slot[i]))
+			m->slot[find_slot64(m, slot_hash(&old.slot[i]))] =
+				old.slot[i];
+	free(old.slot);
 }
 
-size_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, size_t fresh,
-		      int *created)
+uint32_t *hashmap64_put(struct hashmap64 *map, uint64_t hash, uint32_t fresh,
+			int *created)
 {
+	/* the top six bits pick the table, the low ones the slot in it */
+	struct hashmap64_part *m = &map->part[hash >> 58];
+
+	_Static_assert(HASHMAP64_PARTS == 64, "six bits pick the table");
 	size_t i;
 
 	if (!hash)
 		hash = 1;
-	if ((m->n + 1) * 2 > m->cap)
+	/* (64-bit hashes spread evenly: probes stay short at 3/4 full) */
+	if ((m->n + 1) * 4 > m->cap * 3)
 		grow64(m);
 	i = find_slot64(m, hash);
-	*created = !m->hash[i];
+	*created = !slot_hash(&m->slot[i]);
 	if (*created) {
-		m->hash[i] = hash;
-		m->value[i] = fresh;
+		m->slot[i].hash_lo = (uint32_t)hash;
+		m->slot[i].hash_hi = (uint32_t)(hash >> 32);
+		m->slot[i].value = fresh;
 		m->n++;
 	}
-	return &m->value[i];
+	return &m->slot[i].value;
 }

@@ -203,6 +203,8 @@ void measurement_release(struct measurement *m);
 /* Same tool, op, metric, unit, source name and labels. */
 int measurement_same_key(const struct measurement *a,
 			 const struct measurement *b);
+/* A hash of that key: equal keys, equal hashes. */
+uint64_t measurement_key_hash(const struct measurement *m);
 /* Moves every measurement, source and cache drop of src into dst; src is
  * left empty. */
 void result_set_append(struct result_set *dst, struct result_set *src);

@@ -413,11 +413,12 @@ static int same_as_set(const struct label_ref *pairs, size_t n,
 static void share_earlier_set(struct reader *r, struct labels *l)
 {
 	int created;
-	size_t *slot;
+	uint32_t *slot;
 
-	if (!l->n)
+	if (!l->n || r->nsets >= UINT32_MAX)	/* (sharing saves memory only) */
 		return;
-	slot = hashmap64_put(&r->set_index, labels_hash(l), r->nsets, &created);
+	slot = hashmap64_put(&r->set_index, labels_hash(l),
+			     (uint32_t)r->nsets, &created);
 	if (created) {
 		ALLOC_GROW(r->sets, r->nsets + 1, r->sets_alloc);
 		labels_copy(&r->sets[r->nsets++], l);

@@ -69,8 +69,6 @@ static char fence_mark(const char *t)
 }
 
 enum { IN_FENCE = 1, IN_FRONT_MATTER = 2 };
-/* fenced[nlines], past the lines: the text has Markdown fences */
-enum { HAS_FENCES = 4 };
 
 /* "key: value", "key:" or a "- item" of a list: a YAML metadata line. */
 static int is_yaml_line(const char *t)
@@ -86,51 +84,25 @@ static int is_yaml_line(const char *t)
 }
 
 /*
- * Marks the YAML front matter of a Markdown file: "---" on the first line
- * down to the next "---".  Forum threads and blog posts archived as
- * Markdown open with one ("title: ...", "date: ...", "forum: Hardware &amp;
+ * The YAML front matter of a Markdown file: "---" on the first line down
+ * to the next "---".  Forum threads and blog posts archived as Markdown
+ * open with one ("title: ...", "date: ...", "forum: Hardware &amp;
  * Laptops" over the closing "---"): its last line is metadata, not a
  * heading over the rule.  Returns the line after it (0 without one).
  */
-static size_t mark_front_matter(const struct input *in, unsigned char *mark)
+static size_t front_matter_end(const struct input *in)
 {
 	if (!in->nlines || strcmp(in->lines[0].text, "---"))
 		return 0;
 	for (size_t i = 1; i < in->nlines; i++) {
 		const char *t = in->lines[i].text;
 
-		if (!strcmp(t, "---")) {
-			memset(mark, IN_FRONT_MATTER, i + 1);
+		if (!strcmp(t, "---"))
 			return i + 1;
-		}
 		if (*t && !is_yaml_line(t))
 			return 0;	/* a rule, then the document */
 	}
 	return 0;
-}
-
-/*
- * Per line, whether it lies inside a Markdown fence (the fences not):
- * IN_FENCE, or IN_FRONT_MATTER for the front matter's lines.
- */
-static unsigned char *find_fenced(const struct input *in)
-{
-	unsigned char *fenced = xcalloc(in->nlines + 1, 1);
-	char open = 0;
-
-	for (size_t i = mark_front_matter(in, fenced); i < in->nlines; i++) {
-		char mark = fence_mark(in->lines[i].text);
-
-		if (!open)
-			open = mark;
-		else if (mark == open)
-			open = 0;
-		else
-			fenced[i] = IN_FENCE;
-		if (mark)
-			fenced[in->nlines] = HAS_FENCES;
-	}
-	return fenced;
 }
 
 static int is_rule_line(const struct parse_ctx *ctx, size_t i)
@@ -557,13 +529,13 @@ static int only_announces(const char *t, size_t n)
  * outputs are one test.
  */
 static const char *heading_title(const struct parse_ctx *ctx,
-				 const unsigned char *fenced, size_t i,
-				 size_t *len, int *named)
+				 const unsigned char *fenced, int markdown,
+				 size_t i, size_t *len, int *named)
 {
 	const struct input_line *l = &ctx->in->lines[i];
 	const char *t = l->text, *e, *at;
 	size_t lead, n = l->len;
-	int markdown = fenced[ctx->in->nlines] == HAS_FENCES, weak = 0;
+	int weak = 0;
 
 	if (ctx->claimed[i] || !n || is_rule(t) || fence_mark(t) ||
 	    fenced[i] == IN_FRONT_MATTER)
@@ -845,11 +817,11 @@ static int runs_other_tool(const char *cmd, const char *tool)
 }
 
 static char *command_at(const struct parse_ctx *ctx,
-			const unsigned char *fenced, size_t c)
+			const unsigned char *fenced, int markdown, size_t c)
 {
 	size_t hl;
 
-	if (heading_title(ctx, fenced, c, &hl, NULL) ||
+	if (heading_title(ctx, fenced, markdown, c, &hl, NULL) ||
 	    is_rule(ctx->in->lines[c].text))
 		return NULL;
 	return context_command_text(ctx, c);
@@ -887,60 +859,6 @@ static int starts_run(const char *text)
 	return 0;
 }
 
-unsigned char *context_find_cache_drops(struct parse_ctx *ctx)
-{
-	const struct input *in = ctx->in;
-	unsigned char *drops = xcalloc(in->nlines + 1, 1);
-
-	/* uncut, read whole: only fio JSON documents or fio log lines,
-	 * neither a command (and no line table to go through) */
-	for (size_t i = 0; !in->uncut && i < in->nlines; i++) {
-		const struct input_line *l = &in->lines[i];
-		const char *origin = input_line_origin(in, l);
-
-		if (!line_drops_cache(l->text))
-			continue;
-		drops[i] = 1;
-		result_set_add_cache_drop(ctx->rs, ctx->source,
-					  origin ? origin : in->name, l->lineno);
-	}
-	return drops;
-}
-
-/*
- * The lines whose measurements follow a cache drop: from the drop
- * ("echo 3 > /proc/sys/vm/drop_caches") through the first run's output,
- * up to the next prompt, tool command or prose after it.  A read after a
- * drop and the cached read after that are two measurements, not two runs
- * of one: the Arch wiki's SSD benchmark reads 170 MB/s, then 7.0 GB/s.
- */
-static unsigned char *after_cache_drop(const struct parse_ctx *ctx,
-				       const unsigned char *drops)
-{
-	size_t n = ctx->in->nlines;
-	unsigned char *measured = xcalloc(n + 1, 1), *cold = xcalloc(n + 1, 1);
-	int pending = 0, seen = 0;
-
-	for (size_t k = ctx->base; k < ctx->rs->n; k++)
-		if (ctx->first_index[k - ctx->base] < n)
-			measured[ctx->first_index[k - ctx->base]] = 1;
-	for (size_t i = 0; i < n; i++) {
-		const struct input_line *l = &ctx->in->lines[i];
-
-		if (drops[i]) {
-			pending = 1;
-			seen = 0;
-		} else if (pending && seen && !line_is_empty(l) &&
-			   (!ctx->claimed[i] || starts_run(l->text))) {
-			pending = 0;	/* the next run, or prose */
-		}
-		cold[i] = (unsigned char)pending;
-		seen |= pending && measured[i];
-	}
-	free(measured);
-	return cold;
-}
-
 /*
  * A paragraph's last line that ends in ':' right over an output (after
  * blank lines), not fenced nor output itself: prose that introduces
@@ -960,106 +878,390 @@ static int introduces_output(const struct parse_ctx *ctx,
 	return j < ctx->in->nlines && ctx->claimed[j];
 }
 
-void context_apply(struct parse_ctx *ctx, const unsigned char *drops)
-{
-	size_t n = ctx->in->nlines, current = SIZE_MAX, last = SIZE_MAX;
-	size_t *heading, *above;
+
+/* ---- the pass: line after line, window after window ------------------- */
+
+/*
+ * The title of a heading, or the command of a line, still in force after
+ * its line left the window: a log's title above a million runs.
+ */
+enum kept_kind { KEPT_TITLE, KEPT_COMMAND };
+
+struct kept_text {
+	size_t line;		/* the text's line index */
+	enum kept_kind kind;
+	char *text;		/* NULL: none on that line */
+};
+
+struct context_pass {
+	struct parse_ctx *ctx;
+	int markdown;		/* the text has Markdown fences */
+	size_t front_end;	/* line indices below it: YAML front matter */
+	/*
+	 * Per window line below scanned: the heading in force and the
+	 * nearest line above that is neither blank nor output (text line
+	 * indices, SIZE_MAX for none), whether it lies in a fence, whether
+	 * a cache drop is in force, and the prose lines of the text before
+	 * it (prose[scanned] too).
+	 */
+	size_t scanned, alloc;
+	size_t *heading, *above, *prose;
 	unsigned char *fenced, *cold;
-	/* The measurements of one output share their command line (and
-	 * heading): each is read once for a run of them, not once per
-	 * measurement -- 4,000 hdparm timings under one 95 KB line of prose
-	 * took 18 s, each of 12,000 measurements searching that line. */
-	size_t cmd_li = SIZE_MAX, title_li = SIZE_MAX, title_len = 0;
-	const char *title = NULL;
-	char *cmd = NULL;
+	/* The scan's state (text line indices). */
+	size_t current, outer, strong, last;
+	int output, named, weak_in_force;
+	int drop_pending, drop_seen;
+	char open_fence;
+	/* The title and command read last for a measurement (copies: the
+	 * window's texts move as it is cut and let go). */
+	size_t title_li, cmd_li;
+	char *title, *cmd;
+	struct kept_text *kept;
+	size_t nkept, kept_alloc;
+	int cache_labelled;
+};
 
-	if (!ctx->unclaimed)
-		return;		/* all output: no heading, no command */
-	cold = after_cache_drop(ctx, drops);
-	heading = xcalloc(n + 1, sizeof(*heading));
-	above = xcalloc(n + 1, sizeof(*above));
-	fenced = find_fenced(ctx->in);
+static int any_fence(const struct input *in)
+{
+	for (size_t i = 0; i < in->nlines; i++)
+		if (fence_mark(in->lines[i].text))
+			return 1;
+	return 0;
+}
 
-	/* heading[i]: the heading in force; above[i]: the nearest line
-	 * above i that is neither blank nor output: claimed, or the rest
-	 * of a claimed line its poster continued with " \". */
-	for (size_t i = 0, output = 0, outer = SIZE_MAX, named = 0,
-	     strong = SIZE_MAX, weak_in_force = 0; i < n; i++) {
-		size_t len;
-		int weak;
+struct context_pass *context_begin(struct parse_ctx *ctx, int whole)
+{
+	struct context_pass *cp = xcalloc(1, sizeof(*cp));
 
-		if (heading_title(ctx, fenced, i, &len, &weak)) {
-			if (weak == 2 && !named)
-				outer = current;
-			named = weak == 2;
-			if (!weak)
-				strong = i;
-			weak_in_force = weak != 0;
-			current = i;
-		} else if (weak_in_force && introduces_output(ctx, fenced, i)) {
-			/* "now no WARNINGS are triggered and hdparm -t
-			 * /dev/sda produces:" -- prose that introduces the
-			 * next output (no heading: a sentence) says it is
-			 * not the one a plain or "label:" heading above
-			 * named; the heading above that is in force */
-			current = strong;
-			named = weak_in_force = 0;
-		} else if (named && !ctx->claimed[i] &&
-			   !line_is_empty(&ctx->in->lines[i]) &&
-			   !fence_mark(ctx->in->lines[i].text) &&
-			   !says_again(ctx->in->lines[i].text,
-				       ctx->in->lines[i].len) &&
-			   !(output && line_continues(&ctx->in->lines[i - 1]))) {
-			/* a line right over an output names that output:
-			 * the next line of anything else ends its reach
-			 * ("the same again" keeps it) */
-			current = outer;
-			named = 0;
-			weak_in_force = current != strong;
-		}
-		heading[i] = current;
-		above[i] = last;
-		output = ctx->claimed[i] ||
-			 (output && line_continues(&ctx->in->lines[i - 1]));
-		if (!output && !line_is_empty(&ctx->in->lines[i]))
-			last = i;
+	cp->ctx = ctx;
+	cp->markdown = whole && any_fence(ctx->in);
+	cp->front_end = front_matter_end(ctx->in);
+	cp->current = cp->outer = cp->strong = cp->last = SIZE_MAX;
+	cp->title_li = cp->cmd_li = SIZE_MAX;
+	cp->prose = xcalloc(1, sizeof(*cp->prose));
+	return cp;
+}
+
+void context_end(struct context_pass *cp)
+{
+	if (!cp)
+		return;
+	for (size_t k = 0; k < cp->nkept; k++)
+		free(cp->kept[k].text);
+	free(cp->kept);
+	free(cp->title);
+	free(cp->cmd);
+	free(cp->heading);
+	free(cp->above);
+	free(cp->prose);
+	free(cp->fenced);
+	free(cp->cold);
+	free(cp);
+}
+
+static void grow_lines(struct context_pass *cp, size_t need)
+{
+	size_t old = cp->alloc;
+
+	if (need <= old)
+		return;
+	cp->alloc = need > 2 * old ? need : 2 * old;
+	cp->heading = xrealloc(cp->heading, cp->alloc * sizeof(*cp->heading));
+	cp->above = xrealloc(cp->above, cp->alloc * sizeof(*cp->above));
+	cp->prose = xrealloc(cp->prose, (cp->alloc + 1) * sizeof(*cp->prose));
+	cp->fenced = xrealloc(cp->fenced, cp->alloc);
+	cp->cold = xrealloc(cp->cold, cp->alloc);
+}
+
+/* Line i inside a Markdown fence, or in the front matter? */
+static unsigned char fence_state(struct context_pass *cp, size_t i)
+{
+	char mark;
+
+	if (cp->ctx->in->window_base + i < cp->front_end)
+		return IN_FRONT_MATTER;
+	mark = fence_mark(cp->ctx->in->lines[i].text);
+	if (!cp->open_fence)
+		cp->open_fence = mark;
+	else if (mark == cp->open_fence)
+		cp->open_fence = 0;
+	else
+		return IN_FENCE;
+	return 0;
+}
+
+/*
+ * A cache drop ("echo 3 > /proc/sys/vm/drop_caches") is recorded in the
+ * result set, and is in force from there through the first run's output,
+ * up to the next prompt, tool command or prose after it.  A read after a
+ * drop and the cached read after that are two measurements, not two runs
+ * of one: the Arch wiki's SSD benchmark reads 170 MB/s, then 7.0 GB/s.
+ */
+static void scan_cache_drop(struct context_pass *cp, size_t i,
+			    unsigned char flags)
+{
+	struct parse_ctx *ctx = cp->ctx;
+	const struct input_line *l = &ctx->in->lines[i];
+
+	if (!(flags & LINE_NO_DROP) && line_drops_cache(l->text)) {
+		const char *origin = input_line_origin(ctx->in, l);
+
+		result_set_add_cache_drop(ctx->rs, ctx->source,
+					  origin ? origin : ctx->in->name,
+					  l->lineno);
+		cp->drop_pending = 1;
+		cp->drop_seen = 0;
+	} else if (cp->drop_pending && cp->drop_seen && !line_is_empty(l) &&
+		   (!ctx->claimed[i] || starts_run(l->text))) {
+		cp->drop_pending = 0;	/* the next run, or prose */
 	}
-	for (size_t k = ctx->base; k < ctx->rs->n; k++) {
-		struct measurement *m = &ctx->rs->m[k];
-		size_t li = ctx->first_index[k - ctx->base];
+	cp->cold[i] = (unsigned char)cp->drop_pending;
+	cp->drop_seen |= cp->drop_pending && (flags & LINE_MEASURED);
+}
 
-		if (li >= n)
-			continue;
-		if (cold[li] && reads_through_cache(m))
-			labels_set(&m->labels, "cache", "dropped");
-		if (heading[li] != SIZE_MAX && heading[li] != li &&
-		    !labels_get(&m->labels, "section")) {
-			if (heading[li] != title_li) {
-				title_li = heading[li];
-				title = heading_title(ctx, fenced, title_li,
-						      &title_len, NULL);
-			}
-			if (title) {
-				char *v = xstrndup(title, title_len);
+/*
+ * The heading in force at line i (a text line index), and the line
+ * above it that is neither blank nor output: claimed, or the rest of a
+ * claimed line its poster continued with " \".
+ */
+static void scan_heading(struct context_pass *cp, size_t i)
+{
+	const struct parse_ctx *ctx = cp->ctx;
+	const struct input_line *lines = ctx->in->lines;
+	size_t len, at = ctx->in->window_base + i;
+	int weak;
 
-				labels_set(&m->labels, "section", v);
-				free(v);
-			}
-		}
-		if (above[li] != SIZE_MAX &&
-		    !labels_get(&m->labels, "command")) {
-			if (above[li] != cmd_li) {
-				free(cmd);
-				cmd_li = above[li];
-				cmd = command_at(ctx, fenced, cmd_li);
-			}
-			if (cmd && !runs_other_tool(cmd, m->tool))
-				labels_set(&m->labels, "command", cmd);
-		}
+	if (heading_title(ctx, cp->fenced, cp->markdown, i, &len, &weak)) {
+		if (weak == 2 && !cp->named)
+			cp->outer = cp->current;
+		cp->named = weak == 2;
+		if (!weak)
+			cp->strong = at;
+		cp->weak_in_force = weak != 0;
+		cp->current = at;
+	} else if (cp->weak_in_force && introduces_output(ctx, cp->fenced, i)) {
+		/* "now no WARNINGS are triggered and hdparm -t /dev/sda
+		 * produces:" -- prose that introduces the next output (no
+		 * heading: a sentence) says it is not the one a plain or
+		 * "label:" heading above named; the heading above that is in
+		 * force */
+		cp->current = cp->strong;
+		cp->named = cp->weak_in_force = 0;
+	} else if (cp->named && !ctx->claimed[i] && !line_is_empty(&lines[i]) &&
+		   !fence_mark(lines[i].text) &&
+		   !says_again(lines[i].text, lines[i].len) &&
+		   !(cp->output && line_continues(&lines[i - 1]))) {
+		/* a line right over an output names that output: the next
+		 * line of anything else ends its reach ("the same again"
+		 * keeps it) */
+		cp->current = cp->outer;
+		cp->named = 0;
+		cp->weak_in_force = cp->current != cp->strong;
 	}
-	free(cmd);
-	free(heading);
-	free(above);
-	free(fenced);
-	free(cold);
+	cp->heading[i] = cp->current;
+	cp->above[i] = cp->last;
+	cp->output = ctx->claimed[i] ||
+		     (cp->output && line_continues(&lines[i - 1]));
+	if (!cp->output && !line_is_empty(&lines[i]))
+		cp->last = at;
+}
+
+void context_scan(struct context_pass *cp, size_t to,
+		  const unsigned char *flags)
+{
+	const struct parse_ctx *ctx = cp->ctx;
+
+	grow_lines(cp, to);
+	for (size_t i = cp->scanned; i < to; i++) {
+		const struct input_line *l = &ctx->in->lines[i];
+
+		scan_cache_drop(cp, i, flags[i]);
+		cp->fenced[i] = fence_state(cp, i);
+		scan_heading(cp, i);
+		/* prose: neither blank, nor a prompt, nor a run counter
+		 * ("Run 2:"), nor claimed output */
+		cp->prose[i + 1] = cp->prose[i] +
+				   (!ctx->claimed[i] && !line_is_empty(l) &&
+				    !line_counts_run(l->text));
+	}
+	if (to > cp->scanned)
+		cp->scanned = to;
+}
+
+size_t context_prose_before(const struct context_pass *cp, size_t li)
+{
+	return cp->prose[li];
+}
+
+static const struct kept_text *kept_find(const struct context_pass *cp,
+					 size_t line, enum kept_kind kind)
+{
+	for (size_t k = 0; k < cp->nkept; k++)
+		if (cp->kept[k].line == line && cp->kept[k].kind == kind)
+			return &cp->kept[k];
+	return NULL;
+}
+
+/* The title of the heading on text line `line` (to free), or NULL. */
+static char *title_at(const struct context_pass *cp, size_t line)
+{
+	const struct kept_text *k;
+	size_t base = cp->ctx->in->window_base, len;
+	const char *t;
+
+	if (line >= base) {
+		t = heading_title(cp->ctx, cp->fenced, cp->markdown,
+				  line - base, &len, NULL);
+		return t ? xstrndup(t, len) : NULL;
+	}
+	k = kept_find(cp, line, KEPT_TITLE);
+	return k && k->text ? xstrdup(k->text) : NULL;
+}
+
+/* The command on text line `line` as the command label gives it (to
+ * free), or NULL. */
+static char *command_on(const struct context_pass *cp, size_t line)
+{
+	const struct kept_text *k;
+	size_t base = cp->ctx->in->window_base;
+
+	if (line >= base)
+		return command_at(cp->ctx, cp->fenced, cp->markdown,
+				  line - base);
+	k = kept_find(cp, line, KEPT_COMMAND);
+	return k && k->text ? xstrdup(k->text) : NULL;
+}
+
+void context_label(struct context_pass *cp, struct measurement *m, size_t li)
+{
+	size_t h, a;
+
+	if (li >= cp->scanned)
+		return;
+	h = cp->heading[li];
+	a = cp->above[li];
+	if (cp->cold[li] && reads_through_cache(m)) {
+		labels_set(&m->labels, "cache", "dropped");
+		cp->cache_labelled = 1;
+	}
+	if (h != SIZE_MAX && h != cp->ctx->in->window_base + li &&
+	    !labels_get(&m->labels, "section")) {
+		if (h != cp->title_li) {
+			free(cp->title);
+			cp->title_li = h;
+			cp->title = title_at(cp, h);
+		}
+		if (cp->title)
+			labels_set(&m->labels, "section", cp->title);
+	}
+	if (a != SIZE_MAX && !labels_get(&m->labels, "command")) {
+		if (a != cp->cmd_li) {
+			free(cp->cmd);
+			cp->cmd_li = a;
+			cp->cmd = command_on(cp, a);
+		}
+		if (cp->cmd && !runs_other_tool(cp->cmd, m->tool))
+			labels_set(&m->labels, "command", cp->cmd);
+	}
+}
+
+int context_labelled_cache(const struct context_pass *cp)
+{
+	return cp->cache_labelled;
+}
+
+/* Keeps the text of the heading (or command) on line `line`, still in
+ * the window, unless kept already. */
+static void keep_text(struct context_pass *cp, size_t line,
+		      enum kept_kind kind)
+{
+	struct kept_text *k;
+	size_t base = cp->ctx->in->window_base, len;
+	const char *t;
+
+	if (line == SIZE_MAX || line < base || kept_find(cp, line, kind))
+		return;
+	ALLOC_GROW(cp->kept, cp->nkept + 1, cp->kept_alloc);
+	k = &cp->kept[cp->nkept++];
+	k->line = line;
+	k->kind = kind;
+	if (kind == KEPT_TITLE) {
+		t = heading_title(cp->ctx, cp->fenced, cp->markdown,
+				  line - base, &len, NULL);
+		k->text = t ? xstrndup(t, len) : NULL;
+	} else {
+		k->text = command_at(cp->ctx, cp->fenced, cp->markdown,
+				     line - base);
+	}
+}
+
+/* Is line `line` one that the state or the lines from window line
+ * `from` on refer to, as kind? */
+static int referred(const struct context_pass *cp, size_t line,
+		    enum kept_kind kind, size_t from)
+{
+	const size_t *ref = kind == KEPT_TITLE ? cp->heading : cp->above;
+
+	if (kind == KEPT_TITLE && (line == cp->current || line == cp->outer ||
+				   line == cp->strong))
+		return 1;
+	if (kind == KEPT_COMMAND && line == cp->last)
+		return 1;
+	for (size_t i = from; i < cp->scanned; i++)
+		if (ref[i] == line)
+			return 1;
+	return 0;
+}
+
+/*
+ * Before the window's first n lines go: the titles and commands that the
+ * state and the lines that stay refer to are kept when their line is
+ * about to leave (within CONTEXT_BEHIND lines past n: the lines around
+ * it, which reading it looks at, are still there; see context.h), and
+ * those no longer referred to are let go.
+ */
+static void keep_referred(struct context_pass *cp, size_t n)
+{
+	size_t base = cp->ctx->in->window_base;
+	size_t soon = base + n + CONTEXT_BEHIND, k = 0, prev_h = SIZE_MAX;
+	size_t prev_a = SIZE_MAX;
+
+	for (size_t i = 0; i < cp->nkept; i++) {
+		struct kept_text *t = &cp->kept[i];
+
+		if (referred(cp, t->line, t->kind, n))
+			cp->kept[k++] = *t;
+		else
+			free(t->text);
+	}
+	cp->nkept = k;
+	keep_text(cp, cp->current < soon ? cp->current : SIZE_MAX,
+		  KEPT_TITLE);
+	keep_text(cp, cp->outer < soon ? cp->outer : SIZE_MAX, KEPT_TITLE);
+	keep_text(cp, cp->strong < soon ? cp->strong : SIZE_MAX, KEPT_TITLE);
+	keep_text(cp, cp->last < soon ? cp->last : SIZE_MAX, KEPT_COMMAND);
+	for (size_t i = n; i < cp->scanned; i++) {
+		if (cp->heading[i] != prev_h && cp->heading[i] < soon)
+			keep_text(cp, cp->heading[i], KEPT_TITLE);
+		if (cp->above[i] != prev_a && cp->above[i] < soon)
+			keep_text(cp, cp->above[i], KEPT_COMMAND);
+		prev_h = cp->heading[i];
+		prev_a = cp->above[i];
+	}
+}
+
+void context_forget(struct context_pass *cp, size_t n)
+{
+	size_t keep;
+
+	if (!n)
+		return;
+	keep_referred(cp, n);
+	keep = cp->scanned - n;
+	memmove(cp->heading, cp->heading + n, keep * sizeof(*cp->heading));
+	memmove(cp->above, cp->above + n, keep * sizeof(*cp->above));
+	memmove(cp->prose, cp->prose + n, (keep + 1) * sizeof(*cp->prose));
+	memmove(cp->fenced, cp->fenced + n, keep);
+	memmove(cp->cold, cp->cold + n, keep);
+	cp->scanned = keep;
 }

@@ -40,24 +40,55 @@
 
 #include <stddef.h>
 
+struct measurement;
 struct parse_ctx;
 
 /*
- * The lines of ctx's input that drop the page cache (parsers/shell.h's
- * line_drops_cache()), each recorded in ctx->rs (struct cache_drop, for
- * storan check) under its grep prefix or the input's name: a flag per
- * line, for context_apply().  Called once per input, after its lines
- * are cut (an input read whole, uncut, has none to look at); the caller
- * frees the flags.
+ * The pass reads the input's lines in order, after the parsers (it needs
+ * their claims), and labels each measurement by the line it was read
+ * from.  A log read window by window (ingest/ingest.c) is read the same
+ * way a window at a time: reading line i looks at most CONTEXT_BEHIND
+ * lines above it, and below it past the blank lines to the next
+ * non-blank one and CONTEXT_AHEAD lines further (a command continued
+ * with " \").  Line indices are the window's; the pass keeps the text of
+ * a heading or command in force after its line left the window.
  */
-unsigned char *context_find_cache_drops(struct parse_ctx *ctx);
+#define CONTEXT_BEHIND 40
+#define CONTEXT_AHEAD 40
+
+struct context_pass;
 
 /*
- * Labels the measurements the parsers emitted for ctx's input; drops is
- * what context_find_cache_drops() found (cache=dropped goes on the reads
- * that follow a drop).
+ * The pass over ctx's input from its first line.  whole: the input is
+ * all there (else its fences are known to be none: see ingest.c).
  */
-void context_apply(struct parse_ctx *ctx, const unsigned char *drops);
+struct context_pass *context_begin(struct parse_ctx *ctx, int whole);
+void context_end(struct context_pass *cp);
+/*
+ * Reads the lines up to `to`: the heading and command in force at each,
+ * the cache drops (recorded in ctx->rs, struct cache_drop, for storan
+ * check) and the prose lines.  flags[i]: LINE_MEASURED when a
+ * measurement was read from line i, LINE_NO_DROP when the raw text it
+ * came from names no cache drop (so line_drops_cache() need not look: a
+ * log's million lines were three searches each).
+ */
+enum context_line_flags { LINE_MEASURED = 1 << 0, LINE_NO_DROP = 1 << 1 };
+void context_scan(struct context_pass *cp, size_t to,
+		  const unsigned char *flags);
+/* Labels m, read from line li (below the lines read). */
+void context_label(struct context_pass *cp, struct measurement *m,
+		   size_t li);
+/*
+ * The lines before li (at most the lines read) that are prose: neither
+ * blank, nor a prompt, nor a run counter ("Run 2:"), nor claimed output.
+ * Counted from the text's first line.
+ */
+size_t context_prose_before(const struct context_pass *cp, size_t li);
+/* Did context_label() label a read cache=dropped? */
+int context_labelled_cache(const struct context_pass *cp);
+/* The window's first n lines go (n at most the lines read less
+ * CONTEXT_BEHIND): what the pass keeps of them, it keeps. */
+void context_forget(struct context_pass *cp, size_t n);
 
 /*
  * The command on line li (joined with the lines continuing it) as the

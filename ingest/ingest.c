@@ -1,188 +1,42 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The ingest of one input: every parser in turn over its lines, then the
- * context pass (sections, commands), then repeated runs folded together,
- * then the user's labels.
+ * context pass (sections, commands, cache drops; context.h), then
+ * repeated runs folded together (fold.h), then the user's labels.
  *
- * Folding: a log that holds the same command's output three times is one
- * measurement with three values, not three unrelated ones.  Two outputs
- * fold when they have the same key (tool, op, metric, unit, source name,
- * labels) and nothing but blank lines, prompts and recognised output lies
- * between them: prose in between ("then on the other card:") keeps them
- * apart, because the author is telling us the conditions changed.
+ * A long log is read window by window (core/input.h), when every parser
+ * that finds its output there can read so (struct parse_stream): the
+ * parsers, the context pass and the fold each go on from where they
+ * stopped in the window before, and the window lets go of the lines
+ * that all of them are done with.  Its measurements are folded as soon
+ * as the context pass has read their lines, so that a log of a million
+ * runs of a few tests holds a few rows, their values and a window of
+ * lines, not a million measurements and all of its lines.  The result is
+ * the one a read of the whole text gives, byte for byte; where that is
+ * not sure (a parser found in a later window only, one that cannot read
+ * by windows, Markdown fences, quoted-printable), the input is cut whole
+ * and read again.
+ *
+ * Windows and parsers: each parser reads up to a line of its own in a
+ * window, the first one furthest, each next one PARSER_STAGGER lines
+ * short of the one before, so that a parser never sees a line its
+ * successors claimed (it never does in a whole read, where they run
+ * after it) and sees every claim its predecessors make there.  The
+ * context pass reads up to where no parser claims any more.
  */
 #include "ingest.h"
 #include "context.h"
+#include "fold.h"
+#include "../core/cpus.h"
 #include "../core/keymap.h"
 #include "../core/strbuf.h"
 #include "../core/xalloc.h"
 #include "../parsers/parser.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/*
- * prose[i]: how many of lines 0..i-1 are neither blank, nor a prompt,
- * nor a run counter ("Run 2:"), nor claimed output -- counted once, so
- * that each question below is two lookups (a log of 1,000 jobs repeated
- * 8 times asked it 50,000 times, walking thousands of lines each time).
- */
-static size_t *count_prose(const struct parse_ctx *ctx)
-{
-	size_t n = ctx->in->nlines, *prose = xmalloc((n + 1) * sizeof(*prose));
-
-	prose[0] = 0;
-	for (size_t i = 0; i < n; i++)
-		prose[i + 1] = prose[i] + (!ctx->claimed[i] &&
-					   !line_is_empty(&ctx->in->lines[i]) &&
-					   !line_counts_run(
-						ctx->in->lines[i].text));
-	return prose;
-}
-
-/*
- * Only blank lines, prompts and claimed output strictly between a and b?
- * The counts are made when first asked for: most inputs have no two
- * measurements with one key (a JSON+ file's 14,000 have none), and
- * counting walks every line.
- */
-static int only_output_between(const struct parse_ctx *ctx, size_t **prose,
-			       size_t a, size_t b)
-{
-	if (b <= a + 1 || ctx->in->uncut)	/* read whole: all output */
-		return 1;
-	if (!*prose)
-		*prose = count_prose(ctx);
-	return (*prose)[b] == (*prose)[a + 1];
-}
-
-/* One string of a key: the 0xff separates "ab","c" from "a","bc". */
-static uint64_t hash_part(uint64_t h, const char *s)
-{
-	return fnv1a(h, s) ^ 0xff;
-}
-
-static uint64_t measurement_hash(const struct measurement *m)
-{
-	uint64_t h = FNV1A_INIT;
-
-	h = hash_part(h, m->tool);
-	h = hash_part(h, m->op);
-	h = hash_part(h, m->metric);
-	h = hash_part(h, m->unit);
-	h = hash_part(h, m->source_name);
-	/* cached per shared label set: a fio job's 15 labels are hashed
-	 * once, not once per measurement */
-	return h ^ labels_hash(&m->labels);
-}
-
-static int foldable(const struct measurement *m)
-{
-	return m->n >= 1 && !m->summary.present && !m->hist.n &&
-	       !m->hist_dropped && !m->series;
-}
-
-/* Folds repeated runs of the input's measurements; see the top comment. */
-static void fold_repeats(struct parse_ctx *ctx)
-{
-	struct result_set *rs = ctx->rs;
-	size_t count = rs->n - ctx->base, nslots = 16, keep = ctx->base;
-	size_t *slot, *last;	/* slot: measurement offset + 1, or 0 */
-	size_t *prose = NULL;
-	unsigned char *gone;
-
-	while (nslots < 2 * count)
-		nslots *= 2;
-	slot = xcalloc(nslots, sizeof(*slot));
-	last = xcalloc(count, sizeof(*last));
-	gone = xcalloc(count, 1);
-	for (size_t k = 0; k < count; k++) {
-		struct measurement *m = &rs->m[ctx->base + k];
-		size_t h = (size_t)measurement_hash(m) & (nslots - 1);
-
-		last[k] = ctx->first_index[k];
-		if (!foldable(m))
-			continue;
-		for (; slot[h]; h = (h + 1) & (nslots - 1)) {
-			size_t o = slot[h] - 1;
-			struct measurement *prev = &rs->m[ctx->base + o];
-
-			if (!measurement_same_key(prev, m))
-				continue;
-			if (only_output_between(ctx, &prose, last[o],
-						ctx->first_index[k])) {
-				for (size_t v = 0; v < m->n; v++)
-					measurement_add_value(prev,
-							      m->values[v]);
-				last[o] = ctx->first_index[k];
-				gone[k] = 1;
-			} else {
-				slot[h] = k + 1;	/* a new series */
-			}
-			break;
-		}
-		if (!gone[k] && !slot[h])
-			slot[h] = k + 1;
-	}
-	for (size_t k = 0; k < count; k++) {
-		if (gone[k]) {
-			measurement_release(&rs->m[ctx->base + k]);
-			continue;
-		}
-		ctx->first_index[keep - ctx->base] = ctx->first_index[k];
-		rs->m[keep++] = rs->m[ctx->base + k];
-	}
-	rs->n = keep;
-	free(slot);
-	free(last);
-	free(gone);
-	free(prose);
-}
-
-struct line_order {
-	size_t line;		/* input line index the value was read from */
-	size_t index;
-};
-
-static int cmp_line_order(const void *a, const void *b)
-{
-	const struct line_order *x = a, *y = b;
-
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* Puts the input's measurements in the order their lines appear, so that
- * exports read like the file (parsers run one after another). */
-static void sort_by_line(struct parse_ctx *ctx)
-{
-	struct result_set *rs = ctx->rs;
-	size_t count = rs->n - ctx->base, in_order = 1;
-	struct line_order *order;
-	struct measurement *copy;
-
-	while (in_order < count &&
-	       ctx->first_index[in_order - 1] <= ctx->first_index[in_order])
-		in_order++;
-	if (in_order >= count)
-		return;		/* one parser, in file order: nothing to do */
-	order = xcalloc(count, sizeof(*order));
-	copy = xcalloc(count, sizeof(*copy));
-
-	for (size_t k = 0; k < count; k++) {
-		/* Not m->line: a CSV row keeps its source's line there. */
-		order[k].line = ctx->first_index[k];
-		order[k].index = k;
-		copy[k] = rs->m[ctx->base + k];
-	}
-	qsort(order, count, sizeof(*order), cmp_line_order);
-	for (size_t k = 0; k < count; k++)
-		rs->m[ctx->base + k] = copy[order[k].index];
-	free(order);
-	free(copy);
-}
 
 /* The keys of a --name-pattern ({host}.{test}.txt) that m got, into given:
  * they are the user's, as --label ones are. */
@@ -245,64 +99,11 @@ static void list_parser_names(const struct parser *const *list,
 	}
 }
 
-/* Every parser of the list in turn, on the input's lines. */
-static void run_parsers(struct parse_ctx *ctx,
-			const struct parser *const *list,
-			struct strbuf *formats)
-{
-	const struct input *in = ctx->in;
-	struct result_set *rs = ctx->rs;
-
-	for (size_t i = 0; i < in->nlines; i++)
-		ctx->unclaimed += in->lines[i].len != 0;
-	for (size_t i = 0; list[i]; i++) {
-		size_t before_m = rs->n, before_d = ctx->diags->n;
-
-		/* Once every line is some parser's output, no other parser
-		 * can find anything: a 4 MB fio JSON+ file skips the rest. */
-		if (!ctx->unclaimed)
-			break;
-		if (!list[i]->detect(in))
-			continue;
-		list[i]->parse(ctx);
-		if (rs->n > before_m || ctx->diags->n > before_d)
-			strbuf_addf(formats, "%s%s", formats->len ? "," : "",
-				    list[i]->name);
-	}
-}
-
 int ingest_may_read_whole(const struct input *in)
 {
 	for (size_t i = 0; parsers[i]; i++)
 		if (parsers[i]->whole_start && parsers[i]->whole_start(in))
 			return 1;
-	return 0;
-}
-
-/*
- * An uncut input that one parser reads whole (see input.h): all of its
- * lines are that output, no other parser is asked.  0 when none did.
- */
-static int read_whole(struct parse_ctx *ctx, const struct parser *const *list,
-		      struct strbuf *formats)
-{
-	struct result_set *rs = ctx->rs;
-
-	for (size_t i = 0; list[i]; i++) {
-		size_t before_m = rs->n, before_d = ctx->diags->n;
-
-		if (!list[i]->parse_whole || list[i]->parse_whole(ctx) < 0)
-			continue;
-		/* every line is that output: unclaimed 0 says it, and no
-		 * one reads claimed[] then (context_apply() returns at
-		 * once, the prose counts know an uncut input has none);
-		 * left untouched, a log of 40 million lines does not touch
-		 * 40 MB of it */
-		ctx->unclaimed = 0;
-		if (rs->n > before_m || ctx->diags->n > before_d)
-			strbuf_adds(formats, list[i]->name);
-		return 1;
-	}
 	return 0;
 }
 
@@ -338,57 +139,746 @@ static int refused(const struct input *in, struct diag_list *diags,
 	return 1;
 }
 
+/* ---- the parsers, the context pass and the fold of one input ---------- */
+
+/* Raw bytes a window adds (to a line's end). */
+#define WINDOW_BYTES ((size_t)1 << 20)
+/* How far short of the parser before it each parser stops in a window:
+ * past the lines its predecessor may claim yet, and those it looks at. */
+#define PARSER_STAGGER (PARSE_BEHIND + 2 * PARSE_AHEAD)
+
+/* One parser that reads the input. */
+struct reader {
+	const struct parser *p;
+	unsigned rank;		/* its place in the list */
+	void *state;		/* by windows: its state between them */
+	size_t next;		/* by windows: the line it reads next */
+	size_t seq;		/* its measurements so far */
+	/* by windows, all but the first: its messages, held to the end (a
+	 * whole read has each parser's after those of the one before) */
+	struct diag_list held;
+	int said;		/* it emitted a measurement or a message */
+	/*
+	 * By windows, each parser reads in a context of its own, the first
+	 * on a thread of its own beside the others (parse_ctx_fork()):
+	 * what it emitted waits in out, and the lines it claimed are
+	 * counted down from FORK_UNCLAIMED, until merge_reader().
+	 */
+	struct parse_ctx fork;
+	struct result_set out;
+	int forked;
+	const struct parse_ctx *parent;	/* the input's context */
+	pthread_t thread;
+	size_t thread_to;	/* the line its thread reads to */
+};
+
+#define FORK_UNCLAIMED ((size_t)1 << 62)
+
+/* Of measurement rs->m[ctx->base + k] while it is not folded. */
+struct pending {
+	unsigned rank;
+	size_t seq;
+};
+
+struct ingest {
+	struct input *in;	/* ctx's, which windows change */
+	struct parse_ctx *ctx;
+	const struct parser *const *list;
+	struct reader *r;
+	size_t nr;
+	struct context_pass *cp;	/* NULL: an input read whole, uncut */
+	int label;		/* the pass labels: some line is not output */
+	struct fold fold;
+	struct pending *pend;
+	size_t pend_alloc;
+	unsigned char *measured;	/* per line: context.h's line flags */
+	size_t measured_alloc;
+	/* By windows: the next one, cut beside the readers of this one,
+	 * and whether it needs a whole read (needs_whole(), a parser found
+	 * there first). */
+	struct input stage;
+	int stage_whole;
+	size_t window_bytes;
+};
+
+static void ingest_init(struct ingest *g, struct input *in,
+			struct parse_ctx *ctx, const struct parser *const *list)
+{
+	size_t n = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->in = in;
+	g->ctx = ctx;
+	g->list = list;
+	g->label = 1;
+	while (list[n])
+		n++;
+	/* (never moved: a forked context points into its reader) */
+	g->r = xcalloc(n + 1, sizeof(*g->r));
+	fold_init(&g->fold, ctx->rs, ctx->base, ctx->in->uncut);
+}
+
+static void ingest_release(struct ingest *g)
+{
+	for (size_t i = 0; i < g->nr; i++) {
+		diag_list_release(&g->r[i].held);
+		if (g->r[i].forked) {
+			parse_ctx_fork_release(&g->r[i].fork);
+			result_set_release(&g->r[i].out);
+		}
+	}
+	free(g->r);
+	context_end(g->cp);
+	fold_release(&g->fold);
+	free(g->pend);
+	free(g->measured);
+	input_stage_release(&g->stage);
+}
+
+static struct reader *add_reader(struct ingest *g, unsigned rank)
+{
+	struct reader *r = &g->r[g->nr++];
+
+	r->p = g->list[rank];
+	r->rank = rank;
+	diag_list_init(&r->held);
+	/* (held by windows only: a long log's, as long as the log's own) */
+	r->held.spill_after = g->ctx->diags->spill_after;
+	return r;
+}
+
+/* Room in measured[] for the lines held, the new ones unmarked. */
+static void grow_measured(struct ingest *g)
+{
+	size_t old = g->measured_alloc, need = g->ctx->in->nlines + 1;
+
+	if (need <= old)
+		return;
+	ALLOC_GROW(g->measured, need, g->measured_alloc);
+	memset(g->measured + old, 0, g->measured_alloc - old);
+}
+
+/* The measurements r emitted since rs->n was `before`: whose they are,
+ * in what order, on which lines. */
+static void tag_new(struct ingest *g, struct reader *r, size_t before)
+{
+	const struct parse_ctx *ctx = g->ctx;
+
+	grow_measured(g);
+	ALLOC_GROW(g->pend, ctx->rs->n - ctx->base, g->pend_alloc);
+	for (size_t i = before; i < ctx->rs->n; i++) {
+		size_t k = i - ctx->base, li = ctx->first_index[k];
+
+		g->pend[k].rank = r->rank;
+		g->pend[k].seq = r->seq++;
+		if (li < ctx->in->nlines)
+			g->measured[li] |= LINE_MEASURED;
+	}
+	if (ctx->rs->n > before)
+		r->said = 1;
+}
+
+/*
+ * Around one call of a parser: its messages go where they belong (held,
+ * by windows, for all but the first), and what it emitted is tagged.
+ */
+struct call {
+	struct diag_list *own;
+	size_t before_m, before_d;
+};
+
+static void call_begin(struct ingest *g, struct reader *r, struct call *c)
+{
+	c->own = g->ctx->diags;
+	c->before_m = g->ctx->rs->n;
+	if (r != g->r && g->ctx->in->windowed)
+		g->ctx->diags = &r->held;
+	c->before_d = diag_total(g->ctx->diags);
+}
+
+static void call_end(struct ingest *g, struct reader *r,
+		     const struct call *c)
+{
+	if (diag_total(g->ctx->diags) > c->before_d)
+		r->said = 1;
+	g->ctx->diags = c->own;
+	tag_new(g, r, c->before_m);
+}
+
+/* A measurement held back by fold_ready(). */
+struct held {
+	struct measurement m;
+	size_t li;
+	struct pending pend;
+};
+
+/* Prose lines before li, as far as the pass read (0 without a pass). */
+static size_t prose_before(const struct ingest *g, size_t li)
+{
+	return g->cp ? context_prose_before(g->cp, li) : 0;
+}
+
+/*
+ * Labels and folds the measurements read from lines below `limit`, each
+ * parser's in its order: one read further down holds back the rest of
+ * its parser's (a whole read folds each parser's in turn).  The others
+ * wait behind the rows.
+ */
+static void fold_ready(struct ingest *g, size_t limit)
+{
+	struct parse_ctx *ctx = g->ctx;
+	struct result_set *rs = ctx->rs;
+	size_t first = ctx->base + g->fold.n, nheld = 0, held_alloc = 0, w;
+	struct held *held = NULL;
+	unsigned char *blocked = xcalloc(g->nr + 1, 1);
+
+	for (size_t i = first; i < rs->n; i++) {
+		size_t k = i - ctx->base, li = ctx->first_index[k];
+		unsigned rank = g->pend[k].rank, slot = 0;
+		struct fold_place at;
+
+		while (slot < g->nr && g->r[slot].rank != rank)
+			slot++;
+		if (li >= limit || blocked[slot]) {
+			blocked[slot] = 1;
+			ALLOC_GROW(held, nheld + 1, held_alloc);
+			held[nheld++] = (struct held){ rs->m[i], li, g->pend[k] };
+			continue;
+		}
+		if (g->cp && g->label)
+			context_label(g->cp, &rs->m[i], li);
+		at.line = ctx->in->window_base + li;
+		at.prose = prose_before(g, li);
+		at.prose_next = prose_before(g, li + 1);
+		at.rank = rank;
+		at.seq = g->pend[k].seq;
+		fold_take(&g->fold, &rs->m[i], &at);
+	}
+	w = ctx->base + g->fold.n;
+	for (size_t h = 0; h < nheld; h++, w++) {
+		rs->m[w] = held[h].m;
+		ctx->first_index[w - ctx->base] = held[h].li;
+		g->pend[w - ctx->base] = held[h].pend;
+	}
+	rs->n = w;
+	free(held);
+	free(blocked);
+}
+
+/* Every parser of the list in turn, on the input's lines. */
+static void parse_whole(struct ingest *g)
+{
+	struct parse_ctx *ctx = g->ctx;
+	const struct input *in = ctx->in;
+
+	for (size_t i = 0; i < in->nlines; i++)
+		ctx->unclaimed += in->lines[i].len != 0;
+	for (unsigned i = 0; g->list[i]; i++) {
+		struct reader *r;
+		struct call c;
+
+		/* Once every line is some parser's output, no other parser
+		 * can find anything: a 4 MB fio JSON+ file skips the rest. */
+		if (!ctx->unclaimed)
+			break;
+		if (!g->list[i]->detect(in))
+			continue;
+		r = add_reader(g, i);
+		call_begin(g, r, &c);
+		r->p->parse(ctx);
+		call_end(g, r, &c);
+	}
+}
+
+/*
+ * An uncut input that one parser reads whole (see input.h): all of its
+ * lines are that output, no other parser is asked.  0 when none did.
+ */
+static int read_whole(struct ingest *g)
+{
+	struct parse_ctx *ctx = g->ctx;
+
+	for (unsigned i = 0; g->list[i]; i++) {
+		struct reader *r;
+		struct call c;
+		int got;
+
+		if (!g->list[i]->parse_whole)
+			continue;
+		r = add_reader(g, i);
+		call_begin(g, r, &c);
+		got = r->p->parse_whole(ctx);
+		call_end(g, r, &c);
+		if (got < 0) {	/* (it emitted and said nothing) */
+			g->nr--;
+			continue;
+		}
+		/* every line is that output: unclaimed 0 says it, and no
+		 * one reads claimed[] then (the context pass is not run,
+		 * the fold knows an uncut input has no prose); left
+		 * untouched, a log of 40 million lines does not touch 40 MB
+		 * of it */
+		ctx->unclaimed = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* The context pass and the fold of an input whose parsers are done. */
+static void fold_whole(struct ingest *g)
+{
+	struct parse_ctx *ctx = g->ctx;
+
+	parse_ctx_finish(ctx);
+	grow_measured(g);
+	/* an uncut input read whole is all output: no heading, command nor
+	 * cache drop (and no line table to go through) */
+	if (!ctx->in->uncut) {
+		g->cp = context_begin(ctx, 1);
+		context_scan(g->cp, ctx->in->nlines, g->measured);
+	}
+	g->label = ctx->unclaimed != 0;
+	fold_ready(g, SIZE_MAX);
+	fold_finish(&g->fold);
+}
+
+/* The names of the parsers that said something, as the source's format
+ * ("dd,time"). */
+static void list_formats(const struct ingest *g, struct strbuf *formats)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		if (g->r[i].said)
+			strbuf_addf(formats, "%s%s", formats->len ? "," : "",
+				    g->r[i].p->name);
+}
+
+/* ---- by windows ------------------------------------------------------ */
+
+/* The window size; STORAN_TEST_WINDOW (bytes) makes it small, so that
+ * the tests read their small inputs by windows too. */
+static size_t window_bytes(void)
+{
+	const char *e = getenv("STORAN_TEST_WINDOW");
+	char *end;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return WINDOW_BYTES;
+	v = strtoull(e, &end, 10);
+	return *end || !v ? WINDOW_BYTES : (size_t)v;
+}
+
+int ingest_read_by_windows(size_t size)
+{
+	return size > 2 * window_bytes();
+}
+
+/* Does the raw window hold what a whole read must see: quoted-printable
+ * (decoded whole), Markdown fences (they change what a heading is)? */
+static int needs_whole(const struct input *in)
+{
+	static const char *const marks[] = { "=3D", "```", "~~~", NULL };
+
+	for (size_t k = 0; marks[k]; k++)
+		if (strstr(in->raw_copy, marks[k]))
+			return 1;
+	return in->too_many_lines;
+}
+
+/* The lines from `from` on came from raw text that names no cache drop
+ * (ctx's input cut by windows: no quoted-printable spells one)? */
+static void mark_no_drop(struct ingest *g, size_t from)
+{
+	const char *raw = g->in->raw_copy;
+
+	grow_measured(g);
+	if (strstr(raw, "drop") || strstr(raw, "flushbufs") ||
+	    strstr(raw, "umount"))
+		return;
+	for (size_t i = from; i < g->in->nlines; i++)
+		g->measured[i] |= LINE_NO_DROP;
+}
+
+/* detect() of the lines from `from` on and the raw bytes cut last. */
+static int detect_window(const struct parser *p, const struct input *in,
+			 size_t from)
+{
+	struct input view;
+
+	/* (not a copy of *in: its hash and binary test are still being
+	 * written on another thread; a binary text is read whole after) */
+	memset(&view, 0, sizeof(view));
+	view.path = in->path;
+	view.name = in->name;
+	view.names = in->names;
+	view.names_len = in->names_len;
+	view.data = in->raw_copy;
+	view.size = in->raw_next - in->raw_from;
+	view.lines = in->lines + from;
+	view.nlines = in->nlines - from;
+	view.origin = in->origin ? in->origin + from : NULL;
+	view.indent = in->indent ? in->indent + from : NULL;
+	return p->detect(&view);
+}
+
+/* r reads in a context of its own (see struct reader). */
+static void fork_reader(struct ingest *g, struct reader *r)
+{
+	result_set_init(&r->out);
+	parse_ctx_fork(&r->fork, g->ctx, &r->out,
+		       r == g->r ? g->ctx->diags : &r->held);
+	r->fork.unclaimed = FORK_UNCLAIMED;
+	r->forked = 1;
+	r->parent = g->ctx;
+	r->state = r->p->stream->begin(&r->fork);
+}
+
+/* r reads on to line `to` (its stream's end, with to SIZE_MAX).  Safe
+ * on a thread of its own: it touches r and the lines it claims. */
+static void reader_lines(struct reader *r, size_t to)
+{
+	const struct parse_ctx *parent = r->parent;
+	size_t before_d = diag_total(r->fork.diags);
+
+	r->fork.claimed = parent->claimed;
+	r->fork.claimed_alloc = parent->claimed_alloc;
+	if (to == SIZE_MAX) {
+		r->p->stream->end(&r->fork, r->state);
+		r->state = NULL;
+	} else if (r->next < to) {
+		r->p->stream->lines(&r->fork, r->state, &r->next, to);
+	}
+	if (diag_total(r->fork.diags) > before_d)
+		r->said = 1;
+}
+
+static int needs_whole(const struct input *in);
+static int find_readers(struct ingest *g, const struct input *in,
+			size_t from, int first);
+
+/*
+ * The first parser's share of a window: its lines, then the next window
+ * cut and looked at (only reading the input held and the readers'
+ * ranks), unless this one is the last.
+ */
+static void *first_reader_job(void *arg)
+{
+	struct ingest *g = arg;
+	struct input *stage = &g->stage;
+
+	reader_lines(&g->r[0], g->r[0].thread_to);
+	if (g->in->raw_next >= g->in->size)
+		return NULL;
+	input_stage_begin(stage, g->in);
+	input_cut_window(stage, g->window_bytes);
+	input_drop_read(g->in, stage->raw_from, stage->raw_next);
+	g->stage_whole = needs_whole(stage) ||
+			 find_readers(g, stage, (size_t)stage->stage_seed, 0);
+	return NULL;
+}
+
+/* What r emitted and claimed since the last merge, into the input's. */
+static void merge_reader(struct ingest *g, struct reader *r)
+{
+	struct parse_ctx *ctx = g->ctx;
+	struct result_set *rs = ctx->rs;
+	size_t n = r->out.n, before = rs->n, k = rs->n - ctx->base;
+
+	ALLOC_GROW(rs->m, rs->n + n, rs->alloc);
+	ALLOC_GROW(ctx->first_index, k + n, ctx->first_alloc);
+	if (n) {
+		memcpy(rs->m + rs->n, r->out.m, n * sizeof(*rs->m));
+		memcpy(ctx->first_index + k, r->fork.first_index,
+		       n * sizeof(*ctx->first_index));
+	}
+	rs->n += n;
+	r->out.n = 0;
+	ctx->unclaimed -= FORK_UNCLAIMED - r->fork.unclaimed;
+	r->fork.unclaimed = FORK_UNCLAIMED;
+	if (!ctx->tool_version)
+		ctx->tool_version = r->fork.tool_version;
+	tag_new(g, r, before);
+}
+
+/*
+ * The parsers whose output the new lines (from `from` on) hold: in the
+ * first window they become the readers, which must all read by windows;
+ * in a later one they must be among them, each having read the text
+ * from its start as in a whole read.  0, or -1: read it whole.
+ */
+static int find_readers(struct ingest *g, const struct input *in,
+			size_t from, int first)
+{
+	size_t k = 0;
+
+	for (unsigned i = 0; g->list[i]; i++) {
+		int reads = k < g->nr && g->r[k].rank == i;
+
+		if (reads) {
+			k++;
+			continue;
+		}
+		if (!detect_window(g->list[i], in, from))
+			continue;
+		if (!first || !g->list[i]->stream)
+			return -1;
+		fork_reader(g, add_reader(g, i));
+		k++;
+	}
+	return 0;
+}
+
+/* The last non-blank line below `below`, or 0. */
+static size_t last_nonblank(const struct input *in, size_t below)
+{
+	while (below > 0 && !in->lines[below - 1].len)
+		below--;
+	return below ? below - 1 : 0;
+}
+
+static size_t minus(size_t a, size_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * The line the window keeps from: what the context pass looks at above
+ * the lines it reads next, what each parser still refers to, the lines
+ * of the measurements not folded yet.
+ */
+static size_t keep_from(const struct ingest *g, size_t scanned)
+{
+	const struct parse_ctx *ctx = g->ctx;
+	size_t keep = minus(scanned, CONTEXT_BEHIND);
+
+	for (size_t i = 0; i < g->nr; i++) {
+		size_t k = g->r[i].p->stream->keep(g->r[i].state,
+						   g->r[i].next);
+
+		keep = k < keep ? k : keep;
+	}
+	for (size_t i = ctx->base + g->fold.n; i < ctx->rs->n; i++)
+		if (ctx->first_index[i - ctx->base] < keep)
+			keep = ctx->first_index[i - ctx->base];
+	return keep;
+}
+
+/* The window lets go of its first n lines. */
+static void forget_lines(struct ingest *g, size_t n)
+{
+	struct parse_ctx *ctx = g->ctx;
+	size_t held = ctx->in->nlines - n;
+
+	context_forget(g->cp, n);	/* first: it keeps texts of them */
+	input_forget_lines(g->in, n);
+	parse_ctx_forget(ctx, n);
+	for (size_t i = 0; i < g->nr; i++) {
+		g->r[i].p->stream->rebase(g->r[i].state, n);
+		g->r[i].next -= n;
+	}
+	for (size_t i = ctx->base + g->fold.n; i < ctx->rs->n; i++)
+		ctx->first_index[i - ctx->base] -= n;
+	memmove(g->measured, g->measured + n, held);
+	memset(g->measured + held, 0, n);
+}
+
+/*
+ * Each parser reads on to its line of the window, the first on a thread
+ * of its own where a CPU is spare; the others meanwhile read up to where
+ * the first had read before (and PARSER_STAGGER short of each other), so
+ * that no line one claims is a line another reads.  Then the lines
+ * below which none claims any more are labelled and folded, still beside
+ * the first.  At the end of the text, all read to the end in turn.
+ */
+static void read_window(struct ingest *g, int at_end)
+{
+	const struct input *in = g->ctx->in;
+	struct reader *first = &g->r[0];
+	size_t behind = first->next, to, upto;
+	int threaded;
+
+	if (at_end) {
+		for (size_t i = 0; i < g->nr; i++) {
+			reader_lines(&g->r[i], in->nlines);
+			merge_reader(g, &g->r[i]);
+		}
+		context_scan(g->cp, in->nlines, g->measured);
+		fold_ready(g, in->nlines);
+		return;
+	}
+	to = last_nonblank(in, minus(in->nlines, PARSE_AHEAD));
+	first->thread_to = to;
+	threaded = storan_cpus() > 1 &&
+		   !pthread_create(&first->thread, NULL, first_reader_job, g);
+	if (!threaded)
+		first_reader_job(g);
+	to = to < behind ? to : behind;
+	for (size_t i = 1; i < g->nr; i++) {
+		to = minus(to, PARSER_STAGGER);
+		reader_lines(&g->r[i], to);
+		merge_reader(g, &g->r[i]);
+	}
+	upto = last_nonblank(in, minus(to, PARSER_STAGGER + PARSE_BEHIND +
+					   CONTEXT_AHEAD));
+	context_scan(g->cp, upto, g->measured);
+	fold_ready(g, upto);
+	if (threaded)
+		pthread_join(first->thread, NULL);
+	merge_reader(g, first);
+	forget_lines(g, keep_from(g, upto));
+}
+
+/* The parsers' ends, and the rest of the input folded. */
+static void end_windows(struct ingest *g)
+{
+	struct parse_ctx *ctx = g->ctx;
+
+	for (size_t i = 0; i < g->nr; i++) {
+		reader_lines(&g->r[i], SIZE_MAX);
+		merge_reader(g, &g->r[i]);
+	}
+	context_scan(g->cp, ctx->in->nlines, g->measured);
+	fold_ready(g, SIZE_MAX);
+	fold_finish(&g->fold);
+	for (size_t i = 1; i < g->nr; i++)
+		diag_list_take(ctx->diags, &g->r[i].held);
+}
+
+/*
+ * Reads a windowed input window by window (see the top comment).
+ * Returns 0, or -1 when it must be read whole after all (what it made
+ * is then the caller's to undo).
+ */
+static int parse_windows(struct ingest *g)
+{
+	struct parse_ctx *ctx = g->ctx;
+	struct input *in = g->in;
+	size_t from;
+
+	ctx->no_label_sharing = 1;
+	g->window_bytes = window_bytes();
+	input_cut_window(in, g->window_bytes);
+	parse_ctx_window_grew(ctx, 0);
+	/* (a front matter is the first lines of a Markdown post; a text
+	 * with no output in its first window is no log) */
+	if (needs_whole(in) || find_readers(g, in, 0, 1) || !g->nr ||
+	    !strcmp(in->lines[0].text, "---"))
+		return -1;
+	g->cp = context_begin(ctx, 0);
+	mark_no_drop(g, 0);
+	input_drop_read(in, in->raw_from, in->raw_next);
+	for (;;) {
+		int at_end = in->raw_next >= in->size;
+
+		grow_measured(g);
+		read_window(g, at_end);		/* (and cuts the next one) */
+		if (at_end)
+			break;
+		from = in->nlines;
+		input_stage_adopt(in, &g->stage);
+		parse_ctx_window_grew(ctx, from);
+		mark_no_drop(g, from);
+		if (g->stage_whole)
+			return -1;
+	}
+	end_windows(g);
+	input_sha256(in);	/* (waits for the binary test) */
+	if (in->binary)
+		return -1;	/* a whole read refuses it, and says so */
+	if (!ctx->unclaimed && context_labelled_cache(g->cp))
+		return -1;	/* a whole read labels none then */
+	return 0;
+}
+
+/* ---- one input ------------------------------------------------------- */
+
+static void ctx_setup(struct parse_ctx *ctx, struct input *in,
+		      const struct ingest_options *opt, struct result_set *rs,
+		      struct diag_list *diags)
+{
+	parse_ctx_init(ctx, in, rs, diags);
+	ctx->command_text = context_command_text;
+	ctx->drop_histograms = opt && opt->drop_histograms;
+	if (opt) {
+		ctx->fio_version = opt->fio_version;
+		ctx->fio_version_from = opt->fio_version_from;
+		ctx->fio_assume_noted = opt->fio_assume_noted;
+	}
+}
+
+/* A windowed input read by windows; failing that, cut whole (its
+ * measurements, messages and source undone). */
+static int try_windows(struct ingest *g, struct parse_ctx *ctx,
+		       struct input *in, const struct ingest_options *opt,
+		       struct diag_list *diags)
+{
+	struct result_set *rs = ctx->rs;
+	size_t before_d = diag_total(diags);
+
+	if (!parse_windows(g))
+		return 1;
+	for (size_t i = 0; i < g->nr; i++)
+		if (g->r[i].state)
+			reader_lines(&g->r[i], SIZE_MAX);
+	ingest_release(g);
+	result_set_truncate(rs, ctx->base, ctx->source);
+	diag_list_truncate(diags, before_d);
+	parse_ctx_release(ctx);
+	input_cut_whole(in);
+	ctx_setup(ctx, in, opt, rs, diags);
+	ingest_init(g, in, ctx, g->list);
+	return 0;
+}
+
 int ingest_input_with(struct input *in, const struct parser *const *list,
 		      const struct ingest_options *opt, struct result_set *rs,
 		      struct diag_list *diags)
 {
 	struct parse_ctx ctx;
+	struct ingest g;
 	struct strbuf formats = STRBUF_INIT, names = STRBUF_INIT;
-	unsigned char *drops;
 	size_t errors_before = diag_count(diags, DIAG_ERROR);
 	size_t notes_before = diag_count(diags, DIAG_NOTE);
-	int failed = 0, whole;
+	int failed = 0, whole = 0, windows = 0;
 
-	parse_ctx_init(&ctx, in, rs, diags);
-	ctx.command_text = context_command_text;
-	ctx.drop_histograms = opt && opt->drop_histograms;
-	if (opt) {
-		ctx.fio_version = opt->fio_version;
-		ctx.fio_version_from = opt->fio_version_from;
-		ctx.fio_assume_noted = opt->fio_assume_noted;
-	}
-	whole = in->uncut && read_whole(&ctx, list, &formats);
+	ctx_setup(&ctx, in, opt, rs, diags);
+	ingest_init(&g, in, &ctx, list);
+	if (in->windowed)
+		windows = try_windows(&g, &ctx, in, opt, diags);
+	else if (in->uncut)
+		whole = read_whole(&g);
 	if (!whole && in->uncut) {
 		input_cut_lines(in);
 		parse_ctx_recut(&ctx);
+		ingest_release(&g);
+		ingest_init(&g, in, &ctx, list);
 	}
-	if (!whole && in->too_many_lines && !in->binary) {
+	if (!windows && !whole && in->too_many_lines && !in->binary) {
 		diag_add(diags, DIAG_ERROR, in->name, 0, "more than %u lines; "
 			 "storan takes no more from one input: split it",
 			 INPUT_LINES_MAX);
+		ingest_release(&g);
 		parse_ctx_release(&ctx);
 		strbuf_release(&formats);
 		return 1;
 	}
-	/* every line of the text, even of one refused below: a drop in
-	 * it is a fact about the source it names */
-	drops = context_find_cache_drops(&ctx);
 	/* after the parse: an uncut input's hash is made meanwhile */
 	memcpy(rs->sources[ctx.source].sha256, input_sha256(in),
 	       sizeof(rs->sources[ctx.source].sha256));
-	if (refused(in, diags, &failed)) {
-		free(drops);
+	if (!windows && refused(in, diags, &failed)) {
+		ingest_release(&g);
 		parse_ctx_release(&ctx);
 		strbuf_release(&formats);
 		return failed;
 	}
-	if (!whole)
-		run_parsers(&ctx, list, &formats);
-	parse_ctx_finish(&ctx);
-	context_apply(&ctx, drops);
-	free(drops);
-	fold_repeats(&ctx);
-	sort_by_line(&ctx);
+	if (whole) {
+		/* every line is that output: unclaimed 0 says it */
+		fold_whole(&g);
+	} else if (!windows) {
+		parse_whole(&g);
+		fold_whole(&g);
+	}
+	list_formats(&g, &formats);
 	apply_labels(&ctx, opt);
 	rs->sources[ctx.source].format = strbuf_detach(&formats);
 	if (ctx.tool_version)
@@ -411,6 +901,7 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
 	if (diag_count(diags, DIAG_ERROR) > errors_before)
 		failed = 1;
 	strbuf_release(&names);
+	ingest_release(&g);
 	parse_ctx_release(&ctx);
 	return failed;
 }

@@ -52,6 +52,12 @@ int ingest_input_with(struct input *in, const struct parser *const *list,
  * lines only if no parser did.
  */
 int ingest_may_read_whole(const struct input *in);
+/*
+ * Is an input of size bytes worth reading window by window (core/
+ * input.h, input_finish_windows())?  ingest_input() then reads it so
+ * where it can, with the result of a whole read.
+ */
+int ingest_read_by_windows(size_t size);
 
 /*
  * Applies --name-pattern to a source name: "{host}.{test}.txt" against

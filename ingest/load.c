@@ -156,7 +156,7 @@ enum load_status load_input_between(const char *path,
 	enum load_status st = LOAD_OK;
 	char *data;
 	size_t size, before_m = rs->n, before_s = rs->nsources;
-	size_t before_d = diags->n;
+	size_t before_d = diag_total(diags);
 	int rc;
 
 	/* storan dies when memory runs out: it says on which input */
@@ -199,6 +199,8 @@ enum load_status load_input_between(const char *path,
 	} else {
 		if (ingest_may_read_whole(&in))
 			input_finish_uncut(&in);
+		else if (ingest_read_by_windows(in.size))
+			input_finish_windows(&in);	/* a long log */
 		else
 			input_finish(&in);
 		/* (a file that shrank under its mapping has NULs for text:
@@ -290,6 +292,9 @@ static void run_job(struct load_pool *p, size_t i)
 
 	result_set_init(&j->rs);
 	diag_list_init(&j->diags);
+	/* deliver() prints them: past a few thousand, they wait in a file
+	 * (a long log's notes, one for each run pasted again) */
+	diag_list_spill_after(&j->diags, 4096);
 	strbuf_init(&j->text);
 	j->st = load_input(p->paths[i], p->opt, &j->rs, &j->diags);
 	if (p->render)

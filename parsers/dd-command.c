@@ -6,8 +6,10 @@
  * and the kill lines that ask a running dd for its counts.
  */
 #include "dd.h"
+#include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
+#include "../core/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -149,15 +151,13 @@ static void read_operand(struct dd_command *c, const char *w)
 		labels_setf(&c->labels, "bs", "%.0f", bytes);
 }
 
-static void read_one_command(struct dd_command *c, const struct shell_cmd *sc,
-			     size_t li)
+static void read_one_command(struct dd_command *c, const struct shell_cmd *sc)
 {
 	const char *p = sc->args, *end = sc->prog + sc->len;
 	const char *flag;
 	char *w, *text;
 
 	labels_init(&c->labels);
-	c->li = li;
 	while ((w = shell_next_word(&p, end))) {
 		read_operand(c, w);
 		free(w);
@@ -223,8 +223,9 @@ static int only_dd_operands(const char *text)
 /*
  * A mail client wraps a long dd command without a backslash: "dd
  * if=/dev/zero of=1.txt" then "bs=4096" and "count=1024" on lines of
- * their own.  Lines after li that hold dd operands only are joined to
- * it; returns the text (to free), NULL when none follows.
+ * their own.  Lines after li that hold dd operands only (up to
+ * COMMAND_LINES_MAX of them: dd has fewer operands) are joined to it;
+ * returns the text (to free), NULL when none follows.
  */
 char *dd_wrapped_command(struct parse_ctx *ctx, size_t li,
 			size_t *last)
@@ -232,7 +233,7 @@ char *dd_wrapped_command(struct parse_ctx *ctx, size_t li,
 	struct strbuf sb = STRBUF_INIT;
 	size_t j;
 
-	for (j = li + 1; j < ctx->in->nlines &&
+	for (j = li + 1; j < ctx->in->nlines && j - li <= COMMAND_LINES_MAX &&
 	     only_dd_operands(ctx->in->lines[j].text); j++)
 		;
 	if (j == li + 1)
@@ -253,25 +254,83 @@ char *dd_wrapped_command(struct parse_ctx *ctx, size_t li,
  */
 const char *const dd_names[] = { "dd", "gdd", "gnudd", NULL };
 
+static void forget_line_read(struct dd_line_read *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		labels_release(&r->cmd[i].labels);
+	free(r->text);
+	memset(r, 0, sizeof(*r));
+}
+
+void dd_forget_lines_read(struct dd_state *st)
+{
+	for (size_t k = 0; k < DD_LINES_KEPT; k++)
+		forget_line_read(&st->kept[k]);
+}
+
+/* The dd commands of line text, read or found kept; NULL when it runs
+ * none. */
+static const struct dd_line_read *read_line(struct dd_state *st,
+					    const char *text)
+{
+	struct shell_cmd sc[MAX_DD_PER_LINE];
+	struct dd_line_read *r;
+	uint64_t hash = hash64(HASH64_INIT, text, strlen(text));
+	size_t n = 0;
+
+	for (size_t k = 0; k < DD_LINES_KEPT; k++)
+		if (st->kept[k].text && st->kept[k].hash == hash &&
+		    !strcmp(st->kept[k].text, text))
+			return &st->kept[k];
+	for (size_t k = 0; !n && dd_names[k]; k++)
+		n = shell_find(text, dd_names[k], sc, MAX_DD_PER_LINE);
+	if (!n)
+		return NULL;
+	r = &st->kept[st->kept_next];
+	st->kept_next = (st->kept_next + 1) % DD_LINES_KEPT;
+	forget_line_read(r);
+	r->text = xstrdup(text);
+	r->hash = hash;
+	r->n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct dd_command c;
+
+		read_one_command(&c, &sc[i]);
+		r->cmd[i].labels = c.labels;
+		r->cmd[i].op = c.op;
+		r->cmd[i].background = in_background(&sc[i]);
+	}
+	return r;
+}
+
+/*
+ * Every name dd runs by holds "dd": a line without it, and without a
+ * quote or backslash to spell it ("d''d"), runs no dd (and most lines of
+ * a log are output: they are not worth a look for each name, nor a hash).
+ */
+static int may_run_dd(const char *text)
+{
+	return strstr(text, "dd") || strpbrk(text, "'\"\\");
+}
+
 /* A dd command line: "$ sync; dd if=/dev/zero of=x bs=1M count=1; sync". */
 int dd_read_commands(void *state, const char *text, size_t li)
 {
 	struct dd_state *st = state;
-	struct shell_cmd sc[MAX_DD_PER_LINE];
-	size_t n = 0;
+	const struct dd_line_read *r = may_run_dd(text) ?
+				       read_line(st, text) : NULL;
 
-	for (size_t k = 0; !n && dd_names[k]; k++)
-		n = shell_find(text, dd_names[k], sc, MAX_DD_PER_LINE);
-
-	if (!n)
+	if (!r)
 		return 0;
 	dd_forget_commands(st);
-	for (size_t i = 0; i < n; i++) {
-		if (in_background(&sc[i]) && st->nbg < MAX_DD_BACKGROUND) {
-			read_one_command(&st->bg[st->nbg++], &sc[i], li);
-			continue;
-		}
-		read_one_command(&st->cmd[st->ncmd++], &sc[i], li);
+	for (size_t i = 0; i < r->n; i++) {
+		struct dd_command *c =
+			r->cmd[i].background && st->nbg < MAX_DD_BACKGROUND ?
+			&st->bg[st->nbg++] : &st->cmd[st->ncmd++];
+
+		labels_copy(&c->labels, &r->cmd[i].labels);
+		c->op = r->cmd[i].op;
+		c->li = li;
 	}
 	return 1;
 }

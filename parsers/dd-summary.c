@@ -164,7 +164,9 @@ static const char *ascii_punctuation(const char *text, char *buf, size_t size)
 	const size_t nmap = sizeof(map) / sizeof(map[0]);
 	size_t n = 0;
 
-	if (!strstr(text, "\xef\xbc") && !strstr(text, "、"))
+	/* (one look for both first bytes: most lines hold neither) */
+	if (!strpbrk(text, "\xef\xe3") ||
+	    (!strstr(text, "\xef\xbc") && !strstr(text, "、")))
 		return text;
 	while (*text && n + 3 < size) {
 		size_t k;

@@ -269,13 +269,14 @@ static const char *command_text(const struct dd_command *c)
  * Was the summary at li, under the same dd command, taken before?  With
  * its time printed to six digits, such a summary is one output quoted in a
  * reply or pasted again, not a second run.  Returns the first one's line
- * index, or (size_t)-1 (and remembers this one).
+ * number, or 0 (and remembers this one).
  */
-static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
+static unsigned copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 {
 	const char *text = line_after_prompt(ctx->in->lines[li].text);
 	uint64_t dd = hash64(HASH64_INIT, "dd", 2), bare;
-	size_t orig, first, len = strlen(text);
+	size_t len = strlen(text);
+	unsigned orig, first;
 	int seen;
 
 	/* A summary quoted alone under prose ("note the time in" over the
@@ -292,7 +293,7 @@ static size_t copy_of(struct parse_ctx *ctx, size_t li, const char *command)
 	} else {
 		seen = parse_seen_hash(ctx, bare, li, &orig);
 	}
-	return seen ? orig : (size_t)-1;
+	return seen ? orig : 0;
 }
 
 /*
@@ -318,7 +319,7 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			size_t li, const struct summary_line *s,
 			const char *partial, const struct dd_command **c)
 {
-	size_t orig;
+	unsigned orig;
 
 	*c = NULL;
 	if (st->have_prev && s->bytes == st->prev_bytes &&
@@ -331,11 +332,11 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 	if (!*c && st->lost_why)
 		say_lost_blanks(ctx, st, li);
 	orig = copy_of(ctx, li, command_text(*c));
-	if (!isnan(s->seconds) && orig != (size_t)-1) {
+	if (!isnan(s->seconds) && orig) {
 		parse_note(ctx, li, "the same dd %s as line %u (quoted or "
 			   "pasted again): not counted twice",
 			   command_text(*c) ? "command and summary" : "summary",
-			   ctx->in->lines[orig].lineno);
+			   orig);
 		return 0;
 	}
 	emit_one(ctx, li, *c, s, partial, "bytes", UNIT_BYTES,
@@ -570,17 +571,25 @@ static void end_output(struct parse_ctx *ctx, struct dd_state *st,
 	reset_output(st);
 }
 
-static int dd_parse(struct parse_ctx *ctx)
+static void *dd_begin(struct parse_ctx *ctx)
 {
-	struct dd_state st;
-	size_t before = ctx->rs->n;
+	struct dd_state *st = xcalloc(1, sizeof(*st));
 
-	memset(&st, 0, sizeof(st));
-	st.went_on_li = (size_t)-1;
-	reset_output(&st);
-	st.have_prev = 0;
-	st.last_kind = LINE_OTHER;
-	for (size_t i = 0; i < ctx->in->nlines; i++) {
+	(void)ctx;
+	st->went_on_li = (size_t)-1;
+	reset_output(st);
+	st->last_kind = LINE_OTHER;
+	return st;
+}
+
+/* Reads lines [*li, to); see struct parse_stream. */
+static void dd_lines(struct parse_ctx *ctx, void *state, size_t *li,
+		     size_t to)
+{
+	struct dd_state *st = state;
+	size_t i;
+
+	for (i = *li; i < to; i++) {
 		const char *text = ctx->in->lines[i].text;
 		struct summary_line s;
 		uint64_t records;
@@ -589,104 +598,177 @@ static int dd_parse(struct parse_ctx *ctx)
 
 		if (line_is_empty(&ctx->in->lines[i]))
 			continue;
-		if (parse_command_lines(ctx, &i, dd_read_commands, &st)) {
+		if (parse_command_lines(ctx, &i, dd_read_commands, st)) {
 			size_t last;
 			char *joined = i == first ?	/* not joined already */
 				dd_wrapped_command(ctx, i, &last) : NULL;
 
 			if (joined) {	/* the operands a mail wrapped */
-				dd_read_commands(&st, joined, i);
+				dd_read_commands(st, joined, i);
 				parse_claim_range(ctx, i + 1, last + 1);
 				i = last;
 				free(joined);
 			}
-			end_output(ctx, &st, 0);
-			reset_output(&st);
-			forget_lost_blanks(&st);
-			st.have_prev = 0;
-			st.signalled = 0;
-			st.last_kind = LINE_COMMAND;
-			st.last_li = i;
+			end_output(ctx, st, 0);
+			reset_output(st);
+			forget_lost_blanks(st);
+			st->have_prev = 0;
+			st->signalled = 0;
+			st->last_kind = LINE_COMMAND;
+			st->last_li = i;
 			continue;
 		}
 		if (!strcmp(line_after_prompt(text), "^C")) {
-			st.last_kind = LINE_INTERRUPT;
+			st->last_kind = LINE_INTERRUPT;
 			continue;
 		}
 		if (is_siginfo(text)) {
 			parse_claim(ctx, i);
-			st.last_kind = LINE_SIGINFO;
+			st->last_kind = LINE_SIGINFO;
 			continue;
 		}
 		kind = dd_classify(text, &s, &records);
 		if (!kind && dd_asks_for_progress(text)) {
-			st.signalled = 1;
-			st.signal_li = i;
+			st->signalled = 1;
+			st->signal_li = i;
 		}
-		if (!kind && st.nbg) {
-			size_t b = dd_job_done(&st, line_after_prompt(text));
+		if (!kind && st->nbg) {
+			size_t b = dd_job_done(st, line_after_prompt(text));
 
 			if (b != SIZE_MAX)	/* it ended: its output came */
-				dd_drop_background(&st, b);
+				dd_drop_background(st, b);
 		}
-		if (!kind && lost_blanks_command(&st, text, i)) {
-			end_output(ctx, &st, 0);
-			reset_output(&st);
-			st.have_prev = 0;
-			st.last_kind = LINE_OTHER;
+		if (!kind && lost_blanks_command(st, text, i)) {
+			end_output(ctx, st, 0);
+			reset_output(st);
+			st->have_prev = 0;
+			st->last_kind = LINE_OTHER;
 			continue;
 		}
 		if (!kind) {
-			if ((st.used && !is_time_line(text) &&
+			if ((st->used && !is_time_line(text) &&
 			     !ctx->claimed[i]) || parse_heading_line(ctx, i))
-				dd_forget_commands(&st);
+				dd_forget_commands(st);
 			if (!is_time_line(text)) {
-				st.last_kind = LINE_OTHER;
-				st.have_prev = 0;
+				st->last_kind = LINE_OTHER;
+				st->have_prev = 0;
 			}
 			continue;
 		}
 		parse_claim(ctx, i);
 		if (!strcmp(kind, "records")) {
-			if (st.last_kind == LINE_RECORDS_IN) {
-				st.rec_out = records;
-				st.have_out = 1;
-				st.last_kind = LINE_RECORDS_OUT;
+			if (st->last_kind == LINE_RECORDS_IN) {
+				st->rec_out = records;
+				st->have_out = 1;
+				st->last_kind = LINE_RECORDS_OUT;
 			} else {
-				int intr = st.last_kind == LINE_INTERRUPT ||
+				int intr = st->last_kind == LINE_INTERRUPT ||
 					   starts_with(line_after_prompt(text),
 						       "^C");
 
-				int info = st.last_kind == LINE_SIGINFO;
+				int info = st->last_kind == LINE_SIGINFO;
 
-				end_output(ctx, &st, 1);
-				st.rec_in = records;
-				st.have_in = 1;
-				st.interrupted = intr;
-				st.siginfo = info;
-				st.last_kind = LINE_RECORDS_IN;
+				end_output(ctx, st, 1);
+				st->rec_in = records;
+				st->have_in = 1;
+				st->interrupted = intr;
+				st->siginfo = info;
+				st->last_kind = LINE_RECORDS_IN;
 			}
 		} else if (!strcmp(kind, "bad-summary")) {
 			parse_error(ctx, i, "unreadable dd summary: expected "
 				    "'copied, SECONDS s, RATE' after the byte "
 				    "count (cut short?)");
-			reset_output(&st);
-			st.last_kind = LINE_OTHER;
+			reset_output(st);
+			st->last_kind = LINE_OTHER;
 		} else if (!strcmp(kind, "summary")) {
-			handle_summary(ctx, &st, i, &s);
-			st.last_kind = LINE_SUMMARY;
+			handle_summary(ctx, st, i, &s);
+			st->last_kind = LINE_SUMMARY;
 		} else {
-			handle_error(&st, line_after_prompt(text), i);
-			st.last_kind = LINE_ERROR;
+			handle_error(st, line_after_prompt(text), i);
+			st->last_kind = LINE_ERROR;
 		}
-		st.last_li = i;
+		st->last_li = i;
 	}
-	end_output(ctx, &st, 0);
-	reset_output(&st);
-	forget_lost_blanks(&st);
-	dd_forget_commands(&st);
-	dd_forget_background(&st);
-	return (int)(ctx->rs->n - before);
+	*li = i;
+}
+
+static void dd_end(struct parse_ctx *ctx, void *state)
+{
+	struct dd_state *st = state;
+
+	end_output(ctx, st, 0);
+	reset_output(st);
+	forget_lost_blanks(st);
+	dd_forget_commands(st);
+	dd_forget_background(st);
+	dd_forget_lines_read(st);
+	free(st);
+}
+
+static size_t min_li(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The lines a note still to come may name (end_output(), the went-on
+ * summary right above a summary); dd looks at none above li. */
+static size_t dd_keep(const void *state, size_t li)
+{
+	const struct dd_state *st = state;
+	size_t keep = li;
+
+	if (st->have_out || st->last_kind == LINE_SUMMARY)
+		keep = min_li(keep, st->last_li);
+	if (st->error)
+		keep = min_li(keep, st->error_li);
+	if (st->sync_error)
+		keep = min_li(keep, st->sync_li);
+	if (st->signalled)
+		keep = min_li(keep, st->signal_li);
+	if (st->lost_why)	/* said when its output comes */
+		keep = min_li(keep, st->lost_li);
+	return keep;
+}
+
+/* A line index moved down by gone, or `lost` for a line that is gone
+ * (SIZE_MAX, none, stays so). */
+static void rebase_li(size_t *li, size_t gone, size_t lost)
+{
+	if (*li != SIZE_MAX)
+		*li = *li >= gone ? *li - gone : lost;
+}
+
+static void dd_rebase(void *state, size_t gone)
+{
+	struct dd_state *st = state;
+
+	/* a line gone is one no note names: last_li then matches no
+	 * went-on summary (nor SIZE_MAX, none) */
+	rebase_li(&st->last_li, gone, SIZE_MAX - 1);
+	rebase_li(&st->went_on_li, gone, SIZE_MAX);
+	rebase_li(&st->error_li, gone, SIZE_MAX);
+	rebase_li(&st->sync_li, gone, 0);
+	rebase_li(&st->signal_li, gone, 0);
+	for (size_t k = 0; k < st->ncmd; k++)
+		rebase_li(&st->cmd[k].li, gone, 0);
+	for (size_t k = 0; k < st->nbg; k++)
+		rebase_li(&st->bg[k].li, gone, 0);
+	rebase_li(&st->taken.li, gone, 0);
+	rebase_li(&st->lost_li, gone, 0);
+}
+
+static const struct parse_stream dd_stream = {
+	.begin = dd_begin,
+	.lines = dd_lines,
+	.end = dd_end,
+	.keep = dd_keep,
+	.rebase = dd_rebase,
+};
+
+static int dd_parse(struct parse_ctx *ctx)
+{
+	return parse_by_lines(ctx, &dd_stream);
 }
 
 const struct parser parser_dd = {
@@ -698,4 +780,5 @@ const struct parser parser_dd = {
 	.reads_through_cache = 1,
 	.detect = dd_detect,
 	.parse = dd_parse,
+	.stream = &dd_stream,
 };

@@ -23,6 +23,25 @@ struct dd_command {
 	size_t li;
 };
 
+/*
+ * A dd command line read before, as it was read: a loop's log runs the
+ * same few commands a million times, and reading one (its words cut,
+ * every operand a label, the size printed again) was a fifth of reading
+ * the log.  Its commands' labels are shared (copy-on-write) with every
+ * output of it, so their hash and their text are made once too.
+ */
+#define DD_LINES_KEPT 8
+struct dd_line_read {
+	char *text;		/* NULL: an empty slot */
+	uint64_t hash;
+	size_t n;
+	struct dd_line_command {
+		struct labels labels;
+		const char *op;
+		int background;
+	} cmd[MAX_DD_PER_LINE];
+};
+
 struct dd_state {
 	struct dd_command cmd[MAX_DD_PER_LINE];
 	size_t ncmd, next;	/* commands of the last dd line; next unused */
@@ -60,6 +79,8 @@ struct dd_state {
 	 * command. */
 	size_t lost_li;
 	char *lost_why;
+	struct dd_line_read kept[DD_LINES_KEPT];
+	size_t kept_next;	/* the slot a new line takes */
 };
 
 enum line_kind { LINE_OTHER, LINE_RECORDS_IN, LINE_RECORDS_OUT,
@@ -98,6 +119,8 @@ int dd_size(const char *s, double *out);
 int dd_read_commands(void *state, const char *text, size_t li);
 char *dd_wrapped_command(struct parse_ctx *ctx, size_t li, size_t *last);
 void dd_forget_commands(struct dd_state *st);
+/* Frees the command lines kept (end of the input). */
+void dd_forget_lines_read(struct dd_state *st);
 int dd_asks_for_progress(const char *text);
 
 /* dd-pair.c.  The command whose output the summary at li is (NULL:

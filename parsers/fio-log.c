@@ -932,7 +932,7 @@ static int read_log(struct parse_ctx *ctx, const char *kind, int hist,
 {
 	struct log_iter it;
 	struct log_line l;
-	size_t before_m = ctx->rs->n, before_d = ctx->diags->n;
+	size_t before_m = ctx->rs->n, before_d = diag_total(ctx->diags);
 	struct value_log vl;
 	struct hist_log h;
 	int rc = 0;
@@ -975,7 +975,7 @@ static int read_log(struct parse_ctx *ctx, const char *kind, int hist,
 		diag_list_truncate(ctx->diags, before_d);
 	} else if (hist) {
 		for (int d = 0; d < 3; d++)
-			if (h.sum[d] && h.scale > 0 && ctx->diags->n == before_d)
+			if (h.sum[d] && h.scale > 0 && diag_total(ctx->diags) == before_d)
 				emit_hist(&h, d);
 	} else {
 		value_log_finish(&vl);

@@ -35,6 +35,7 @@ struct parse_ctx {
 	size_t source;		/* index of the input in rs->sources */
 	struct diag_list *diags;
 	unsigned char *claimed;	/* per input line: recognised as output */
+	size_t claimed_alloc;
 	size_t unclaimed;	/* non-empty lines not claimed yet */
 	size_t *first_index;	/* per measurement: input line index */
 	size_t first_alloc;
@@ -46,6 +47,9 @@ struct parse_ctx {
 	atomic_int *fio_assume_noted;
 	struct hashmap64 *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
+	/* A log read window by window keeps few measurements at once:
+	 * their labels are not worth sharing (share_labels()). */
+	int no_label_sharing;
 	const struct label *last_shared;	/* the set it saw last */
 	struct strbuf label_key;	/* its scratch */
 	/* The command that ran line li's output as the context pass reads
@@ -53,6 +57,41 @@ struct parse_ctx {
 	 * parsers (ingest/), so that a parser calls nothing above it. */
 	char *(*command_text)(const struct parse_ctx *ctx, size_t li);
 };
+
+/*
+ * How a parser reads a long log window by window (ingest/ingest.c), its
+ * state kept between windows, so that a log of a million runs is read in
+ * bounded memory.  Optional: a log that a parser without it reads is cut
+ * whole.  Line indices are the window's.
+ *
+ *   begin   the state for a new input
+ *   lines   reads from line *li up to `to` (not included), leaving *li
+ *           at the line it reads next (past `to` when an output runs on):
+ *           it looks at most PARSE_AHEAD lines past the line it reads,
+ *           besides past blank lines to the next non-blank one, and
+ *           claims or looks at most PARSE_BEHIND lines before it
+ *   end     the input ended: what an output left open says, and the
+ *           state is freed
+ *   keep    the first line the state refers to, at most *li (the state
+ *           and what it will look at from *li on)
+ *   rebase  the window's first `gone` lines are gone (gone <= keep)
+ *
+ * parse() of such a parser is begin, lines over every line, and end
+ * (parse_by_lines()).
+ */
+#define PARSE_AHEAD 64
+#define PARSE_BEHIND 512
+struct parse_stream {
+	void *(*begin)(struct parse_ctx *ctx);
+	void (*lines)(struct parse_ctx *ctx, void *state, size_t *li,
+		      size_t to);
+	void (*end)(struct parse_ctx *ctx, void *state);
+	size_t (*keep)(const void *state, size_t li);
+	void (*rebase)(void *state, size_t gone);
+};
+
+/* parse() of a parser that reads by windows: all its lines at once. */
+int parse_by_lines(struct parse_ctx *ctx, const struct parse_stream *ops);
 
 /*
  * A row of the parser table: adding a parser is its file and its row.
@@ -93,6 +132,8 @@ struct parser {
 	 */
 	int (*whole_start)(const struct input *in);
 	int (*parse_whole)(struct parse_ctx *ctx);
+	/* Optional: reading a long log window by window (above). */
+	const struct parse_stream *stream;
 };
 
 /* NULL-terminated, in the order they run. */
@@ -152,11 +193,14 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig);
 /*
  * parse_seen() of a key given by its hash64() (core/keymap.h): the parts
- * hashed in turn, no string built.  Only the hash is remembered, not the
- * text: a log of a million runs asks a million times.
+ * hashed in turn, no string built.  Only the hash is remembered, with the
+ * line's number, not its text nor its index: a log of a million runs asks
+ * a million times, and one read window by window (ingest/ingest.c) has
+ * long forgotten the first one's line when the copy comes.  *orig_line is
+ * the number of the first one's line.
  */
 int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
-		    size_t *orig);
+		    unsigned *orig_line);
 
 /*
  * Is there prose strictly between lines a and b: a line no parser has
@@ -201,6 +245,25 @@ void parse_in_two(struct parse_ctx *ctx, size_t n,
 void parse_ctx_init(struct parse_ctx *ctx, const struct input *in,
 		    struct result_set *rs, struct diag_list *diags);
 void parse_ctx_recut(struct parse_ctx *ctx);
+/*
+ * A windowed input (core/input.h) got lines behind its window: their
+ * claims start unset, and the non-empty ones count as unclaimed.
+ * parse_ctx_forget(): its first n lines went (input_forget_lines());
+ * the caller moves first_index[].
+ */
+void parse_ctx_window_grew(struct parse_ctx *ctx, size_t before);
+/*
+ * A context for one parser that runs beside others (its own thread): the
+ * parent's input, claims and settings, its own result set rs (from rs->n
+ * on), messages and memo tables (the pasted-copy one: each parser's keys
+ * are its own).  The caller moves what it emitted, and its claims count
+ * (unclaimed), to the parent.  parse_ctx_fork_release() frees its
+ * tables, not rs nor diags.
+ */
+void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
+		    struct result_set *rs, struct diag_list *diags);
+void parse_ctx_fork_release(struct parse_ctx *child);
+void parse_ctx_forget(struct parse_ctx *ctx, size_t n);
 void parse_ctx_finish(struct parse_ctx *ctx);
 void parse_ctx_release(struct parse_ctx *ctx);
 

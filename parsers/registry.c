@@ -134,7 +134,7 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 	size_t k;
 
 	/* the previous measurement has its labels by now */
-	if (ctx->rs->n > ctx->base)
+	if (ctx->rs->n > ctx->base && !ctx->no_label_sharing)
 		share_labels(ctx, ctx->rs->n - 1);
 	m = result_set_add_from(ctx->rs, tool, op, metric, unit, ctx->source,
 				line_source_name(ctx, li),
@@ -220,26 +220,35 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	va_end(ap);
 }
 
-int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
-		    size_t *orig)
+/* The value remembered for key (fresh the first time: *created). */
+static uint32_t seen_put(struct parse_ctx *ctx, uint64_t key, uint32_t fresh,
+			 int *created)
 {
-	int created;
-	size_t *at;
-
 	if (!ctx->seen) {
 		ctx->seen = xmalloc(sizeof(*ctx->seen));
 		hashmap64_init(ctx->seen);
 	}
-	at = hashmap64_put(ctx->seen, key, li, &created);
-	*orig = *at;
+	return *hashmap64_put(ctx->seen, key, fresh, created);
+}
+
+int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
+		    unsigned *orig_line)
+{
+	int created;
+
+	*orig_line = seen_put(ctx, key, input_lineno(ctx->in, li), &created);
 	return !created;
 }
 
 int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig)
 {
-	return parse_seen_hash(ctx, hash64(HASH64_INIT, key, strlen(key)), li,
-			       orig);
+	int created;
+
+	/* (a line index: the input's lines are cut whole, fewer than 2^32) */
+	*orig = seen_put(ctx, hash64(HASH64_INIT, key, strlen(key)),
+			 (uint32_t)li, &created);
+	return !created;
 }
 
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
@@ -292,13 +301,46 @@ void parse_ctx_init(struct parse_ctx *ctx, const struct input *in,
 	ctx->diags = diags;
 	ctx->base = rs->n;
 	ctx->source = result_set_add_source(rs, in->path, NULL);
-	ctx->claimed = xcalloc(in->nlines + 1, 1);
+	ctx->claimed_alloc = in->nlines + 1;
+	ctx->claimed = xcalloc(ctx->claimed_alloc, 1);
 }
 
 void parse_ctx_recut(struct parse_ctx *ctx)
 {
 	free(ctx->claimed);
-	ctx->claimed = xcalloc(ctx->in->nlines + 1, 1);
+	ctx->claimed_alloc = ctx->in->nlines + 1;
+	ctx->claimed = xcalloc(ctx->claimed_alloc, 1);
+}
+
+void parse_ctx_window_grew(struct parse_ctx *ctx, size_t before)
+{
+	const struct input *in = ctx->in;
+	size_t old = ctx->claimed_alloc;
+
+	if (in->nlines + 1 > old) {
+		ALLOC_GROW(ctx->claimed, in->nlines + 1, ctx->claimed_alloc);
+		memset(ctx->claimed + old, 0, ctx->claimed_alloc - old);
+	}
+	for (size_t i = before; i < in->nlines; i++)
+		ctx->unclaimed += in->lines[i].len != 0;
+}
+
+void parse_ctx_forget(struct parse_ctx *ctx, size_t n)
+{
+	size_t keep = ctx->in->nlines;	/* (the input forgot them first) */
+
+	memmove(ctx->claimed, ctx->claimed + n, keep);
+	memset(ctx->claimed + keep, 0, n);
+}
+
+int parse_by_lines(struct parse_ctx *ctx, const struct parse_stream *ops)
+{
+	size_t before = ctx->rs->n, li = 0;
+	void *state = ops->begin(ctx);
+
+	ops->lines(ctx, state, &li, ctx->in->nlines);
+	ops->end(ctx, state);
+	return (int)(ctx->rs->n - before);
 }
 
 /* ---- a parse on two threads --------------------------------------------- */
@@ -321,23 +363,43 @@ static void *emit_half(void *p)
 	return NULL;
 }
 
+void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
+		    struct result_set *rs, struct diag_list *diags)
+{
+	*child = *parent;
+	child->rs = rs;
+	child->diags = diags;
+	child->first_index = NULL;
+	child->first_alloc = 0;
+	child->base = rs->n;
+	child->seen = NULL;
+	child->label_sets = NULL;
+	child->last_shared = NULL;
+	strbuf_init(&child->label_key);
+}
+
+void parse_ctx_fork_release(struct parse_ctx *child)
+{
+	free(child->first_index);
+	if (child->seen) {
+		hashmap64_release(child->seen);
+		free(child->seen);
+	}
+	if (child->label_sets) {
+		keymap_release(child->label_sets);
+		free(child->label_sets);
+	}
+	strbuf_release(&child->label_key);
+	memset(child, 0, sizeof(*child));
+}
+
 /* The parent's input and settings; a result set, messages and memo
  * tables of its own. */
-static void parse_ctx_fork(const struct parse_ctx *parent,
-			   struct parse_half *h)
+static void fork_half(const struct parse_ctx *parent, struct parse_half *h)
 {
 	result_set_init(&h->rs);
 	diag_list_init(&h->diags);
-	h->ctx = *parent;
-	h->ctx.rs = &h->rs;
-	h->ctx.diags = &h->diags;
-	h->ctx.first_index = NULL;
-	h->ctx.first_alloc = 0;
-	h->ctx.base = 0;
-	h->ctx.seen = NULL;
-	h->ctx.label_sets = NULL;
-	h->ctx.last_shared = NULL;
-	strbuf_init(&h->ctx.label_key);
+	parse_ctx_fork(&h->ctx, parent, &h->rs, &h->diags);
 	h->unclaimed_at_fork = parent->unclaimed;
 }
 
@@ -361,16 +423,7 @@ static void parse_ctx_join(struct parse_ctx *ctx, struct parse_half *h)
 		ctx->tool_version = h->ctx.tool_version;
 	diag_list_take(ctx->diags, &h->diags);
 	free(h->rs.m);
-	free(h->ctx.first_index);
-	if (h->ctx.seen) {
-		hashmap64_release(h->ctx.seen);
-		free(h->ctx.seen);
-	}
-	if (h->ctx.label_sets) {
-		keymap_release(h->ctx.label_sets);
-		free(h->ctx.label_sets);
-	}
-	strbuf_release(&h->ctx.label_key);
+	parse_ctx_fork_release(&h->ctx);
 }
 
 void parse_in_two(struct parse_ctx *ctx, size_t n,
@@ -381,7 +434,7 @@ void parse_in_two(struct parse_ctx *ctx, size_t n,
 	struct parse_half *h = xcalloc(1, sizeof(*h));
 	pthread_t tid;
 
-	parse_ctx_fork(ctx, h);
+	fork_half(ctx, h);
 	h->from = n / 2;
 	h->to = n;
 	h->emit = emit;
@@ -398,7 +451,8 @@ void parse_in_two(struct parse_ctx *ctx, size_t n,
 
 void parse_ctx_finish(struct parse_ctx *ctx)
 {
-	if (ctx->rs->n > ctx->base)	/* the last one had no successor */
+	/* the last one had no successor */
+	if (ctx->rs->n > ctx->base && !ctx->no_label_sharing)
 		share_labels(ctx, ctx->rs->n - 1);
 }
 

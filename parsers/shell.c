@@ -134,7 +134,15 @@ static size_t bare_prompt_len(const char *s)
  */
 static size_t prompt_len(const char *s)
 {
-	size_t env = env_prefix_len(s), n;
+	size_t env, n;
+
+	/* Every prompt ends in one of these, or is xtrace's "+ " (after a
+	 * "(venv) " or "[I] " at most): most lines of a log are output,
+	 * asked about again and again, and hold none of them ("1073741824
+	 * bytes ... copied", "1024+0 records in", "real 0m1.2s"). */
+	if (!strpbrk(s, "$#%>") && s[0] != '+' && s[0] != '(' && s[0] != '[')
+		return 0;
+	env = env_prefix_len(s);
 
 	/* fish's vi mode marks its prompt "[I] " (insert), "[N] "... */
 	if (s[0] == '[' && strchr("INVR", s[1]) && s[1] && s[2] == ']' &&

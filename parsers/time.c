@@ -52,6 +52,8 @@
 #include <string.h>
 
 #define COMMAND_LOOKBACK 400
+_Static_assert(COMMAND_LOOKBACK + 1 <= PARSE_BEHIND,
+	       "a timing's command is looked for within PARSE_BEHIND lines");
 
 static int time_detect(const struct input *in)
 {
@@ -215,7 +217,7 @@ static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
 static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
 {
 	uint64_t key = hash64(HASH64_INIT, "time", 4);
-	size_t orig;
+	unsigned orig;
 	int seen;
 
 	if (last - first + 1 < 3)
@@ -227,20 +229,52 @@ static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
 	if (seen)
 		parse_note(ctx, first, "the same command and timing as line "
 			   "%u (quoted or pasted again): not counted twice",
-			   ctx->in->lines[orig].lineno);
+			   orig);
 	return seen;
+}
+
+/*
+ * m's label command=command, the set of the timing before when that one
+ * has just this label too: real, user and sys of a run, and the runs of
+ * a loop's command, share one set (made once, hashed once by the fold).
+ */
+static void label_command(struct parse_ctx *ctx, struct measurement *m,
+			  const char *command)
+{
+	const struct measurement *prev = m - 1;
+	const char *was;
+
+	if (m > ctx->rs->m + ctx->base && prev->labels.n == 1 &&
+	    !strcmp(prev->tool, "time") &&
+	    (was = labels_get(&prev->labels, "command")) &&
+	    !strcmp(was, command)) {
+		labels_copy(&m->labels, &prev->labels);
+		return;
+	}
+	labels_set(&m->labels, "command", command);
 }
 
 static void emit(struct parse_ctx *ctx, size_t li, const char *which,
 		 double v, const char *command)
 {
+	static const char *const metrics[] = {
+		"real", "time.real", "user", "time.user", "sys", "time.sys", NULL
+	};
 	char metric[16];
+	const char *name = NULL;
 	struct measurement *m;
 
-	snprintf(metric, sizeof(metric), "time.%s", which);
-	m = parse_emit(ctx, li, "time", "run", metric, UNIT_SECONDS, v);
+	/* (no printf for the three there are: a million timings) */
+	for (size_t k = 0; metrics[k] && !name; k += 2)
+		if (!strcmp(which, metrics[k]))
+			name = metrics[k + 1];
+	if (!name) {
+		snprintf(metric, sizeof(metric), "time.%s", which);
+		name = metric;
+	}
+	m = parse_emit(ctx, li, "time", "run", name, UNIT_SECONDS, v);
 	if (command)
-		labels_set(&m->labels, "command", command);
+		label_command(ctx, m, command);
 }
 
 /*
@@ -593,26 +627,88 @@ static int read_fish(struct parse_ctx *ctx, size_t li, size_t stop)
 	return (int)(last - li + 1);
 }
 
-static int time_parse(struct parse_ctx *ctx)
+/*
+ * Every timing holds a figure; only GNU's verbose block opens with a
+ * line that holds none ("Command being timed: ..."): the blank lines and
+ * prose between runs are not tried against each form.
+ */
+static int may_start_timing(const struct input_line *l)
 {
-	size_t before = ctx->rs->n, stop = 0;
+	return l->len && (strpbrk(l->text, "0123456789") ||
+			  starts_with(l->text, "Command being timed: "));
+}
 
-	for (size_t i = 0; i < ctx->in->nlines; i++) {
+/* Between windows: where the last timing ended (a "time CMD" line
+ * above the next one is looked for down to there). */
+struct time_state {
+	size_t stop;
+};
+
+static void *time_begin(struct parse_ctx *ctx)
+{
+	(void)ctx;
+	return xcalloc(1, sizeof(struct time_state));
+}
+
+/* Reads lines [*li, to); see struct parse_stream. */
+static void time_lines(struct parse_ctx *ctx, void *state, size_t *li,
+		       size_t to)
+{
+	struct time_state *st = state;
+	size_t i;
+
+	for (i = *li; i < to; i++) {
 		size_t used;
 
-		if (ctx->claimed[i])
+		if (ctx->claimed[i] || !may_start_timing(&ctx->in->lines[i]))
 			continue;
-		if ((used = read_bash_block(ctx, i, stop)) ||
-		    (used = (size_t)read_fish(ctx, i, stop))) {
+		if ((used = read_bash_block(ctx, i, st->stop)) ||
+		    (used = (size_t)read_fish(ctx, i, st->stop))) {
 			i += used - 1;
-			stop = i + 1;
-		} else if (read_gnu_default(ctx, i, stop) ||
+			st->stop = i + 1;
+		} else if (read_gnu_default(ctx, i, st->stop) ||
 			   read_gnu_verbose(ctx, i) || read_zsh(ctx, i) ||
-			   read_bsd(ctx, i, stop) || read_tcsh(ctx, i, stop)) {
-			stop = i + 1;
+			   read_bsd(ctx, i, st->stop) ||
+			   read_tcsh(ctx, i, st->stop)) {
+			st->stop = i + 1;
 		}
 	}
-	return (int)(ctx->rs->n - before);
+	*li = i;
+}
+
+static void time_end(struct parse_ctx *ctx, void *state)
+{
+	(void)ctx;
+	free(state);
+}
+
+/* A timing's command is looked for up to COMMAND_LOOKBACK lines above it
+ * (and fish's rule line right above). */
+static size_t time_keep(const void *state, size_t li)
+{
+	(void)state;
+	return li > COMMAND_LOOKBACK + 1 ? li - COMMAND_LOOKBACK - 1 : 0;
+}
+
+static void time_rebase(void *state, size_t gone)
+{
+	struct time_state *st = state;
+
+	/* (the look for a command stops COMMAND_LOOKBACK lines up first) */
+	st->stop = st->stop > gone ? st->stop - gone : 0;
+}
+
+static const struct parse_stream time_stream = {
+	.begin = time_begin,
+	.lines = time_lines,
+	.end = time_end,
+	.keep = time_keep,
+	.rebase = time_rebase,
+};
+
+static int time_parse(struct parse_ctx *ctx)
+{
+	return parse_by_lines(ctx, &time_stream);
 }
 
 static const char *const time_programs[] = { "time", NULL };
@@ -625,4 +721,5 @@ const struct parser parser_time = {
 	.output_after_command = 1,
 	.detect = time_detect,
 	.parse = time_parse,
+	.stream = &time_stream,
 };

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Folding repeated runs as they are read: a log that holds the same
+ * command's output three times is one measurement with three values, not
+ * three unrelated ones.  Two outputs fold when they have the same key
+ * (tool, op, metric, unit, source name, labels) and nothing but blank
+ * lines, prompts and recognised output lies between them: prose in
+ * between ("then on the other card:") keeps them apart, because the
+ * author is telling us the conditions changed.
+ *
+ * The measurements of an input come to the fold one at a time, labelled
+ * (ingest/context.h), each in its parser's order; the fold keeps one row
+ * per series, so that a log of a million runs of a few tests holds a few
+ * rows and their values, not a million measurements.  The rows are
+ * rs->m[base ..], the fold's; fold_finish() puts them in the order their
+ * first lines come in the text, so that exports read like the file.
+ */
+#ifndef STORAN_FOLD_H
+#define STORAN_FOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct measurement;
+struct result_set;
+struct fold_row;
+
+struct fold {
+	struct result_set *rs;
+	size_t base;		/* the rows are rs->m[base .. base + n) */
+	size_t n, alloc;
+	struct fold_row *row;
+	size_t *slot;		/* the latest row of a key, + 1; 0: free */
+	size_t nslots, nkeyed;
+	int all_output;		/* an input read whole: no prose in it */
+};
+
+/* Where a measurement was read: a text line index and the prose lines
+ * before it and before the next line (ingest/context.h); its parser's
+ * place in the table and its own among that parser's measurements. */
+struct fold_place {
+	size_t line, prose, prose_next;
+	unsigned rank;
+	size_t seq;
+};
+
+void fold_init(struct fold *f, struct result_set *rs, size_t base,
+	       int all_output);
+void fold_release(struct fold *f);
+/*
+ * Takes *m: its values join the row of its series (and m is released),
+ * or it becomes a row, moved to rs->m[base + n] (which holds nothing
+ * else: m itself, or a measurement moved away).
+ */
+void fold_take(struct fold *f, struct measurement *m,
+	       const struct fold_place *at);
+/* Puts the rows in the order of their first lines (then of their
+ * parsers, then as each parser emitted them). */
+void fold_finish(struct fold *f);
+
+#endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# A long log is read window by window (issue 18), with the result of a
+# whole read, byte for byte: CSV, messages and exit status.  Each dd and
+# time fixture, and a mix of them, is made long (its text repeated, a dd
+# run timed with time first, so that the first window holds both
+# parsers) and read with windows of 20,000 bytes (STORAN_TEST_WINDOW) and
+# as a whole (one window larger than the text).
+. "$(dirname "$0")/lib.sh"
+cd "$TMP" || exit 1
+head_run() {
+	printf '$ time dd if=/dev/zero of=f0 bs=1M count=64 conv=fdatasync\n'
+	printf '64+0 records in\n64+0 records out\n'
+	printf '67108864 bytes (67 MB, 64 MiB) copied, 1.234567 s, 54.4 MB/s\n'
+	printf '\nreal\t0m1.300s\nuser\t0m0.001s\nsys\t0m0.100s\n\n'
+}
+n=0
+for f in "$FIXTURES"/dd/[0-9]*.txt "$FIXTURES"/time/[0-9]*.txt; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	# long enough that windows let lines go (4,000 lines and more)
+	reps=$((4000 / ($(wc -l < "$f") + 1) + 1))
+	{ head_run; awk -v reps="$reps" '{ line[NR] = $0 } END {
+		for (k = 0; k < reps; k++) {
+			for (i = 1; i <= NR; i++)
+				print line[i]
+			print ""
+		} }' "$f"; } > "long$n.txt"
+done
+{ head_run; for k in $(seq 3); do cat "$FIXTURES"/dd/[0-9]*.txt \
+	"$FIXTURES"/time/[0-9]*.txt; done; } > mix.txt
+# a heading and a command far above the outputs they label, long gone
+# from the window when the last output comes
+{ head_run; printf '## disk A, ext4\n\n$ ./bench.sh --size=1G\n'
+  awk 'BEGIN { for (i = 0; i < 1500; i++) {
+	if (i == 900) printf "\n=== disk B ===\n\nnow the other one:\n"
+	printf "1024+0 records in\n1024+0 records out\n"
+	printf "1073741824 bytes (1.1 GB, 1.0 GiB) copied, %d.%06d s, 1 GB/s\n",
+		1 + i % 3, i * 7919 % 1000000
+	printf "\nreal\t0m1.%03ds\nuser\t0m0.001s\nsys\t0m0.%03ds\n\n",
+		i % 1000, i * 7 % 1000 } }'; } > far.txt
+[ "$n" -gt 0 ] || { echo "skip: no dd or time fixture"; exit 77; }
+for f in long*.txt mix.txt far.txt; do
+	STORAN_TEST_WINDOW=1000000000000 "$STORAN" ingest --format csv "$f" \
+		> whole.csv 2> whole.err
+	want=$?
+	for w in 20000; do
+		STORAN_TEST_WINDOW=$w "$STORAN" ingest --format csv "$f" \
+			> win.csv 2> win.err
+		got=$?
+		[ "$got" -eq "$want" ] ||
+			fail "$f, windows of $w bytes: exit $got, whole $want"
+		cmp -s whole.csv win.csv ||
+			fail "$f, windows of $w bytes: CSV $(diff whole.csv win.csv | head -3)"
+		cmp -s whole.err win.err ||
+			fail "$f, windows of $w bytes: messages $(diff whole.err win.err | head -3)"
+	done
+done
+finish
