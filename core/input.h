@@ -111,8 +111,10 @@ struct input {
 	size_t window_base, raw_from, raw_next;
 	unsigned next_lineno;
 	size_t arena_alloc, names_alloc;
-	/* The raw bytes cut last, NUL-terminated: a window's text is
-	 * searched as a whole text is (strstr()), not with bounds. */
+	/* The raw bytes cut last, then the next window's first line (a
+	 * records out line there settles a count glued at the end of this
+	 * window), NUL-terminated: a window's text is searched as a whole
+	 * text is (strstr()), not with bounds, that line included. */
 	char *raw_copy;
 	size_t raw_copy_alloc;
 	int stage_seed;		/* a stage's first line is in's last */
