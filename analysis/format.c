@@ -58,9 +58,7 @@ void fmt_table_init(struct fmt_table *t, const char *title)
 
 static void cell_clear(struct fmt_cell *c)
 {
-	free(c->text);
-	free(c->raw);
-	free(c->notes);
+	free(c->notes);	/* (its strings stay in the pool) */
 	memset(c, 0, sizeof(*c));
 }
 
@@ -89,6 +87,7 @@ void fmt_table_release(struct fmt_table *t)
 	free(t->cells);
 	free(t->notes);
 	free(t->title);
+	strpool_release(&t->strings);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -135,8 +134,18 @@ void fmt_table_set_cell(struct fmt_table *t, size_t row, size_t col,
 	struct fmt_cell *c = fmt_table_cell(t, row, col);
 
 	cell_clear(c);
-	c->text = text ? xstrdup(text) : NULL;
-	c->raw = xstrdup(raw ? raw : text ? text : "");
+	c->text = text ? strpool_add(&t->strings, text) : NULL;
+	c->raw = raw && text && !strcmp(raw, text) ? c->text :
+		 strpool_add(&t->strings, raw ? raw : text ? text : "");
+}
+
+void fmt_table_set_text_only(struct fmt_table *t, size_t row, size_t col,
+			     const char *text)
+{
+	struct fmt_cell *c = fmt_table_cell(t, row, col);
+
+	cell_clear(c);
+	c->text = strpool_add(&t->strings, text);
 }
 
 void fmt_table_set_number(struct fmt_table *t, size_t row, size_t col,
@@ -148,11 +157,16 @@ void fmt_table_set_number(struct fmt_table *t, size_t row, size_t col,
 	cell_clear(c);
 	if (isnan(value))
 		return;
-	strbuf_add_number(&sb, value);
-	c->raw = strbuf_detach(&sb);
-	c->text = xstrdup(text ? text : c->raw);
+	/* raw stays NULL: CSV prints the value when it writes the cell,
+	 * so text and Markdown never pay for %.15g */
+	if (!text) {
+		strbuf_add_number(&sb, value);
+		text = sb.buf;
+	}
+	c->text = strpool_add(&t->strings, text);
 	c->value = value;
 	c->is_number = 1;
+	strbuf_release(&sb);
 }
 
 void fmt_table_set_style(struct fmt_table *t, size_t row, size_t col,
@@ -653,7 +667,10 @@ static void render_csv(const struct fmt_table *t, struct strbuf *out)
 
 			if (c)
 				strbuf_addch(out, ',');
-			strbuf_add_csv(out, cell->raw ? cell->raw : "");
+			if (cell->is_number)	/* (no comma or quote in it) */
+				strbuf_add_number(out, cell->value);
+			else
+				strbuf_add_csv(out, cell->raw ? cell->raw : "");
 		}
 		strbuf_addch(out, '\n');
 	}

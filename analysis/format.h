@@ -43,6 +43,7 @@
 #include <stddef.h>
 
 #include "../core/strbuf.h"
+#include "../core/strpool.h"
 
 enum fmt_kind {
 	FMT_TEXT,	/* aligned columns for a terminal */
@@ -76,12 +77,13 @@ struct fmt_column {
 	unsigned flags;	/* enum fmt_column_flags */
 };
 
+/* A cell's strings live in its table's pool (fmt_table.strings). */
 struct fmt_cell {
-	char *text;	/* for people; NULL = empty */
-	char *raw;	/* for CSV; NULL = empty */
-	double value;	/* JSON number when is_number */
-	int is_number;
-	enum fmt_style style;
+	const char *text;	/* for people; NULL = empty */
+	const char *raw;	/* for CSV; NULL = empty, or a number's value */
+	double value;	/* JSON number, CSV %.15g, when is_number */
+	unsigned char is_number;
+	unsigned char style;	/* enum fmt_style */
 	unsigned *notes;	/* footnote numbers cited, ascending */
 	size_t nnotes;
 };
@@ -109,6 +111,7 @@ struct fmt_table {
 	size_t nnotes, notes_alloc;
 	struct fmt_footnote *footnotes;	/* after the notes (not in CSV) */
 	size_t nfootnotes, footnotes_alloc;
+	struct strpool strings;	/* the cells' text and raw strings */
 };
 
 void fmt_table_init(struct fmt_table *t, const char *title);
@@ -125,6 +128,9 @@ struct fmt_cell *fmt_table_cell(struct fmt_table *t, size_t row, size_t col);
 /* A text cell: shown as text, raw (NULL: same as text) in CSV and JSON. */
 void fmt_table_set_cell(struct fmt_table *t, size_t row, size_t col,
 			const char *text, const char *raw);
+/* A cell people read that has no figure: empty in CSV, null in JSON. */
+void fmt_table_set_text_only(struct fmt_table *t, size_t row, size_t col,
+			     const char *text);
 /*
  * A number: shown as text, written with 15 significant digits in CSV and
  * as a JSON number.  A NAN value leaves the cell empty.

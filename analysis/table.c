@@ -946,9 +946,7 @@ static void set_steady_cell(const struct pivot *pv, size_t r, size_t c,
 	else
 		snprintf(text, sizeof(text), "%s", nshort == nser ?
 			 "too short" : "never");
-	fmt_table_set_cell(t, r, col, text, "");
-	free(fmt_table_cell(t, r, col)->raw);
-	fmt_table_cell(t, r, col)->raw = NULL;	/* CSV empty, JSON null */
+	fmt_table_set_text_only(t, r, col, text);	/* CSV empty, JSON null */
 }
 
 void pivot_to_fmt(const struct pivot *pv, const struct display_unit *unit,
