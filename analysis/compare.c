@@ -149,6 +149,34 @@ static void class_labels(const struct experiment *ex, const struct klass *c,
 	}
 }
 
+/*
+ * A row's labels depend only on its first group's profile (label set and
+ * input) and on whether it is split: the rows of one fio job's metrics
+ * share one label set (copy-on-write) instead of building it each.
+ */
+struct labels_memo {
+	size_t profile;
+	int split;
+	struct labels labels;
+};
+
+#define LABELS_MEMO_INIT { EX_NONE, 0, { NULL, 0, 0 } }
+
+static void row_labels(struct labels_memo *memo, const struct experiment *ex,
+		       const struct klass *c, struct labels *out)
+{
+	size_t g = c->group[0] != EX_NONE ? c->group[0] : c->group[1];
+	size_t profile = ex->m[ex->groups[g].first].profile;
+
+	if (profile != memo->profile || c->split != memo->split) {
+		labels_release(&memo->labels);
+		class_labels(ex, c, &memo->labels);
+		memo->profile = profile;
+		memo->split = c->split;
+	}
+	labels_copy(out, &memo->labels);
+}
+
 static const struct measurement *first_of(const struct experiment *ex,
 					  size_t g)
 {
@@ -156,6 +184,7 @@ static const struct measurement *first_of(const struct experiment *ex,
 }
 
 static struct compare_row *new_row(struct compare_result *r,
+				   struct labels_memo *memo,
 				   const struct experiment *ex,
 				   const struct klass *c, const char *metric)
 {
@@ -165,11 +194,11 @@ static struct compare_row *new_row(struct compare_result *r,
 	ALLOC_GROW(r->rows, r->nrows + 1, r->rows_alloc);
 	row = &r->rows[r->nrows++];
 	memset(row, 0, sizeof(*row));
-	row->tool = xstrdup(m->tool);
-	row->op = xstrdup(m->op);
-	row->metric = xstrdup(metric);
-	row->unit = xstrdup(m->unit);
-	class_labels(ex, c, &row->labels);
+	row->tool = m->tool;
+	row->op = m->op;
+	row->metric = metric;
+	row->unit = m->unit;
+	row_labels(memo, ex, c, &row->labels);
 	row->p = NAN;
 	row->test = "none";
 	return row;
@@ -177,15 +206,15 @@ static struct compare_row *new_row(struct compare_result *r,
 
 /* The row shows the figures of its groups' measurements (indices into
  * each side's own result set). */
-static void copy_members(struct compare_row *row,
+static void copy_members(struct compare_result *r, struct compare_row *row,
 			 const struct experiment *ex, const struct klass *c)
 {
 	for (int s = 0; s < 2; s++) {
 		const struct ex_group *g = &ex->groups[c->group[s]];
 
 		row->nmembers[s] = g->nmembers;
-		row->members[s] = xmalloc(g->nmembers *
-					  sizeof(*row->members[s]));
+		row->members[s] = pool_alloc(&r->pool, g->nmembers *
+					     sizeof(*row->members[s]));
 		for (size_t j = 0; j < g->nmembers; j++)
 			row->members[s][j] = ex->m[g->members[j]].index;
 	}
@@ -330,17 +359,12 @@ static char *row_key(const struct compare_row *row, const char *metric);
 
 static void release_row(struct compare_row *row)
 {
-	free(row->tool);
-	free(row->op);
-	free(row->metric);
-	free(row->unit);
-	labels_release(&row->labels);
-	free(row->members[0]);
-	free(row->members[1]);
+	labels_release(&row->labels);	/* the rest is borrowed or pooled */
 }
 
 /* Tail rows from latency histograms, unless the inputs printed them. */
 static void histogram_rows(struct compare_result *r,
+			   struct labels_memo *memo,
 			   const struct experiment *ex, const struct klass *c,
 			   struct keymap *rows,
 			   const struct compare_options *opt)
@@ -364,7 +388,7 @@ static void histogram_rows(struct compare_result *r,
 			free(metric);
 			continue;
 		}
-		row = new_row(r, ex, c, metric);
+		row = new_row(r, memo, ex, c, pool_strdup(&r->pool, metric));
 		key = row_key(row, metric);
 
 		if (keymap_get(rows, key)) {	/* printed: that row counts */
@@ -372,7 +396,7 @@ static void histogram_rows(struct compare_result *r,
 			r->nrows--;
 		} else {
 			row->from_histogram = 1;
-			copy_members(row, ex, c);
+			copy_members(r, row, ex, c);
 			row->test = "hist";
 			row->a.n = row->b.n = 1;
 			row->a.mean = stats_hist_quantile(&h[0], tails[i].q);
@@ -465,6 +489,7 @@ static void fill_rows(struct compare_result *r, const struct experiment *ex,
 					   &r->split_tests);
 	struct klass *c = classes_of(ex, match, split, nclasses, a, &order);
 	int hist = any_histograms(ex, c, nclasses);
+	struct labels_memo memo = LABELS_MEMO_INIT;
 	struct keymap rows;
 	int created;
 
@@ -480,8 +505,9 @@ static void fill_rows(struct compare_result *r, const struct experiment *ex,
 			add_unmatched(r, ex, k, k->group[0] == EX_NONE);
 			continue;
 		}
-		row = new_row(r, ex, k, first_of(ex, k->group[0])->metric);
-		copy_members(row, ex, k);
+		row = new_row(r, &memo, ex, k,
+			      first_of(ex, k->group[0])->metric);
+		copy_members(r, row, ex, k);
 		row->a = ex->groups[k->group[0]].st;
 		row->b = ex->groups[k->group[1]].st;
 		change_of(row);
@@ -499,9 +525,10 @@ static void fill_rows(struct compare_result *r, const struct experiment *ex,
 		if (k->group[0] != EX_NONE && k->group[1] != EX_NONE &&
 		    first_of(ex, k->group[0])->hist.n &&
 		    first_of(ex, k->group[1])->hist.n)
-			histogram_rows(r, ex, k, &rows, opt);
+			histogram_rows(r, &memo, ex, k, &rows, opt);
 	}
 	keymap_release(&rows);
+	labels_release(&memo.labels);
 	free(order);
 	free(c);
 	free(match);
@@ -706,6 +733,7 @@ void compare_result_release(struct compare_result *r)
 	free(r->ignored);
 	free(r->geo);
 	free(r->tail_notes);
+	pool_release(&r->pool);
 	labels_release(&r->identity_a);
 	labels_release(&r->identity_b);
 	memset(r, 0, sizeof(*r));

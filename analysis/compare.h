@@ -34,6 +34,7 @@
 
 #include "stats.h"
 #include "../core/filter.h"
+#include "../core/pool.h"
 #include "../core/resultset.h"
 
 /* With 8 runs a side Mann-Whitney can reach p < 0.05; with 3 it never can. */
@@ -97,8 +98,14 @@ struct compare_options {
 	size_t nignore;
 };
 
+/*
+ * tool, op, metric and unit are the compared measurements' own (or a tail
+ * row's metric in the result's pool); members are in the pool: a row
+ * holds no memory of its own but its labels (shared with its neighbours
+ * when they have the same).  A million rows were eight million mallocs.
+ */
 struct compare_row {
-	char *tool, *op, *metric, *unit;
+	const char *tool, *op, *metric, *unit;
 	struct labels labels;		/* the labels matched on */
 	struct stats a, b;
 	double ratio;		/* mean_b / mean_a; NAN if mean_a = 0 */
@@ -144,9 +151,11 @@ struct compare_result {
 	size_t ngeo, geo_alloc;
 	char **tail_notes;		/* "mean unchanged, tail regressed" */
 	size_t ntail_notes, tail_alloc;
+	struct pool pool;		/* the rows' member lists, tail metrics */
 };
 
-/* Compares b (candidate) with a (baseline) into out. */
+/* Compares b (candidate) with a (baseline) into out; out's rows point
+ * into a and b, which must outlive it. */
 void compare_sets(const struct result_set *a, const struct result_set *b,
 		  const struct compare_options *opt,
 		  struct compare_result *out);

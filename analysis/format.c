@@ -87,7 +87,7 @@ void fmt_table_release(struct fmt_table *t)
 	free(t->cells);
 	free(t->notes);
 	free(t->title);
-	strpool_release(&t->strings);
+	pool_release(&t->strings);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -134,9 +134,9 @@ void fmt_table_set_cell(struct fmt_table *t, size_t row, size_t col,
 	struct fmt_cell *c = fmt_table_cell(t, row, col);
 
 	cell_clear(c);
-	c->text = text ? strpool_add(&t->strings, text) : NULL;
+	c->text = text ? pool_strdup(&t->strings, text) : NULL;
 	c->raw = raw && text && !strcmp(raw, text) ? c->text :
-		 strpool_add(&t->strings, raw ? raw : text ? text : "");
+		 pool_strdup(&t->strings, raw ? raw : text ? text : "");
 }
 
 void fmt_table_set_text_only(struct fmt_table *t, size_t row, size_t col,
@@ -145,7 +145,7 @@ void fmt_table_set_text_only(struct fmt_table *t, size_t row, size_t col,
 	struct fmt_cell *c = fmt_table_cell(t, row, col);
 
 	cell_clear(c);
-	c->text = strpool_add(&t->strings, text);
+	c->text = pool_strdup(&t->strings, text);
 }
 
 void fmt_table_set_number(struct fmt_table *t, size_t row, size_t col,
@@ -163,7 +163,7 @@ void fmt_table_set_number(struct fmt_table *t, size_t row, size_t col,
 		strbuf_add_number(&sb, value);
 		text = sb.buf;
 	}
-	c->text = strpool_add(&t->strings, text);
+	c->text = pool_strdup(&t->strings, text);
 	c->value = value;
 	c->is_number = 1;
 	strbuf_release(&sb);

@@ -43,7 +43,7 @@
 #include <stddef.h>
 
 #include "../core/strbuf.h"
-#include "../core/strpool.h"
+#include "../core/pool.h"
 
 enum fmt_kind {
 	FMT_TEXT,	/* aligned columns for a terminal */
@@ -111,7 +111,7 @@ struct fmt_table {
 	size_t nnotes, notes_alloc;
 	struct fmt_footnote *footnotes;	/* after the notes (not in CSV) */
 	size_t nfootnotes, footnotes_alloc;
-	struct strpool strings;	/* the cells' text and raw strings */
+	struct pool strings;	/* the cells' text and raw strings */
 };
 
 void fmt_table_init(struct fmt_table *t, const char *title);

@@ -28,10 +28,10 @@ static void add_row(struct compare_result *r, const char *metric,
 	ALLOC_GROW(r->rows, r->nrows + 1, r->rows_alloc);
 	row = &r->rows[r->nrows++];
 	memset(row, 0, sizeof(*row));
-	row->tool = xstrdup("fio");
-	row->op = xstrdup("randread");
-	row->metric = xstrdup(metric);
-	row->unit = xstrdup(strcmp(metric, "bw") ? "1/s" : "B/s");
+	row->tool = "fio";
+	row->op = "randread";
+	row->metric = pool_strdup(&r->pool, metric);
+	row->unit = strcmp(metric, "bw") ? "1/s" : "B/s";
 	labels_init(&row->labels);
 	while (p && *p) {
 		char *semi = strchr(p, ';'), *eq;
@@ -55,14 +55,10 @@ static void add_row(struct compare_result *r, const char *metric,
 
 static void release(struct compare_result *r)
 {
-	for (size_t i = 0; i < r->nrows; i++) {
-		free(r->rows[i].tool);
-		free(r->rows[i].op);
-		free(r->rows[i].metric);
-		free(r->rows[i].unit);
+	for (size_t i = 0; i < r->nrows; i++)
 		labels_release(&r->rows[i].labels);
-	}
 	free(r->rows);
+	pool_release(&r->pool);
 }
 
 /* 100 rows, three of them real changes: those come first, then the

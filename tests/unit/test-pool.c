@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * core/strpool.c: every string added reads back as given, however many
+ * core/pool.c: every string added reads back as given, however many
  * and however long, until the pool is released (ASan sees the blocks).
  */
 #include <stdarg.h>
@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/strpool.h"
+#include "core/pool.h"
 
 /* Many short strings across many blocks, interleaved with long ones
  * that get blocks of their own: none overwrites another. */
 static void test_strings_survive(void **state)
 {
 	enum { N = 200000 };
-	struct strpool p = STRPOOL_INIT;
+	struct pool p = POOL_INIT;
 	const char **got = malloc(N * sizeof(*got));
 	char buf[64], *big = malloc(300001);
 
@@ -29,12 +29,12 @@ static void test_strings_survive(void **state)
 	for (size_t i = 0; i < N; i++) {
 		if (i % 5000 == 0) {
 			big[i % 300000] = 'y';
-			got[i] = strpool_add(&p, big);
+			got[i] = pool_strdup(&p, big);
 			big[i % 300000] = 'x';
 			continue;
 		}
 		snprintf(buf, sizeof(buf), "cell %zu", i);
-		got[i] = strpool_add(&p, buf);
+		got[i] = pool_strdup(&p, buf);
 	}
 	for (size_t i = 0; i < N; i++) {
 		if (i % 5000 == 0) {
@@ -45,7 +45,7 @@ static void test_strings_survive(void **state)
 		snprintf(buf, sizeof(buf), "cell %zu", i);
 		assert_string_equal(got[i], buf);
 	}
-	strpool_release(&p);
+	pool_release(&p);
 	assert_null(p.head);
 	free(got);
 	free(big);
@@ -53,18 +53,42 @@ static void test_strings_survive(void **state)
 
 static void test_addn_and_empty(void **state)
 {
-	struct strpool p = STRPOOL_INIT;
+	struct pool p = POOL_INIT;
 	const char *a, *b;
 
 	(void)state;
-	a = strpool_addn(&p, "abcdef", 3);
-	b = strpool_add(&p, "");
+	a = pool_strndup(&p, "abcdef", 3);
+	b = pool_strdup(&p, "");
 	assert_string_equal(a, "abc");
 	assert_string_equal(b, "");
 	assert_ptr_not_equal(a, b);
 	assert_int_equal(p.used, 5);
-	strpool_release(&p);
-	strpool_release(&p);	/* twice: harmless */
+	pool_release(&p);
+	pool_release(&p);	/* twice: harmless */
+}
+
+/* Arrays from the pool are aligned and apart from the strings around
+ * them. */
+static void test_alloc_aligned(void **state)
+{
+	struct pool p = POOL_INIT;
+	size_t *v[1000];
+	const char *s[1000];
+
+	(void)state;
+	for (int i = 0; i < 1000; i++) {
+		s[i] = pool_strndup(&p, "abcdefg", (size_t)(i % 7));
+		v[i] = pool_alloc(&p, (size_t)(i % 50 + 1) * sizeof(size_t));
+		assert_int_equal((uintptr_t)v[i] % 8, 0);
+		for (int j = 0; j <= i % 50; j++)
+			v[i][j] = (size_t)(i * 100 + j);
+	}
+	for (int i = 0; i < 1000; i++) {
+		assert_int_equal(strlen(s[i]), (size_t)(i % 7));
+		for (int j = 0; j <= i % 50; j++)
+			assert_int_equal(v[i][j], i * 100 + j);
+	}
+	pool_release(&p);
 }
 
 int main(void)
@@ -72,6 +96,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings_survive),
 		cmocka_unit_test(test_addn_and_empty),
+		cmocka_unit_test(test_alloc_aligned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
