@@ -16,6 +16,7 @@ void tuple_map_release(struct tuple_map *t)
 {
 	free(t->keys);
 	free(t->values);
+	free(t->slot);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -30,61 +31,83 @@ static uint64_t tuple_hash(const uint64_t *v, size_t w)
 	return h ^ (h >> 33);
 }
 
+static const uint64_t *key_of(const struct tuple_map *t, size_t entry)
+{
+	return t->keys + entry * t->width;
+}
+
 static void tuple_map_grow(struct tuple_map *t)
 {
-	struct tuple_map bigger;
+	size_t cap = t->cap ? 2 * t->cap : 64;
+	struct tuple_slot *slot = xcalloc(cap, sizeof(*slot));
 
-	tuple_map_init(&bigger, t->width);
-	bigger.cap = t->cap ? 2 * t->cap : 64;
-	bigger.keys = xmalloc(bigger.cap * t->width * sizeof(uint64_t));
-	bigger.values = xmalloc(bigger.cap * sizeof(size_t));
-	for (size_t i = 0; i < bigger.cap; i++)
-		bigger.values[i] = SIZE_MAX;
 	for (size_t i = 0; i < t->cap; i++) {
-		const uint64_t *k = t->keys + i * t->width;
+		const struct tuple_slot *s = &t->slot[i];
 		size_t at;
 
-		if (t->values[i] == SIZE_MAX)
+		if (!s->entry)
 			continue;
-		at = tuple_hash(k, t->width) & (bigger.cap - 1);
-		while (bigger.values[at] != SIZE_MAX)
-			at = (at + 1) & (bigger.cap - 1);
-		memcpy(bigger.keys + at * t->width, k,
-		       t->width * sizeof(uint64_t));
-		bigger.values[at] = t->values[i];
+		at = tuple_hash(key_of(t, s->entry - 1), t->width) &
+		     (cap - 1);
+		while (slot[at].entry)
+			at = (at + 1) & (cap - 1);
+		slot[at] = *s;
 	}
-	bigger.n = t->n;
-	tuple_map_release(t);
-	*t = bigger;
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
 }
 
 /* Where v is, or the empty slot where it would go (the map has room). */
-static size_t slot_of(const struct tuple_map *t, const uint64_t *v)
+static size_t slot_of(const struct tuple_map *t, const uint64_t *v,
+		      uint64_t h)
 {
-	size_t at = tuple_hash(v, t->width) & (t->cap - 1);
+	size_t at = h & (t->cap - 1);
+	uint32_t top = (uint32_t)(h >> 32);
 
-	while (t->values[at] != SIZE_MAX &&
-	       memcmp(t->keys + at * t->width, v, t->width * sizeof(uint64_t)))
-		at = (at + 1) & (t->cap - 1);
-	return at;
+	for (;; at = (at + 1) & (t->cap - 1)) {
+		const struct tuple_slot *s = &t->slot[at];
+
+		if (!s->entry || (s->hash == top &&
+				  !memcmp(key_of(t, s->entry - 1), v,
+					  t->width * sizeof(*v))))
+			return at;
+	}
 }
 
 size_t tuple_map_get(const struct tuple_map *t, const uint64_t *v)
 {
-	return t->cap ? t->values[slot_of(t, v)] : SIZE_MAX;
+	const struct tuple_slot *s;
+
+	if (!t->cap)
+		return SIZE_MAX;
+	s = &t->slot[slot_of(t, v, tuple_hash(v, t->width))];
+	return s->entry ? t->values[s->entry - 1] : SIZE_MAX;
 }
 
 size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
 {
-	size_t at;
+	uint64_t h = tuple_hash(v, t->width);
+	struct tuple_slot *s;
+	size_t need;
 
 	if (2 * (t->n + 1) > t->cap)
 		tuple_map_grow(t);
-	at = slot_of(t, v);
-	if (t->values[at] != SIZE_MAX)
-		return t->values[at];
-	memcpy(t->keys + at * t->width, v, t->width * sizeof(uint64_t));
-	t->values[at] = fresh;
-	t->n++;
+	s = &t->slot[slot_of(t, v, h)];
+	if (s->entry)
+		return t->values[s->entry - 1];
+	if (t->n >= UINT32_MAX - 1)
+		die("more than %u distinct groups", UINT32_MAX - 2);
+	need = t->n + 1;
+	if (need > t->alloc) {
+		t->alloc = need < 64 ? 64 : 2 * need;
+		t->keys = xrealloc(t->keys, t->alloc * t->width *
+				   sizeof(*t->keys));
+		t->values = xrealloc(t->values, t->alloc * sizeof(*t->values));
+	}
+	memcpy(t->keys + t->n * t->width, v, t->width * sizeof(*v));
+	t->values[t->n] = fresh;
+	s->hash = (uint32_t)(h >> 32);
+	s->entry = (uint32_t)++t->n;
 	return fresh;
 }
