@@ -273,10 +273,10 @@ static int spread_taken(const struct measurement *m, const void *arg)
 	return spread_metric(m);
 }
 
-static const size_t *order_pos;
-
-static int by_text_position(const void *a, const void *b)
+/* (qsort_r: the checks of two result sets run on two threads) */
+static int by_text_position(const void *a, const void *b, void *arg)
 {
+	const size_t *order_pos = arg;
 	size_t x = order_pos[*(const size_t *)a];
 	size_t y = order_pos[*(const size_t *)b];
 
@@ -305,8 +305,7 @@ void check_repetitions(struct check_ctx *c)
 	members = xmalloc(n * sizeof(*members));
 	for (size_t g = 0; g < ex.ngroups; g++)
 		first[g] = ex.m[ex.groups[g].first].index;
-	order_pos = pos;
-	qsort(first, ex.ngroups, sizeof(*first), by_text_position);
+	qsort_r(first, ex.ngroups, sizeof(*first), by_text_position, pos);
 	for (size_t i = 0; i < ex.n; i++)	/* (first[] holds rs indices) */
 		members[ex.m[i].index] = ex.m[i].group;
 	for (size_t k = 0; k < ex.ngroups; k++) {
@@ -316,7 +315,7 @@ void check_repetitions(struct check_ctx *c)
 
 		for (size_t j = 0; j < g->nmembers; j++)
 			mi[j] = ex.m[g->members[j]].index;
-		qsort(mi, g->nmembers, sizeof(*mi), by_text_position);
+		qsort_r(mi, g->nmembers, sizeof(*mi), by_text_position, pos);
 		group_stats(c, mi, g->nmembers, &st);
 		if (st.n == 1 && g->nmembers == 1)
 			check_few_runs(c, pos[mi[0]], mi[0]);

@@ -5,6 +5,8 @@
  * key goes on the x axis, values as a reader sees them, and the matching
  * of two sides.  Building it is experiment.c's.
  */
+#define _GNU_SOURCE	/* qsort_r */
+
 #include "experiment.h"
 #include "experiment-private.h"
 #include "../core/human.h"
@@ -97,10 +99,14 @@ static size_t key_pref(const struct experiment *ex, size_t k)
 	return ex->keys[k].pref ? ex->keys[k].pref + 1 : 0;
 }
 
-static const struct experiment *pref_ex;
+/* (qsort_r: the checks of two result sets run on two threads) */
+struct pref_arg {
+	const struct experiment *ex;
+};
 
-static int by_pref(const void *a, const void *b)
+static int by_pref(const void *a, const void *b, void *arg)
 {
+	const struct experiment *pref_ex = ((struct pref_arg *)arg)->ex;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 	size_t px = key_pref(pref_ex, x), py = key_pref(pref_ex, y);
 
@@ -199,8 +205,8 @@ size_t experiment_distinguishing(const struct experiment *ex,
 	for (size_t k = 0; k < ex->nkeys; k++)
 		if (ex->keys[k].role == EX_FACTOR)
 			cand[ncand++] = k;
-	pref_ex = ex;
-	qsort(cand, ncand, sizeof(*cand), by_pref);
+	qsort_r(cand, ncand, sizeof(*cand), by_pref,
+		&(struct pref_arg){ ex });
 	if (nchosen)
 		memcpy(have, chosen, nchosen * sizeof(*have));
 	/* keys with two values or more first; a key one capture has and

@@ -33,6 +33,7 @@ struct ex_private {
 	/* per key: the common prefix and suffix of its long values */
 	size_t *trim_head, *trim_tail;
 	int *trimmed;
+	size_t *members;		/* every group's members, end to end */
 };
 
 /* A measurement the options select (--where, take). */

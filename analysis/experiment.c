@@ -76,6 +76,31 @@ static size_t intern_string(struct ex_private *p, const char *s)
 	return *slot;
 }
 
+/*
+ * intern_string() for a run of measurements: a tool, an op and a few
+ * metrics repeat from one measurement to the next, and comparing with
+ * the last few is cheaper than hashing (six million lookups in a
+ * compare of a million a side).
+ */
+#define RECENT 4
+struct recent_strings {
+	const char *s[RECENT];
+	size_t code[RECENT];
+	size_t next;
+};
+
+static size_t intern_recent(struct ex_private *p, struct recent_strings *r,
+			    const char *s)
+{
+	for (size_t i = 0; i < RECENT; i++)
+		if (r->s[i] && !strcmp(r->s[i], s))
+			return r->code[i];
+	r->s[r->next] = s;
+	r->code[r->next] = intern_string(p, s);
+	r->next = (r->next + 1) % RECENT;
+	return r->code[(r->next + RECENT - 1) % RECENT];
+}
+
 static int in_names(char *const *names, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
@@ -904,6 +929,7 @@ static void make_groups(struct experiment *ex)
 	size_t nf = 0, *factor = xmalloc((ex->nkeys + 1) * sizeof(*factor));
 	uint64_t *tuple = xmalloc((ex->nkeys + 5) * sizeof(*tuple));
 	size_t *condition = xmalloc((ex->nprofiles + 1) * sizeof(*condition));
+	struct recent_strings recent[3] = { { { NULL }, { 0 }, 0 } };
 	struct tuple_map conditions, groups;
 
 	for (size_t k = 0; k < ex->nkeys; k++)
@@ -924,9 +950,12 @@ static void make_groups(struct experiment *ex)
 		struct ex_measurement *e = &ex->m[i];
 		size_t g;
 
-		p->tom[3 * i] = (uint32_t)intern_string(p, e->m->tool);
-		p->tom[3 * i + 1] = (uint32_t)intern_string(p, e->m->op);
-		p->tom[3 * i + 2] = (uint32_t)intern_string(p, e->m->metric);
+		p->tom[3 * i] = (uint32_t)intern_recent(p, &recent[0],
+							e->m->tool);
+		p->tom[3 * i + 1] = (uint32_t)intern_recent(p, &recent[1],
+							    e->m->op);
+		p->tom[3 * i + 2] = (uint32_t)intern_recent(p, &recent[2],
+							    e->m->metric);
 		tuple[0] = p->tom[3 * i];
 		tuple[1] = p->tom[3 * i + 1];
 		tuple[2] = p->tom[3 * i + 2];
@@ -951,27 +980,31 @@ static void make_groups(struct experiment *ex)
 	free(factor);
 }
 
+/* Every group's members in one array (a group's own malloc was a
+ * million mallocs for a million groups), and its statistics. */
 static void fill_groups(struct experiment *ex)
 {
-	size_t *at = xcalloc(ex->ngroups + 1, sizeof(*at));
+	size_t *at = xcalloc(ex->ngroups + 1, sizeof(*at)), next = 0;
+	struct stats_acc acc;
 
-	for (size_t g = 0; g < ex->ngroups; g++)
-		ex->groups[g].members = xmalloc(ex->groups[g].nmembers *
-						sizeof(size_t));
+	ex->priv->members = xmalloc((ex->n + 1) * sizeof(size_t));
+	for (size_t g = 0; g < ex->ngroups; g++) {
+		ex->groups[g].members = ex->priv->members + next;
+		next += ex->groups[g].nmembers;
+	}
 	for (size_t i = 0; i < ex->n; i++) {
 		size_t g = ex->m[i].group;
 
 		ex->groups[g].members[at[g]++] = i;
 	}
+	stats_acc_init(&acc);
 	for (size_t g = 0; g < ex->ngroups; g++) {
 		struct ex_group *gr = &ex->groups[g];
-		struct stats_acc acc;
 
-		stats_acc_init(&acc);
+		stats_acc_reset(&acc);
 		for (size_t j = 0; j < gr->nmembers; j++)
 			stats_acc_add_measurement(&acc, ex->m[gr->members[j]].m);
 		stats_compute(&acc, &gr->st);
-		stats_acc_release(&acc);
 		gr->summary = ex_summary_for(gr->st.n);
 		/* a printed summary of n runs without its spread or its
 		 * extremes: the mean alone */
@@ -981,6 +1014,7 @@ static void fill_groups(struct experiment *ex)
 		    (isnan(gr->st.min) || isnan(gr->st.max)))
 			gr->summary = EX_SINGLE;
 	}
+	stats_acc_release(&acc);
 	free(at);
 }
 
@@ -1074,8 +1108,6 @@ void experiment_release(struct experiment *ex)
 		if (p)
 			keymap_release(&p->value_index[k]);
 	}
-	for (size_t g = 0; g < ex->ngroups; g++)
-		free(ex->groups[g].members);
 	for (size_t s = 0; s < ex->nsides; s++) {
 		free(ex->sides[s].name);
 		labels_release(&ex->sides[s].identity);
@@ -1101,6 +1133,7 @@ void experiment_release(struct experiment *ex)
 		free(p->trim_tail);
 		free(p->trimmed);
 		free(p->input_file);
+		free(p->members);
 		free(p);
 	}
 	free(ex->keys);

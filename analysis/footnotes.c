@@ -11,8 +11,10 @@
  * file twice (baseline and candidate) is one footnote.
  */
 #include "footnotes.h"
+#include "../core/cpus.h"
 #include "../core/xalloc.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,11 +87,25 @@ static void index_set(struct footnote_set *s, enum check_severity min)
 	s->number = xcalloc(l->n ? l->n : 1, sizeof(*s->number));
 }
 
+/* Keeps the findings l of rs (taken) as the next set. */
+static size_t add_set(struct footnotes *fn, const struct result_set *rs,
+		      struct check_list *l)
+{
+	struct footnote_set *s;
+
+	ALLOC_GROW(fn->sets, fn->nsets + 1, fn->sets_alloc);
+	s = &fn->sets[fn->nsets];
+	memset(s, 0, sizeof(*s));
+	s->findings = *l;
+	s->nmeasurements = rs->n;
+	index_set(s, fn->min);
+	return fn->nsets++;
+}
+
 int footnotes_check(struct footnotes *fn, const struct result_set *rs,
 		    const struct check_options *opt, size_t *set,
 		    struct strbuf *err)
 {
-	struct footnote_set *s;
 	struct check_list l;
 
 	check_list_init(&l);
@@ -97,14 +113,72 @@ int footnotes_check(struct footnotes *fn, const struct result_set *rs,
 		check_list_release(&l);
 		return -1;
 	}
-	ALLOC_GROW(fn->sets, fn->nsets + 1, fn->sets_alloc);
-	s = &fn->sets[fn->nsets];
-	memset(s, 0, sizeof(*s));
-	s->findings = l;
-	s->nmeasurements = rs->n;
-	index_set(s, fn->min);
-	*set = fn->nsets++;
+	*set = add_set(fn, rs, &l);
 	return 0;
+}
+
+/* The checks of several sets, taken one at a time by the pool's threads. */
+struct check_jobs {
+	const struct result_set *sets;
+	const struct check_options *opt;
+	struct check_list *lists;
+	struct strbuf *errs;
+	int *failed;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *check_worker(void *arg)
+{
+	struct check_jobs *j = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&j->lock);
+		i = j->next < j->n ? j->next++ : j->n;
+		pthread_mutex_unlock(&j->lock);
+		if (i == j->n)
+			return NULL;
+		j->failed[i] = check_run(&j->sets[i], j->opt, &j->lists[i],
+					 &j->errs[i]) != 0;
+	}
+}
+
+int footnotes_check_sets(struct footnotes *fn, const struct result_set *sets,
+			 size_t n, const struct check_options *opt,
+			 size_t *first, struct strbuf *err)
+{
+	struct check_jobs j = {
+		.sets = sets, .opt = opt, .n = n,
+		.lists = xcalloc(n + 1, sizeof(*j.lists)),
+		.errs = xcalloc(n + 1, sizeof(*j.errs)),
+		.failed = xcalloc(n + 1, sizeof(*j.failed)),
+	};
+	int rc = 0;
+
+	pthread_mutex_init(&j.lock, NULL);
+	for (size_t i = 0; i < n; i++)
+		check_list_init(&j.lists[i]);
+	cpus_run_pool(cpus_pool_threads(n), check_worker, &j);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (j.failed[i]) {
+			strbuf_adds(err, strbuf_str(&j.errs[i]));
+			rc = -1;
+		}
+	*first = fn->nsets;
+	for (size_t i = 0; i < n; i++) {
+		if (rc)
+			check_list_release(&j.lists[i]);
+		else
+			add_set(fn, &sets[i], &j.lists[i]);
+		strbuf_release(&j.errs[i]);
+	}
+	pthread_mutex_destroy(&j.lock);
+	free(j.lists);
+	free(j.errs);
+	free(j.failed);
+	return rc;
 }
 
 static char *finding_key(const struct check_finding *f)

@@ -83,6 +83,15 @@ void footnotes_release(struct footnotes *fn);
 int footnotes_check(struct footnotes *fn, const struct result_set *rs,
 		    const struct check_options *opt, size_t *set,
 		    struct strbuf *err);
+/*
+ * footnotes_check() of sets[0..n) at once, each on a thread of its own
+ * when there are CPUs for it (a check only reads its own set); they get
+ * the ids first, first + 1, ... in their order, as n calls would give.
+ * Returns 0, or -1 (err says why; no set is added).
+ */
+int footnotes_check_sets(struct footnotes *fn, const struct result_set *sets,
+			 size_t n, const struct check_options *opt,
+			 size_t *first, struct strbuf *err);
 
 /*
  * The footnote numbers of the findings of `set` (severe enough) that

@@ -17,6 +17,7 @@
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 void stats_init(void)
@@ -34,6 +35,16 @@ void stats_acc_release(struct stats_acc *a)
 {
 	free(a->values);
 	stats_acc_init(a);
+}
+
+void stats_acc_reset(struct stats_acc *a)
+{
+	double *values = a->values;
+	size_t alloc = a->alloc;
+
+	stats_acc_init(a);
+	a->values = values;
+	a->alloc = alloc;
 }
 
 /* NAN-aware min/max: an unknown bound stays unknown. */
@@ -112,14 +123,35 @@ int stats_cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* A few runs (the common case: 3 or 5) are sorted on the stack. */
+#define MEDIAN_ON_STACK 16
+
+static void insertion_sort(double *s, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double v = s[i];
+		size_t j = i;
+
+		for (; j > 0 && s[j - 1] > v; j--)
+			s[j] = s[j - 1];
+		s[j] = v;
+	}
+}
+
 static double median_of(const double *v, size_t n)
 {
-	double *s = xmalloc(n * sizeof(*s)), med;
+	double stack[MEDIAN_ON_STACK], *s = stack, med;
 
+	if (n > MEDIAN_ON_STACK)
+		s = xmalloc(n * sizeof(*s));
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), stats_cmp_double);
+	if (n > MEDIAN_ON_STACK)
+		qsort(s, n, sizeof(*s), stats_cmp_double);
+	else
+		insertion_sort(s, n);
 	med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-	free(s);
+	if (s != stack)
+		free(s);
 	return med;
 }
 
@@ -130,13 +162,43 @@ double stats_quantile(double *v, size_t n, double q)
 	return quantile_linear(v, n, q);
 }
 
+/*
+ * Student's t for a two-sided interval at level with df degrees of
+ * freedom.  Every group of the experiment model asks it at 95% for its
+ * few runs; GSL's inverse takes a microsecond or two, a million groups
+ * seconds, so the 95% values for up to T95_MAX - 1 degrees of freedom
+ * are computed once (on first use, by whichever thread: pthread_once)
+ * and looked up.
+ */
+#define T95_MAX 256
+#define T95_LEVEL 0.95
+static double t95[T95_MAX];
+static pthread_once_t t95_once = PTHREAD_ONCE_INIT;
+
+static void fill_t95(void)
+{
+	for (size_t df = 1; df < T95_MAX; df++)
+		t95[df] = gsl_cdf_tdist_Qinv((1 - T95_LEVEL) / 2, (double)df);
+}
+
+static double t_quantile(double level, size_t df)
+{
+	/* (-Wfloat-equal: level == T95_LEVEL, the same double as the
+	 * callers' 0.95, so the figures do not change by a bit) */
+	if (level >= T95_LEVEL && level <= T95_LEVEL && df < T95_MAX) {
+		pthread_once(&t95_once, fill_t95);
+		return t95[df];
+	}
+	return gsl_cdf_tdist_Qinv((1 - level) / 2, (double)df);
+}
+
 double stats_ci_half_width(size_t n, double stddev, double level)
 {
 	double t;
 
 	if (n < 2 || isnan(stddev) || !(level > 0 && level < 1))
 		return NAN;
-	t = gsl_cdf_tdist_Qinv((1 - level) / 2, (double)(n - 1));
+	t = t_quantile(level, n - 1);
 	if (!isfinite(t))
 		return NAN;
 	return t * stddev / sqrt((double)n);

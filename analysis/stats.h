@@ -44,6 +44,8 @@ struct stats_acc {
 
 void stats_acc_init(struct stats_acc *a);
 void stats_acc_release(struct stats_acc *a);
+/* Empty again, keeping the room its values took (a loop over groups). */
+void stats_acc_reset(struct stats_acc *a);
 void stats_acc_add_value(struct stats_acc *a, double v);
 /* Adds m's values[], or its printed summary when it has no values. */
 void stats_acc_add_measurement(struct stats_acc *a,

@@ -392,16 +392,16 @@ static size_t terminal_width(void)
  * pooled, a drop in the baseline's run.txt hid the cached read at 10x
  * in the candidate's run.txt, and compare called it an improvement.)
  */
+/* Every input checked (side by side), footnote set i for input i. */
 static void check_sets(struct compare_args *a, struct result_set *sets,
 		       int n, struct footnotes *fn)
 {
 	struct strbuf err = STRBUF_INIT;
-	size_t set;
+	size_t first;
 
-	for (int i = 0; i < n; i++)
-		if (footnotes_check(fn, &sets[i], &a->fa.check, &set, &err) ||
-		    set != (size_t)i)
-			BUG("checking input %d: %s", i, strbuf_str(&err));
+	if (footnotes_check_sets(fn, sets, (size_t)n, &a->fa.check, &first,
+				 &err) || first)
+		BUG("checking the inputs: %s", strbuf_str(&err));
 	strbuf_release(&err);
 }
 

@@ -336,6 +336,58 @@ static void test_json_key_collision(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * Four sets checked at once (on threads when there are CPUs) give the
+ * findings and ids that four footnotes_check() calls give; an unknown
+ * link fails them all, adding no set.
+ */
+static void test_check_sets_as_one_by_one(void **state)
+{
+	struct footnotes one, all;
+	struct result_set rs[4];
+	struct check_options opt;
+	struct strbuf err = STRBUF_INIT;
+	size_t first = 99, set;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++)
+		sample(&rs[i]);
+	labels_set(&rs[2].m[CLEAN].labels, "link", "sata3");	/* differs */
+	check_options_init(&opt);
+	opt.ram = 16.0 * 1024 * 1024 * 1024;
+	footnotes_init(&one, CHECK_INFO);
+	footnotes_init(&all, CHECK_INFO);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(footnotes_check(&one, &rs[i], &opt, &set,
+						 &err), 0);
+		assert_int_equal(set, i);
+	}
+	assert_int_equal(footnotes_check_sets(&all, rs, 4, &opt, &first,
+					      &err), 0);
+	assert_int_equal(first, 0);
+	assert_int_equal(all.nsets, 4);
+	for (size_t i = 0; i < 4; i++) {
+		const struct check_list *a = &one.sets[i].findings;
+		const struct check_list *b = &all.sets[i].findings;
+
+		assert_int_equal(a->n, b->n);
+		for (size_t f = 0; f < a->n; f++) {
+			assert_string_equal(a->v[f].code, b->v[f].code);
+			assert_string_equal(a->v[f].message, b->v[f].message);
+		}
+	}
+	opt.link = "no-such-link";
+	assert_int_equal(footnotes_check_sets(&all, rs, 4, &opt, &first,
+					      &err), -1);
+	assert_non_null(strstr(err.buf, "no-such-link"));
+	assert_int_equal(all.nsets, 4);
+	footnotes_release(&one);
+	footnotes_release(&all);
+	for (size_t i = 0; i < 4; i++)
+		result_set_release(&rs[i]);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_marker_and_codes),
 		cmocka_unit_test(test_pivot_cells_marked),
 		cmocka_unit_test(test_json_key_collision),
+		cmocka_unit_test(test_check_sets_as_one_by_one),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
