@@ -203,9 +203,78 @@ static char *row_signature(const struct compare_row *row, char **keys,
 	return strbuf_detach(&sb);
 }
 
-/* Does key tell apart two rows that keys[0..n) leave equal? */
+/* A hash of row_signature() without building it. */
+static uint64_t row_signature_hash(const struct compare_row *row,
+				   char **keys, size_t n)
+{
+	const char *part[3] = { row->tool, row->op, row->metric };
+	uint64_t h = HASH64_INIT;
+
+	for (size_t i = 0; i < 3; i++)
+		h = hash64(h, part[i], strlen(part[i]));
+	for (size_t k = 0; k < n; k++) {
+		const char *v = labels_get(&row->labels, keys[k]);
+
+		h = v ? hash64(h, v, strlen(v)) : hash64(h, "", 0) ^ 1;
+	}
+	return h;
+}
+
+static int same_value(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int same_signature(const struct compare_row *a,
+			  const struct compare_row *b, char **keys, size_t n)
+{
+	if (strcmp(a->tool, b->tool) || strcmp(a->op, b->op) ||
+	    strcmp(a->metric, b->metric))
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (!same_value(labels_get(&a->labels, keys[k]),
+				labels_get(&b->labels, keys[k])))
+			return 0;
+	return 1;
+}
+
+static int key_splits_by_strings(const struct compare_result *r, char **keys,
+				 size_t n, const char *key);
+
+/*
+ * Does key tell apart two rows that keys[0..n) leave equal?  Rows are
+ * met by a hash of their signature (building the strings was a second
+ * of a million-row table per key); should two different signatures
+ * share a hash, the strings decide.
+ */
 static int key_splits(const struct compare_result *r, char **keys, size_t n,
 		      const char *key)
+{
+	struct hashmap64 seen;
+	int created, splits = 0, collision = 0;
+
+	if (r->nrows >= UINT32_MAX)
+		return key_splits_by_strings(r, keys, n, key);
+	hashmap64_init(&seen);
+	for (size_t i = 0; !splits && !collision && i < r->nrows; i++) {
+		uint64_t h = row_signature_hash(&r->rows[i], keys, n);
+		uint32_t *first = hashmap64_put(&seen, h, (uint32_t)i,
+						&created);
+		const struct compare_row *a = &r->rows[*first];
+
+		if (created)
+			continue;
+		collision = !same_signature(a, &r->rows[i], keys, n);
+		splits = !collision &&
+			 !same_value(labels_get(&a->labels, key),
+				     labels_get(&r->rows[i].labels, key));
+	}
+	hashmap64_release(&seen);
+	return collision ? key_splits_by_strings(r, keys, n, key) : splits;
+}
+
+static int key_splits_by_strings(const struct compare_result *r, char **keys,
+				 size_t n, const char *key)
 {
 	struct keymap seen;
 	int created, splits = 0;

@@ -233,6 +233,12 @@ static void take_measurements(struct experiment *ex,
 	}
 	for (size_t s = 0; !opt->side_key && s < nsets; s++)
 		add_side(ex, "");	/* named by its inputs: name_sides() */
+	/* room for every measurement at once: what is not taken is never
+	 * touched, so costs no memory, and growing by doubling copied (and
+	 * faulted in) the array again and again */
+	for (size_t s = 0; s < nsets; s++)
+		ex->m_alloc += sets[s].n;
+	ex->m = xmalloc((ex->m_alloc + 1) * sizeof(*ex->m));
 	for (size_t s = 0; s < nsets; s++) {
 		for (size_t i = 0; i < sets[s].n; i++) {
 			const struct measurement *m = &sets[s].m[i];
@@ -945,6 +951,10 @@ static void make_groups(struct experiment *ex)
 					     conditions.n);
 	}
 	p->tom = xmalloc((ex->n + 1) * 3 * sizeof(uint32_t));
+	/* at most a group a measurement: room for them at once (untouched
+	 * room costs no memory) */
+	ex->groups_alloc = ex->n + 1;
+	ex->groups = xmalloc(ex->groups_alloc * sizeof(*ex->groups));
 	tuple_map_init(&groups, 5);
 	for (size_t i = 0; i < ex->n; i++) {
 		struct ex_measurement *e = &ex->m[i];
