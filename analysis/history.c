@@ -166,13 +166,14 @@ static void pool_point(struct history_point *hp,
 			for (size_t j = 0; j < p->n; j++)
 				stats_acc_add_value(&acc, p->values[j]);
 		} else if (!isnan(p->mean)) {
+			struct summary sm = summary_none;
 			struct measurement m;
 
 			memset(&m, 0, sizeof(m));
-			m.summary.present = 1;
-			m.summary.n = p->n ? (double)p->n : 1;
-			m.summary.mean = p->mean;
-			m.summary.stddev = m.summary.min = m.summary.max = NAN;
+			sm.present = 1;
+			sm.n = p->n ? (double)p->n : 1;
+			sm.mean = p->mean;
+			m.summary = &sm;	/* (on the stack: nothing to free) */
 			stats_acc_add_measurement(&acc, &m);
 		}
 	}

@@ -98,10 +98,10 @@ static int wanted(const struct measurement *m, const struct group_def *g)
 	switch (g->want) {
 	case WANT_EXACT:
 		return !strcmp(m->metric, g->y) &&
-		       (m->n || m->summary.present);
+		       (m->n || measurement_summary(m)->present);
 	case WANT_PERCENTILES:
 		return metric_is_percentile(m->metric, g->y) &&
-		       (m->n || m->summary.present);
+		       (m->n || measurement_summary(m)->present);
 	default:
 		return m->hist.n && !strncmp(m->metric, g->y, len) &&
 		       (!m->metric[len] || m->metric[len] == '.');

@@ -108,7 +108,7 @@ void stats_acc_add_measurement(struct stats_acc *a,
 			       const struct measurement *m)
 {
 	if (!m->n) {
-		if (m->summary.present)
+		if (measurement_summary(m)->present)
 			add_summary(a, m);
 		return;
 	}

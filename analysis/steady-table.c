@@ -107,7 +107,7 @@ size_t steady_keep_part(struct result_set *rs, const struct steady_rule *r,
 		/* the log is still one run: its figure becomes the mean of
 		 * its steady part, n stays 1 */
 		m->n = 0;
-		m->summary.present = 0;
+		measurement_drop_summary(m);
 		measurement_add_value(m, res.mean);
 		cut++;
 	}

@@ -24,6 +24,11 @@ struct label_block {
 	/* atomic: the halves of a big set are freed on two threads, and
 	 * a set may be shared across them */
 	atomic_uint refs;
+	/* The keys and values are in the block, after v[] (one malloc for
+	 * the set: labels_set_many()); such a block is never changed in
+	 * place, labels_own() copies it.  A set of five labels was eleven
+	 * mallocs, a third of a loaded measurement's memory. */
+	int packed;
 	char *joined;		/* cached labels_joined(), or NULL */
 	char *rendered;		/* cached labels_rendered(), or NULL */
 	uint64_t hash;		/* cached labels_hash(), 0 when not yet */
@@ -41,6 +46,7 @@ static struct label_block *block_new(size_t alloc)
 	struct label_block *b = xmalloc(sizeof(*b) + alloc * sizeof(b->v[0]));
 
 	atomic_init(&b->refs, 1);
+	b->packed = 0;
 	b->joined = NULL;
 	b->rendered = NULL;
 	b->hash = 0;
@@ -61,7 +67,7 @@ void labels_release(struct labels *l)
 		return;
 	b = block_of(l->v);
 	if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1) {
-		for (size_t i = 0; i < l->n; i++) {
+		for (size_t i = 0; !b->packed && i < l->n; i++) {
 			free(l->v[i].key);
 			free(l->v[i].value);
 		}
@@ -88,7 +94,7 @@ static void labels_own(struct labels *l, size_t need)
 
 	while (alloc < need)
 		alloc = alloc ? 2 * alloc : 4;
-	if (b && b->refs == 1) {	/* ours alone: changed in place */
+	if (b && b->refs == 1 && !b->packed) {	/* ours alone: in place */
 		free(b->joined);
 		free(b->rendered);
 		b->joined = b->rendered = NULL;
@@ -172,6 +178,34 @@ static int cmp_ranked(const void *a, const void *b)
 	return c ? c : x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* A packed set of the k pairs (sorted, keys unique): one malloc. */
+static void pack(struct labels *out, const struct ranked_label *pairs,
+		 size_t k)
+{
+	size_t bytes = 0;
+	struct label_block *b;
+	char *at;
+
+	for (size_t i = 0; i < k; i++)
+		bytes += strlen(pairs[i].key) + strlen(pairs[i].value) + 2;
+	b = xmalloc(sizeof(*b) + k * sizeof(b->v[0]) + bytes);
+	atomic_init(&b->refs, 1);
+	b->packed = 1;
+	b->joined = b->rendered = NULL;
+	b->hash = 0;
+	at = (char *)(b->v + k);
+	for (size_t i = 0; i < k; i++) {
+		size_t lk = strlen(pairs[i].key) + 1;
+		size_t lv = strlen(pairs[i].value) + 1;
+
+		b->v[i].key = memcpy(at, pairs[i].key, lk);
+		b->v[i].value = memcpy(at + lk, pairs[i].value, lv);
+		at += lk + lv;
+	}
+	out->v = b->v;
+	out->n = out->alloc = k;
+}
+
 int labels_set_many(struct labels *l, const struct label_ref *pairs,
 		    size_t n)
 {
@@ -198,13 +232,7 @@ int labels_set_many(struct labels *l, const struct label_ref *pairs,
 		free(all);
 		return -1;
 	}
-	labels_init(&out);
-	labels_own(&out, k);
-	for (size_t i = 0; i < k; i++) {
-		out.v[i].key = xstrdup(all[i].key);
-		out.v[i].value = xstrdup(all[i].value);
-	}
-	out.n = k;
+	pack(&out, all, k);
 	free(all);
 	labels_release(l);
 	*l = out;
@@ -367,6 +395,7 @@ void measurement_release(struct measurement *m)
 	free(m->hist.value);
 	free(m->hist.count);
 	series_free(m->series);
+	free(m->summary);
 	labels_release(&m->labels);
 	memset(m, 0, sizeof(*m));
 }
@@ -494,9 +523,30 @@ struct measurement *result_set_add_from(struct result_set *rs,
 	set_strings(m, tool, op, metric, unit, source_name);
 	m->source = source;
 	m->line = line;
-	m->summary.stddev = m->summary.min = m->summary.max = NAN;
 	labels_init(&m->labels);
 	return m;
+}
+
+const struct summary summary_none = {
+	.present = 0, .n = 0, .mean = NAN, .stddev = NAN, .min = NAN,
+	.max = NAN, .stddev_population = 0,
+};
+
+struct summary *measurement_add_summary(struct measurement *m)
+{
+	if (!m->summary) {
+		m->summary = xmalloc(sizeof(*m->summary));
+		*m->summary = summary_none;
+		m->summary->mean = 0;
+	}
+	m->summary->present = 1;
+	return m->summary;
+}
+
+void measurement_drop_summary(struct measurement *m)
+{
+	free(m->summary);
+	m->summary = NULL;
 }
 
 void measurement_add_value(struct measurement *m, double v)
@@ -631,8 +681,8 @@ void measurement_basic_stats(const struct measurement *m,
 {
 	double sum = 0, ss = 0;
 
-	if (!m->n && m->summary.present) {
-		const struct summary *s = &m->summary;
+	if (!m->n && measurement_summary(m)->present) {
+		const struct summary *s = measurement_summary(m);
 
 		st->n = (size_t)s->n;
 		st->mean = s->mean;

@@ -181,11 +181,12 @@ static int summary_figure(struct reader *r, size_t s, const char *key,
 static int read_summary(struct reader *r, size_t o, struct measurement *m)
 {
 	size_t s = jscan_get(r->js, o, "summary");
-	struct summary *sm = &m->summary;
+	struct summary *sm;
 	int nonneg, rc;
 
 	if (s == JSCAN_NONE)
 		return 0;
+	sm = measurement_add_summary(m);	/* (a failed read drops m) */
 	if (!is_type(r, s, JSCAN_OBJECT) ||
 	    !is_number(r, jscan_get(r->js, s, "n")) ||
 	    !is_number(r, jscan_get(r->js, s, "mean")))
@@ -217,7 +218,6 @@ static int read_summary(struct reader *r, size_t o, struct measurement *m)
 	    sm->mean > sm->max + 1e-9 * fabs(sm->max))
 		return fail_at(r, jscan_get(r->js, s, "mean"), "outside "
 			       "[summary.min, summary.max]:", "summary.mean");
-	sm->present = 1;
 	sm->stddev_population =
 		is_type(r, jscan_get(r->js, s, "stddev_population"),
 			JSCAN_TRUE);
@@ -553,7 +553,7 @@ static int read_measurement(struct reader *r, size_t o,
 	    read_histogram(r, o, m) || read_series(r, o, m) ||
 	    read_labels(r, o, m))
 		return -1;
-	if (!m->n && !m->summary.present)
+	if (!m->n && !measurement_summary(m)->present)
 		return fail(r, "no values and no summary in", "values");
 	return 0;
 }

@@ -392,9 +392,9 @@ static void put_measurement(struct strbuf *out, const struct measurement *m,
 		put_number_or_null(out, m->values[i]);
 	}
 	strbuf_addch(out, ']');
-	if (m->summary.present) {
+	if (measurement_summary(m)->present) {
 		put_key(out, &first, "summary");
-		put_summary(out, &m->summary);
+		put_summary(out, measurement_summary(m));
 	}
 	if (m->hist.n) {
 		put_key(out, &first, "histogram");

@@ -36,7 +36,7 @@ void fold_release(struct fold *f)
 
 static int foldable(const struct measurement *m)
 {
-	return m->n >= 1 && !m->summary.present && !m->hist.n &&
+	return m->n >= 1 && !measurement_summary(m)->present && !m->hist.n &&
 	       !m->hist_dropped && !m->series;
 }
 

@@ -198,6 +198,7 @@ static void emit_op(struct bpt_state *st, const char *op,
 	size_t li = f[0].li, n = 0, it = (size_t)st->iterations;
 	double t[BPT_MAX_ITER], avg, sd, iops, size;
 	struct measurement *m;
+	struct summary *sm;
 
 	for (size_t i = 0; i < it; i++) {
 		double v;
@@ -241,20 +242,20 @@ static void emit_op(struct bpt_state *st, const char *op,
 	m = parse_emit(st->ctx, li, "blockdev-perftest", op, "bw", UNIT_BW,
 		       0);
 	m->n = 0;
-	m->summary.present = 1;
-	m->summary.n = (double)n;
-	m->summary.mean = avg * MIB;
-	m->summary.stddev = sd * MIB;
-	m->summary.stddev_population = 1;
+	sm = measurement_add_summary(m);
+	sm->n = (double)n;
+	sm->mean = avg * MIB;
+	sm->stddev = sd * MIB;
+	sm->stddev_population = 1;
 	label(m, st, bs);
 	m = parse_emit(st->ctx, li, "blockdev-perftest", op, "iops",
 		       UNIT_IOPS, 0);
 	m->n = 0;
-	m->summary.present = 1;
-	m->summary.n = (double)n;
-	m->summary.mean = iops;
-	m->summary.stddev = sd * MIB / (double)bs;
-	m->summary.stddev_population = 1;
+	sm = measurement_add_summary(m);
+	sm->n = (double)n;
+	sm->mean = iops;
+	sm->stddev = sd * MIB / (double)bs;
+	sm->stddev_population = 1;
 	label(m, st, bs);
 }
 

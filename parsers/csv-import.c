@@ -284,13 +284,14 @@ static void emit_row(struct parse_ctx *ctx, const struct csv_row *r,
 		m->line = (unsigned)x->line;
 	if (x->n > 1 || (*r->f[COL_LINE] && kept_apart(ctx, seen, m))) {
 		/* parse_emit stored the mean as a value: a summary instead */
+		struct summary *sm = measurement_add_summary(m);
+
 		m->n = 0;
-		m->summary.present = 1;
-		m->summary.n = (double)x->n;
-		m->summary.mean = x->mean;
-		m->summary.stddev = x->sd;
-		m->summary.min = x->n > 1 ? x->min : x->mean;
-		m->summary.max = x->n > 1 ? x->max : x->mean;
+		sm->n = (double)x->n;
+		sm->mean = x->mean;
+		sm->stddev = x->sd;
+		sm->min = x->n > 1 ? x->min : x->mean;
+		sm->max = x->n > 1 ? x->max : x->mean;
 	}
 	if (*r->f[COL_LINE]) {
 		ALLOC_GROW(seen->idx, seen->n + 1, seen->alloc);

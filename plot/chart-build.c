@@ -42,7 +42,7 @@ static size_t select_measurements(struct build *b, int (*want)(
 
 static int want_metric(const struct measurement *m, const char *metric)
 {
-	return !strcmp(m->metric, metric) && (m->n || m->summary.present);
+	return !strcmp(m->metric, metric) && (m->n || measurement_summary(m)->present);
 }
 
 static int want_percentile(const struct measurement *m, const char *family)
@@ -50,7 +50,7 @@ static int want_percentile(const struct measurement *m, const char *family)
 	double p;
 
 	return chart_metric_percentile(m->metric, family, &p) &&
-	       (m->n || m->summary.present);
+	       (m->n || measurement_summary(m)->present);
 }
 
 static int want_histogram(const struct measurement *m, const char *family)

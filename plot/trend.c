@@ -40,12 +40,13 @@ static void add_points(struct result_set *rs, const struct history *h,
 			for (size_t j = 0; j < p->nvalues; j++)
 				measurement_add_value(m, p->values[j]);
 		} else {
-			m->summary.present = 1;
-			m->summary.n = (double)p->n;
-			m->summary.mean = p->mean;
-			m->summary.stddev = p->stddev;
-			m->summary.min = p->min;
-			m->summary.max = p->max;
+			struct summary *sm = measurement_add_summary(m);
+
+			sm->n = (double)p->n;
+			sm->mean = p->mean;
+			sm->stddev = p->stddev;
+			sm->min = p->min;
+			sm->max = p->max;
 		}
 	}
 }

@@ -591,23 +591,23 @@ static char *measurement_extra(const struct measurement *m)
 	json_t *o;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!m->summary.present && !m->hist.n && !m->hist_dropped)
+	if (!measurement_summary(m)->present && !m->hist.n && !m->hist_dropped)
 		return NULL;
 	o = json_object();
-	if (m->summary.present) {
+	if (measurement_summary(m)->present) {
 		json_t *su = json_object();
 
-		json_object_set_new(su, "n", json_number_or_null(m->summary.n));
+		json_object_set_new(su, "n", json_number_or_null(measurement_summary(m)->n));
 		json_object_set_new(su, "mean",
-				    json_number_or_null(m->summary.mean));
+				    json_number_or_null(measurement_summary(m)->mean));
 		json_object_set_new(su, "stddev",
-				    json_number_or_null(m->summary.stddev));
+				    json_number_or_null(measurement_summary(m)->stddev));
 		json_object_set_new(su, "min",
-				    json_number_or_null(m->summary.min));
+				    json_number_or_null(measurement_summary(m)->min));
 		json_object_set_new(su, "max",
-				    json_number_or_null(m->summary.max));
+				    json_number_or_null(measurement_summary(m)->max));
 		json_object_set_new(su, "stddev_population",
-				    json_boolean(m->summary.stddev_population));
+				    json_boolean(measurement_summary(m)->stddev_population));
 		json_object_set_new(o, "summary", su);
 	}
 	if (m->hist.n) {
@@ -1011,13 +1011,14 @@ static int parse_extra(const char *text, struct measurement *m)
 		return -1;
 	su = json_object_get(o, "summary");
 	if (json_is_object(su)) {
-		m->summary.present = 1;
-		m->summary.n = json_num(su, "n");
-		m->summary.mean = json_num(su, "mean");
-		m->summary.stddev = json_num(su, "stddev");
-		m->summary.min = json_num(su, "min");
-		m->summary.max = json_num(su, "max");
-		m->summary.stddev_population =
+		struct summary *sm = measurement_add_summary(m);
+
+		sm->n = json_num(su, "n");
+		sm->mean = json_num(su, "mean");
+		sm->stddev = json_num(su, "stddev");
+		sm->min = json_num(su, "min");
+		sm->max = json_num(su, "max");
+		sm->stddev_population =
 			json_is_true(json_object_get(su, "stddev_population"));
 	}
 	h = json_object_get(o, "histogram");

@@ -77,11 +77,11 @@ static void check_values(const struct result_set *rs)
 				BUG("%s:%u: %s %s %s: value %g", m->source_name,
 				    m->line, m->tool, m->op, m->metric,
 				    m->values[v]);
-		if (m->summary.present &&
-		    (!isfinite(m->summary.mean) || !isfinite(m->summary.n)))
+		if (measurement_summary(m)->present &&
+		    (!isfinite(measurement_summary(m)->mean) || !isfinite(measurement_summary(m)->n)))
 			BUG("%s:%u: %s %s %s: summary mean %g n %g",
 			    m->source_name, m->line, m->tool, m->op, m->metric,
-			    m->summary.mean, m->summary.n);
+			    measurement_summary(m)->mean, measurement_summary(m)->n);
 	}
 }
 

@@ -195,7 +195,7 @@ static void test_summary_only(void **state)
 	(void)state;
 	result_set_init(&rs);
 	m = add(&rs, "read", "bw", "B/s", NULL, 0);
-	m->summary = (struct summary){ 1, 4, 100e6, 10e6, 80e6, 120e6, 1 };
+	*measurement_add_summary(m) = (struct summary){ 1, 4, 100e6, 10e6, 80e6, 120e6, 1 };
 	assert_int_equal(build(&c, &rs, &spec), 0);
 	near(c.series[0].p[0].y, 100, 1e-9);
 	near(c.series[0].p[0].hi - 100, 10 * sqrt(4.0 / 3), 1e-9);
@@ -290,6 +290,7 @@ static void test_percentiles_in_nines(void **state)
 static struct measurement *hist(struct result_set *rs, const char *host)
 {
 	struct measurement *m = add(rs, "randread", "clat", "s", host, 4096);
+	struct summary *sm;
 
 	m->hist.n = 3;
 	m->hist.value = malloc(3 * sizeof(double));
@@ -299,9 +300,9 @@ static struct measurement *hist(struct result_set *rs, const char *host)
 	m->hist.count[0] = 50;
 	m->hist.count[1] = 40;
 	m->hist.count[2] = 10;
-	m->summary.present = 1;
-	m->summary.n = 1;
-	m->summary.mean = 1.7e-3;
+	sm = measurement_add_summary(m);
+	sm->n = 1;
+	sm->mean = 1.7e-3;
 	return m;
 }
 

@@ -182,7 +182,7 @@ static void test_raw_latency_summary(void **state)
 	assert_string_equal(m->op, "write");
 	assert_string_equal(m->metric, "clat.mean");
 	assert_int_equal(m->n, 1);
-	assert_false(m->summary.present);
+	assert_false(measurement_summary(m)->present);
 	assert_float_equal(m->values[0], 2e-3, 1e-15);
 	assert_string_equal(rs.m[1].metric, "clat.min");
 	assert_float_equal(rs.m[1].values[0], 1e-3, 0);

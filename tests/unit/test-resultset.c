@@ -20,6 +20,7 @@
 static void build(struct result_set *rs)
 {
 	struct measurement *m;
+	struct summary *sm;
 	size_t s;
 
 	result_set_init(rs);
@@ -32,11 +33,11 @@ static void build(struct result_set *rs)
 	labels_set(&m->labels, "bs", "65536");
 	labels_set(&m->labels, "command", "dd \"quoted\" x");
 	m = result_set_add(rs, "blockdev-perftest", "read", "bw", "B/s");
-	m->summary.present = 1;
-	m->summary.n = 3;
-	m->summary.mean = 100e6;
-	m->summary.stddev = 2e6;
-	m->summary.stddev_population = 1;
+	sm = measurement_add_summary(m);
+	sm->n = 3;
+	sm->mean = 100e6;
+	sm->stddev = 2e6;
+	sm->stddev_population = 1;
 	measurement_set_source(m, s, "a,b.txt", 9);
 	m = result_set_add(rs, "fio", "randread", "clat", "s");
 	measurement_add_value(m, 1e-4);
@@ -126,7 +127,7 @@ static void test_json_round_trip(void **state)
 	rs_json_write(&back, &b);
 	assert_string_equal(a.buf, b.buf);
 	assert_int_equal(back.n, 3);
-	assert_true(back.m[1].summary.stddev_population);
+	assert_true(measurement_summary(&back.m[1])->stddev_population);
 	assert_int_equal(back.m[2].hist.count[1], 7);
 	assert_string_equal(labels_get(&back.m[0].labels, "command"),
 			    "dd \"quoted\" x");
@@ -501,17 +502,17 @@ static json_t *ref_measurement(const struct measurement *m)
 	for (size_t i = 0; i < m->n; i++)
 		json_array_append_new(vals, ref_real_or_null(m->values[i]));
 	json_object_set_new(o, "values", vals);
-	if (m->summary.present) {
+	if (measurement_summary(m)->present) {
 		json_t *s = json_object();
 
-		json_object_set_new(s, "n", json_real(m->summary.n));
-		json_object_set_new(s, "mean", ref_real_or_null(m->summary.mean));
+		json_object_set_new(s, "n", json_real(measurement_summary(m)->n));
+		json_object_set_new(s, "mean", ref_real_or_null(measurement_summary(m)->mean));
 		json_object_set_new(s, "stddev",
-				    ref_real_or_null(m->summary.stddev));
+				    ref_real_or_null(measurement_summary(m)->stddev));
 		json_object_set_new(s, "stddev_population",
-				    json_boolean(m->summary.stddev_population));
-		json_object_set_new(s, "min", ref_real_or_null(m->summary.min));
-		json_object_set_new(s, "max", ref_real_or_null(m->summary.max));
+				    json_boolean(measurement_summary(m)->stddev_population));
+		json_object_set_new(s, "min", ref_real_or_null(measurement_summary(m)->min));
+		json_object_set_new(s, "max", ref_real_or_null(measurement_summary(m)->max));
 		json_object_set_new(o, "summary", s);
 	}
 	if (m->hist.n) {
@@ -562,13 +563,14 @@ static void test_json_writer_matches_jansson(void **state)
 		labels_set(&m->labels, "section", i % 3 ? "ok" : "bad \xe9 latin1");
 		labels_set(&m->labels, "k\xff", "v");
 		if (i % 4 == 1) {
-			m->summary.present = 1;
-			m->summary.n = i % 8 == 1 ? NAN : 3;
-			m->summary.mean = values[i];
-			m->summary.stddev = values[(i + 1) % 18];
-			m->summary.min = NAN;
-			m->summary.max = values[(i + 3) % 18];
-			m->summary.stddev_population = (int)(i % 2);
+			struct summary *sm = measurement_add_summary(m);
+
+			sm->n = i % 8 == 1 ? NAN : 3;
+			sm->mean = values[i];
+			sm->stddev = values[(i + 1) % 18];
+			sm->min = NAN;
+			sm->max = values[(i + 3) % 18];
+			sm->stddev_population = (int)(i % 2);
 		}
 		if (i % 3 == 2) {
 			m->hist.n = 4;

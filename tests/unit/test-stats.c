@@ -100,13 +100,15 @@ static void test_ci_n3(void **state)
 static void summary_measurement(struct measurement *m, double n, double mean,
 				double sd, int population)
 {
+	struct summary *sm;
+
 	memset(m, 0, sizeof(*m));
-	m->summary.present = 1;
-	m->summary.n = n;
-	m->summary.mean = mean;
-	m->summary.stddev = sd;
-	m->summary.min = m->summary.max = NAN;
-	m->summary.stddev_population = population;
+	sm = measurement_add_summary(m);	/* (the caller drops it) */
+	sm->n = n;
+	sm->mean = mean;
+	sm->stddev = sd;
+	sm->min = sm->max = NAN;
+	sm->stddev_population = population;
 }
 
 static void test_population_stddev(void **state)
@@ -126,6 +128,7 @@ static void test_population_stddev(void **state)
 	assert_false(st.have_values);
 	assert_true(isnan(st.median));
 	stats_acc_release(&a);
+	measurement_drop_summary(&m);
 }
 
 static void test_pooling(void **state)
@@ -163,6 +166,7 @@ static void test_pooling(void **state)
 	assert_false(st.have_values);
 	assert_true(isnan(st.min));
 	stats_acc_release(&a);
+	measurement_drop_summary(&ms);
 
 	/* a summary without a stddev: the spread is unknown, not zero */
 	summary_measurement(&ms, 3, 10, NAN, 0);
@@ -172,6 +176,7 @@ static void test_pooling(void **state)
 	assert_int_equal(st.n, 3);
 	assert_true(isnan(st.stddev));
 	stats_acc_release(&a);
+	measurement_drop_summary(&ms);
 }
 
 struct welch_case {
