@@ -204,8 +204,8 @@ static void group_stats(struct check_ctx *c, const size_t *members,
 
 		for (size_t v = 0; v < m->n; v++)
 			measurement_add_value(&all, m->values[v]);
-		if (!m->n && measurement_summary(m)->present)
-			measurement_add_value(&all, measurement_summary(m)->mean);
+		if (!m->n && m->summary)	/* (present) */
+			measurement_add_value(&all, m->summary->mean);
 	}
 	measurement_basic_stats(&all, st);
 	free(all.values);

@@ -173,7 +173,7 @@ static void pool_point(struct history_point *hp,
 			sm.present = 1;
 			sm.n = p->n ? (double)p->n : 1;
 			sm.mean = p->mean;
-			m.summary = &sm;	/* (on the stack: nothing to free) */
+			m.summary = &sm;	/* (on the stack: no free) */
 			stats_acc_add_measurement(&acc, &m);
 		}
 	}

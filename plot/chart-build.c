@@ -42,7 +42,8 @@ static size_t select_measurements(struct build *b, int (*want)(
 
 static int want_metric(const struct measurement *m, const char *metric)
 {
-	return !strcmp(m->metric, metric) && (m->n || measurement_summary(m)->present);
+	return !strcmp(m->metric, metric) &&
+	       (m->n || measurement_summary(m)->present);
 }
 
 static int want_percentile(const struct measurement *m, const char *family)

@@ -595,19 +595,17 @@ static char *measurement_extra(const struct measurement *m)
 		return NULL;
 	o = json_object();
 	if (measurement_summary(m)->present) {
+		const struct summary *sum = measurement_summary(m);
 		json_t *su = json_object();
 
-		json_object_set_new(su, "n", json_number_or_null(measurement_summary(m)->n));
-		json_object_set_new(su, "mean",
-				    json_number_or_null(measurement_summary(m)->mean));
+		json_object_set_new(su, "n", json_number_or_null(sum->n));
+		json_object_set_new(su, "mean", json_number_or_null(sum->mean));
 		json_object_set_new(su, "stddev",
-				    json_number_or_null(measurement_summary(m)->stddev));
-		json_object_set_new(su, "min",
-				    json_number_or_null(measurement_summary(m)->min));
-		json_object_set_new(su, "max",
-				    json_number_or_null(measurement_summary(m)->max));
+				    json_number_or_null(sum->stddev));
+		json_object_set_new(su, "min", json_number_or_null(sum->min));
+		json_object_set_new(su, "max", json_number_or_null(sum->max));
 		json_object_set_new(su, "stddev_population",
-				    json_boolean(measurement_summary(m)->stddev_population));
+				    json_boolean(sum->stddev_population));
 		json_object_set_new(o, "summary", su);
 	}
 	if (m->hist.n) {

@@ -71,17 +71,18 @@ static void check_values(const struct result_set *rs)
 {
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct measurement *m = &rs->m[i];
+		const struct summary *sum;
 
 		for (size_t v = 0; v < m->n; v++)
 			if (!isfinite(m->values[v]))
 				BUG("%s:%u: %s %s %s: value %g", m->source_name,
 				    m->line, m->tool, m->op, m->metric,
 				    m->values[v]);
-		if (measurement_summary(m)->present &&
-		    (!isfinite(measurement_summary(m)->mean) || !isfinite(measurement_summary(m)->n)))
+		sum = measurement_summary(m);
+		if (sum->present && (!isfinite(sum->mean) || !isfinite(sum->n)))
 			BUG("%s:%u: %s %s %s: summary mean %g n %g",
 			    m->source_name, m->line, m->tool, m->op, m->metric,
-			    measurement_summary(m)->mean, measurement_summary(m)->n);
+			    sum->mean, sum->n);
 	}
 }
 

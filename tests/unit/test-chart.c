@@ -195,7 +195,8 @@ static void test_summary_only(void **state)
 	(void)state;
 	result_set_init(&rs);
 	m = add(&rs, "read", "bw", "B/s", NULL, 0);
-	*measurement_add_summary(m) = (struct summary){ 1, 4, 100e6, 10e6, 80e6, 120e6, 1 };
+	*measurement_add_summary(m) = (struct summary){ 1, 4, 100e6, 10e6,
+							80e6, 120e6, 1 };
 	assert_int_equal(build(&c, &rs, &spec), 0);
 	near(c.series[0].p[0].y, 100, 1e-9);
 	near(c.series[0].p[0].hi - 100, 10 * sqrt(4.0 / 3), 1e-9);

@@ -459,9 +459,11 @@ static void test_summary_only(void **state)
 	result_set_init(&b);
 	/* printed as mean and population stddev of 5 runs */
 	m = add(&a, "read", "bw", "B/s", "bs=4k", NULL, 0);
-	*measurement_add_summary(m) = (struct summary){ 1, 5, 100, 2, NAN, NAN, 1 };
+	*measurement_add_summary(m) = (struct summary){ 1, 5, 100, 2, NAN,
+							NAN, 1 };
 	m = add(&b, "read", "bw", "B/s", "bs=4k", NULL, 0);
-	*measurement_add_summary(m) = (struct summary){ 1, 5, 90, 2, NAN, NAN, 1 };
+	*measurement_add_summary(m) = (struct summary){ 1, 5, 90, 2, NAN,
+							NAN, 1 };
 	defaults(&o);
 	o.test = COMPARE_TEST_MANN_WHITNEY;
 	compare_sets(&a, &b, &o, &r);

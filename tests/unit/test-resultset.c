@@ -503,16 +503,16 @@ static json_t *ref_measurement(const struct measurement *m)
 		json_array_append_new(vals, ref_real_or_null(m->values[i]));
 	json_object_set_new(o, "values", vals);
 	if (measurement_summary(m)->present) {
+		const struct summary *sum = measurement_summary(m);
 		json_t *s = json_object();
 
-		json_object_set_new(s, "n", json_real(measurement_summary(m)->n));
-		json_object_set_new(s, "mean", ref_real_or_null(measurement_summary(m)->mean));
-		json_object_set_new(s, "stddev",
-				    ref_real_or_null(measurement_summary(m)->stddev));
+		json_object_set_new(s, "n", json_real(sum->n));
+		json_object_set_new(s, "mean", ref_real_or_null(sum->mean));
+		json_object_set_new(s, "stddev", ref_real_or_null(sum->stddev));
 		json_object_set_new(s, "stddev_population",
-				    json_boolean(measurement_summary(m)->stddev_population));
-		json_object_set_new(s, "min", ref_real_or_null(measurement_summary(m)->min));
-		json_object_set_new(s, "max", ref_real_or_null(measurement_summary(m)->max));
+				    json_boolean(sum->stddev_population));
+		json_object_set_new(s, "min", ref_real_or_null(sum->min));
+		json_object_set_new(s, "max", ref_real_or_null(sum->max));
 		json_object_set_new(o, "summary", s);
 	}
 	if (m->hist.n) {
