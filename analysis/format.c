@@ -58,8 +58,36 @@ void fmt_table_init(struct fmt_table *t, const char *title)
 
 static void cell_clear(struct fmt_cell *c)
 {
-	free(c->notes);	/* (its strings stay in the pool) */
-	memset(c, 0, sizeof(*c));
+	memset(c, 0, sizeof(*c));	/* (what it held stays in the pool) */
+}
+
+const char *fmt_cell_text(const struct fmt_cell *c)
+{
+	return c->form == FMT_CELL_EMPTY || c->form == FMT_CELL_RAW ? NULL :
+	       c->str;
+}
+
+const char *fmt_cell_raw(const struct fmt_cell *c)
+{
+	switch (c->form) {
+	case FMT_CELL_SAME:
+	case FMT_CELL_RAW:
+		return c->str;
+	case FMT_CELL_BOTH:
+		return c->str + strlen(c->str) + 1;
+	default:
+		return NULL;
+	}
+}
+
+size_t fmt_cell_nnotes(const struct fmt_cell *c)
+{
+	return c->notes ? c->notes[0] : 0;
+}
+
+unsigned fmt_cell_note(const struct fmt_cell *c, size_t i)
+{
+	return c->notes[1 + i];
 }
 
 static void footnote_clear(struct fmt_footnote *f)
@@ -76,8 +104,6 @@ void fmt_table_release(struct fmt_table *t)
 		free(t->cols[i].name);
 		free(t->cols[i].heading);
 	}
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		cell_clear(&t->cells[i]);
 	for (size_t i = 0; i < t->nnotes; i++)
 		free(t->notes[i]);
 	for (size_t i = 0; i < t->nfootnotes; i++)
@@ -134,9 +160,23 @@ void fmt_table_set_cell(struct fmt_table *t, size_t row, size_t col,
 	struct fmt_cell *c = fmt_table_cell(t, row, col);
 
 	cell_clear(c);
-	c->text = text ? pool_strdup(&t->strings, text) : NULL;
-	c->raw = raw && text && !strcmp(raw, text) ? c->text :
-		 pool_strdup(&t->strings, raw ? raw : text ? text : "");
+	if (!raw)
+		raw = text ? text : "";
+	if (!text) {
+		c->form = FMT_CELL_RAW;
+		c->str = pool_strdup(&t->strings, raw);
+	} else if (!strcmp(raw, text)) {
+		c->form = FMT_CELL_SAME;
+		c->str = pool_strdup(&t->strings, text);
+	} else {	/* "text\0raw\0", one piece of the pool */
+		size_t lt = strlen(text), lr = strlen(raw);
+		char *both = pool_alloc(&t->strings, lt + lr + 2);
+
+		memcpy(both, text, lt + 1);
+		memcpy(both + lt + 1, raw, lr + 1);
+		c->form = FMT_CELL_BOTH;
+		c->str = both;
+	}
 }
 
 void fmt_table_set_text_only(struct fmt_table *t, size_t row, size_t col,
@@ -145,7 +185,8 @@ void fmt_table_set_text_only(struct fmt_table *t, size_t row, size_t col,
 	struct fmt_cell *c = fmt_table_cell(t, row, col);
 
 	cell_clear(c);
-	c->text = pool_strdup(&t->strings, text);
+	c->form = FMT_CELL_TEXT;
+	c->str = pool_strdup(&t->strings, text);
 }
 
 void fmt_table_set_number(struct fmt_table *t, size_t row, size_t col,
@@ -163,7 +204,8 @@ void fmt_table_set_number(struct fmt_table *t, size_t row, size_t col,
 		strbuf_add_number(&sb, value);
 		text = sb.buf;
 	}
-	c->text = pool_strdup(&t->strings, text);
+	c->form = FMT_CELL_TEXT;	/* (CSV and JSON write the value) */
+	c->str = pool_strdup(&t->strings, text);
 	c->value = value;
 	c->is_number = 1;
 	strbuf_release(&sb);
@@ -189,12 +231,16 @@ void fmt_table_set_notes(struct fmt_table *t, size_t row, size_t col,
 			 const unsigned *nums, size_t n)
 {
 	struct fmt_cell *c = fmt_table_cell(t, row, col);
+	unsigned *v;
 
-	free(c->notes);
-	c->notes = n ? xmalloc(n * sizeof(*nums)) : NULL;
-	if (n)
-		memcpy(c->notes, nums, n * sizeof(*nums));
-	c->nnotes = n;
+	if (!n) {
+		c->notes = NULL;
+		return;
+	}
+	v = pool_alloc(&t->strings, (n + 1) * sizeof(*v));
+	v[0] = (unsigned)n;
+	memcpy(v + 1, nums, n * sizeof(*nums));
+	c->notes = v;
 }
 
 void fmt_table_add_footnote(struct fmt_table *t, unsigned n,
@@ -231,20 +277,23 @@ static const struct fmt_cell *cell_at(const struct fmt_table *t, size_t r,
 
 static const char *shown_text(const struct fmt_cell *c)
 {
-	return c->text ? c->text : "-";
+	const char *text = fmt_cell_text(c);
+
+	return text ? text : "-";
 }
 
 /* "†1,3" for the cell's footnotes, appended. */
 static void add_marker(struct strbuf *out, const struct fmt_cell *c)
 {
-	for (size_t i = 0; i < c->nnotes; i++)
-		strbuf_addf(out, "%s%u", i ? "," : FMT_NOTE_MARK, c->notes[i]);
+	for (size_t i = 0; i < fmt_cell_nnotes(c); i++)
+		strbuf_addf(out, "%s%u", i ? "," : FMT_NOTE_MARK,
+			    fmt_cell_note(c, i));
 }
 
 /* What people read in a cell: its text and its footnote marker. */
 static const char *shown(const struct fmt_cell *c, struct strbuf *scratch)
 {
-	if (!c->nnotes)
+	if (!c->notes)
 		return shown_text(c);
 	strbuf_reset(scratch);
 	strbuf_adds(scratch, shown_text(c));
@@ -670,7 +719,8 @@ static void render_csv(const struct fmt_table *t, struct strbuf *out)
 			if (cell->is_number)	/* (no comma or quote in it) */
 				strbuf_add_number(out, cell->value);
 			else
-				strbuf_add_csv(out, cell->raw ? cell->raw : "");
+				strbuf_add_csv(out, fmt_cell_raw(cell) ?
+						    fmt_cell_raw(cell) : "");
 		}
 		strbuf_addch(out, '\n');
 	}
@@ -686,7 +736,7 @@ static json_t *json_cell(const struct fmt_cell *c)
 			return json_integer((json_int_t)c->value);
 		return json_real(c->value);
 	}
-	return c->raw ? json_string(c->raw) : json_null();
+	return fmt_cell_raw(c) ? json_string(fmt_cell_raw(c)) : json_null();
 }
 
 /* The row key of cell footnotes: "findings", unless a column has it. */
@@ -717,11 +767,12 @@ static json_t *json_row_findings(const struct fmt_table *t, size_t r)
 		const struct fmt_cell *cell = cell_at(t, r, c);
 		json_t *a;
 
-		if (!cell->nnotes)
+		if (!cell->notes)
 			continue;
 		a = json_array();
-		for (size_t i = 0; i < cell->nnotes; i++)
-			json_array_append_new(a, json_integer(cell->notes[i]));
+		for (size_t i = 0; i < fmt_cell_nnotes(cell); i++)
+			json_array_append_new(a, json_integer(
+						      fmt_cell_note(cell, i)));
 		if (!o)
 			o = json_object();
 		json_object_set_new(o, t->cols[c].name, a);
@@ -820,7 +871,7 @@ static void footnotes_html(const struct fmt_table *t, struct strbuf *out)
 
 static void html_marker(struct strbuf *out, const struct fmt_cell *c)
 {
-	if (!c->nnotes)
+	if (!c->notes)
 		return;
 	strbuf_adds(out, "<sup class=\"fn\">");
 	add_marker(out, c);

@@ -77,16 +77,35 @@ struct fmt_column {
 	unsigned flags;	/* enum fmt_column_flags */
 };
 
-/* A cell's strings live in its table's pool (fmt_table.strings). */
+/*
+ * A cell: 32 bytes (a table of a million rows and ten columns is ten
+ * million of them), its strings and footnote numbers in its table's pool.
+ * Read it through fmt_cell_text() and fmt_cell_raw().
+ */
+enum fmt_cell_form {
+	FMT_CELL_EMPTY,		/* no text, no raw */
+	FMT_CELL_TEXT,		/* str is the text; no raw */
+	FMT_CELL_SAME,		/* str is the text and the raw */
+	FMT_CELL_BOTH,		/* str is the text, the raw follows its NUL */
+	FMT_CELL_RAW,		/* no text; str is the raw */
+};
+
 struct fmt_cell {
-	const char *text;	/* for people; NULL = empty */
-	const char *raw;	/* for CSV; NULL = empty, or a number's value */
+	const char *str;	/* see form */
 	double value;	/* JSON number, CSV %.15g, when is_number */
+	const unsigned *notes;	/* [0] how many, then the numbers; or NULL */
+	unsigned char form;	/* enum fmt_cell_form */
 	unsigned char is_number;
 	unsigned char style;	/* enum fmt_style */
-	unsigned *notes;	/* footnote numbers cited, ascending */
-	size_t nnotes;
 };
+
+/* For people (NULL: empty, shown "-"), and for CSV and JSON (NULL: empty,
+ * null; a number's raw form is its value). */
+const char *fmt_cell_text(const struct fmt_cell *c);
+const char *fmt_cell_raw(const struct fmt_cell *c);
+/* The footnote numbers the cell cites: how many, and the i-th. */
+size_t fmt_cell_nnotes(const struct fmt_cell *c);
+unsigned fmt_cell_note(const struct fmt_cell *c, size_t i);
 
 /* The marker before footnote numbers: "†1", "†1,3" (UTF-8 dagger). */
 #define FMT_NOTE_MARK "\xe2\x80\xa0"

@@ -355,12 +355,12 @@ static void note_comment(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col,
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < cell->nnotes; i++) {
+	for (size_t i = 0; i < fmt_cell_nnotes(cell); i++) {
 		for (size_t k = 0; k < t->nfootnotes; k++) {
-			if (t->footnotes[k].n != cell->notes[i])
+			if (t->footnotes[k].n != fmt_cell_note(cell, i))
 				continue;
 			strbuf_addf(&sb, "%s" FMT_NOTE_MARK "%u ",
-				    sb.len ? "\n" : "", cell->notes[i]);
+				    sb.len ? "\n" : "", fmt_cell_note(cell, i));
 			fmt_footnote_text(&t->footnotes[k], &sb);
 		}
 	}
@@ -413,13 +413,14 @@ static lxw_row_t write_fmt_table(struct book *b, lxw_worksheet *ws,
 						 cell->value,
 						 figure_format(b, cell->value,
 							       decimals[col]));
-			else if (cell->text)
-				put_text(ws, wr, (lxw_col_t)col, cell->text,
+			else if (fmt_cell_text(cell))
+				put_text(ws, wr, (lxw_col_t)col,
+					 fmt_cell_text(cell),
 					 style_format(b, cell->style));
 			note_comment(ws, wr, (lxw_col_t)col, t, cell);
-			if (text && cell->text)
+			if (text && fmt_cell_text(cell))
 				put_text(ws, wr, text_at + (lxw_col_t)col,
-					 cell->text, NULL);
+					 fmt_cell_text(cell), NULL);
 		}
 	}
 	for (size_t i = 0; i < t->nnotes; i++)

@@ -112,9 +112,9 @@ static void test_text_names_what_differs(void **state)
 	add_row(&r, "iops", "host=a;iodepth=32", 1.5, VERDICT_IMPROVEMENT);
 	verdicts_table(&r, 1, rows, 1, "old", "new", &t);
 	assert_int_equal(t.nrows, 1);
-	assert_string_equal(fmt_table_cell(&t, 0, 0)->text,
+	assert_string_equal(fmt_cell_text(fmt_table_cell(&t, 0, 0)),
 			    "randread iodepth=32");
-	assert_string_equal(fmt_table_cell(&t, 0, 7)->text, "improvement");
+	assert_string_equal(fmt_cell_text(fmt_table_cell(&t, 0, 7)), "improvement");
 	fmt_table_release(&t);
 	release(&r);
 }
