@@ -117,6 +117,47 @@ int footnotes_check(struct footnotes *fn, const struct result_set *rs,
 	return 0;
 }
 
+static void *pending_check(void *arg)
+{
+	struct footnotes_pending *p = arg;
+
+	p->failed = check_run(p->rs, p->opt, &p->list, &p->err) != 0;
+	return NULL;
+}
+
+void footnotes_check_start(struct footnotes_pending *p,
+			   const struct result_set *rs,
+			   const struct check_options *opt)
+{
+	memset(p, 0, sizeof(*p));
+	p->rs = rs;
+	p->opt = opt;
+	check_list_init(&p->list);
+	strbuf_init(&p->err);
+	p->threaded = cpus_pool_threads(2) > 1 &&
+		      !pthread_create(&p->thread, NULL, pending_check, p);
+	if (!p->threaded)
+		pending_check(p);
+}
+
+int footnotes_check_finish(struct footnotes *fn, struct footnotes_pending *p,
+			   size_t *set, struct strbuf *err)
+{
+	int rc = 0;
+
+	if (p->threaded)
+		pthread_join(p->thread, NULL);
+	if (p->failed) {
+		strbuf_adds(err, strbuf_str(&p->err));
+		check_list_release(&p->list);
+		rc = -1;
+	} else {
+		*set = add_set(fn, p->rs, &p->list);
+	}
+	strbuf_release(&p->err);
+	return rc;
+}
+
 /* The checks of several sets, taken one at a time by the pool's threads. */
 struct check_jobs {
 	const struct result_set *sets;

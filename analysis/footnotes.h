@@ -38,6 +38,7 @@
 #ifndef STORAN_FOOTNOTES_H
 #define STORAN_FOOTNOTES_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "check.h"
@@ -92,6 +93,28 @@ int footnotes_check(struct footnotes *fn, const struct result_set *rs,
 int footnotes_check_sets(struct footnotes *fn, const struct result_set *sets,
 			 size_t n, const struct check_options *opt,
 			 size_t *first, struct strbuf *err);
+
+/*
+ * footnotes_check() on a thread of its own, while the caller builds its
+ * table from the same set: start it, read rs meanwhile (only read: a
+ * check and a pivot share nothing but the label sets' hash cache, which
+ * is atomic), then finish it, which waits and adds the set as
+ * footnotes_check() would.  With one CPU, start runs it at once.
+ */
+struct footnotes_pending {
+	const struct result_set *rs;
+	const struct check_options *opt;
+	struct check_list list;
+	struct strbuf err;
+	int failed, threaded;
+	pthread_t thread;
+};
+
+void footnotes_check_start(struct footnotes_pending *p,
+			   const struct result_set *rs,
+			   const struct check_options *opt);
+int footnotes_check_finish(struct footnotes *fn, struct footnotes_pending *p,
+			   size_t *set, struct strbuf *err);
 
 /*
  * The footnote numbers of the findings of `set` (severe enough) that

@@ -322,11 +322,13 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 	struct result_set rs;
 	struct diag_list diags;
 	struct strbuf err = STRBUF_INIT;
+	struct strbuf cerr = STRBUF_INIT;
 	struct footnotes fn;
+	struct footnotes_pending check;
 	struct pivot pv;
 	enum load_status st;
 	size_t set = 0;
-	int rc;
+	int rc, built;
 
 	result_set_init(&rs);
 	diag_list_init(&diags);
@@ -337,9 +339,13 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 		rc = EXIT_TROUBLE;
 		goto out;
 	}
-	if (!a->fa.off && footnotes_check(&fn, &rs, &a->fa.check, &set, &err))
-		BUG("%s", strbuf_str(&err));	/* --link was checked */
-	if (pivot_build(&pv, &rs, &a->po, &err)) {
+	/* the check beside the pivot: both only read rs */
+	if (!a->fa.off)
+		footnotes_check_start(&check, &rs, &a->fa.check);
+	built = pivot_build(&pv, &rs, &a->po, &err);
+	if (!a->fa.off && footnotes_check_finish(&fn, &check, &set, &cerr))
+		BUG("%s", strbuf_str(&cerr));	/* --link was checked */
+	if (built) {
 		fprintf(stderr, "storan table: %s\n", err.buf);
 		hint_metrics(&rs);
 		rc = EXIT_TROUBLE;
@@ -360,6 +366,7 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 out:
 	footnotes_release(&fn);
 	strbuf_release(&err);
+	strbuf_release(&cerr);
 	diag_list_release(&diags);
 	result_set_release(&rs);
 	return rc;

@@ -31,7 +31,9 @@ struct label_block {
 	int packed;
 	char *joined;		/* cached labels_joined(), or NULL */
 	char *rendered;		/* cached labels_rendered(), or NULL */
-	uint64_t hash;		/* cached labels_hash(), 0 when not yet */
+	/* cached labels_hash(), 0 when not yet; atomic: a check and a
+	 * table's pivot read one set on two threads, and both may hash */
+	_Atomic uint64_t hash;
 	struct label v[];
 };
 
@@ -49,7 +51,7 @@ static struct label_block *block_new(size_t alloc)
 	b->packed = 0;
 	b->joined = NULL;
 	b->rendered = NULL;
-	b->hash = 0;
+	atomic_init(&b->hash, 0);
 	return b;
 }
 
@@ -98,7 +100,7 @@ static void labels_own(struct labels *l, size_t need)
 		free(b->joined);
 		free(b->rendered);
 		b->joined = b->rendered = NULL;
-		b->hash = 0;
+		atomic_store_explicit(&b->hash, 0, memory_order_relaxed);
 		if (alloc == l->alloc)
 			return;
 		b = xrealloc(b, sizeof(*b) + alloc * sizeof(b->v[0]));
@@ -192,7 +194,7 @@ static void pack(struct labels *out, const struct ranked_label *pairs,
 	atomic_init(&b->refs, 1);
 	b->packed = 1;
 	b->joined = b->rendered = NULL;
-	b->hash = 0;
+	atomic_init(&b->hash, 0);
 	at = (char *)(b->v + k);
 	for (size_t i = 0; i < k; i++) {
 		size_t lk = strlen(pairs[i].key) + 1;
@@ -323,14 +325,18 @@ uint64_t labels_hash(const struct labels *l)
 	if (!l->v)
 		return h;
 	b = block_of(l->v);
-	if (b->hash)
-		return b->hash;
+	h = atomic_load_explicit(&b->hash, memory_order_relaxed);
+	if (h)
+		return h;
+	h = FNV1A_INIT;
 	for (size_t i = 0; i < l->n; i++) {
 		h = fnv1a(fnv1a(h, l->v[i].key), "=");
 		h = fnv1a(fnv1a(h, l->v[i].value), ";");
 	}
-	b->hash = h ? h : 1;
-	return b->hash;
+	h = h ? h : 1;
+	/* (two threads store the same value) */
+	atomic_store_explicit(&b->hash, h, memory_order_relaxed);
+	return h;
 }
 
 const char *labels_rendered(const struct labels *l,
