@@ -392,17 +392,33 @@ static size_t terminal_width(void)
  * pooled, a drop in the baseline's run.txt hid the cached read at 10x
  * in the candidate's run.txt, and compare called it an improvement.)
  */
-/* Every input checked (side by side), footnote set i for input i. */
-static void check_sets(struct compare_args *a, struct result_set *sets,
-		       int n, struct footnotes *fn)
+/*
+ * Every input checked, each on a thread of its own beside the
+ * comparison (all of them only read the sets): start_checks() before,
+ * finish_checks() after; footnote set i is input i's.
+ */
+static struct footnotes_pending *start_checks(struct compare_args *a,
+					      struct result_set *sets, int n)
+{
+	struct footnotes_pending *p = xcalloc((size_t)n, sizeof(*p));
+
+	for (int i = 0; i < n; i++)
+		footnotes_check_start(&p[i], &sets[i], &a->fa.check);
+	return p;
+}
+
+static void finish_checks(struct footnotes_pending *p, int n,
+			  struct footnotes *fn)
 {
 	struct strbuf err = STRBUF_INIT;
-	size_t first;
+	size_t set;
 
-	if (footnotes_check_sets(fn, sets, (size_t)n, &a->fa.check, &first,
-				 &err) || first)
-		BUG("checking the inputs: %s", strbuf_str(&err));
+	for (int i = 0; i < n; i++)
+		if (footnotes_check_finish(fn, &p[i], &set, &err) ||
+		    set != (size_t)i)
+			BUG("checking input %d: %s", i, strbuf_str(&err));
 	strbuf_release(&err);
+	free(p);
 }
 
 static int run_compare(struct compare_args *a, char **names, int n)
@@ -418,11 +434,14 @@ static int run_compare(struct compare_args *a, char **names, int n)
 	if (st != LOAD_TROUBLE)
 		rc = check_names(a, sets, n);
 	if (st != LOAD_TROUBLE && !rc) {
+		struct footnotes_pending *checks =
+			fn ? start_checks(a, sets, n) : NULL;
+
 		rc = EXIT_TROUBLE;
-		if (fn)
-			check_sets(a, sets, n, fn);
 		for (int i = 1; i < n; i++)
 			compare_sets(&sets[0], &sets[i], &a->co, &res[i - 1]);
+		if (fn)
+			finish_checks(checks, n, fn);
 		if (a->format == FMT_CSV)
 			compare_write_csv(names, res, n - 1, fn, &out);
 		else if (a->format == FMT_JSON)
