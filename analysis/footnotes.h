@@ -85,16 +85,6 @@ int footnotes_check(struct footnotes *fn, const struct result_set *rs,
 		    const struct check_options *opt, size_t *set,
 		    struct strbuf *err);
 /*
- * footnotes_check() of sets[0..n) at once, each on a thread of its own
- * when there are CPUs for it (a check only reads its own set); they get
- * the ids first, first + 1, ... in their order, as n calls would give.
- * Returns 0, or -1 (err says why; no set is added).
- */
-int footnotes_check_sets(struct footnotes *fn, const struct result_set *sets,
-			 size_t n, const struct check_options *opt,
-			 size_t *first, struct strbuf *err);
-
-/*
  * footnotes_check() on a thread of its own, while the caller builds its
  * table from the same set: start it, read rs meanwhile (only read: a
  * check and a pivot share nothing but the label sets' hash cache, which

@@ -337,17 +337,18 @@ static void test_json_key_collision(void **state)
 }
 
 /*
- * Four sets checked at once (on threads when there are CPUs) give the
- * findings and ids that four footnotes_check() calls give; an unknown
- * link fails them all, adding no set.
+ * Four sets checked at once (each on a thread when there are CPUs) give
+ * the findings and ids that four footnotes_check() calls give; an
+ * unknown link fails, adding no set.
  */
 static void test_check_sets_as_one_by_one(void **state)
 {
 	struct footnotes one, all;
 	struct result_set rs[4];
 	struct check_options opt;
+	struct footnotes_pending pending[4];
 	struct strbuf err = STRBUF_INIT;
-	size_t first = 99, set;
+	size_t set;
 
 	(void)state;
 	for (size_t i = 0; i < 4; i++)
@@ -362,9 +363,13 @@ static void test_check_sets_as_one_by_one(void **state)
 						 &err), 0);
 		assert_int_equal(set, i);
 	}
-	assert_int_equal(footnotes_check_sets(&all, rs, 4, &opt, &first,
-					      &err), 0);
-	assert_int_equal(first, 0);
+	for (size_t i = 0; i < 4; i++)
+		footnotes_check_start(&pending[i], &rs[i], &opt);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(footnotes_check_finish(&all, &pending[i],
+							&set, &err), 0);
+		assert_int_equal(set, i);
+	}
 	assert_int_equal(all.nsets, 4);
 	for (size_t i = 0; i < 4; i++) {
 		const struct check_list *a = &one.sets[i].findings;
@@ -377,8 +382,9 @@ static void test_check_sets_as_one_by_one(void **state)
 		}
 	}
 	opt.link = "no-such-link";
-	assert_int_equal(footnotes_check_sets(&all, rs, 4, &opt, &first,
-					      &err), -1);
+	footnotes_check_start(&pending[0], &rs[0], &opt);
+	assert_int_equal(footnotes_check_finish(&all, &pending[0], &set,
+						&err), -1);
 	assert_non_null(strstr(err.buf, "no-such-link"));
 	assert_int_equal(all.nsets, 4);
 	footnotes_release(&one);
