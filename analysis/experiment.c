@@ -343,6 +343,8 @@ static void find_profiles(struct experiment *ex,
 	struct strbuf key = STRBUF_INIT;
 	const struct label *last_v = NULL;
 	size_t last_input = EX_NONE, last_profile = EX_NONE, last_side = 0;
+	size_t last_set = 0;
+	const char *last_file = NULL, *last_name = NULL;
 	char ***shown = xcalloc(nsets ? nsets : 1, sizeof(*shown));
 
 	for (size_t s = 0; s < nsets; s++)
@@ -351,12 +353,23 @@ static void find_profiles(struct experiment *ex,
 	keymap_init(&inputs);
 	for (size_t i = 0; i < ex->n; i++) {
 		struct ex_measurement *e = &ex->m[i];
-		size_t in = add_input(ex, &inputs, e->set,
-				      input_file(&sets[e->set], e->m),
-				      input_name(&sets[e->set], shown[e->set],
-						 e->m));
+		const char *file = input_file(&sets[e->set], e->m);
+		const char *name = input_name(&sets[e->set], shown[e->set],
+					      e->m);
+		size_t in;
 		int created;
 		size_t *slot;
+
+		/* (the input of the measurement before, most often: no key
+		 * built and looked up for each of a million) */
+		if (last_input != EX_NONE && e->set == last_set &&
+		    file == last_file && !strcmp(name, last_name))
+			in = last_input;
+		else
+			in = add_input(ex, &inputs, e->set, file, name);
+		last_set = e->set;
+		last_file = file;
+		last_name = name;
 
 		if (in == last_input && e->side == last_side &&
 		    e->m->labels.v == last_v && last_v &&
