@@ -224,15 +224,46 @@ struct check_finding *check_found_here(struct check_ctx *c, size_t pos,
 	return NULL;
 }
 
-/* A test: tool, op, metric, unit and every label, as one string. */
-static void test_key(const struct measurement *m, struct strbuf *sb)
+/* A test: tool, op, metric, unit and every label, hashed (the label
+ * set's hash is cached: one fio job's metrics share it). */
+static uint64_t test_hash(const struct measurement *m)
 {
-	strbuf_reset(sb);
-	strbuf_add_keypart(sb, m->tool);
-	strbuf_add_keypart(sb, m->op);
-	strbuf_add_keypart(sb, m->metric);
-	strbuf_add_keypart(sb, m->unit);
-	labels_add_keyparts(&m->labels, sb);
+	const char *part[4] = { m->tool, m->op, m->metric, m->unit };
+	uint64_t h = HASH64_INIT;
+
+	for (size_t i = 0; i < 4; i++)
+		h = hash64(h, part[i], strlen(part[i]));
+	return h ^ labels_hash(&m->labels);
+}
+
+static int same_test(const struct measurement *a, const struct measurement *b)
+{
+	return !strcmp(a->tool, b->tool) && !strcmp(a->op, b->op) &&
+	       !strcmp(a->metric, b->metric) && !strcmp(a->unit, b->unit) &&
+	       labels_equal(&a->labels, &b->labels);
+}
+
+/*
+ * Is the test at c->order[pos] one of those at c->order[from..pos)?  The
+ * hash map says which one it would be; two tests that share a hash
+ * (about 1 in 2^64 a pair) are told apart by a look at them all.
+ */
+static int test_seen(const struct check_ctx *c, struct hashmap64 *seen,
+		     size_t from, size_t pos)
+{
+	const struct measurement *m = M(c, c->order[pos]);
+	int created;
+	uint32_t *at = hashmap64_put(seen, test_hash(m), (uint32_t)pos,
+				     &created);
+
+	if (created)
+		return 0;
+	if (same_test(M(c, c->order[*at]), m))
+		return 1;
+	for (size_t i = from; i < pos; i++)
+		if (same_test(M(c, c->order[i]), m))
+			return 1;
+	return 0;
 }
 
 /*
@@ -252,16 +283,15 @@ static int output_spans_lines(const char *tool)
 static size_t *number_outputs(const struct check_ctx *c)
 {
 	size_t *out = xmalloc((c->rs->n ? c->rs->n : 1) * sizeof(*out));
-	size_t id = 0;
-	struct strbuf key = STRBUF_INIT;
-	struct keymap seen;
+	size_t id = 0, from = 0;
+	struct hashmap64 seen;
 
-	keymap_init(&seen);
+	if (c->rs->n >= UINT32_MAX)
+		die("more than %u measurements to check", UINT32_MAX - 1);
+	hashmap64_init(&seen);
 	for (size_t pos = 0; pos < c->rs->n; pos++) {
 		const struct measurement *m = M(c, c->order[pos]), *p;
-		int created;
 
-		test_key(m, &key);
 		if (pos) {
 			p = M(c, c->order[pos - 1]);
 			if (strcmp(check_source_of(c, c->order[pos]),
@@ -273,17 +303,18 @@ static size_t *number_outputs(const struct check_ctx *c)
 					 label(p, "section")) ||
 			    (!output_spans_lines(m->tool) &&
 			     m->line != p->line) ||
-			    keymap_get(&seen, key.buf)) {
+			    test_seen(c, &seen, from, pos)) {
 				id++;
-				keymap_release(&seen);
-				keymap_init(&seen);
+				from = pos;
+				hashmap64_release(&seen);
+				hashmap64_init(&seen);
 			}
 		}
-		keymap_put(&seen, key.buf, pos, &created);
+		if (from == pos)	/* the output's first test */
+			(void)test_seen(c, &seen, from, pos);
 		out[c->order[pos]] = id;
 	}
-	keymap_release(&seen);
-	strbuf_release(&key);
+	hashmap64_release(&seen);
 	return out;
 }
 
