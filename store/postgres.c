@@ -13,11 +13,61 @@
  * of a run leaves nothing: the server rolls the open transaction back.
  */
 #include "store.h"
+#include "../core/dynlib.h"
 #include "../core/xalloc.h"
 
 #include <libpq-fe.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * libpq is opened when a PostgreSQL store is (core/dynlib.h): linked, it
+ * and the twenty libraries it needs took half of every storan start.
+ */
+#ifndef PQ_SONAME
+#define PQ_SONAME "libpq.so.5"
+#endif
+#define PQ_FUNCTIONS(X) \
+	X(PQclear) \
+	X(PQconnectdb) \
+	X(PQerrorMessage) \
+	X(PQexec) \
+	X(PQfinish) \
+	X(PQgetResult) \
+	X(PQgetisnull) \
+	X(PQgetvalue) \
+	X(PQnfields) \
+	X(PQntuples) \
+	X(PQresultErrorField) \
+	X(PQresultErrorMessage) \
+	X(PQresultStatus) \
+	X(PQsendQueryParams) \
+	X(PQsetNoticeProcessor) \
+	X(PQsetSingleRowMode) \
+	X(PQstatus)
+#define PQ_POINTER(f) __typeof__(f) *f;
+static struct {
+	PQ_FUNCTIONS(PQ_POINTER)
+} pq;
+#undef PQ_POINTER
+
+static pthread_once_t pq_once = PTHREAD_ONCE_INIT;
+static int pq_state;	/* 1 loaded, -1 failed (and said so) */
+
+#define PQ_SLOT(f) (void **)(void *)&pq.f,
+static void load_pq(void)
+{
+	const struct dynlib_table t = {
+		PQ_SONAME, "a PostgreSQL history store",
+		(const char *const[]){ PQ_FUNCTIONS(DYNLIB_NAME) },
+		(void **const[]){ PQ_FUNCTIONS(PQ_SLOT) },
+		DYNLIB_COUNT(PQ_FUNCTIONS),
+	};
+
+	pq_state = dynlib_load(&t) ? -1 : 1;
+}
+#undef PQ_SLOT
 
 /* "storan" as the key of the advisory lock every writer takes. */
 #define WRITE_LOCK_KEY "7310131210"
@@ -34,14 +84,14 @@ static void strip_newlines(struct strbuf *sb)
 
 static int pg_error(struct store *s, struct strbuf *err, PGresult *res)
 {
-	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) :
+	const char *state = res ? pq.PQresultErrorField(res, PG_DIAG_SQLSTATE) :
 			    NULL;
 
 	strbuf_reset(err);
 	strbuf_addf(err, "%s: %s", s->target,
-		    res ? PQresultErrorMessage(res) : PQerrorMessage(s->conn));
+		    res ? pq.PQresultErrorMessage(res) : pq.PQerrorMessage(s->conn));
 	strip_newlines(err);
-	PQclear(res);
+	pq.PQclear(res);
 	return state && !strcmp(state, "23505") ? STORE_CONFLICT :
 	       STORE_ERROR;
 }
@@ -55,49 +105,58 @@ static void quiet(void *arg, const char *message)
 static int pg_open(struct store *s, const char *target, enum store_mode mode,
 		   struct strbuf *err)
 {
-	PGconn *conn = PQconnectdb(target);
+	PGconn *conn;
 
 	(void)mode;	/* the database exists, or nothing can be done */
-	s->conn = conn;
-	if (!conn || PQstatus(conn) != CONNECTION_OK) {
-		strbuf_addf(err, "%s: cannot connect: %s", target,
-			    conn ? PQerrorMessage(conn) : "out of memory");
-		strip_newlines(err);
-		PQfinish(conn);
+	pthread_once(&pq_once, load_pq);
+	if (pq_state < 0) {
+		strbuf_addf(err, "%s: cannot use a PostgreSQL store without "
+			    "%s", target, PQ_SONAME);
 		s->conn = NULL;
 		return STORE_ERROR;
 	}
-	PQsetNoticeProcessor(conn, quiet, NULL);
+	conn = pq.PQconnectdb(target);
+	s->conn = conn;
+	if (!conn || pq.PQstatus(conn) != CONNECTION_OK) {
+		strbuf_addf(err, "%s: cannot connect: %s", target,
+			    conn ? pq.PQerrorMessage(conn) : "out of memory");
+		strip_newlines(err);
+		pq.PQfinish(conn);
+		s->conn = NULL;
+		return STORE_ERROR;
+	}
+	pq.PQsetNoticeProcessor(conn, quiet, NULL);
 	return 0;
 }
 
 static void pg_close(struct store *s)
 {
-	PQfinish(s->conn);
+	if (s->conn)	/* (a failed open may have no libpq) */
+		pq.PQfinish(s->conn);
 	s->conn = NULL;
 }
 
 static int pg_exec(struct store *s, const char *sql, struct strbuf *err)
 {
-	PGresult *res = PQexec(s->conn, sql);
-	ExecStatusType st = PQresultStatus(res);
+	PGresult *res = pq.PQexec(s->conn, sql);
+	ExecStatusType st = pq.PQresultStatus(res);
 
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
 		return pg_error(s, err, res);
-	PQclear(res);
+	pq.PQclear(res);
 	return 0;
 }
 
 /* The rows of one result to row(); returns what row() returned. */
 static int deliver(PGresult *res, store_row_fn row, void *arg)
 {
-	int ncols = PQnfields(res), nrows = PQntuples(res), stop = 0;
+	int ncols = pq.PQnfields(res), nrows = pq.PQntuples(res), stop = 0;
 	const char **cols = xcalloc((size_t)ncols + 1, sizeof(*cols));
 
 	for (int r = 0; row && !stop && r < nrows; r++) {
 		for (int c = 0; c < ncols; c++)
-			cols[c] = PQgetisnull(res, r, c) ? NULL :
-				  PQgetvalue(res, r, c);
+			cols[c] = pq.PQgetisnull(res, r, c) ? NULL :
+				  pq.PQgetvalue(res, r, c);
 		stop = row(arg, ncols, cols);
 	}
 	free(cols);
@@ -116,23 +175,23 @@ static int pg_query(struct store *s, const char *sql, int nparams,
 	PGresult *res;
 	int rc = 0, stop = 0;
 
-	if (!PQsendQueryParams(s->conn, sql, nparams, NULL, params, NULL, NULL,
+	if (!pq.PQsendQueryParams(s->conn, sql, nparams, NULL, params, NULL, NULL,
 			       0))
 		return pg_error(s, err, NULL);
-	PQsetSingleRowMode(s->conn);
-	while ((res = PQgetResult(s->conn))) {
-		ExecStatusType st = PQresultStatus(res);
+	pq.PQsetSingleRowMode(s->conn);
+	while ((res = pq.PQgetResult(s->conn))) {
+		ExecStatusType st = pq.PQresultStatus(res);
 
 		if (st == PGRES_SINGLE_TUPLE || st == PGRES_TUPLES_OK) {
 			if (!rc && !stop)
 				stop = deliver(res, row, arg);
-			PQclear(res);
+			pq.PQclear(res);
 		} else if (st == PGRES_COMMAND_OK) {
-			PQclear(res);
+			pq.PQclear(res);
 		} else if (!rc) {
 			rc = pg_error(s, err, res);	/* clears res */
 		} else {
-			PQclear(res);
+			pq.PQclear(res);
 		}
 	}
 	return rc ? rc : stop;

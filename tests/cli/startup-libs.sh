@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# storan links only what every command needs: cairo, fontconfig,
+# libxlsxwriter and libpq (with the twenty libraries libpq brings) are
+# opened when a chart, a workbook or a PostgreSQL store needs them
+# (core/dynlib.h).  Linked, libpq alone took half of every start.
+set -u
+S=${STORAN:?}
+command -v readelf >/dev/null || exit 77
+needed=$(readelf -d "$S" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+[ -n "$needed" ] || { echo "no NEEDED entries read from $S" >&2; exit 1; }
+fail=0
+for lib in libpq libcairo libfontconfig libxlsxwriter; do
+	if printf '%s\n' "$needed" | grep -q "^$lib\."; then
+		echo "storan links $lib; it should open it when needed" >&2
+		fail=1
+	fi
+done
+exit $fail
