@@ -1035,17 +1035,22 @@ static int fio_log_parse(struct parse_ctx *ctx)
 	return (int)(ctx->rs->n - before);
 }
 
-/* A file named like a fio log whose first line is a log line. */
+/*
+ * A file whose first line is a log line, named like a fio log or with a
+ * hist log's hundreds of fields: read whole, its lines never cut (a hist
+ * log named h300.log was cut into lines: 10 times the memory).
+ */
 static int fio_log_whole_start(const struct input *in)
 {
 	const char *nl, *end = in->data + in->size;
 	uint64_t v[8];
 	size_t n;
 
-	if (!log_kind(in->name) || !in->size)
+	if (!in->size)
 		return 0;
 	nl = memchr(in->data, '\n', in->size);
-	return !log_fields(in->data, nl ? nl : end, v, 8, &n);
+	return !log_fields(in->data, nl ? nl : end, v, 8, &n) &&
+	       (log_kind(in->name) || n >= HIST_MIN_FIELDS);
 }
 
 static int fio_log_parse_whole(struct parse_ctx *ctx)

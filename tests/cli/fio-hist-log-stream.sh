@@ -52,4 +52,17 @@ fi
 	fail "series rows: $(wc -l < s.csv)"
 expect_in "$(sed -n 2p s.csv)" \
 	"big_clat_hist.1.log,1,fio,read,clat.p1,s,,1,1," "first row"
+# a hist log whose name says nothing is one by its hundreds of fields,
+# read whole as well (its lines were cut: 632 MB at peak)
+mv big_clat_hist.1.log h300.log
+rm -f "$TMP/rss"
+# shellcheck disable=SC2086
+run $TIME "$STORAN" ingest --fio-version 3.33 -o n.json h300.log
+expect_rc 0 "ingest of a 300 MB hist log named h300.log"
+if [ -n "$TIME" ] && [ -s "$TMP/rss" ]; then
+	[ "$(tail -1 "$TMP/rss")" -le 102400 ] ||
+		fail "h300.log: peak RSS $(tail -1 "$TMP/rss") KiB"
+fi
+run "$STORAN" export n.json
+expect_in "$out" "h300.log,1,fio,read,clat.p50,s,1," "h300.log's p50"
 finish
