@@ -247,6 +247,21 @@ static void *hash_and_test(void *arg)
 	return NULL;
 }
 
+void input_sha256_bytes(const char *data, size_t size, char out[65])
+{
+	struct sha256_stream st;
+
+	sha256_begin(&st);
+	for (size_t at = 0; at < size; at += STREAM_WINDOW) {
+		size_t n = size - at < STREAM_WINDOW ? size - at :
+			   STREAM_WINDOW;
+
+		sha256_update(&st, data + at, n);
+		filemap_drop(data, at, at + n);	/* (no-op unless mapped) */
+	}
+	sha256_end_hex(&st, out);
+}
+
 void input_drop_read(const struct input *in, size_t from, size_t to)
 {
 	if (streamed(in))

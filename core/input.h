@@ -231,6 +231,14 @@ void input_release(struct input *in);
 int input_changed(const struct input *in);
 
 /*
+ * The SHA-256 of size bytes read by input_read_bytes(), a window at a
+ * time, each window's pages let go once hashed when the bytes are a
+ * mapped file: a report of a 1 GB log hashed it again at the end and
+ * held all of it (95 MB of a 150 MB log's pages at once).
+ */
+void input_sha256_bytes(const char *data, size_t size, char out[65]);
+
+/*
  * Does the raw text contain needle anywhere?  A cheap test for detect()
  * functions: whatever a clean line contains, the raw text contains too,
  * so a parser whose marks are absent from the raw text can skip the file

@@ -1125,8 +1125,9 @@ struct chart_input *chart_inputs(char *const *paths, int n)
 		 * would cut (100 ms of a 23 MB result set) */
 		if (!input_read_bytes(paths[i], &data, &size, &err)) {
 			input_init_bare(&file, paths[i], data, size);
-			if (!input_changed(&file))	/* else no hash: void */
-				sha256_hex(data, size, in[i].sha256);
+			input_sha256_bytes(data, size, in[i].sha256);
+			if (input_changed(&file))	/* no hash: void */
+				in[i].sha256[0] = '\0';
 			input_release(&file);
 		}
 		strbuf_release(&err);
