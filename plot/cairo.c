@@ -508,6 +508,19 @@ static const char *ellipsize(cairo_t *cr, const char *s, double width,
 	return buf;
 }
 
+/* Where a label w wide centred at x goes so that none of it leaves the
+ * image: the last tick of a long time axis ("200000") was cut off. */
+static double inside_canvas(const struct canvas *cv, double x, double w)
+{
+	double edge = 4;
+
+	if (x + w / 2 > cv->w - edge)
+		x = cv->w - edge - w / 2;
+	if (x - w / 2 < edge)
+		x = edge + w / 2;
+	return x;
+}
+
 static void x_axis(struct canvas *cv)
 {
 	cairo_t *cr = cv->cr;
@@ -532,7 +545,8 @@ static void x_axis(struct canvas *cv)
 			continue;
 		}
 		if (!cv->rotate_x) {
-			text_at(cr, x, cv->py1 + 24, 0.5, l);
+			text_at(cr, inside_canvas(cv, x, text_width(cr, l)),
+				cv->py1 + 24, 0.5, l);
 			continue;
 		}
 		l = ellipsize(cr, l, 260, buf, sizeof(buf));
