@@ -92,13 +92,16 @@ struct recent_strings {
 static size_t intern_recent(struct ex_private *p, struct recent_strings *r,
 			    const char *s)
 {
+	size_t code;
+
 	for (size_t i = 0; i < RECENT; i++)
 		if (r->s[i] && !strcmp(r->s[i], s))
 			return r->code[i];
+	code = intern_string(p, s);
 	r->s[r->next] = s;
-	r->code[r->next] = intern_string(p, s);
+	r->code[r->next] = code;
 	r->next = (r->next + 1) % RECENT;
-	return r->code[(r->next + RECENT - 1) % RECENT];
+	return code;
 }
 
 static int in_names(char *const *names, size_t n, const char *s)

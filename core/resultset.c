@@ -320,10 +320,10 @@ const char *labels_joined(const struct labels *l)
 uint64_t labels_hash(const struct labels *l)
 {
 	struct label_block *b;
-	uint64_t h = FNV1A_INIT;
+	uint64_t h;
 
 	if (!l->v)
-		return h;
+		return FNV1A_INIT;
 	b = block_of(l->v);
 	h = atomic_load_explicit(&b->hash, memory_order_relaxed);
 	if (h)
