@@ -64,10 +64,11 @@ static const char run_usage[] =
 	"      --runtime S          measured seconds per run (default 10)\n"
 	"      --ramp_time, --ramp S  unmeasured seconds first (default 2)\n"
 	"      --repeat N           runs per combination (default 3)\n"
-	"      --log-interval S     also record bw, IOPS and mean latency\n"
-	"                           every S seconds, as samples over time\n"
-	"                           (of the first repetition; see storan\n"
-	"                           export --series)\n"
+	"      --log-interval S     samples over time of the first\n"
+	"                           repetition: bw, IOPS, mean latency and\n"
+	"                           the latency histogram every S seconds\n"
+	"                           (default 1; 0: none; see storan export\n"
+	"                           --series)\n"
 	"      --data KIND          random (default), zero, compress:PCT\n"
 	"      --verify             check that reads return what was written\n"
 	"      --drop-caches        drop the page cache before each run\n"
@@ -221,9 +222,11 @@ static int apply_values(const struct raw_options *r, struct job_options *o,
 		return usage_error("run", "%s", err->buf);
 	if (!(o->runtime > 0))
 		return usage_error("run", "--runtime must be more than 0");
-	if (r->v[OPT_LOG_INTERVAL] && !(o->log_interval >= 0.01))
+	if (!(o->log_interval <= 0 && o->log_interval >= 0) &&
+	    !(o->log_interval >= 0.01))
 		return usage_error("run", "--log-interval wants 0.01 s or "
-				   "more, not '%s'", r->v[OPT_LOG_INTERVAL]);
+				   "more (0: none), not '%s'",
+				   r->v[OPT_LOG_INTERVAL]);
 	return apply_counts(r, o);
 }
 

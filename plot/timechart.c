@@ -31,6 +31,9 @@
 
 #define TIME_LINES_MAX 8	/* lines a chart holds: the palette's */
 #define TIME_WORDS_MAX 2	/* lines whose verdicts the subtitle says */
+/* percentile charts a report holds: a sweep of 18 block sizes and four
+ * patterns has 72 histogram series, which would bury the rest */
+#define TIME_HIST_CHARTS_MAX 8
 /* Points a line draws at most, two of each stretch: see add_line(). */
 #define TIME_STRETCHES 2000
 #define TIME_POINTS_MAX (2 * TIME_STRETCHES)
@@ -357,8 +360,10 @@ static void value_chart(struct report *r, const size_t *mi, size_t n)
 	strbuf_release(&words);
 }
 
-/* p50, p99 and p99.9 of each interval of a histogram series. */
-static void percentile_chart(struct report *r, size_t mi)
+/* p50, p99 and p99.9 of each interval of a histogram series; who the
+ * series is: its log, or the labels that tell it from the others of its
+ * op (a storan run's bs=4096 iodepth=32). */
+static void percentile_chart(struct report *r, size_t mi, const char *who)
 {
 	static const double pcts[] = { 50, 99, 99.9 };
 	static const char *const names[] = { "p50", "p99", "p99.9" };
@@ -400,10 +405,12 @@ static void percentile_chart(struct report *r, size_t mi)
 	c->source_names = xstrdup(m->source_name ? m->source_name : "");
 	c->title = xstrfmt("%s percentiles over time: %s (%s)",
 			   strcmp(family, "clat") ? "Latency" :
-			   "Completion latency", m->op, m->source_name);
+			   "Completion latency", m->op, who);
 	c->subtitle = xstrfmt("each point: the I/Os completed in one %g s "
-			      "interval of fio's histogram log%s",
+			      "interval of %s%s",
 			      s->interval > 0 ? s->interval : 1,
+			      strcmp(m->tool, "storan") ? "fio's histogram log"
+							: "the run",
 			      thinned ? thinned_words : "");
 	/* a tail 10 times the median or more: a log axis shows both */
 	finish_axes(c, tmax, isfinite(lo) ? lo : 1, hi,
@@ -425,6 +432,32 @@ static size_t collect(const struct result_set *rs, const char *metric,
 	return n;
 }
 
+/* The measurements of op with a histogram series, in input order. */
+static size_t collect_histograms(const struct result_set *rs,
+				 const char *op, size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->m[i].series && rs->m[i].series->n >= 2 &&
+		    rs->m[i].series->nbuckets && !strcmp(rs->m[i].op, op))
+			out[n++] = i;
+	return n;
+}
+
+/* Charts the percentiles of measurement i's histogram series. */
+static void histogram_chart(struct report *r, size_t *mi, size_t i)
+{
+	size_t n = collect_histograms(r->rs, r->rs->m[i].op, mi), k = 0;
+	char *who;
+
+	while (k < n && mi[k] != i)
+		k++;
+	who = line_name(r, mi, n, k);
+	percentile_chart(r, i, who);
+	free(who);
+}
+
 /* Has an earlier measurement the same metric and op (charted with it)? */
 static int seen_before(const struct result_set *rs, size_t i)
 {
@@ -441,17 +474,24 @@ size_t report_time_charts(struct report *r)
 {
 	const struct result_set *rs = r->rs;
 	size_t before = r->n, *mi = xmalloc((rs->n + 1) * sizeof(*mi));
+	size_t nhist = 0;
 
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct measurement *m = &rs->m[i];
 
 		if (!m->series || m->series->n < 2)
 			continue;
-		if (m->series->nbuckets)
-			percentile_chart(r, i);
-		else if (time_metric(r, m->metric) && !seen_before(rs, i))
+		if (m->series->nbuckets && nhist++ < TIME_HIST_CHARTS_MAX)
+			histogram_chart(r, mi, i);
+		else if (!m->series->nbuckets && time_metric(r, m->metric) &&
+			 !seen_before(rs, i))
 			value_chart(r, mi, collect(rs, m->metric, m->op, mi));
 	}
+	if (nhist > TIME_HIST_CHARTS_MAX)
+		report_add_note(r, "latency percentiles over time: the first "
+				"%d of %zu histogram series charted (every one "
+				"in storan export --series)",
+				TIME_HIST_CHARTS_MAX, nhist);
 	free(mi);
 	return r->n - before;
 }

@@ -44,7 +44,7 @@ uint64_t lat_hist_bucket_width(unsigned b)
 	return b < HIST_SUB ? 1 : UINT64_C(1) << (b / HIST_SUB - 1);
 }
 
-static double bucket_mid(unsigned b)
+double lat_hist_bucket_mid(unsigned b)
 {
 	return (double)lat_hist_bucket_low(b) +
 	       (double)(lat_hist_bucket_width(b) - 1) / 2.0;
@@ -61,7 +61,7 @@ double lat_hist_percentile(const struct lat_hist *h, double pct)
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
 		seen += h->count[b];
 		if (seen >= rank)
-			return bucket_mid(b);
+			return lat_hist_bucket_mid(b);
 	}
 	BUG("histogram counts do not add up to %llu", (unsigned long long)h->n);
 }
@@ -83,7 +83,7 @@ void lat_hist_export(const struct lat_hist *h, struct histogram *out)
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
 		if (!h->count[b])
 			continue;
-		out->value[k] = bucket_mid(b) * 1e-9;
+		out->value[k] = lat_hist_bucket_mid(b) * 1e-9;
 		out->count[k++] = h->count[b];
 	}
 }

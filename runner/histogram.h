@@ -60,6 +60,8 @@ static inline void lat_hist_add(struct lat_hist *h, uint64_t ns)
 /* Lowest value of bucket b and its width, in ns. */
 uint64_t lat_hist_bucket_low(unsigned b);
 uint64_t lat_hist_bucket_width(unsigned b);
+/* The value a bucket stands for: its middle, in ns. */
+double lat_hist_bucket_mid(unsigned b);
 /* The value (ns, a bucket midpoint) below which pct percent of values lie. */
 double lat_hist_percentile(const struct lat_hist *h, double pct);
 /* Mean in ns; 0 when empty. */

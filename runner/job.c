@@ -36,6 +36,7 @@ void job_options_init(struct job_options *o)
 	o->direct = 1;
 	o->runtime = 10;
 	o->ramp = 2;
+	o->log_interval = 1;	/* what fio-plot users chart: per second */
 	o->repeat = 3;
 	o->data.mode = DATA_RANDOM;
 	labels_init(&o->labels);

@@ -9,11 +9,11 @@
 #define _GNU_SOURCE
 #include "job.h"
 #include "progress.h"
+#include "run-series.h"
 #include "safety.h"
 #include "target.h"
 #include "../core/clock.h"
 #include "../core/human.h"
-#include "../core/series.h"
 #include "../core/units.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -142,53 +142,6 @@ static void pattern_ops(enum rw_mode rw, unsigned mix, const char *op[2])
 	}
 }
 
-/*
- * --log-interval: the first repetition's samples over time ride on its
- * bw, iops and lat.mean (one series a measurement; the others' are
- * dropped).  An interval is a point at its end; the last one, cut short
- * by the end of the run, is divided by the time it had, or dropped under
- * half an interval (the clock stops a little after runtime); an interval
- * without I/O is a 0 for bw and iops (a stall), no point for latency.
- */
-static struct series *tseries_to_series(const struct run_tseries *t,
-					double interval, double runtime,
-					int what)
-{
-	struct series *s = series_new(interval);
-
-	for (size_t k = 0; k < t->n && (double)k * interval < runtime; k++) {
-		double span = fmin(interval, runtime - (double)k * interval);
-		double at = (double)k * interval + span;
-
-		if (k && span < interval / 2)
-			break;	/* the run's last moments: a spike, not a rate */
-		if (what == 2 && t->ios[k])
-			series_add(s, at, (double)t->lat_ns[k] * 1e-9 /
-				   (double)t->ios[k]);
-		else if (what < 2)
-			series_add(s, at, (double)(what ? t->ios[k] :
-						   t->bytes[k]) / span);
-	}
-	return s;
-}
-
-static void attach_series(struct sweep *s, size_t from, const char *op,
-			  const struct run_tseries *t, double interval,
-			  double runtime)
-{
-	static const char *const metrics[3] = { "bw", "iops", "lat.mean" };
-
-	for (size_t i = from; i < s->rs->n; i++) {
-		struct measurement *m = &s->rs->m[i];
-
-		for (int w = 0; w < 3 && !m->series; w++)
-			if (!strcmp(m->op, op) && !strcmp(m->metric,
-							  metrics[w]))
-				m->series = tseries_to_series(t, interval,
-							      runtime, w);
-	}
-}
-
 static void record_run(struct sweep *s, size_t from, const struct labels *l,
 		       enum rw_mode rw, const struct run_result *r)
 {
@@ -216,9 +169,9 @@ static void record_run(struct sweep *s, size_t from, const struct labels *l,
 			  r->runtime);
 		add_value(s, from, l, op[d], "cpu.usr", UNIT_PERCENT, r->usr);
 		add_value(s, from, l, op[d], "cpu.sys", UNIT_PERCENT, r->sys);
-		if (r->ts[d].n)
-			attach_series(s, from, op[d], &r->ts[d],
-				      s->o->log_interval, r->runtime);
+		if (r->ts[d].n)	/* the first repetition's */
+			run_series_attach(s->rs, from, op[d], &r->ts[d],
+					  s->o->log_interval, r->runtime);
 	}
 }
 
@@ -349,7 +302,6 @@ static int run_combo(struct sweep *s, enum rw_mode rw, uint64_t bs,
 	spec.ops = s->ops;
 	spec.data = o->data;
 	spec.verify = o->verify ? &s->vmap : NULL;
-	spec.log_interval = o->log_interval;
 	lat_hist_init(&acc[0]);
 	lat_hist_init(&acc[1]);
 	for (unsigned rep = 0; rep < o->repeat && !rc; rep++) {
@@ -362,6 +314,8 @@ static int run_combo(struct sweep *s, enum rw_mode rw, uint64_t bs,
 		forget_cache(s);
 		if (o->verify && rw_mode_writes(rw))
 			s->vmap.cur = s->vmap.cur == 255 ? 2 : s->vmap.cur + 1;
+		/* only the first repetition's samples over time are kept */
+		spec.log_interval = rep ? 0 : o->log_interval;
 		rc = run_once(&spec, o->ramp, o->runtime, res, &s->prog);
 		progress_step_done(&s->prog, o->ramp + o->runtime);
 		if (rc)

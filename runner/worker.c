@@ -192,6 +192,7 @@ struct run_shared {
 	_Atomic int phase;
 	_Atomic int failed;		/* enum failure of the first error */
 	_Atomic uint64_t measure_start;	/* ns, once measuring began */
+	uint64_t interval_ns;		/* spec->log_interval */
 	pthread_mutex_t lock;		/* guards msg */
 	char msg[256];
 	pthread_barrier_t ready;	/* workers set up, timing may start */
@@ -212,6 +213,9 @@ struct worker {
 	_Atomic uint64_t live;		/* completions, for progress */
 	struct lat_hist hist[2];
 	struct run_tseries ts[2];	/* --log-interval */
+	/* the interval completions fall in: [ts_from, ts_to) ns is ts_k */
+	uint64_t ts_from, ts_to;
+	size_t ts_k;
 };
 
 static void run_fail(struct run_shared *sh, enum failure kind,
@@ -306,50 +310,29 @@ static void prep_io(struct worker *w, struct io_unit *u)
 			   u->offset ^ rng_next(&w->rng));
 }
 
-/* Makes room for interval k (grown as the run goes: an interval is 24
- * bytes). */
-static void tseries_grow(struct run_tseries *t, size_t k)
-{
-	if (k >= t->alloc) {
-		size_t alloc = t->alloc;
-
-		t->ios = xgrow(t->ios, &alloc, k + 1, sizeof(*t->ios));
-		t->bytes = xrealloc(t->bytes, alloc * sizeof(*t->bytes));
-		t->lat_ns = xrealloc(t->lat_ns, alloc * sizeof(*t->lat_ns));
-		memset(t->ios + t->alloc, 0,
-		       (alloc - t->alloc) * sizeof(*t->ios));
-		memset(t->bytes + t->alloc, 0,
-		       (alloc - t->alloc) * sizeof(*t->bytes));
-		memset(t->lat_ns + t->alloc, 0,
-		       (alloc - t->alloc) * sizeof(*t->lat_ns));
-		t->alloc = alloc;
-	}
-	if (k >= t->n)
-		t->n = k + 1;
-}
-
-/* Counts a completion into interval k of its direction. */
-static void tseries_add(struct run_tseries *t, size_t k, uint64_t bytes,
-			uint64_t lat)
-{
-	tseries_grow(t, k);
-	t->ios[k]++;
-	t->bytes[k] += bytes;
-	t->lat_ns[k] += lat;
-}
-
-static void tseries_release(struct run_tseries *t)
-{
-	free(t->ios);
-	free(t->bytes);
-	free(t->lat_ns);
-	memset(t, 0, sizeof(*t));
-}
-
 void run_result_release(struct run_result *res)
 {
-	tseries_release(&res->ts[0]);
-	tseries_release(&res->ts[1]);
+	run_tseries_release(&res->ts[0]);
+	run_tseries_release(&res->ts[1]);
+}
+
+/* The index of the --log-interval interval of the measured time that
+ * holds now: a comparison for most completions (a division per I/O
+ * cost 3% of a 500k IOPS job). */
+static size_t interval_of(struct worker *w, uint64_t now)
+{
+	uint64_t t0, len = w->sh->interval_ns;
+
+	if (now >= w->ts_from && now < w->ts_to)
+		return w->ts_k;
+	t0 = atomic_load_explicit(&w->sh->measure_start,
+				  memory_order_relaxed);
+	if (!t0 || now < t0)
+		return 0;	/* of the ramp, seen after the switch */
+	w->ts_k = (size_t)((now - t0) / len);
+	w->ts_from = t0 + (uint64_t)w->ts_k * len;
+	w->ts_to = w->ts_from + len;
+	return w->ts_k;
 }
 
 static void complete_io(struct worker *w, struct io_unit *u, uint64_t now,
@@ -380,15 +363,9 @@ static void complete_io(struct worker *w, struct io_unit *u, uint64_t now,
 	w->ios[u->dir]++;
 	w->bytes[u->dir] += u->len;
 	lat_hist_add(&w->hist[u->dir], now - u->start_ns);
-	if (sp->log_interval > 0) {
-		uint64_t t0 = atomic_load_explicit(&w->sh->measure_start,
-						   memory_order_relaxed);
-
-		/* (a completion of the ramp seen after the switch: 0) */
-		tseries_add(&w->ts[u->dir], now > t0 ? (size_t)((double)(now -
-			    t0) * 1e-9 / sp->log_interval) : 0, u->len,
-			    now - u->start_ns);
-	}
+	if (sp->log_interval > 0)
+		run_tseries_add(&w->ts[u->dir], interval_of(w, now), u->len,
+				now - u->start_ns);
 }
 
 /*
@@ -552,29 +529,23 @@ static uint64_t keep_time(struct run_shared *sh, struct worker *w,
 	return measure_start ? now - measure_start : 0;
 }
 
-/* Interval k of a worker's samples, added to the run's. */
-static void merge_interval(struct run_tseries *to,
-			   const struct run_tseries *from, size_t k)
-{
-	tseries_grow(to, k);
-	to->ios[k] += from->ios[k];
-	to->bytes[k] += from->bytes[k];
-	to->lat_ns[k] += from->lat_ns[k];
-}
-
 static void collect(struct worker *w, unsigned n, struct run_result *res)
 {
-	for (unsigned i = 0; i < n; i++)
-		for (int d = 0; d < 2; d++) {
+	struct run_tseries **ts = xcalloc(n, sizeof(*ts));
+
+	for (int d = 0; d < 2; d++) {
+		for (unsigned i = 0; i < n; i++) {
 			res->ios[d] += w[i].ios[d];
 			res->bytes[d] += w[i].bytes[d];
 			lat_hist_merge(&res->hist[d], &w[i].hist[d]);
-			for (size_t k = 0; k < w[i].ts[d].n; k++)
-				if (w[i].ts[d].ios[k])
-					merge_interval(&res->ts[d],
-						       &w[i].ts[d], k);
-			tseries_release(&w[i].ts[d]);
+			run_tseries_finish(&w[i].ts[d]);
+			ts[i] = &w[i].ts[d];
 		}
+		run_tseries_merge(&res->ts[d], ts, n);
+		for (unsigned i = 0; i < n; i++)
+			run_tseries_release(&w[i].ts[d]);
+	}
+	free(ts);
 }
 
 /* Workers run with SIGINT/SIGTERM blocked: only this thread sees them. */
@@ -611,6 +582,7 @@ int run_once(const struct run_spec *spec, double ramp, double runtime,
 	lat_hist_init(&res->hist[0]);
 	lat_hist_init(&res->hist[1]);
 	sh.spec = spec;
+	sh.interval_ns = (uint64_t)(spec->log_interval * 1e9 + 0.5);
 	atomic_init(&sh.phase, PHASE_RAMP);
 	atomic_init(&sh.failed, FAIL_NONE);
 	pthread_mutex_init(&sh.lock, NULL);

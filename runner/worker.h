@@ -22,6 +22,7 @@
 
 #include "engine.h"
 #include "histogram.h"
+#include "tseries.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -59,16 +60,6 @@ struct run_spec {
 	struct data_spec data;
 	struct verify_map *verify;	/* NULL without --verify */
 	double log_interval;	/* s: a sample every so often; 0: none */
-};
-
-/*
- * What completed in each interval of log_interval seconds of the measured
- * time, by interval index (--log-interval): I/Os, bytes, and the sum of
- * their latencies.  Kept per worker thread, summed once the run is over.
- */
-struct run_tseries {
-	uint64_t *ios, *bytes, *lat_ns;
-	size_t n, alloc;
 };
 
 struct run_result {
