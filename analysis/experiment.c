@@ -904,10 +904,38 @@ static char *directory_name(const char *path)
  * before/job_bw.1.log and after/job_bw.1.log are both "job".  Then the
  * directories the inputs of their first measurements sat in name them
  * ("before", "after"), where those tell every side apart; else the
- * names stay.
+ * names of the files the sets came from (before.json, after.json: two
+ * storan runs), where the caller knows them; else the names stay.
  */
+static void name_sides_by_files(struct experiment *ex,
+				char *const *files, size_t nsets)
+{
+	char **name = xcalloc(nsets, sizeof(*name));
+	int distinct = 1;
+
+	for (size_t s = 0; s < nsets; s++) {
+		const char *slash = strrchr(files[s], '/');
+
+		name[s] = ex_name_without_extension(slash ? slash + 1 :
+						    files[s]);
+		distinct &= *name[s] != '\0';
+		for (size_t t = 0; distinct && t < s; t++)
+			distinct = strcmp(name[s], name[t]) != 0;
+	}
+	for (size_t s = 0; s < nsets; s++) {
+		if (distinct) {
+			free(ex->sides[s].name);
+			ex->sides[s].name = name[s];
+		} else {
+			free(name[s]);
+		}
+	}
+	free(name);
+}
+
 static void tell_sides_apart(struct experiment *ex,
-			     const struct result_set *sets, size_t nsets)
+			     const struct result_set *sets, size_t nsets,
+			     char *const *files)
 {
 	char **dir;
 	int clash = 0, distinct = 1;
@@ -941,6 +969,8 @@ static void tell_sides_apart(struct experiment *ex,
 		}
 	}
 	free(dir);
+	if (!distinct && files)
+		name_sides_by_files(ex, files, nsets);
 }
 
 /* ---- groups ------------------------------------------------------------ */
@@ -1111,7 +1141,7 @@ int experiment_build(struct experiment *ex, const struct result_set *sets,
 	finish_keys(ex);
 	name_sides(ex);
 	if (!opt->side_key)
-		tell_sides_apart(ex, sets, nsets);
+		tell_sides_apart(ex, sets, nsets, opt->set_names);
 	make_groups(ex);
 	fill_groups(ex);
 	note_pooled(ex, opt);

@@ -153,6 +153,10 @@ struct experiment_options {
 	const char *side_key;
 	const char *side_a, *side_b;
 	int no_name_keys;		/* don't derive keys from input names */
+	/* the files the sets were read from (report A B), or NULL: what
+	 * names sides whose sources and directories are all alike (two
+	 * storan runs are both "storan-run") */
+	char *const *set_names;
 };
 
 struct experiment {

@@ -898,6 +898,7 @@ static int plan_group(struct plan *p, const struct result_set *sets,
 		.take = take_one, .take_arg = &t, .pool = opt->pool,
 		.npool = opt->npool, .side_key = opt->side_key,
 		.side_a = opt->side_a, .side_b = opt->side_b,
+		.set_names = opt->set_names,
 	};
 	struct plan_model *pm;
 	size_t *mem, n;

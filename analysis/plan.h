@@ -73,6 +73,7 @@ struct plan_options {
 	const char *side_key;	/* --compare KEY, or --ratio's key */
 	const char *side_a, *side_b;	/* --ratio: KEY=A / KEY=B */
 	const char *series;	/* --series: the user's series key */
+	char *const *set_names;	/* experiment_options' */
 };
 
 struct plan {

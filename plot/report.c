@@ -319,6 +319,20 @@ static int inputs_share_a_test(const struct report *r,
 	return shared;
 }
 
+/* The files the sides came from, one an input (borrowed names), or NULL
+ * when the inputs are not the sets. */
+static char **set_files(const struct report *r)
+{
+	char **files;
+
+	if (!r->inputs || r->ninputs < 0 || (size_t)r->ninputs != r->nsets)
+		return NULL;
+	files = xcalloc(r->nsets, sizeof(*files));
+	for (size_t s = 0; s < r->nsets; s++)
+		files[s] = r->inputs[s].name;
+	return files;
+}
+
 int report_plan(struct report *r, const struct report_options *opt,
 		struct strbuf *err)
 {
@@ -328,7 +342,7 @@ int report_plan(struct report *r, const struct report_options *opt,
 		.npool = opt->npool, .side_key = opt->compare,
 		.series = opt->series,
 	};
-	char *rk = NULL, *ra = NULL, *rb = NULL;
+	char *rk = NULL, *ra = NULL, *rb = NULL, **files = NULL;
 	int rc;
 
 	r->title = xstrdup(opt->title ? opt->title :
@@ -348,8 +362,11 @@ int report_plan(struct report *r, const struct report_options *opt,
 	 * inputs that share no test are one data set, not sides */
 	if (po.side_key || (r->nsets > 1 && !inputs_share_a_test(r, opt)))
 		rc = plan_build(&r->plan, r->rs, 1, &po, err);
-	else
+	else {
+		files = set_files(r);
+		po.set_names = files;
 		rc = plan_build(&r->plan, r->sets, r->nsets, &po, err);
+	}
 	if (!rc && !po.side_key && r->nsets > 1 && r->plan.nsides < 2)
 		report_add_note(r, "the inputs have no test in common: their "
 				"figures are shown together, not compared");
@@ -368,6 +385,7 @@ int report_plan(struct report *r, const struct report_options *opt,
 	free(rk);
 	free(ra);
 	free(rb);
+	free(files);
 	return rc || !r->n ? -1 : 0;
 }
 

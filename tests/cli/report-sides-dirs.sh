@@ -20,11 +20,14 @@ expect_rc 0 "report"
 md=$(cat rep/report.md)
 expect_in "$md" "Compared: **before** (baseline) and **after**" "the sides"
 expect_in "$md" "after against before (baseline)" "the verdict heading"
-# inputs whose directories say nothing keep their names
+# inputs whose directories say nothing: the files they were read from
+# name them (two storan runs are both "storan-run")
 mkdir x && cp before/job_bw.1.log x/job_bw.1.log
 "$STORAN" ingest --fio-version 3.33 -o x.json x/job_bw.1.log 2>/dev/null ||
 	fail "ingest x"
 cp x.json y.json
 run "$STORAN" report x.json y.json -o rep2
 expect_rc 0 "report of one directory twice"
+md=$(cat rep2/report.md)
+expect_in "$md" "Compared: **x** (baseline) and **y**" "sides by file"
 finish
