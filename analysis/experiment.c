@@ -907,6 +907,21 @@ static char *directory_name(const char *path)
  * names of the files the sets came from (before.json, after.json: two
  * storan runs), where the caller knows them; else the names stay.
  */
+/* The sides take name[] when use says so; name[] is freed either way. */
+static void adopt_side_names(struct experiment *ex, char **name,
+			     size_t nsets, int use)
+{
+	for (size_t s = 0; s < nsets; s++) {
+		if (use) {
+			free(ex->sides[s].name);
+			ex->sides[s].name = name[s];
+		} else {
+			free(name[s]);
+		}
+	}
+	free(name);
+}
+
 static void name_sides_by_files(struct experiment *ex,
 				char *const *files, size_t nsets)
 {
@@ -922,15 +937,7 @@ static void name_sides_by_files(struct experiment *ex,
 		for (size_t t = 0; distinct && t < s; t++)
 			distinct = strcmp(name[s], name[t]) != 0;
 	}
-	for (size_t s = 0; s < nsets; s++) {
-		if (distinct) {
-			free(ex->sides[s].name);
-			ex->sides[s].name = name[s];
-		} else {
-			free(name[s]);
-		}
-	}
-	free(name);
+	adopt_side_names(ex, name, nsets, distinct);
 }
 
 static void tell_sides_apart(struct experiment *ex,
@@ -960,15 +967,7 @@ static void tell_sides_apart(struct experiment *ex,
 		for (size_t t = 0; distinct && t < s; t++)
 			distinct = strcmp(dir[s], dir[t]) != 0;
 	}
-	for (size_t s = 0; s < nsets; s++) {
-		if (distinct) {
-			free(ex->sides[s].name);
-			ex->sides[s].name = dir[s];
-		} else {
-			free(dir[s]);
-		}
-	}
-	free(dir);
+	adopt_side_names(ex, dir, nsets, distinct);
 	if (!distinct && files)
 		name_sides_by_files(ex, files, nsets);
 }
