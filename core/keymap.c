@@ -187,3 +187,66 @@ uint32_t *hashmap64_put(struct hashmap64 *map, uint64_t hash, uint32_t fresh,
 	}
 	return &m->slot[i].value;
 }
+
+const uint32_t *hashmap64_get(const struct hashmap64 *map, uint64_t hash)
+{
+	const struct hashmap64_part *m;
+	size_t i;
+
+	if (!hash)
+		hash = 1;
+	m = &map->part[hash >> 58];
+	if (!m->cap)
+		return NULL;
+	i = find_slot64(m, hash);
+	return slot_hash(&m->slot[i]) ? &m->slot[i].value : NULL;
+}
+
+size_t hashmap64_count(const struct hashmap64 *m)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < HASHMAP64_PARTS; k++)
+		n += m->part[k].n;
+	return n;
+}
+
+void recent64_init(struct recent64 *r, size_t generation)
+{
+	hashmap64_init(&r->young);
+	hashmap64_init(&r->old);
+	r->young_n = 0;
+	r->generation = generation ? generation : 1;
+}
+
+void recent64_release(struct recent64 *r)
+{
+	hashmap64_release(&r->young);
+	hashmap64_release(&r->old);
+}
+
+/* The young map full: it becomes the old one, the old one goes. */
+static void recent64_age(struct recent64 *r)
+{
+	hashmap64_release(&r->old);
+	r->old = r->young;
+	hashmap64_init(&r->young);
+	r->young_n = 0;
+}
+
+uint32_t *recent64_put(struct recent64 *r, uint64_t hash, uint32_t fresh,
+		       int *created)
+{
+	const uint32_t *before;
+	uint32_t *slot;
+
+	if (r->young_n >= r->generation && !hashmap64_get(&r->young, hash))
+		recent64_age(r);
+	before = hashmap64_get(&r->old, hash);
+	slot = hashmap64_put(&r->young, hash, before ? *before : fresh,
+			     created);
+	r->young_n += *created;
+	if (before)
+		*created = 0;
+	return slot;
+}

@@ -84,5 +84,31 @@ void hashmap64_release(struct hashmap64 *m);
 /* As keymap_put(), for a hash. */
 uint32_t *hashmap64_put(struct hashmap64 *m, uint64_t hash, uint32_t fresh,
 			int *created);
+/* The value of hash, or NULL. */
+const uint32_t *hashmap64_get(const struct hashmap64 *m, uint64_t hash);
+/* Hashes in the map. */
+size_t hashmap64_count(const struct hashmap64 *m);
+
+/*
+ * A hashmap64 that remembers the latest keys only, in bounded memory: at
+ * least the last `generation` keys put, at most twice that many.  Keys go
+ * to the young map; when it holds `generation` keys, the old map is
+ * forgotten and the young one becomes it.  A key found in the old map
+ * only moves to the young one with its value.  The pasted-copy check of
+ * a 1 GB log of dd runs met 15 million outputs: 240 MB to remember them
+ * all, where a copy quoted a million outputs after its original is no
+ * copy anyone pasted.
+ */
+struct recent64 {
+	struct hashmap64 young, old;
+	size_t young_n;		/* keys in young */
+	size_t generation;
+};
+
+void recent64_init(struct recent64 *r, size_t generation);
+void recent64_release(struct recent64 *r);
+/* As hashmap64_put(); the pointer is valid until the next put. */
+uint32_t *recent64_put(struct recent64 *r, uint64_t hash, uint32_t fresh,
+		       int *created);
 
 #endif

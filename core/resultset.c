@@ -4,6 +4,7 @@
 #include "keymap.h"
 #include "series.h"
 #include "strbuf.h"
+#include "valspill.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -401,6 +402,7 @@ void measurement_release(struct measurement *m)
 	free(m->hist.value);
 	free(m->hist.count);
 	series_free(m->series);
+	spilled_values_free(m->spilled);
 	free(m->summary);
 	labels_release(&m->labels);
 	memset(m, 0, sizeof(*m));
@@ -682,12 +684,56 @@ void result_set_remove(struct result_set *rs, size_t i)
 	rs->n--;
 }
 
+/* The passes of measurement_basic_stats() over a measurement's values,
+ * a piece at a time (core/valspill.h): the same sums in the same order
+ * as one loop over values[]. */
+struct stats_pass {
+	size_t seen;
+	double sum, min, max, mean, ss;
+};
+
+static int sum_and_extremes(const double *v, size_t n, void *arg)
+{
+	struct stats_pass *p = arg;
+
+	if (!p->seen)
+		p->min = p->max = v[0];
+	for (size_t i = 0; i < n; i++) {
+		p->sum += v[i];
+		if (v[i] < p->min)
+			p->min = v[i];
+		if (v[i] > p->max)
+			p->max = v[i];
+	}
+	p->seen += n;
+	return 0;
+}
+
+static int running_mean(const double *v, size_t n, void *arg)
+{
+	struct stats_pass *p = arg;
+
+	for (size_t i = 0; i < n; i++)
+		p->mean += (v[i] - p->mean) / (double)(++p->seen);
+	return 0;
+}
+
+static int squares(const double *v, size_t n, void *arg)
+{
+	struct stats_pass *p = arg;
+
+	for (size_t i = 0; i < n; i++)
+		p->ss += (v[i] - p->mean) * (v[i] - p->mean);
+	return 0;
+}
+
 void measurement_basic_stats(const struct measurement *m,
 			     struct measurement_stats *st)
 {
-	double sum = 0, ss = 0;
+	struct stats_pass p = { 0, 0, NAN, NAN, 0, 0 };
+	size_t n = measurement_nvalues(m);
 
-	if (!m->n && measurement_summary(m)->present) {
+	if (!n && measurement_summary(m)->present) {
 		const struct summary *s = measurement_summary(m);
 
 		st->n = (size_t)s->n;
@@ -700,24 +746,19 @@ void measurement_basic_stats(const struct measurement *m,
 		st->max = s->max;
 		return;
 	}
-	st->n = m->n;
-	st->min = st->max = m->n ? m->values[0] : NAN;
-	for (size_t i = 0; i < m->n; i++) {
-		sum += m->values[i];
-		if (m->values[i] < st->min)
-			st->min = m->values[i];
-		if (m->values[i] > st->max)
-			st->max = m->values[i];
-	}
-	st->mean = m->n ? sum / (double)m->n : NAN;
+	measurement_each_value(m, sum_and_extremes, &p);
+	st->n = n;
+	st->min = p.min;
+	st->max = p.max;
+	st->mean = n ? p.sum / (double)n : NAN;
 	if (isinf(st->mean) && isfinite(st->min) && isfinite(st->max)) {
 		/* the sum of finite values overflowed (1e308 twice): a
 		 * running mean stays within them */
-		st->mean = 0;
-		for (size_t i = 0; i < m->n; i++)
-			st->mean += (m->values[i] - st->mean) / (double)(i + 1);
+		p.seen = 0;
+		measurement_each_value(m, running_mean, &p);
+		st->mean = p.mean;
 	}
-	for (size_t i = 0; i < m->n; i++)
-		ss += (m->values[i] - st->mean) * (m->values[i] - st->mean);
-	st->stddev = m->n >= 2 ? sqrt(ss / (double)(m->n - 1)) : NAN;
+	p.mean = st->mean;
+	measurement_each_value(m, squares, &p);
+	st->stddev = n >= 2 ? sqrt(p.ss / (double)(n - 1)) : NAN;
 }

@@ -20,6 +20,7 @@
 
 struct strbuf;
 struct series;
+struct spilled_values;
 
 struct label {
 	char *key;
@@ -83,6 +84,9 @@ struct measurement {
 	unsigned char hist_dropped;
 	/* Samples over time (fio's logs), or NULL: owned (core/series.h). */
 	struct series *series;
+	/* Values before values[] moved to a temporary file, or NULL: only
+	 * storan ingest's long logs (core/valspill.h). */
+	struct spilled_values *spilled;
 };
 
 struct source {
@@ -231,7 +235,8 @@ struct summary *measurement_add_summary(struct measurement *m);
 /* Forgets m's summary (its figure now comes from its values). */
 void measurement_drop_summary(struct measurement *m);
 
-/* The figures an export prints: from values[] or from the summary. */
+/* The figures an export prints: from values[] (and those spilled, the
+ * same sums in the same order) or from the summary. */
 struct measurement_stats {
 	size_t n;
 	double mean, stddev, min, max;	/* stddev NAN when n < 2 */

@@ -11,6 +11,7 @@
 #include "json-scan.h"
 #include "numfmt.h"
 #include "units.h"
+#include "valspill.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -373,6 +374,43 @@ void rs_json_prepare(const struct result_set *rs, size_t from, size_t to)
 		labels_rendered(&rs->m[i].labels, render_labels);
 }
 
+/* n values of a "values" list, the first one of it when first. */
+static void put_value_list(struct strbuf *out, const double *v, size_t n,
+			   int first)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i || !first)
+			strbuf_adds(out, ", ");
+		put_number_or_null(out, v[i]);
+	}
+}
+
+struct values_out {
+	struct strbuf *out;
+	const struct strbuf_drain *drain;
+	int first;
+};
+
+static int put_value_piece(const double *v, size_t n, void *arg)
+{
+	struct values_out *o = arg;
+
+	put_value_list(o->out, v, n, o->first);
+	o->first = 0;
+	strbuf_drain_if_full(o->out, o->drain);
+	return 0;
+}
+
+/* The values of a long log's row, read back from their temporary file
+ * (core/valspill.h) and written out as they come. */
+static void put_spilled_values(struct strbuf *out, const struct measurement *m,
+			       const struct strbuf_drain *drain)
+{
+	struct values_out o = { out, drain, 1 };
+
+	measurement_each_value(m, put_value_piece, &o);
+}
+
 /* One measurement as one line of the document. */
 static void put_measurement(struct strbuf *out, const struct measurement *m,
 			    size_t source, const struct strbuf_drain *drain)
@@ -386,11 +424,10 @@ static void put_measurement(struct strbuf *out, const struct measurement *m,
 	put_string_member(out, &first, "unit", m->unit);
 	put_key(out, &first, "values");
 	strbuf_addch(out, '[');
-	for (size_t i = 0; i < m->n; i++) {
-		if (i)
-			strbuf_adds(out, ", ");
-		put_number_or_null(out, m->values[i]);
-	}
+	if (m->spilled)
+		put_spilled_values(out, m, drain);
+	else
+		put_value_list(out, m->values, m->n, 1);
 	strbuf_addch(out, ']');
 	if (measurement_summary(m)->present) {
 		put_key(out, &first, "summary");

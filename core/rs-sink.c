@@ -173,6 +173,17 @@ static void render_own_pieces(struct rs_sink *s, struct pieces *p,
 	mine->count = count0 + p->total;
 }
 
+/* Does rs hold a long log's values in a temporary file?  They are
+ * written out as they are read back, here only (the other thread holds
+ * its pieces in memory). */
+static int any_spilled(const struct result_set *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->m[i].spilled)
+			return 1;
+	return 0;
+}
+
 /* Renders, writes and frees rs's measurements. */
 static void sink_render(struct rs_sink *s, struct result_set *rs)
 {
@@ -182,7 +193,8 @@ static void sink_render(struct rs_sink *s, struct result_set *rs)
 	struct pieces p;
 	pthread_t tid;
 
-	if (rs->n < RENDER_SPLIT_MIN || storan_cpus() < 2) {
+	if (rs->n < RENDER_SPLIT_MIN || storan_cpus() < 2 ||
+	    any_spilled(rs)) {
 		render_range(&first, s);
 		s->buf = first.out;
 		s->count = first.count;

@@ -3,6 +3,7 @@
 #include "fold.h"
 #include "../core/keymap.h"
 #include "../core/resultset.h"
+#include "../core/valspill.h"
 #include "../core/xalloc.h"
 
 #include <stdlib.h>
@@ -27,11 +28,64 @@ void fold_init(struct fold *f, struct result_set *rs, size_t base,
 	f->all_output = all_output;
 }
 
+void fold_allow_spill(struct fold *f)
+{
+	const char *test = getenv("STORAN_TEST_SPILL");
+	char *end;
+	unsigned long n = test ? strtoul(test, &end, 10) : 0;
+
+	f->may_spill = 1;
+	f->spill_at = FOLD_VALUES_HELD;
+	f->spill_min = FOLD_SPILL_MIN;
+	if (test && !*end && end != test) {
+		f->spill_at = n;
+		f->spill_min = 1;
+	}
+}
+
 void fold_release(struct fold *f)
 {
 	free(f->row);
 	free(f->slot);
+	value_file_unref(f->spill);	/* the rows keep theirs */
 	memset(f, 0, sizeof(*f));
+}
+
+/*
+ * The rows hold more values than FOLD_VALUES_HELD: those with many move
+ * them to the temporary file.  One that cannot be made or written keeps
+ * them all in memory, as without spilling (no value is lost).
+ */
+static void spill_rows(struct fold *f)
+{
+	if (!f->spill && !(f->spill = value_file_new())) {
+		f->may_spill = 0;
+		return;
+	}
+	for (size_t r = 0; r < f->n; r++) {
+		struct measurement *m = &f->rs->m[f->base + r];
+		size_t n = m->n;
+
+		if (!n || n < f->spill_min || m->hist.n || m->series)
+			continue;
+		if (measurement_spill(m, f->spill)) {
+			f->may_spill = 0;
+			return;
+		}
+		f->held -= n;
+	}
+	/* what stayed (rows of few values) waits until it has doubled:
+	 * a million rows of 15 values are not gone through at each run */
+	if (f->held > f->spill_at / 2)
+		f->spill_at = 2 * f->held;
+}
+
+/* n more values held in the rows. */
+static void count_held(struct fold *f, size_t n)
+{
+	f->held += n;
+	if (f->may_spill && f->held > f->spill_at)
+		spill_rows(f);
 }
 
 static int foldable(const struct measurement *m)
@@ -92,6 +146,7 @@ static void add_row(struct fold *f, struct measurement *m,
 	r->prose_after = at->prose_next;
 	r->latest = keyed;
 	f->nkeyed += keyed;
+	count_held(f, dst->n);
 }
 
 void fold_take(struct fold *f, struct measurement *m,
@@ -119,6 +174,7 @@ void fold_take(struct fold *f, struct measurement *m,
 				measurement_add_value(prev, m->values[v]);
 			r->last = at->line;
 			r->prose_after = at->prose_next;
+			count_held(f, m->n);
 			measurement_release(m);
 			return;
 		}

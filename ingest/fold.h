@@ -24,6 +24,7 @@
 struct measurement;
 struct result_set;
 struct fold_row;
+struct value_file;
 
 struct fold {
 	struct result_set *rs;
@@ -33,7 +34,22 @@ struct fold {
 	size_t *slot;		/* the latest row of a key, + 1; 0: free */
 	size_t nslots, nkeyed;
 	int all_output;		/* an input read whole: no prose in it */
+	/*
+	 * The rows' values may go to a temporary file (core/valspill.h)
+	 * once they hold more than FOLD_VALUES_HELD in memory: set by
+	 * storan ingest, whose output only streams them out.  held counts
+	 * the values the rows hold in memory; past spill_at, they spill.
+	 */
+	int may_spill;
+	size_t held, spill_at, spill_min;
+	struct value_file *spill;	/* made when first needed */
 };
+
+/* Values the rows of one input hold in memory before they spill: 2 MB,
+ * 4 with the slack of the arrays growing. */
+#define FOLD_VALUES_HELD ((size_t)1 << 18)
+/* Rows with fewer values keep them (a file chunk costs 16 bytes). */
+#define FOLD_SPILL_MIN 16
 
 /* Where a measurement was read: a text line index and the prose lines
  * before it and before the next line (ingest/context.h); its parser's
@@ -46,6 +62,12 @@ struct fold_place {
 
 void fold_init(struct fold *f, struct result_set *rs, size_t base,
 	       int all_output);
+/*
+ * The rows' values may go to a temporary file (see may_spill).  The
+ * environment variable STORAN_TEST_SPILL=N, for tests, spills every row
+ * past N values held: the goldens, read so, must not change.
+ */
+void fold_allow_spill(struct fold *f);
 void fold_release(struct fold *f);
 /*
  * Takes *m: its values join the row of its series (and m is released),

@@ -216,6 +216,8 @@ static void ingest_init(struct ingest *g, struct input *in,
 	/* (never moved: a forked context points into its reader) */
 	g->r = xcalloc(n + 1, sizeof(*g->r));
 	fold_init(&g->fold, ctx->rs, ctx->base, ctx->in->uncut);
+	if (ctx->spill_values)
+		fold_allow_spill(&g->fold);
 }
 
 static void ingest_release(struct ingest *g)
@@ -799,6 +801,7 @@ static void ctx_setup(struct parse_ctx *ctx, struct input *in,
 	parse_ctx_init(ctx, in, rs, diags);
 	ctx->command_text = context_command_text;
 	ctx->drop_histograms = opt && opt->drop_histograms;
+	ctx->spill_values = opt && opt->spill_values;
 	if (opt) {
 		ctx->fio_version = opt->fio_version;
 		ctx->fio_version_from = opt->fio_version_from;

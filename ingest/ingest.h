@@ -22,6 +22,10 @@ struct ingest_options {
 	 * parsers still use them (percentiles) but need not keep them
 	 * (measurement.hist_dropped keeps folding as it was). */
 	int drop_histograms;
+	/* The output only streams values out (storan ingest): a long log's
+	 * may wait in a temporary file (core/valspill.h); analysis, which
+	 * reads m->values, never asks for it. */
+	int spill_values;
 	/*
 	 * The fio that wrote the logs read (their latency unit): "3.33",
 	 * "fio-2.17", or NULL when unknown; fio_version_from says where it

@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 struct keymap;
-struct hashmap64;
+struct recent64;
 
 struct parse_ctx {
 	const struct input *in;
@@ -42,10 +42,11 @@ struct parse_ctx {
 	size_t base;		/* rs->n when the input started */
 	const char *tool_version;	/* set by a parser that saw one */
 	int drop_histograms;	/* see struct ingest_options */
+	int spill_values;	/* see struct ingest_options */
 	/* see struct ingest_options */
 	const char *fio_version, *fio_version_from;
 	atomic_int *fio_assume_noted;
-	struct hashmap64 *seen;	/* parse_seen(): created when first used */
+	struct recent64 *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
 	/* A log read window by window keeps few measurements at once:
 	 * their labels are not worth sharing (share_labels()). */

@@ -220,15 +220,25 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Outputs remembered for the pasted-copy check: at least the last
+ * SEEN_GENERATION keys (dd puts two a summary: 98,304 summaries, 19 MB
+ * of a log of dd runs), at most twice as many.  192 Ki keys fill the 64
+ * tables of a map to 3/4 of 4 Ki slots: 3 MB a map, two maps a parser.
+ * A copy further from its original than that is taken for a run, and
+ * memory stays bounded whatever the log's length.
+ */
+#define SEEN_GENERATION (192u << 10)
+
 /* The value remembered for key (fresh the first time: *created). */
 static uint32_t seen_put(struct parse_ctx *ctx, uint64_t key, uint32_t fresh,
 			 int *created)
 {
 	if (!ctx->seen) {
 		ctx->seen = xmalloc(sizeof(*ctx->seen));
-		hashmap64_init(ctx->seen);
+		recent64_init(ctx->seen, SEEN_GENERATION);
 	}
-	return *hashmap64_put(ctx->seen, key, fresh, created);
+	return *recent64_put(ctx->seen, key, fresh, created);
 }
 
 int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
@@ -382,7 +392,7 @@ void parse_ctx_fork_release(struct parse_ctx *child)
 {
 	free(child->first_index);
 	if (child->seen) {
-		hashmap64_release(child->seen);
+		recent64_release(child->seen);
 		free(child->seen);
 	}
 	if (child->label_sets) {
@@ -461,7 +471,7 @@ void parse_ctx_release(struct parse_ctx *ctx)
 	free(ctx->claimed);
 	free(ctx->first_index);
 	if (ctx->seen) {
-		hashmap64_release(ctx->seen);
+		recent64_release(ctx->seen);
 		free(ctx->seen);
 	}
 	if (ctx->label_sets) {

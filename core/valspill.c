@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Values moved out of memory into a temporary file; see valspill.h. */
+#include "valspill.h"
+#include "resultset.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define READ_PIECE 2048		/* values read back at a time: 16 KB */
+
+struct value_file {
+	FILE *fp;		/* kept for its descriptor: pread/pwrite */
+	int fd;
+	uint64_t end;		/* bytes written */
+	atomic_size_t refs;
+};
+
+struct value_file *value_file_new(void)
+{
+	struct value_file *vf;
+	FILE *fp = tmpfile();
+
+	if (!fp)
+		return NULL;
+	vf = xcalloc(1, sizeof(*vf));
+	vf->fp = fp;
+	vf->fd = fileno(fp);
+	atomic_init(&vf->refs, 1);
+	return vf;
+}
+
+static struct value_file *value_file_ref(struct value_file *vf)
+{
+	atomic_fetch_add(&vf->refs, 1);
+	return vf;
+}
+
+void value_file_unref(struct value_file *vf)
+{
+	if (!vf || atomic_fetch_sub(&vf->refs, 1) != 1)
+		return;
+	fclose(vf->fp);
+	free(vf);
+}
+
+/* All of len bytes at offset, or -1. */
+static int write_at(int fd, const void *buf, size_t len, uint64_t offset)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = pwrite(fd, p, len, (off_t)offset);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+		offset += (uint64_t)w;
+	}
+	return 0;
+}
+
+static void read_at(const struct value_file *vf, void *buf, size_t len,
+		    uint64_t offset)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = pread(vf->fd, p, len, (off_t)offset);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			die("cannot read back the values kept in a temporary "
+			    "file: %s", r < 0 ? strerror(errno) :
+			    "it is shorter than written");
+		p += r;
+		len -= (size_t)r;
+		offset += (uint64_t)r;
+	}
+}
+
+int measurement_spill(struct measurement *m, struct value_file *vf)
+{
+	struct spilled_values *s = m->spilled;
+	size_t bytes = m->n * sizeof(double);
+
+	if (!m->n)
+		return 0;
+	if (write_at(vf->fd, m->values, bytes, vf->end))
+		return -1;
+	if (!s) {
+		s = m->spilled = xcalloc(1, sizeof(*s));
+		s->file = value_file_ref(vf);
+	} else if (s->file != vf) {
+		BUG("a measurement's values spilled to two files");
+	}
+	if (s->nchunks && s->chunk[s->nchunks - 1].offset +
+	    s->chunk[s->nchunks - 1].n * sizeof(double) == vf->end) {
+		s->chunk[s->nchunks - 1].n += m->n;	/* right behind */
+	} else {
+		ALLOC_GROW(s->chunk, s->nchunks + 1, s->alloc);
+		s->chunk[s->nchunks++] = (struct value_chunk){ vf->end, m->n };
+	}
+	vf->end += bytes;
+	s->n += m->n;
+	if (m->alloc)		/* (else values[0] lives in the key block) */
+		free(m->values);
+	m->values = NULL;
+	m->n = m->alloc = 0;
+	return 0;
+}
+
+size_t measurement_nvalues(const struct measurement *m)
+{
+	return m->n + (m->spilled ? m->spilled->n : 0);
+}
+
+/* Chunk c's values, a piece at a time. */
+static int each_in_chunk(const struct value_file *vf,
+			 const struct value_chunk *c,
+			 int (*each)(const double *v, size_t n, void *arg),
+			 void *arg)
+{
+	double piece[READ_PIECE];
+	int rc;
+
+	for (size_t done = 0; done < c->n;) {
+		size_t k = c->n - done < READ_PIECE ? c->n - done : READ_PIECE;
+
+		read_at(vf, piece, k * sizeof(double),
+			c->offset + done * sizeof(double));
+		rc = each(piece, k, arg);
+		if (rc)
+			return rc;
+		done += k;
+	}
+	return 0;
+}
+
+int measurement_each_value(const struct measurement *m,
+			   int (*each)(const double *v, size_t n, void *arg),
+			   void *arg)
+{
+	const struct spilled_values *s = m->spilled;
+	int rc;
+
+	for (size_t c = 0; s && c < s->nchunks; c++) {
+		rc = each_in_chunk(s->file, &s->chunk[c], each, arg);
+		if (rc)
+			return rc;
+	}
+	return m->n ? each(m->values, m->n, arg) : 0;
+}
+
+void spilled_values_free(struct spilled_values *s)
+{
+	if (!s)
+		return;
+	value_file_unref(s->file);
+	free(s->chunk);
+	free(s);
+}
