@@ -10,6 +10,7 @@
 #include "core/suggest.h"
 #include "core/version.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,14 @@ int main(int argc, char **argv)
 {
 	const struct cmd_entry *c;
 
+	/*
+	 * Free memory is given back to the system past 2 MB at the top of
+	 * a heap, not 128 KB: ingesting 10,000 fio files on two threads
+	 * spent a fifth of its time in madvise() and the TLB flushes it
+	 * sends to the other CPU, each file's memory handed back and taken
+	 * again (0.86 s -> 0.65 s); a 1 GB log's peak grows by 2 MB.
+	 */
+	mallopt(M_TRIM_THRESHOLD, 2 << 20);
 	stats_init();
 	cmd_set_command_line(argc, argv);
 	if (argc < 2) {

@@ -216,10 +216,14 @@ int input_read_bytes(const char *path, char **data, size_t *size,
 			close(fd);
 		return -1;
 	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		off_t off = lseek(fd, 0, SEEK_CUR);
-
+	if (S_ISREG(st.st_mode) && st.st_size > 0)
 		hint = (size_t)st.st_size;
+	/* a small file opened here is read whole and tested whole, holes
+	 * (zeros) and all: no probe, no seek (10,000 fio files were 30,000
+	 * lseek calls) */
+	if (hint && (fd == STDIN_FILENO || hint > STREAM_PROBE)) {
+		off_t off = fd == STDIN_FILENO ? lseek(fd, 0, SEEK_CUR) : 0;
+
 		if (off >= 0 && off < st.st_size &&
 		    probe_file(fd, off, (size_t)(st.st_size - off), data,
 			       size)) {

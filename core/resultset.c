@@ -579,6 +579,31 @@ void measurement_add_value(struct measurement *m, double v)
 	m->values[m->n++] = v;
 }
 
+int measurement_spill(struct measurement *m, struct value_file *vf)
+{
+	if (spilled_values_add(&m->spilled, vf, m->values, m->n))
+		return -1;
+	if (m->alloc)		/* (else values[0] lives in the key block) */
+		free(m->values);
+	m->values = NULL;
+	m->n = m->alloc = 0;
+	return 0;
+}
+
+size_t measurement_nvalues(const struct measurement *m)
+{
+	return m->n + (m->spilled ? m->spilled->n : 0);
+}
+
+int measurement_each_value(const struct measurement *m,
+			   int (*each)(const double *v, size_t n, void *arg),
+			   void *arg)
+{
+	int rc = spilled_values_each(m->spilled, each, arg);
+
+	return rc || !m->n ? rc : each(m->values, m->n, arg);
+}
+
 void measurement_set_source(struct measurement *m, size_t source,
 			    const char *name, unsigned line)
 {

@@ -205,6 +205,20 @@ struct measurement *result_set_add_from(struct result_set *rs,
 void measurement_set_key(struct measurement *m, const char *tool,
 			 const char *op, const char *metric, const char *unit);
 void measurement_add_value(struct measurement *m, double v);
+/*
+ * A long log's values out of memory (core/valspill.h, storan ingest
+ * only): measurement_spill() appends m's values to the temporary file vf
+ * and empties values[] (0; -1 when the write failed: m unchanged);
+ * measurement_nvalues() counts the spilled ones and values[];
+ * measurement_each_value() calls each(v, n, arg) on them all in order, a
+ * piece at a time, and returns 0 or each()'s first non-zero.
+ */
+struct value_file;
+int measurement_spill(struct measurement *m, struct value_file *vf);
+size_t measurement_nvalues(const struct measurement *m);
+int measurement_each_value(const struct measurement *m,
+			   int (*each)(const double *v, size_t n, void *arg),
+			   void *arg);
 void measurement_set_source(struct measurement *m, size_t source,
 			    const char *name, unsigned line);
 void measurement_release(struct measurement *m);

@@ -11,7 +11,6 @@
 #include "json-scan.h"
 #include "numfmt.h"
 #include "units.h"
-#include "valspill.h"
 #include "version.h"
 #include "xalloc.h"
 

@@ -38,8 +38,9 @@ int rs_sink_open(struct rs_sink *s, enum rs_format fmt, const char *out);
 void rs_sink_add(struct rs_sink *s, struct result_set *rs,
 		 const struct strbuf *text);
 
-/* On a worker thread: rs's CSV rows into out when s writes CSV. */
-void rs_sink_csv_rows(const struct result_set *rs, struct strbuf *out,
+/* On a worker thread: rs's CSV rows into out when s writes CSV, and its
+ * measurements freed (rs->n = 0: the text holds them). */
+void rs_sink_csv_rows(struct result_set *rs, struct strbuf *out,
 		      void *s);
 
 /* Ends the document and commits the file (discards it when failed);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Values moved out of memory into a temporary file; see valspill.h. */
 #include "valspill.h"
-#include "resultset.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -87,40 +86,32 @@ static void read_at(const struct value_file *vf, void *buf, size_t len,
 	}
 }
 
-int measurement_spill(struct measurement *m, struct value_file *vf)
+int spilled_values_add(struct spilled_values **sp, struct value_file *vf,
+		       const double *v, size_t n)
 {
-	struct spilled_values *s = m->spilled;
-	size_t bytes = m->n * sizeof(double);
+	struct spilled_values *s = *sp;
+	struct value_chunk *last;
 
-	if (!m->n)
+	if (!n)
 		return 0;
-	if (write_at(vf->fd, m->values, bytes, vf->end))
+	if (write_at(vf->fd, v, n * sizeof(*v), vf->end))
 		return -1;
 	if (!s) {
-		s = m->spilled = xcalloc(1, sizeof(*s));
+		s = *sp = xcalloc(1, sizeof(*s));
 		s->file = value_file_ref(vf);
 	} else if (s->file != vf) {
-		BUG("a measurement's values spilled to two files");
+		BUG("values spilled to two files");
 	}
-	if (s->nchunks && s->chunk[s->nchunks - 1].offset +
-	    s->chunk[s->nchunks - 1].n * sizeof(double) == vf->end) {
-		s->chunk[s->nchunks - 1].n += m->n;	/* right behind */
+	last = s->nchunks ? &s->chunk[s->nchunks - 1] : NULL;
+	if (last && last->offset + last->n * sizeof(*v) == vf->end) {
+		last->n += n;	/* right behind */
 	} else {
 		ALLOC_GROW(s->chunk, s->nchunks + 1, s->alloc);
-		s->chunk[s->nchunks++] = (struct value_chunk){ vf->end, m->n };
+		s->chunk[s->nchunks++] = (struct value_chunk){ vf->end, n };
 	}
-	vf->end += bytes;
-	s->n += m->n;
-	if (m->alloc)		/* (else values[0] lives in the key block) */
-		free(m->values);
-	m->values = NULL;
-	m->n = m->alloc = 0;
+	vf->end += n * sizeof(*v);
+	s->n += n;
 	return 0;
-}
-
-size_t measurement_nvalues(const struct measurement *m)
-{
-	return m->n + (m->spilled ? m->spilled->n : 0);
 }
 
 /* Chunk c's values, a piece at a time. */
@@ -145,11 +136,10 @@ static int each_in_chunk(const struct value_file *vf,
 	return 0;
 }
 
-int measurement_each_value(const struct measurement *m,
-			   int (*each)(const double *v, size_t n, void *arg),
-			   void *arg)
+int spilled_values_each(const struct spilled_values *s,
+			int (*each)(const double *v, size_t n, void *arg),
+			void *arg)
 {
-	const struct spilled_values *s = m->spilled;
 	int rc;
 
 	for (size_t c = 0; s && c < s->nchunks; c++) {
@@ -157,7 +147,7 @@ int measurement_each_value(const struct measurement *m,
 		if (rc)
 			return rc;
 	}
-	return m->n ? each(m->values, m->n, arg) : 0;
+	return 0;
 }
 
 void spilled_values_free(struct spilled_values *s)

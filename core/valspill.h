@@ -10,8 +10,9 @@
  * and memory holds the latest ones only.
  *
  * A spilled measurement's values are the file's (m->spilled->n of them,
- * in order) followed by m->values[0 .. m->n): measurement_nvalues() counts
- * them all, measurement_each_value() reads them all.  Only storan ingest
+ * in order) followed by m->values[0 .. m->n): core/resultset.h's
+ * measurement_nvalues() counts them all, measurement_each_value() reads
+ * them all, measurement_spill() moves them here.  Only storan ingest
  * asks for spilling (struct ingest_options.spill_values), and only its
  * writers read such a measurement: measurement_basic_stats() (the CSV
  * export) and core/rs-json.c know of it; every other command keeps
@@ -23,7 +24,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct measurement;
 struct value_file;		/* one input's file, shared by its rows */
 
 struct value_chunk {
@@ -47,21 +47,20 @@ struct value_file *value_file_new(void);
 void value_file_unref(struct value_file *vf);
 
 /*
- * Appends m's values in memory to vf and empties m->values (its buffer
- * freed).  Returns 0, or -1 when the write failed: m is unchanged then
- * (its values stay in memory).
+ * Appends v[0 .. n) to vf as the next values of *s (made, with a
+ * reference to vf, when NULL).  Returns 0, or -1 when the write failed
+ * (*s unchanged).
  */
-int measurement_spill(struct measurement *m, struct value_file *vf);
-/* Values spilled and held: m->n without spilling. */
-size_t measurement_nvalues(const struct measurement *m);
+int spilled_values_add(struct spilled_values **s, struct value_file *vf,
+		       const double *v, size_t n);
 /*
- * Calls each(v, n, arg) on m's values in order, a piece at a time, and
- * returns 0 (or each()'s first non-zero).  A temporary file that cannot
- * be read back (an I/O error in TMPDIR) is fatal: die().
+ * Calls each(v, n, arg) on the values of s in order, a piece at a time,
+ * and returns 0 (or each()'s first non-zero).  A temporary file that
+ * cannot be read back (an I/O error in TMPDIR) is fatal: die().
  */
-int measurement_each_value(const struct measurement *m,
-			   int (*each)(const double *v, size_t n, void *arg),
-			   void *arg);
+int spilled_values_each(const struct spilled_values *s,
+			int (*each)(const double *v, size_t n, void *arg),
+			void *arg);
 /* Frees s (m->spilled) and its reference to the file. */
 void spilled_values_free(struct spilled_values *s);
 

@@ -62,9 +62,12 @@ typedef void (*load_deliver_fn)(struct result_set *rs,
 /*
  * Optional: turns one input's result set into output text on the worker
  * thread (so that formatting runs in parallel too); deliver() gets it.
+ * It may release the measurements it rendered (rs->n = 0): memory is
+ * best freed by the thread that took it (a free into another thread's
+ * malloc arena waits for its lock).
  */
-typedef void (*load_render_fn)(const struct result_set *rs,
-			       struct strbuf *out, void *arg);
+typedef void (*load_render_fn)(struct result_set *rs, struct strbuf *out,
+			       void *arg);
 /*
  * Loads path i into sets[i] (n sets, initialised here), in parallel where
  * there are CPUs for it, the messages into diags in input order: the sides
