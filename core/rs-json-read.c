@@ -49,6 +49,10 @@ struct reader {
 	struct hashmap64 set_index;
 	struct labels *sets;
 	size_t nsets, sets_alloc;
+	/* the measurement's values, read before it is made: they go in
+	 * the block of its strings (result_set_add_values) */
+	double *vals;
+	size_t nvals, vals_alloc;
 };
 
 /* The line of token tok (of the measurement when JSCAN_NONE). */
@@ -146,18 +150,21 @@ static int get_finite(struct reader *r, size_t v, const char *field,
 	return 0;
 }
 
-static int read_values(struct reader *r, size_t o, struct measurement *m)
+/* The measurement's values into r->vals. */
+static int read_values(struct reader *r, size_t o)
 {
 	size_t vals = jscan_get(r->js, o, "values");
 	double d;
 
+	r->nvals = 0;
 	if (!is_type(r, vals, JSCAN_ARRAY))
 		return fail(r, "missing array", "values");
 	for (size_t v = jscan_first(r->js, vals); v != JSCAN_NONE;
 	     v = jscan_next(r->js, vals, v)) {
 		if (get_finite(r, v, "values", &d))
 			return -1;
-		measurement_add_value(m, d);
+		ALLOC_GROW(r->vals, r->nvals + 1, r->vals_alloc);
+		r->vals[r->nvals++] = d;
 	}
 	return 0;
 }
@@ -546,10 +553,13 @@ static int read_measurement(struct reader *r, size_t o,
 	/* no name here: it is the source's, not read yet */
 	if (r->sources_later && !sname)
 		return -1;
-	m = result_set_add_from(rs, tool, op, metric, unit, base + source,
-				sname ? sname : rs->nsources > base ?
-				rs->sources[base + source].name : "", line);
-	if (read_values(r, o, m) || read_summary(r, o, m) ||
+	if (read_values(r, o))
+		return -1;
+	m = result_set_add_values(rs, tool, op, metric, unit, base + source,
+				  sname ? sname : rs->nsources > base ?
+				  rs->sources[base + source].name : "", line,
+				  r->vals, r->nvals);
+	if (read_summary(r, o, m) ||
 	    read_histogram(r, o, m) || read_series(r, o, m) ||
 	    read_labels(r, o, m))
 		return -1;
@@ -760,6 +770,7 @@ static void reader_free(struct reader *r)
 	for (size_t i = 0; i < r->nsets; i++)
 		labels_release(&r->sets[i]);
 	free(r->sets);
+	free(r->vals);
 	hashmap64_release(&r->set_index);
 	jscan_release(r->js);
 	free(r->js);
@@ -798,7 +809,7 @@ static int read_whole(struct reader *r, struct result_set *rs)
  * from the start, which then accepts it or words the error exactly as
  * it always did: the two paths cannot disagree on what a document means.
  */
-#define STREAM_DROP_EVERY (64u << 20)	/* bytes read between drops */
+#define STREAM_DROP_EVERY (8u << 20)	/* bytes read between drops */
 
 struct stream {
 	struct reader *r;

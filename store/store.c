@@ -679,7 +679,7 @@ static void measurement_params(const struct result_set *rs, size_t i,
 	q[0] = xstrdup(run_id);
 	q[1] = xstrfmt("%zu", i);
 	q[2] = xstrdup(k->id[k->of[i]]);
-	q[3] = xstrfmt("%zu", m->source);
+	q[3] = xstrfmt("%zu", (size_t)m->source);
 	q[4] = src && m->source_name && !strcmp(src->name, m->source_name) ?
 	       NULL : opt_dup(m->source_name);
 	q[5] = xstrfmt("%u", m->line);
