@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "core/suggest.h"
 #include "core/version.h"
+#include "core/xalloc.h"
 
 #include <malloc.h>
 #include <stdio.h>
@@ -20,20 +21,25 @@ struct cmd_entry {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	/* holds whole result sets (xalloc_huge_pages()); ingest keeps its
+	 * memory bounded, run its buffers its own */
+	int big_sets;
 };
 
 static const struct cmd_entry commands[] = {
-	{ "check", cmd_check, "explain implausible figures" },
-	{ "compare", cmd_compare, "compare result sets, with verdicts" },
-	{ "detect", cmd_detect, "change points in a store's history (CI gate)" },
-	{ "export", cmd_export, "write a result set (or a stored run) as CSV" },
-	{ "history", cmd_history, "time series of a store's runs" },
-	{ "ingest", cmd_ingest, "read fio, iozone, hdparm, dd, time output" },
-	{ "plot", cmd_plot, "draw one chart (PNG, SVG, PDF)" },
-	{ "report", cmd_report, "write charts, workbook, HTML and Markdown" },
-	{ "run", cmd_run, "measure a file or device" },
-	{ "store", cmd_store, "add, list, remove runs of a history store" },
-	{ "table", cmd_table, "pivot and ratio tables" },
+	{ "check", cmd_check, "explain implausible figures", 1 },
+	{ "compare", cmd_compare, "compare result sets, with verdicts", 1 },
+	{ "detect", cmd_detect, "change points in a store's history (CI gate)",
+	  1 },
+	{ "export", cmd_export, "write a result set (or a stored run) as CSV",
+	  1 },
+	{ "history", cmd_history, "time series of a store's runs", 1 },
+	{ "ingest", cmd_ingest, "read fio, iozone, hdparm, dd, time output", 0 },
+	{ "plot", cmd_plot, "draw one chart (PNG, SVG, PDF)", 1 },
+	{ "report", cmd_report, "write charts, workbook, HTML and Markdown", 1 },
+	{ "run", cmd_run, "measure a file or device", 0 },
+	{ "store", cmd_store, "add, list, remove runs of a history store", 1 },
+	{ "table", cmd_table, "pivot and ratio tables", 1 },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -140,5 +146,6 @@ int main(int argc, char **argv)
 	if (!c)
 		return unknown_command(argv[1]);
 	optind = 1;
+	xalloc_huge_pages(c->big_sets);
 	return c->fn(argc - 1, argv + 1);
 }

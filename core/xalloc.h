@@ -32,6 +32,14 @@ void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem);
  */
 void xalloc_subject(const char *subject);
 
+/*
+ * Blocks of 4 MB and more get transparent huge pages from now on (on):
+ * for the commands that hold a million measurements; not for ingest,
+ * whose memory must stay bounded to the byte (a huge page is touched
+ * whole).
+ */
+void xalloc_huge_pages(int on);
+
 /* Program name used as message prefix ("storan"). */
 extern const char *progname;
 
