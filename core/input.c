@@ -340,7 +340,7 @@ static void count_lines(struct input *in)
 	for (size_t b = 0; b < blocks; b++) {
 		size_t from = b * NL_BLOCK, n = in->size - from;
 
-		in->nl_before[b] = (unsigned)total;
+		in->nl_before[b] = total;
 		total += input_count_bytes(p + from,
 					   n < NL_BLOCK ? n : NL_BLOCK,
 					   NEWLINES);
@@ -397,13 +397,16 @@ void input_finish_uncut(struct input *in)
 	int qp = in->size >= STREAM_MIN ? quoted_printable_windows(in) :
 		 looks_quoted_printable(in->data);
 
-	if (in->size > UINT_MAX || qp) {
+	if (qp) {
 		input_finish(in);	/* its lines need decoding */
 		return;
 	}
 	in->uncut = 1;
 	hash_beside(in);
 	count_lines(in);
+	/* any size: a fio log of 5 GB (185 million lines) is read so (it
+	 * was cut, and refused, past 4 GiB).  Messages number lines in 32
+	 * bits: past 4 G lines (60 GB of the shortest fio log) they wrap. */
 	in->too_many_lines = in->nlines > INPUT_LINES_MAX;
 }
 

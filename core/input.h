@@ -84,7 +84,7 @@ struct input {
 	 * and the hash may still be in the making on another thread.
 	 */
 	int uncut;
-	unsigned *nl_before;
+	size_t *nl_before;
 	struct input_hasher *hasher;	/* NULL, or the thread making it */
 	/*
 	 * Asked, before the lines are cut, when a run-together line holds
