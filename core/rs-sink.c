@@ -236,7 +236,7 @@ void rs_sink_add(struct rs_sink *s, struct result_set *rs,
 		 * page faults */
 		if (atomic_file_write(&s->file, text->buf, text->len))
 			s->failed = 1;
-	} else if (s->fmt == RS_FORMAT_CSV) {
+	} else if (s->fmt == RS_FORMAT_CSV && text->len) {
 		/* 10,000 fio files' rows were 10,000 writes */
 		strbuf_add(&s->buf, text->buf, text->len);
 	}

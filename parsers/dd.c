@@ -59,7 +59,9 @@
  *     error) is a status=progress line;
  *   - the same summary twice in a row is one output printed twice;
  *   - a summary line and dd command line both seen before (a forum reply
- *     or an e-mail quoting the first post) are a copy: noted, not counted;
+ *     or an e-mail quoting the first post) are a copy: noted, not counted
+ *     (looked for among the last 98,304 summaries or more: memory stays
+ *     bounded in a log of millions of runs, parsers/registry.c);
  *   - a dd error before the summary ("dd: error writing '/dev/sdX': No
  *     space left on device") ends the copy: dd prints what it copied and
  *     quits, and that figure is kept, labelled partial=<the message>
