@@ -34,9 +34,9 @@ void xalloc_subject(const char *subject);
 
 /*
  * Blocks of 4 MB and more get transparent huge pages from now on (on):
- * for the commands that hold a million measurements; not for ingest,
- * whose memory must stay bounded to the byte (a huge page is touched
- * whole).
+ * for the commands where a million measurements cost the most time
+ * (storan.c's table); a huge page is resident whole, so peaks grow
+ * (not for ingest, whose memory must stay bounded).
  */
 void xalloc_huge_pages(int on);
 
