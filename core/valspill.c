@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Values moved out of memory into a temporary file; see valspill.h. */
+#define _GNU_SOURCE	/* O_TMPFILE, mkostemp */
 #include "valspill.h"
 #include "xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,22 +15,45 @@
 #define READ_PIECE 2048		/* values read back at a time: 16 KB */
 
 struct value_file {
-	FILE *fp;		/* kept for its descriptor: pread/pwrite */
 	int fd;
 	uint64_t end;		/* bytes written */
 	atomic_size_t refs;
 };
 
+/*
+ * An unlinked file in $TMPDIR (else /tmp): tmpfile() ignores TMPDIR, and
+ * a user whose /tmp is a small tmpfs must be able to send 240 MB of a
+ * long log's values elsewhere.  Never named where O_TMPFILE works; else
+ * unlinked as soon as made.
+ */
+static int open_unlinked(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	path = xstrfmt("%s/storan-values.XXXXXX", dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	free(path);
+	return fd;
+}
+
 struct value_file *value_file_new(void)
 {
 	struct value_file *vf;
-	FILE *fp = tmpfile();
+	int fd = open_unlinked();
 
-	if (!fp)
+	if (fd < 0)
 		return NULL;
 	vf = xcalloc(1, sizeof(*vf));
-	vf->fp = fp;
-	vf->fd = fileno(fp);
+	vf->fd = fd;
 	atomic_init(&vf->refs, 1);
 	return vf;
 }
@@ -43,7 +68,7 @@ void value_file_unref(struct value_file *vf)
 {
 	if (!vf || atomic_fetch_sub(&vf->refs, 1) != 1)
 		return;
-	fclose(vf->fp);
+	close(vf->fd);
 	free(vf);
 }
 

@@ -6,7 +6,8 @@
  * hundred thousand values each (ingest/fold.h): 6 values a run, 48 bytes,
  * 240 MB for a 1 GB log, that storan ingest only has to write out at the
  * end.  Its fold moves a row's values, a chunk at a time, into one
- * temporary file per input (tmpfile(): unlinked, gone with the process),
+ * temporary file per input (unlinked, in $TMPDIR or /tmp: gone with the
+ * process),
  * and memory holds the latest ones only.
  *
  * A spilled measurement's values are the file's (m->spilled->n of them,

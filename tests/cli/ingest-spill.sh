@@ -5,7 +5,7 @@
 #   - every golden fixture, read with every row spilled at each run
 #     (STORAN_TEST_SPILL=0), gives its expected CSV and messages;
 #   - its JSON (the values themselves, in order) is the one read without
-#     spilling;
+#     spilling, and with no TMPDIR to spill to (the values stay);
 #   - a log of 60,000 dd runs spills by itself (more than the 262,144
 #     values an input holds), and its CSV and JSON are what storan export
 #     gives, which reads the same log with every value in memory.
@@ -30,6 +30,10 @@ for f in "$FIXTURES"/dd/[0-9]*.txt "$FIXTURES"/time/[0-9]*.txt \
 	cmp -s kept.json spilled.json ||
 		fail "$f spilled: JSON $(diff kept.json spilled.json | head -4)"
 	cmp -s kept.err spilled.err || fail "$f spilled: messages differ"
+	# no temporary file to be had: the values stay in memory
+	TMPDIR=$TMP/none STORAN_TEST_SPILL=0 "$STORAN" ingest "$f" \
+		> nowhere.json 2> /dev/null
+	cmp -s kept.json nowhere.json || fail "$f, TMPDIR missing: JSON differs"
 done
 [ "$n" -gt 10 ] || fail "only $n fixtures"
 awk 'BEGIN { for (i = 0; i < 60000; i++) {
