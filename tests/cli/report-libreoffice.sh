@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # report.xlsx opens in LibreOffice: soffice converts it to a PDF with
-# pages (every sheet, its table and native chart).  Skipped (77) where
-# LibreOffice is not installed: it is too big for CI's install-deps.
+# pages (every sheet, its table and native chart).  scripts/install-deps
+# installs it for the tests (libreoffice-calc-nogui); skipped (77) where
+# it is not installed.
 set -eu
 command -v soffice >/dev/null || exit 77
 DATA=$(cd "$(dirname "$0")/data/plot" && pwd)
