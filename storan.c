@@ -126,7 +126,8 @@ int main(int argc, char **argv)
 	 * a heap, not 128 KB: ingesting 10,000 fio files on two threads
 	 * spent a fifth of its time in madvise() and the TLB flushes it
 	 * sends to the other CPU, each file's memory handed back and taken
-	 * again (0.86 s -> 0.65 s); a 1 GB log's peak grows by 2 MB.
+	 * again (bench/ingest-fio-many: 0.86 s -> 0.75 s, medians); a 1 GB
+	 * log's peak grows by 2 MB.
 	 */
 	mallopt(M_TRIM_THRESHOLD, 2 << 20);
 	stats_init();

@@ -899,14 +899,19 @@ static char *directory_name(const char *path)
 	return xstrndup(start, (size_t)(end - start));
 }
 
-/*
- * Sides (one result set each) whose inputs' names gave them one name:
- * before/job_bw.1.log and after/job_bw.1.log are both "job".  Then the
- * directories the inputs of their first measurements sat in name them
- * ("before", "after"), where those tell every side apart; else the
- * names of the files the sets came from (before.json, after.json: two
- * storan runs), where the caller knows them; else the names stay.
- */
+/* Does every name exist, not empty, and differ from the others? */
+static int names_distinct(char *const *name, size_t n)
+{
+	for (size_t s = 0; s < n; s++) {
+		if (!name[s] || !*name[s])
+			return 0;
+		for (size_t t = 0; t < s; t++)
+			if (!strcmp(name[s], name[t]))
+				return 0;
+	}
+	return 1;
+}
+
 /* The sides take name[] when use says so; name[] is freed either way. */
 static void adopt_side_names(struct experiment *ex, char **name,
 			     size_t nsets, int use)
@@ -926,26 +931,30 @@ static void name_sides_by_files(struct experiment *ex,
 				char *const *files, size_t nsets)
 {
 	char **name = xcalloc(nsets, sizeof(*name));
-	int distinct = 1;
 
 	for (size_t s = 0; s < nsets; s++) {
 		const char *slash = strrchr(files[s], '/');
 
 		name[s] = ex_name_without_extension(slash ? slash + 1 :
 						    files[s]);
-		distinct &= *name[s] != '\0';
-		for (size_t t = 0; distinct && t < s; t++)
-			distinct = strcmp(name[s], name[t]) != 0;
 	}
-	adopt_side_names(ex, name, nsets, distinct);
+	adopt_side_names(ex, name, nsets, names_distinct(name, nsets));
 }
 
+/*
+ * Sides (one result set each) whose inputs' names gave them one name:
+ * before/job_bw.1.log and after/job_bw.1.log are both "job".  Then the
+ * directories the inputs of their first measurements sat in name them
+ * ("before", "after"), where those tell every side apart; else the
+ * names of the files the sets came from (before.json, after.json: two
+ * storan runs), where the caller knows them; else the names stay.
+ */
 static void tell_sides_apart(struct experiment *ex,
 			     const struct result_set *sets, size_t nsets,
 			     char *const *files)
 {
 	char **dir;
-	int clash = 0, distinct = 1;
+	int clash = 0, distinct;
 
 	if (ex->nsides != nsets || nsets < 2)
 		return;
@@ -963,10 +972,8 @@ static void tell_sides_apart(struct experiment *ex,
 		dir[s] = m && m->source < sets[s].nsources ?
 			 directory_name(sets[s].sources[m->source].path) :
 			 NULL;
-		distinct &= dir[s] != NULL;
-		for (size_t t = 0; distinct && t < s; t++)
-			distinct = strcmp(dir[s], dir[t]) != 0;
 	}
+	distinct = names_distinct(dir, nsets);
 	adopt_side_names(ex, dir, nsets, distinct);
 	if (!distinct && files)
 		name_sides_by_files(ex, files, nsets);

@@ -604,7 +604,7 @@ int measurement_spill(struct measurement *m, struct value_file *vf)
 {
 	if (spilled_values_add(&m->spilled, vf, m->values, m->n))
 		return -1;
-	if (m->alloc)		/* (else values[0] lives in the key block) */
+	if (m->alloc)		/* (else they live in the key block) */
 		free(m->values);
 	m->values = NULL;
 	m->n = m->alloc = 0;

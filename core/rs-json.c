@@ -400,16 +400,6 @@ static int put_value_piece(const double *v, size_t n, void *arg)
 	return 0;
 }
 
-/* The values of a long log's row, read back from their temporary file
- * (core/valspill.h) and written out as they come. */
-static void put_spilled_values(struct strbuf *out, const struct measurement *m,
-			       const struct strbuf_drain *drain)
-{
-	struct values_out o = { out, drain, 1 };
-
-	measurement_each_value(m, put_value_piece, &o);
-}
-
 /* One measurement as one line of the document. */
 static void put_measurement(struct strbuf *out, const struct measurement *m,
 			    size_t source, const struct strbuf_drain *drain)
@@ -423,10 +413,10 @@ static void put_measurement(struct strbuf *out, const struct measurement *m,
 	put_string_member(out, &first, "unit", m->unit);
 	put_key(out, &first, "values");
 	strbuf_addch(out, '[');
-	if (m->spilled)
-		put_spilled_values(out, m, drain);
-	else
-		put_value_list(out, m->values, m->n, 1);
+	/* (a long log's row reads them back from their temporary file,
+	 * core/valspill.h, written out as they come) */
+	measurement_each_value(m, put_value_piece,
+			       &(struct values_out){ out, drain, 1 });
 	strbuf_addch(out, ']');
 	if (measurement_summary(m)->present) {
 		put_key(out, &first, "summary");

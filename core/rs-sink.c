@@ -227,24 +227,31 @@ static void sink_render(struct rs_sink *s, struct result_set *rs)
 	pthread_cond_destroy(&p.changed);
 }
 
+/* An input's CSV rows, made by a worker thread. */
+static void sink_csv_text(struct rs_sink *s, const struct strbuf *text)
+{
+	if (text->len < SINK_CHUNK) {
+		/* 10,000 fio files' rows were 10,000 writes */
+		strbuf_add(&s->buf, text->buf, text->len);
+		return;
+	}
+	sink_flush(s);	/* the header, once, and smaller texts */
+	/* written as it is: a copy of a 4 MB text costs 1,000 page faults */
+	if (atomic_file_write(&s->file, text->buf, text->len))
+		s->failed = 1;
+}
+
 void rs_sink_add(struct rs_sink *s, struct result_set *rs,
 		     const struct strbuf *text)
 {
-	if (s->fmt == RS_FORMAT_CSV && text->len >= SINK_CHUNK) {
-		sink_flush(s);	/* the header, once, and smaller texts */
-		/* written as it is: a copy of a 4 MB text costs 1,000
-		 * page faults */
-		if (atomic_file_write(&s->file, text->buf, text->len))
-			s->failed = 1;
-	} else if (s->fmt == RS_FORMAT_CSV && text->len) {
-		/* 10,000 fio files' rows were 10,000 writes */
-		strbuf_add(&s->buf, text->buf, text->len);
-	}
-	if (s->fmt == RS_FORMAT_CSV && text->len) {
+	if (s->fmt != RS_FORMAT_CSV || !text->len) {
+		sink_render(s, rs);	/* (and frees the measurements) */
+	} else {
+		sink_csv_text(s, text);
+		/* rs_sink_csv_rows() freed them already; another renderer
+		 * may not have */
 		for (size_t i = 0; i < rs->n; i++)
 			measurement_release(&rs->m[i]);
-	} else {
-		sink_render(s, rs);
 	}
 	rs->n = 0;
 	result_set_append(&s->sources, rs);

@@ -2,6 +2,7 @@
 /* Folding repeated runs as they are read; see fold.h. */
 #include "fold.h"
 #include "../core/keymap.h"
+#include "../core/numscan.h"
 #include "../core/resultset.h"
 #include "../core/valspill.h"
 #include "../core/xalloc.h"
@@ -31,14 +32,13 @@ void fold_init(struct fold *f, struct result_set *rs, size_t base,
 void fold_allow_spill(struct fold *f)
 {
 	const char *test = getenv("STORAN_TEST_SPILL");
-	char *end;
-	unsigned long n = test ? strtoul(test, &end, 10) : 0;
+	uint64_t n;
 
 	f->may_spill = 1;
 	f->spill_at = FOLD_VALUES_HELD;
 	f->spill_min = FOLD_SPILL_MIN;
-	if (test && !*end && end != test) {
-		f->spill_at = n;
+	if (test && !scan_u64(&test, &n) && !*test) {
+		f->spill_at = (size_t)n;
 		f->spill_min = 1;
 	}
 }
