@@ -494,6 +494,7 @@ static void readable_table(enum fmt_kind kind,
 	if (kind != FMT_TEXT) {
 		fmt_table_init(t, title);
 		add_columns(t);
+		fmt_table_reserve_rows(t, res->nrows);
 		for (size_t r = 0; r < res->nrows; r++) {
 			add_row(t, &res->rows[r], NULL);
 			if (fn)
@@ -506,6 +507,7 @@ static void readable_table(enum fmt_kind kind,
 	text_context(&pl, res, &head);
 	fmt_table_init(t, head.buf);
 	text_columns(&pl, t, col);
+	fmt_table_reserve_rows(t, res->nrows);
 	for (size_t r = 0; r < res->nrows; r++) {
 		add_text_row(t, &pl, col, &res->rows[r]);
 		if (fn)

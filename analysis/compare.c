@@ -494,6 +494,9 @@ static void fill_rows(struct compare_result *r, const struct experiment *ex,
 	int created;
 
 	keymap_init(&rows);
+	/* a row a class at most, before histogram rows: no million rows
+	 * copied as the array doubles */
+	ALLOC_GROW(r->rows, r->nrows + nclasses, r->rows_alloc);
 	for (size_t g = 0; g < ex->ngroups; g++)
 		r->pooled += ex->groups[g].nmembers - 1;
 	for (size_t i = 0; i < nclasses; i++) {

@@ -452,6 +452,8 @@ size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 	tuple_map_init(&within, nb + 4);
 	tuple_map_init(&splits, nb + 3);
 	tuple_map_init(&classes, nb + np + 4);
+	tuple_map_reserve(&within, ex->ngroups);
+	tuple_map_reserve(&classes, ex->ngroups);
 	/* the tests one side holds under several provenance values */
 	for (size_t g = 0; g < ex->ngroups; g++) {
 		const struct ex_group *gr = &ex->groups[g];

@@ -1008,6 +1008,7 @@ static void make_groups(struct experiment *ex)
 	ex->groups_alloc = ex->n + 1;
 	ex->groups = xmalloc(ex->groups_alloc * sizeof(*ex->groups));
 	tuple_map_init(&groups, 5);
+	tuple_map_reserve(&groups, ex->n);
 	for (size_t i = 0; i < ex->n; i++) {
 		struct ex_measurement *e = &ex->m[i];
 		size_t g;

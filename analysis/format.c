@@ -136,6 +136,11 @@ void fmt_table_set_column_flags(struct fmt_table *t, size_t col,
 	t->cols[col].flags = flags;
 }
 
+void fmt_table_reserve_rows(struct fmt_table *t, size_t n)
+{
+	ALLOC_GROW(t->cells, (t->nrows + n) * t->ncols, t->cells_alloc);
+}
+
 size_t fmt_table_add_row(struct fmt_table *t)
 {
 	size_t need = (t->nrows + 1) * t->ncols;

@@ -141,6 +141,9 @@ size_t fmt_table_add_column(struct fmt_table *t, const char *name,
 /* Sets a column's enum fmt_column_flags. */
 void fmt_table_set_column_flags(struct fmt_table *t, size_t col,
 				unsigned flags);
+/* Room for n rows more at once (a million rows' cells were copied at
+ * every doubling). */
+void fmt_table_reserve_rows(struct fmt_table *t, size_t n);
 /* Appends a row of empty cells; returns its index. */
 size_t fmt_table_add_row(struct fmt_table *t);
 struct fmt_cell *fmt_table_cell(struct fmt_table *t, size_t row, size_t col);

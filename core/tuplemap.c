@@ -20,6 +20,23 @@ void tuple_map_release(struct tuple_map *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static void tuple_map_rehash(struct tuple_map *t, size_t cap);
+
+void tuple_map_reserve(struct tuple_map *t, size_t n)
+{
+	size_t cap = t->cap ? t->cap : 64;
+
+	if (n > t->alloc) {
+		t->alloc = n;
+		t->keys = xrealloc(t->keys, n * t->width * sizeof(*t->keys));
+		t->values = xrealloc(t->values, n * sizeof(*t->values));
+	}
+	while (cap < 2 * n)
+		cap *= 2;
+	if (cap > t->cap)
+		tuple_map_rehash(t, cap);
+}
+
 static uint64_t tuple_hash(const uint64_t *v, size_t w)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -36,9 +53,10 @@ static const uint64_t *key_of(const struct tuple_map *t, size_t entry)
 	return t->keys + entry * t->width;
 }
 
-static void tuple_map_grow(struct tuple_map *t)
+/* The table at cap slots (a power of two above 2n), every entry put
+ * back where it hashes to. */
+static void tuple_map_rehash(struct tuple_map *t, size_t cap)
 {
-	size_t cap = t->cap ? 2 * t->cap : 64;
 	struct tuple_slot *slot = xcalloc(cap, sizeof(*slot));
 
 	for (size_t i = 0; i < t->cap; i++) {
@@ -92,7 +110,7 @@ size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
 	size_t need;
 
 	if (2 * (t->n + 1) > t->cap)
-		tuple_map_grow(t);
+		tuple_map_rehash(t, t->cap ? 2 * t->cap : 64);
 	s = &t->slot[slot_of(t, v, h)];
 	if (s->entry)
 		return t->values[s->entry - 1];

@@ -34,6 +34,9 @@ struct tuple_map {
 
 void tuple_map_init(struct tuple_map *t, size_t width);
 void tuple_map_release(struct tuple_map *t);
+/* Room for n tuples at once: no table rebuilt, no tuple moved on the
+ * way (room never written to costs no memory). */
+void tuple_map_reserve(struct tuple_map *t, size_t n);
 /* The index of tuple v, or SIZE_MAX. */
 size_t tuple_map_get(const struct tuple_map *t, const uint64_t *v);
 /* The index of tuple v, inserting it as `fresh` when absent. */

@@ -61,11 +61,51 @@ static void test_width_one(void **state)
 	assert_int_equal(tuple_map_get(&t, &a), SIZE_MAX);
 }
 
+/*
+ * Reserved room: the table is not rebuilt while the tuples fill it (its
+ * slots stay where they are), what was put before reserving is found
+ * after, and going past the room still works.
+ */
+static void test_reserve(void **state)
+{
+	enum { N = 5000 };
+	struct tuple_map t;
+	struct tuple_slot *slots;
+	uint64_t v[2] = { 0, 9 };
+
+	(void)state;
+	tuple_map_init(&t, 2);
+	assert_int_equal(tuple_map_put(&t, v, 77), 77);	/* before */
+	tuple_map_reserve(&t, N);
+	assert_true(t.cap >= 2 * N);
+	assert_true(t.alloc >= N);
+	slots = t.slot;
+	for (uint64_t i = 1; i < N; i++) {
+		v[0] = i;
+		assert_int_equal(tuple_map_put(&t, v, (size_t)i), i);
+	}
+	assert_ptr_equal(t.slot, slots);	/* never rebuilt */
+	v[0] = 0;
+	assert_int_equal(tuple_map_get(&t, v), 77);
+	tuple_map_reserve(&t, 10);		/* smaller: nothing changes */
+	assert_ptr_equal(t.slot, slots);
+	for (uint64_t i = N; i < 3 * N; i++) {	/* past the room */
+		v[0] = i;
+		assert_int_equal(tuple_map_put(&t, v, (size_t)i), i);
+	}
+	for (uint64_t i = 1; i < 3 * N; i++) {
+		v[0] = i;
+		assert_int_equal(tuple_map_get(&t, v), i);
+	}
+	tuple_map_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_get_many),
 		cmocka_unit_test(test_width_one),
+		cmocka_unit_test(test_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
