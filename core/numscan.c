@@ -8,6 +8,8 @@
 #include "numscan.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -60,29 +62,51 @@ static int is_decimal_mark(char c, unsigned flags)
 	return c == '.' || (c == ',' && (flags & SCAN_COMMA_DECIMAL));
 }
 
+/* The value of the exponent at s (elen bytes, "e-5"), or INT_MAX past
+ * four digits. */
+static int exponent_value(const char *s, size_t elen)
+{
+	int neg = s[1] == '-', v = 0;
+	size_t i = (s[1] == '-' || s[1] == '+') ? 2 : 1;
+
+	if (elen - i > 4)
+		return INT_MAX;
+	for (; i < elen; i++)
+		v = v * 10 + (s[i] - '0');
+	return neg ? -v : v;
+}
+
 /*
- * Clinger's fast path: a decimal of at most 15 digits and no exponent is
- * an integer below 2^53 divided by a power of ten up to 10^15, both
- * exact doubles, so one IEEE division rounds it exactly as strtod()
- * would.  Returns 0 and *out, or -1 for the others.
+ * Clinger's fast path: digits that make an integer m <= 2^53 and a
+ * power of ten 10^k with |k| <= 22 are both exact doubles, so one IEEE
+ * multiplication or division rounds m * 10^k exactly as strtod() would.
+ * s: the digits after any sign, intd of them, a mark, fracd more, then
+ * the exponent (elen bytes).  Returns 0 and *out, or -1 for the others
+ * (python's 17-digit figures among them: strtod_l() reads those).
  */
-static int small_decimal(const char *s, size_t intd, size_t fracd, int neg,
-			 double *out)
+static int clinger(const char *s, size_t intd, size_t fracd, size_t elen,
+		   int neg, double *out)
 {
 	static const double pow10[] = {
 		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-		1e11, 1e12, 1e13, 1e14, 1e15,
+		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+		1e21, 1e22,
 	};
+	const char *frac = s + intd + 1, *e = s + intd + (fracd ? fracd + 1 : 0);
+	int k = elen ? exponent_value(e, elen) : 0;
 	uint64_t m = 0;
 	double v;
 
-	if (intd + fracd > 15)
+	if (intd + fracd > 19 || k == INT_MAX)
 		return -1;
 	for (size_t i = 0; i < intd; i++)
 		m = m * 10 + (uint64_t)(s[i] - '0');
 	for (size_t i = 0; i < fracd; i++)
-		m = m * 10 + (uint64_t)(s[intd + 1 + i] - '0');
-	v = (double)m / pow10[fracd];
+		m = m * 10 + (uint64_t)(frac[i] - '0');
+	k -= (int)fracd;
+	if (m > (UINT64_C(1) << 53) || k < -22 || k > 22)
+		return -1;
+	v = k < 0 ? (double)m / pow10[-k] : (double)m * pow10[k];
 	*out = neg ? -v : v;
 	return 0;
 }
@@ -110,9 +134,9 @@ int scan_double(const char **p, unsigned flags, double *out)
 		return SCAN_NO_DIGITS;
 	if (!(flags & SCAN_NO_EXPONENT))
 		elen = exponent_len(s);
-	if (!elen && !small_decimal(s - intd - (fracd ? fracd + 1 : 0), intd,
-				    fracd, *start == '-', out)) {
-		*p = s;
+	if (!clinger(s - intd - (fracd ? fracd + 1 : 0), intd, fracd, elen,
+		     *start == '-', out)) {
+		*p = s + elen;
 		return SCAN_OK;
 	}
 	s += elen;

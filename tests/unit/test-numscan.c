@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,11 +197,70 @@ static void test_scan_double_exact(void **state)
 	}
 }
 
+/*
+ * Clinger's fast path (up to 19 digits, an integer <= 2^53, a power of
+ * ten up to 22 either way) against strtod(), bit for bit, on figures
+ * around its edges: 15 to 20 digits, exponents -30..30, 2^53 and its
+ * neighbours, leading zeros, signs, and numbers python prints.
+ */
+static void test_scan_double_fast_path_is_strtod(void **state)
+{
+	static const char *fixed[] = {
+		"9007199254740992", "9007199254740993", "9007199254740991",
+		"9007199254740992e22", "9007199254740993e-22", "0.1", "-0",
+		"-0.0e5", "1e22", "1e23", "1e-22", "1e-23", "123456789012345678",
+		"1234567890123456789", "12345678901234567890", "0.30000000000000004",
+		"100836560.7907473", "9.75216329957765e-05", "1E+05", "5e0",
+		"0.00010235307740622908", "00000000000000000001e3",
+		"4503599627370497.5", "1e-9999", "1e9999", "7e+0022",
+	};
+	char buf[64];
+	unsigned seed = 18;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) + 200000; i++) {
+		const char *s = buf, *t;
+		double got, want;
+		int st;
+
+		if (i < sizeof(fixed) / sizeof(fixed[0])) {
+			snprintf(buf, sizeof(buf), "%s", fixed[i]);
+		} else {
+			int nd = 1 + rand_r(&seed) % 20, dot = rand_r(&seed) % (nd + 1);
+			int e = rand_r(&seed) % 61 - 30;
+			char *p = buf;
+
+			if (rand_r(&seed) % 4 == 0)
+				*p++ = '-';
+			for (int d = 0; d < nd; d++) {
+				if (d == dot && d)
+					*p++ = '.';
+				*p++ = (char)('0' + rand_r(&seed) % 10);
+			}
+			if (rand_r(&seed) % 2)
+				p += sprintf(p, "e%d", e);
+			*p = '\0';
+		}
+		want = strtod(buf, NULL);
+		st = scan_double(&s, SCAN_ALLOW_SIGN, &got);
+		if (isinf(want)) {
+			assert_int_equal(st, SCAN_OVERFLOW);
+			continue;
+		}
+		assert_int_equal(st, SCAN_OK);
+		assert_int_equal(*s, '\0');
+		t = buf;
+		if (memcmp(&got, &want, sizeof(got)))
+			fail_msg("%s: %.17g, strtod %.17g", t, got, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_double_exact),
 		cmocka_unit_test(test_scan_double_table),
+		cmocka_unit_test(test_scan_double_fast_path_is_strtod),
 		cmocka_unit_test(test_scan_double_ignores_locale),
 		cmocka_unit_test(test_scan_u64),
 		cmocka_unit_test(test_scan_size),
