@@ -4,6 +4,7 @@
  * the format is docs/result-format.md).
  */
 #include "rs-json.h"
+#include "rs-json-fast.h"
 #include "series.h"
 #include "filemap.h"
 #include "json-scan.h"
@@ -53,6 +54,7 @@ struct reader {
 	 * the block of its strings (result_set_add_values) */
 	double *vals;
 	size_t nvals, vals_alloc;
+	struct fast_measurement fast;	/* rs-json-fast.c's */
 };
 
 /* The line of token tok (of the measurement when JSCAN_NONE). */
@@ -435,6 +437,22 @@ static void share_earlier_set(struct reader *r, struct labels *l)
 	}
 }
 
+/* The n labels of m (at most LABELS_INPUT_MAX), shared where they can
+ * be. */
+static void take_labels(struct reader *r, struct measurement *m,
+			const struct label_ref *pairs, size_t n)
+{
+	if (n && same_as_set(pairs, n, &r->prev)) {
+		labels_copy(&m->labels, &r->prev);	/* a job's metrics */
+		return;
+	}
+	if (labels_set_many(&m->labels, pairs, n))
+		BUG("%zu labels did not fit", n);
+	share_earlier_set(r, &m->labels);
+	labels_release(&r->prev);
+	labels_copy(&r->prev, &m->labels);
+}
+
 /*
  * Every label at once (sorted once: see labels_set_many()).  A
  * measurement whose labels are written as the last one's were (the
@@ -469,25 +487,21 @@ static int read_labels(struct reader *r, size_t o, struct measurement *m)
 		}
 		pairs[n++] = (struct label_ref){ key, jscan_str(r->js, k + 1) };
 	}
-	if (rc) {
-		free(pairs);
-		return rc;
-	}
-	if (n && same_as_set(pairs, n, &r->prev)) {
-		labels_copy(&m->labels, &r->prev);	/* a job's metrics */
-		free(pairs);
-		return 0;
-	}
-	if (labels_set_many(&m->labels, pairs, n))
-		BUG("%zu labels did not fit", n);
+	if (!rc)
+		take_labels(r, m, pairs, n);
 	free(pairs);
-	share_earlier_set(r, &m->labels);
-	labels_release(&r->prev);
-	labels_copy(&r->prev, &m->labels);
-	return 0;
+	return rc;
 }
 
-/* The unit: a base unit, and the metric's own where storan knows it. */
+/* Is unit a base unit, and the metric's own where storan knows it? */
+static int unit_fits(const char *metric, const char *unit)
+{
+	const char *known = metric_unit(metric);
+
+	return unit_is_base(unit) && (!known || !strcmp(known, unit));
+}
+
+/* The unit, as unit_fits() asks, or why not. */
 static int check_unit(struct reader *r, size_t o, const char *metric,
 		      const char *unit)
 {
@@ -495,11 +509,11 @@ static int check_unit(struct reader *r, size_t o, const char *metric,
 	size_t tok = jscan_get(r->js, o, "unit");
 	char what[64];
 
+	if (unit_fits(metric, unit))
+		return 0;
 	if (!unit_is_base(unit))
 		return fail_at(r, tok, "not a base unit (B/s, 1/s, B, s, %):",
 			       unit);
-	if (!known || !strcmp(known, unit))
-		return 0;
 	snprintf(what, sizeof(what), "%s is stored in %s, not", metric,
 		 known);
 	return fail_at(r, tok, what, unit);
@@ -565,6 +579,48 @@ static int read_measurement(struct reader *r, size_t o,
 		return -1;
 	if (!m->n && !measurement_summary(m)->present)
 		return fail(r, "no values and no summary in", "values");
+	return 0;
+}
+
+/*
+ * The measurement at pos read by rs-json-fast.c: 0 and *end past it, or
+ * 1 when that path declines it or finds anything wrong (a check below
+ * fails): read_measurement() then reads it, and words the error.  The
+ * checks are read_measurement()'s, as predicates.
+ */
+static int read_measurement_fast(struct reader *r, size_t pos,
+				 struct result_set *rs, size_t base,
+				 size_t *end)
+{
+	struct fast_measurement *f = &r->fast;
+	const char **s = f->str;
+	struct measurement *m;
+	int nonneg;
+
+	if (fast_measurement_read(f, r->js->buf, r->js->len, pos, end) ||
+	    !s[FAST_TOOL] || !s[FAST_OP] || !s[FAST_METRIC] ||
+	    !s[FAST_UNIT] || !unit_fits(s[FAST_METRIC], s[FAST_UNIT]) ||
+	    (f->has_line && f->line > UINT32_MAX) || !f->has_values ||
+	    !f->nvalues || f->nlabels > LABELS_INPUT_MAX ||
+	    (r->sources_later && !s[FAST_SOURCE_NAME]))
+		return 1;
+	nonneg = strcmp(s[FAST_UNIT], UNIT_PERCENT) != 0;
+	for (size_t i = 0; i < f->nvalues; i++)
+		if (nonneg && f->values[i] < 0)
+			return 1;
+	if (f->has_source) {
+		if (!r->sources_later && f->source >= rs->nsources - base)
+			return 1;
+		if (r->sources_later && f->source >= r->sources_wanted)
+			r->sources_wanted = f->source + 1;
+	}
+	m = result_set_add_values(rs, s[FAST_TOOL], s[FAST_OP], s[FAST_METRIC],
+				  s[FAST_UNIT], base + f->source,
+				  s[FAST_SOURCE_NAME] ? s[FAST_SOURCE_NAME] :
+				  rs->nsources > base ?
+				  rs->sources[base + f->source].name : "",
+				  (unsigned)f->line, f->values, f->nvalues);
+	take_labels(r, m, f->labels, f->nlabels);
 	return 0;
 }
 
@@ -767,6 +823,7 @@ static struct reader *reader_new(const char *name, const char *text,
 static void reader_free(struct reader *r)
 {
 	labels_release(&r->prev);
+	fast_measurement_release(&r->fast);
 	for (size_t i = 0; i < r->nsets; i++)
 		labels_release(&r->sets[i]);
 	free(r->sets);
@@ -878,7 +935,26 @@ static int stream_take(struct stream *st, char c)
 	return 1;
 }
 
-/* The array of measurements at st->pos, element by element. */
+/* rs_json_read_fast(); -1: not asked yet, STORAN_TEST_JSON_SCAN_ONLY
+ * decides (tests/cli/json-fast.sh) */
+static _Atomic int use_fast = -1;
+
+void rs_json_read_fast(int on)
+{
+	use_fast = on;
+}
+
+static int fast_wanted(void)
+{
+	int on = use_fast;
+
+	if (on < 0)
+		use_fast = on = !getenv("STORAN_TEST_JSON_SCAN_ONLY");
+	return on;
+}
+
+/* The array of measurements at st->pos, element by element: each by
+ * rs-json-fast.c where it can. */
 static int stream_measurements(struct stream *st, struct result_set *rs)
 {
 	struct reader *r = st->r;
@@ -889,10 +965,18 @@ static int stream_measurements(struct stream *st, struct result_set *rs)
 	if (stream_take(st, ']'))
 		return 0;
 	for (r->index = 0;; r->index++) {
-		if (jscan_parse(r->js, st->pos, &o) || has_duplicate_keys(r->js) ||
-		    read_measurement(r, o, rs, st->base))
-			return -1;
-		st->pos = r->js->end;
+		size_t end;
+
+		if (fast_wanted() && !read_measurement_fast(r, st->pos, rs,
+						       st->base, &end)) {
+			st->pos = end;
+		} else {
+			if (jscan_parse(r->js, st->pos, &o) ||
+			    has_duplicate_keys(r->js) ||
+			    read_measurement(r, o, rs, st->base))
+				return -1;
+			st->pos = r->js->end;
+		}
 		stream_forget(st);
 		if (stream_take(st, ']'))
 			return 0;

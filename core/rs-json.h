@@ -69,6 +69,10 @@ int rs_json_read_in_place(const char *name, char *text, size_t len,
  * path is taken.
  */
 int rs_json_last_read_streamed(void);
+/* Whether measurements are read by rs-json-fast.c where they can be (1,
+ * the default) or all by json-scan (0: for tests, which compare the
+ * two). */
+void rs_json_read_fast(int on);
 /* Call before threads use jansson (it seeds its hash function once). */
 void rs_json_init_threads(void);
 
