@@ -299,13 +299,13 @@ static void run_test(struct compare_row *row, const struct experiment *ex,
 static int within_threshold_shown(const struct compare_row *row,
 				  const struct compare_options *o)
 {
-	double lo, hi, t = o->threshold / 100;
+	double t = o->threshold / 100;
+	int within = stats_ratio_ci_within(row->a.n, row->a.mean,
+					   row->a.stddev, row->b.n,
+					   row->b.mean, row->b.stddev,
+					   1 - o->alpha, 1 - t, 1 + t);
 
-	if (stats_ratio_ci(row->a.n, row->a.mean, row->a.stddev, row->b.n,
-			   row->b.mean, row->b.stddev, 1 - o->alpha, &lo,
-			   &hi) < 0)
-		return 1;
-	return lo >= 1 - t && hi <= 1 + t;
+	return within != 0;
 }
 
 static void decide(struct compare_row *row, const struct compare_options *o)

@@ -222,6 +222,39 @@ void stats_compute(const struct stats_acc *a, struct stats *st)
 	st->ci_high = st->mean + half;
 }
 
+/* Fieller's statistic at ratio rho (va, vb: the means' variances). */
+static double fieller_t(double rho, double mean_a, double va, double mean_b,
+			double vb)
+{
+	return fabs(mean_b - rho * mean_a) / sqrt(vb + rho * rho * va);
+}
+
+int stats_ratio_ci_within(size_t na, double mean_a, double sd_a, size_t nb,
+			  double mean_b, double sd_b, double level, double lo,
+			  double hi)
+{
+	double va, vb, df, ratio, tmin;
+
+	if (na < 2 || nb < 2 || isnan(sd_a) || isnan(sd_b) ||
+	    !(mean_a > 0) || !(mean_b > 0) || !(level > 0 && level < 1))
+		return -1;
+	ratio = mean_b / mean_a;
+	if (!(ratio >= lo && ratio <= hi))
+		return 0;	/* the interval holds the ratio */
+	va = sd_a * sd_a / (double)na;
+	vb = sd_b * sd_b / (double)nb;
+	if (!(va + vb > 0))
+		return 1;	/* the interval is the ratio */
+	df = (va + vb) * (va + vb) /
+	     (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	tmin = fieller_t(hi, mean_a, va, mean_b, vb);
+	if (lo > 0)	/* (below 0 no bound is: the interval starts at 0) */
+		tmin = fmin(tmin, fieller_t(lo, mean_a, va, mean_b, vb));
+	if (va > 0)	/* bounded when mean_a^2 > t^2 va */
+		tmin = fmin(tmin, mean_a / sqrt(va));
+	return gsl_cdf_tdist_Q(tmin, df) <= (1 - level) / 2;
+}
+
 int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
 		   double mean_b, double sd_b, double level, double *lo,
 		   double *hi)

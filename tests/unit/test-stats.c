@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/stats.h"
@@ -381,6 +382,53 @@ static void test_ratio_ci_agrees_with_welch(void **state)
 	assert_true(!(lo > 0) && !(lo < 0) && isinf(hi));
 }
 
+/*
+ * stats_ratio_ci_within() answers as the interval itself does, on
+ * 200,000 random cases around the edges (bounds near the interval's
+ * ends, noisy baselines, a threshold of 100% and more), mismatches only
+ * where the bound is within 1e-9 of an end (rounding decides those).
+ */
+static void test_ratio_ci_within_is_the_interval(void **state)
+{
+	unsigned seed = 7;
+	size_t decided = 0, within = 0;
+
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		size_t na = 2 + (size_t)(rand_r(&seed) % 8);
+		size_t nb = 2 + (size_t)(rand_r(&seed) % 8);
+		double ma = 1 + rand_r(&seed) % 1000, mb = ma * (0.5 + (rand_r(&seed) % 1000) / 1000.0);
+		double sa = ma * (rand_r(&seed) % 300) / 1000.0;
+		double sb = rand_r(&seed) % 7 ? mb * (rand_r(&seed) % 300) / 1000.0 : 0;
+		double thr = (rand_r(&seed) % 5 ? (rand_r(&seed) % 400) : (rand_r(&seed) % 1500)) / 1000.0;
+		double lo, hi;
+		int rc = stats_ratio_ci(na, ma, sa, nb, mb, sb, 0.95, &lo, &hi);
+		int got = stats_ratio_ci_within(na, ma, sa, nb, mb, sb, 0.95,
+						1 - thr, 1 + thr);
+		int want;
+
+		if (i % 3 == 0 && rc == 0 && lo > 0) {	/* a bound at an end */
+			thr = 1 - lo;
+			got = stats_ratio_ci_within(na, ma, sa, nb, mb, sb, 0.95,
+						    1 - thr, 1 + thr);
+		}
+		if (rc < 0) {
+			assert_int_equal(got, -1);
+			continue;
+		}
+		want = lo >= 1 - thr && hi <= 1 + thr;
+		if (got != want && !(fabs(lo - (1 - thr)) < 1e-9 ||
+				     fabs(hi - (1 + thr)) < 1e-9))
+			fail_msg("na %zu ma %g sa %g nb %zu mb %g sb %g thr %g: "
+				 "[%.17g, %.17g] %d, within() %d", na, ma, sa,
+				 nb, mb, sb, thr, lo, hi, want, got);
+		decided++;
+		within += (size_t)want;
+	}
+	/* both answers came up often */
+	assert_true(within > decided / 20 && within < decided - decided / 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_hist_quantile),
 		cmocka_unit_test(test_geomean),
 		cmocka_unit_test(test_ratio_ci_agrees_with_welch),
+		cmocka_unit_test(test_ratio_ci_within_is_the_interval),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, setup, NULL);
