@@ -293,7 +293,7 @@ void check_repetitions(struct check_ctx *c)
 {
 	struct experiment_options eo = { .take = spread_taken };
 	size_t n = c->rs->n ? c->rs->n : 1;
-	size_t *pos = xmalloc(n * sizeof(*pos)), *first, *members;
+	size_t *pos = xmalloc(n * sizeof(*pos)), *first, *members, *mi;
 	struct strbuf err = STRBUF_INIT;
 	struct experiment ex;
 
@@ -308,21 +308,25 @@ void check_repetitions(struct check_ctx *c)
 	qsort_r(first, ex.ngroups, sizeof(*first), by_text_position, pos);
 	for (size_t i = 0; i < ex.n; i++)	/* (first[] holds rs indices) */
 		members[ex.m[i].index] = ex.m[i].group;
+	/* one array for every group's members in turn (a million groups
+	 * were a million mallocs) */
+	mi = xmalloc(n * sizeof(*mi));
 	for (size_t k = 0; k < ex.ngroups; k++) {
 		const struct ex_group *g = &ex.groups[members[first[k]]];
-		size_t *mi = xmalloc(g->nmembers * sizeof(*mi));
 		struct measurement_stats st;
 
 		for (size_t j = 0; j < g->nmembers; j++)
 			mi[j] = ex.m[g->members[j]].index;
-		qsort_r(mi, g->nmembers, sizeof(*mi), by_text_position, pos);
+		if (g->nmembers > 1)
+			qsort_r(mi, g->nmembers, sizeof(*mi),
+				by_text_position, pos);
 		group_stats(c, mi, g->nmembers, &st);
 		if (st.n == 1 && g->nmembers == 1)
 			check_few_runs(c, pos[mi[0]], mi[0]);
 		else if (st.n >= 2 && st.mean > 0 && !isnan(st.stddev))
 			check_noisy(c, mi, g->nmembers, &st);
-		free(mi);
 	}
+	free(mi);
 	experiment_release(&ex);
 	strbuf_release(&err);
 	free(members);

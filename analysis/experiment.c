@@ -95,7 +95,7 @@ static size_t intern_recent(struct ex_private *p, struct recent_strings *r,
 	size_t code;
 
 	for (size_t i = 0; i < RECENT; i++)
-		if (r->s[i] && !strcmp(r->s[i], s))
+		if (r->s[i] && (r->s[i] == s || !strcmp(r->s[i], s)))
 			return r->code[i];
 	code = intern_string(p, s);
 	r->s[r->next] = s;
