@@ -114,6 +114,15 @@ static int by_position(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+/* Are the measurements, as c->order has them, in by_position()'s order? */
+static int in_position_order(struct check_ctx *c)
+{
+	for (size_t i = 1; i < c->rs->n; i++)
+		if (by_position(&c->order[i - 1], &c->order[i], c) > 0)
+			return 0;
+	return 1;
+}
+
 static int same_place(const struct check_ctx *c, size_t a, size_t b)
 {
 	return M(c, a)->source == M(c, b)->source &&
@@ -396,7 +405,8 @@ int check_run(const struct result_set *rs, const struct check_options *opt,
 	c.order = xmalloc((rs->n ? rs->n : 1) * sizeof(*c.order));
 	for (size_t i = 0; i < rs->n; i++)
 		c.order[i] = i;
-	qsort_r(c.order, rs->n, sizeof(*c.order), by_position, &c);
+	if (!in_position_order(&c))	/* as read, mostly: no sort */
+		qsort_r(c.order, rs->n, sizeof(*c.order), by_position, &c);
 	c.output = number_outputs(&c);
 	c.shown = experiment_shown_sources(rs);
 	run_checks(&c);
