@@ -333,6 +333,11 @@ static size_t width_of(const char *s)
 		unsigned c = *p;
 		int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
 
+		if (c < 0x80) {		/* ASCII, nearly every byte */
+			w++;
+			p++;
+			continue;
+		}
 		if (more)
 			c &= 0x3f >> more;
 		for (p++; more && (*p & 0xc0) == 0x80; more--, p++)
@@ -344,8 +349,7 @@ static size_t width_of(const char *s)
 
 static void pad(struct strbuf *out, size_t n)
 {
-	while (n--)
-		strbuf_addch(out, ' ');
+	strbuf_addchars(out, ' ', n);
 }
 
 static const char *ansi(enum fmt_style s)

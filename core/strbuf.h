@@ -54,6 +54,16 @@ static inline void strbuf_addch(struct strbuf *sb, char c)
 	sb->buf[sb->len++] = c;
 	sb->buf[sb->len] = '\0';
 }
+/* n copies of c (a table's padding). */
+static inline void strbuf_addchars(struct strbuf *sb, char c, size_t n)
+{
+	if (sb->alloc - sb->len <= n)
+		strbuf_grow(sb, n);
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 __attribute__((format(printf, 2, 3)))
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
