@@ -431,6 +431,16 @@ static void test_tuple(const struct experiment *ex, size_t i,
 		t[3 + j] = experiment_code(ex, i, base[j]);
 }
 
+/* The largest value each word of test_tuple() and a side takes. */
+static void match_bounds(const struct experiment *ex, const size_t *base,
+			 size_t nb, uint64_t *max)
+{
+	max[0] = max[1] = max[2] = ex->priv->nstrings;
+	for (size_t j = 0; j < nb; j++)
+		max[3 + j] = ex->keys[base[j]].nvalues;
+	max[3 + nb] = ex->nsides;
+}
+
 size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 			size_t *match, int *split, size_t *nsplit_out)
 {
@@ -452,6 +462,14 @@ size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 	tuple_map_init(&within, nb + 4);
 	tuple_map_init(&splits, nb + 3);
 	tuple_map_init(&classes, nb + np + 4);
+	match_bounds(ex, base, nb, t);
+	tuple_map_bound(&within, t);
+	tuple_map_bound(&splits, t);
+	t[3 + nb] = 0;	/* classes: no side there */
+	for (size_t j = 0; j < np; j++)
+		t[3 + nb + j] = ex->keys[prov[j]].nvalues;
+	t[3 + nb + np] = 1;
+	tuple_map_bound(&classes, t);
 	tuple_map_reserve(&within, ex->ngroups);
 	tuple_map_reserve(&classes, ex->ngroups);
 	/* the tests one side holds under several provenance values */

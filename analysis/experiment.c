@@ -1003,22 +1003,29 @@ static void make_groups(struct experiment *ex)
 					     conditions.n);
 	}
 	p->tom = xmalloc((ex->n + 1) * 3 * sizeof(uint32_t));
+	for (size_t i = 0; i < ex->n; i++) {
+		const struct measurement *m = ex->m[i].m;
+
+		p->tom[3 * i] = (uint32_t)intern_recent(p, &recent[0], m->tool);
+		p->tom[3 * i + 1] = (uint32_t)intern_recent(p, &recent[1],
+							    m->op);
+		p->tom[3 * i + 2] = (uint32_t)intern_recent(p, &recent[2],
+							    m->metric);
+	}
 	/* at most a group a measurement: room for them at once (untouched
 	 * room costs no memory) */
 	ex->groups_alloc = ex->n + 1;
 	ex->groups = xmalloc(ex->groups_alloc * sizeof(*ex->groups));
 	tuple_map_init(&groups, 5);
+	tuple[0] = tuple[1] = tuple[2] = p->nstrings;	/* the bounds */
+	tuple[3] = ex->nsides;
+	tuple[4] = conditions.n;
+	tuple_map_bound(&groups, tuple);
 	tuple_map_reserve(&groups, ex->n);
 	for (size_t i = 0; i < ex->n; i++) {
 		struct ex_measurement *e = &ex->m[i];
 		size_t g;
 
-		p->tom[3 * i] = (uint32_t)intern_recent(p, &recent[0],
-							e->m->tool);
-		p->tom[3 * i + 1] = (uint32_t)intern_recent(p, &recent[1],
-							    e->m->op);
-		p->tom[3 * i + 2] = (uint32_t)intern_recent(p, &recent[2],
-							    e->m->metric);
 		tuple[0] = p->tom[3 * i];
 		tuple[1] = p->tom[3 * i + 1];
 		tuple[2] = p->tom[3 * i + 2];

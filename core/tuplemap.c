@@ -3,17 +3,68 @@
 #include "tuplemap.h"
 #include "xalloc.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 void tuple_map_init(struct tuple_map *t, size_t width)
 {
 	memset(t, 0, sizeof(*t));
-	t->width = width ? width : 1;
+	t->width = t->stored = width ? width : 1;
+}
+
+/* Bits to hold 0..max. */
+static unsigned bits_for(uint64_t max)
+{
+	unsigned b = 0;
+
+	while (b < 64 && (max >> b))
+		b++;
+	return b;
+}
+
+void tuple_map_bound(struct tuple_map *t, const uint64_t *max)
+{
+	unsigned total = 0;
+
+	if (t->n)
+		BUG("tuple_map_bound() after a put");
+	for (size_t i = 0; i < t->width; i++)
+		total += bits_for(max[i]);
+	if (total > 64 || t->width == 1)
+		return;
+	t->shift = xmalloc(t->width);
+	t->max = xmalloc(t->width * sizeof(*t->max));
+	total = 0;
+	for (size_t i = 0; i < t->width; i++) {
+		t->shift[i] = (unsigned char)total;
+		t->max[i] = max[i];
+		total += bits_for(max[i]);
+	}
+	t->stored = 1;
+}
+
+/* The tuple as kept: v itself, or packed into *one. */
+static const uint64_t *stored_key(const struct tuple_map *t,
+				  const uint64_t *v, uint64_t *one)
+{
+	if (!t->shift)
+		return v;
+	*one = 0;
+	for (size_t i = 0; i < t->width; i++) {
+		if (v[i] > t->max[i])
+			BUG("tuple word %zu is %" PRIu64 ", above its bound %"
+			    PRIu64, i, v[i], t->max[i]);
+		if (t->max[i])	/* (a word of no bits may sit at 64) */
+			*one |= v[i] << t->shift[i];
+	}
+	return one;
 }
 
 void tuple_map_release(struct tuple_map *t)
 {
+	free(t->shift);
+	free(t->max);
 	free(t->keys);
 	free(t->values);
 	free(t->slot);
@@ -28,7 +79,7 @@ void tuple_map_reserve(struct tuple_map *t, size_t n)
 
 	if (n > t->alloc) {
 		t->alloc = n;
-		t->keys = xrealloc(t->keys, n * t->width * sizeof(*t->keys));
+		t->keys = xrealloc(t->keys, n * t->stored * sizeof(*t->keys));
 		t->values = xrealloc(t->values, n * sizeof(*t->values));
 	}
 	while (cap < 2 * n)
@@ -50,7 +101,7 @@ static uint64_t tuple_hash(const uint64_t *v, size_t w)
 
 static const uint64_t *key_of(const struct tuple_map *t, size_t entry)
 {
-	return t->keys + entry * t->width;
+	return t->keys + entry * t->stored;
 }
 
 /* The table at cap slots (a power of two above 2n), every entry put
@@ -65,7 +116,7 @@ static void tuple_map_rehash(struct tuple_map *t, size_t cap)
 
 		if (!s->entry)
 			continue;
-		at = tuple_hash(key_of(t, s->entry - 1), t->width) &
+		at = tuple_hash(key_of(t, s->entry - 1), t->stored) &
 		     (cap - 1);
 		while (slot[at].entry)
 			at = (at + 1) & (cap - 1);
@@ -88,7 +139,7 @@ static size_t slot_of(const struct tuple_map *t, const uint64_t *v,
 
 		if (!s->entry || (s->hash == top &&
 				  !memcmp(key_of(t, s->entry - 1), v,
-					  t->width * sizeof(*v))))
+					  t->stored * sizeof(*v))))
 			return at;
 	}
 }
@@ -96,18 +147,23 @@ static size_t slot_of(const struct tuple_map *t, const uint64_t *v,
 size_t tuple_map_get(const struct tuple_map *t, const uint64_t *v)
 {
 	const struct tuple_slot *s;
+	uint64_t one;
 
 	if (!t->cap)
 		return SIZE_MAX;
-	s = &t->slot[slot_of(t, v, tuple_hash(v, t->width))];
+	v = stored_key(t, v, &one);
+	s = &t->slot[slot_of(t, v, tuple_hash(v, t->stored))];
 	return s->entry ? t->values[s->entry - 1] : SIZE_MAX;
 }
 
 size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
 {
-	uint64_t h = tuple_hash(v, t->width);
+	uint64_t one, h;
 	struct tuple_slot *s;
 	size_t need;
+
+	v = stored_key(t, v, &one);
+	h = tuple_hash(v, t->stored);
 
 	if (2 * (t->n + 1) > t->cap)
 		tuple_map_rehash(t, t->cap ? 2 * t->cap : 64);
@@ -119,11 +175,11 @@ size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
 	need = t->n + 1;
 	if (need > t->alloc) {
 		t->alloc = need < 64 ? 64 : 2 * need;
-		t->keys = xrealloc(t->keys, t->alloc * t->width *
+		t->keys = xrealloc(t->keys, t->alloc * t->stored *
 				   sizeof(*t->keys));
 		t->values = xrealloc(t->values, t->alloc * sizeof(*t->values));
 	}
-	memcpy(t->keys + t->n * t->width, v, t->width * sizeof(*v));
+	memcpy(t->keys + t->n * t->stored, v, t->stored * sizeof(*v));
 	t->values[t->n] = fresh;
 	s->hash = (uint32_t)(h >> 32);
 	s->entry = (uint32_t)++t->n;

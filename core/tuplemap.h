@@ -25,7 +25,12 @@ struct tuple_slot {
 
 struct tuple_map {
 	size_t width;		/* uint64_t per tuple */
-	uint64_t *keys;		/* n * width, in the order inserted */
+	/* tuple_map_bound(): the tuples kept as one word each, word i
+	 * shifted by shift[i] (NULL: kept as given) */
+	unsigned char *shift;
+	uint64_t *max;		/* the bound of each word */
+	size_t stored;		/* uint64_t per tuple kept: 1 or width */
+	uint64_t *keys;		/* n * stored, in the order inserted */
 	size_t *values;		/* n */
 	size_t n, alloc;
 	struct tuple_slot *slot;
@@ -34,6 +39,14 @@ struct tuple_map {
 
 void tuple_map_init(struct tuple_map *t, size_t width);
 void tuple_map_release(struct tuple_map *t);
+/*
+ * Before the first put: word i of every tuple is at most max[i] (codes
+ * of a few values, mostly).  When the bounds' bits add up to 64 or less
+ * the map keeps each tuple as one word: a million groups of five words
+ * were 40 MB of keys, and each probe compared 40 bytes.  A word above
+ * its bound later is a bug (the caller's), and is reported as one.
+ */
+void tuple_map_bound(struct tuple_map *t, const uint64_t *max);
 /* Room for n tuples at once: no table rebuilt, no tuple moved on the
  * way (room never written to costs no memory). */
 void tuple_map_reserve(struct tuple_map *t, size_t n);

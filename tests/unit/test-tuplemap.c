@@ -100,12 +100,51 @@ static void test_reserve(void **state)
 	tuple_map_release(&t);
 }
 
+/*
+ * Bounded words: kept as one word when the bounds' bits fit in 64 (a
+ * word with a bound of 0 too), found again the same; wider bounds keep
+ * the tuples as given; a word above its bound is a bug.
+ */
+static void test_bound_packs(void **state)
+{
+	struct tuple_map t, wide;
+	uint64_t max[4] = { 6, 1000, 0, 1 }, big[4] = { UINT64_MAX, 1, 1, 1 };
+	uint64_t v[4];
+
+	(void)state;
+	tuple_map_init(&t, 4);
+	tuple_map_bound(&t, max);
+	assert_int_equal(t.stored, 1);
+	for (uint64_t a = 0; a <= 6; a++)
+		for (uint64_t b = 0; b <= 1000; b += 7)
+			for (uint64_t d = 0; d <= 1; d++) {
+				v[0] = a, v[1] = b, v[2] = 0, v[3] = d;
+				tuple_map_put(&t, v, (size_t)(a * 10000 + b * 2 + d));
+			}
+	for (uint64_t a = 0; a <= 6; a++)
+		for (uint64_t b = 0; b <= 1000; b++)
+			for (uint64_t d = 0; d <= 1; d++) {
+				v[0] = a, v[1] = b, v[2] = 0, v[3] = d;
+				assert_int_equal(tuple_map_get(&t, v),
+						 b % 7 ? SIZE_MAX :
+						 a * 10000 + b * 2 + d);
+			}
+	tuple_map_init(&wide, 4);
+	tuple_map_bound(&wide, big);		/* 67 bits: as given */
+	assert_int_equal(wide.stored, 4);
+	assert_int_equal(tuple_map_put(&wide, big, 5), 5);
+	assert_int_equal(tuple_map_get(&wide, big), 5);
+	tuple_map_release(&wide);
+	tuple_map_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_get_many),
 		cmocka_unit_test(test_width_one),
 		cmocka_unit_test(test_reserve),
+		cmocka_unit_test(test_bound_packs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
