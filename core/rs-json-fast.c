@@ -199,31 +199,44 @@ static int label_seen(const struct cursor *c, const struct span *k)
 	return 0;
 }
 
-static int read_labels(struct cursor *c)
+/* An object: each member's key read here, its value by member(). */
+static int read_members(struct cursor *c,
+			int (*member)(struct cursor *, const struct span *,
+				      void *),
+			void *arg)
 {
-	struct fast_measurement *f = c->f;
-	struct span k, v;
+	struct span k;
 
 	if (!take(c, '{'))
 		return -1;
 	if (take(c, '}'))
 		return 0;
 	do {
-		if (read_string(c, &k) || !take(c, ':') ||
-		    read_string(c, &v) || label_seen(c, &k))
+		if (read_string(c, &k) || !take(c, ':') || member(c, &k, arg))
 			return -1;
-		if (c->nlabels == f->spans_alloc) {
-			f->spans_alloc = f->spans_alloc ? 2 * f->spans_alloc : 16;
-			f->key_span = xrealloc(f->key_span, f->spans_alloc *
-					       sizeof(*f->key_span));
-			f->value_span = xrealloc(f->value_span,
-						 f->spans_alloc *
-						 sizeof(*f->value_span));
-		}
-		f->key_span[c->nlabels] = k;
-		f->value_span[c->nlabels++] = v;
 	} while (take(c, ','));
 	return take(c, '}') ? 0 : -1;
+}
+
+/* A label: a string value, its key not seen before. */
+static int label_member(struct cursor *c, const struct span *k, void *arg)
+{
+	struct fast_measurement *f = c->f;
+	struct span v;
+
+	(void)arg;
+	if (read_string(c, &v) || label_seen(c, k))
+		return -1;
+	if (c->nlabels == f->spans_alloc) {
+		f->spans_alloc = f->spans_alloc ? 2 * f->spans_alloc : 16;
+		f->key_span = xrealloc(f->key_span, f->spans_alloc *
+				       sizeof(*f->key_span));
+		f->value_span = xrealloc(f->value_span, f->spans_alloc *
+					 sizeof(*f->value_span));
+	}
+	f->key_span[c->nlabels] = *k;
+	f->value_span[c->nlabels++] = v;
+	return 0;
 }
 
 enum field {
@@ -252,7 +265,7 @@ static int read_field(struct cursor *c, struct fast_measurement *f,
 	case F_VALUES:
 		return read_values(c, f);
 	case F_LABELS:
-		return read_labels(c);
+		return read_members(c, label_member, NULL);
 	case F_SOURCE:
 		f->has_source = 1;
 		return read_count(c, &f->source);
@@ -266,25 +279,16 @@ static int read_field(struct cursor *c, struct fast_measurement *f,
 	}
 }
 
-static int read_object(struct cursor *c, struct fast_measurement *f)
+/* A field of the measurement, each at most once (seen: a bit each). */
+static int field_member(struct cursor *c, const struct span *k, void *arg)
 {
-	unsigned seen = 0;
-	struct span k;
-	int field;
+	unsigned *seen = arg;
+	int field = field_of(k);
 
-	if (!take(c, '{'))
+	if (field < 0 || (*seen & (1u << field)))
 		return -1;
-	if (take(c, '}'))
-		return 0;
-	do {
-		if (read_string(c, &k) || !take(c, ':') ||
-		    (field = field_of(&k)) < 0 || (seen & (1u << field)))
-			return -1;
-		seen |= 1u << field;
-		if (read_field(c, f, field))
-			return -1;
-	} while (take(c, ','));
-	return take(c, '}') ? 0 : -1;
+	*seen |= 1u << field;
+	return read_field(c, c->f, field);
 }
 
 /* s copied to f->text at *at, NUL-terminated (NULL: none). */
@@ -341,11 +345,12 @@ int fast_measurement_read(struct fast_measurement *f, const char *buf,
 			  size_t len, size_t pos, size_t *end)
 {
 	struct cursor c = { .b = buf, .len = len, .pos = pos, .f = f };
+	unsigned seen = 0;
 
 	f->has_values = f->has_source = f->has_line = 0;
 	f->nvalues = f->nlabels = 0;
 	f->source = f->line = 0;
-	if (read_object(&c, f))
+	if (read_members(&c, field_member, &seen))
 		return -1;
 	copy_strings(&c, f);
 	*end = c.pos;
