@@ -87,6 +87,25 @@ const char *pool_strdup(struct pool *p, const char *s)
 	return pool_strndup(p, s, strlen(s));
 }
 
+void pool_adopt(struct pool *p, struct pool *from)
+{
+	struct pool_block *last;
+
+	if (!from->head)
+		return;
+	if (!p->head) {
+		*p = *from;
+		*from = (struct pool)POOL_INIT;
+		return;
+	}
+	for (last = from->head; last->next; last = last->next)
+		;
+	last->next = p->head->next;	/* behind the block p fills */
+	p->head->next = from->head;
+	p->used += from->used;
+	*from = (struct pool)POOL_INIT;
+}
+
 void pool_release(struct pool *p)
 {
 	struct pool_block *b = p->head;

@@ -394,7 +394,8 @@ static char *key_block_of(const struct measurement *m)
 
 void measurement_release(struct measurement *m)
 {
-	free(key_block_of(m));	/* the strings, perhaps the first values */
+	if (!m->pooled)
+		free(key_block_of(m));	/* strings, perhaps the first values */
 	if (m->alloc)
 		free(m->values);
 	free(m->hist.value);
@@ -417,6 +418,7 @@ void result_set_release(struct result_set *rs)
 	free(rs->sources);
 	free(rs->m);
 	free(rs->drops);
+	pool_release(&rs->pool);
 	result_set_init(rs);
 }
 
@@ -487,7 +489,7 @@ static void set_strings(struct measurement *m, const char *tool,
 	char **fields[5] = {
 		&m->tool, &m->op, &m->metric, &m->unit, &m->source_name
 	};
-	char *old = key_block_of(m), *kb, *p;
+	char *old = m->pooled ? NULL : key_block_of(m), *kb, *p;
 	size_t len[5], total = 0;
 	double *slot;
 
@@ -510,6 +512,7 @@ static void set_strings(struct measurement *m, const char *tool,
 		m->values = slot;
 	}
 	free(old);
+	m->pooled = 0;		/* all its own now */
 }
 
 void measurement_set_key(struct measurement *m, const char *tool,
@@ -533,6 +536,38 @@ struct measurement *result_set_add_from(struct result_set *rs,
 {
 	return result_set_add_values(rs, tool, op, metric, unit, source,
 				     source_name, line, NULL, 0);
+}
+
+struct measurement *result_set_add_pooled(struct result_set *rs,
+					  const char *key, size_t source,
+					  unsigned line, const double *values,
+					  size_t n)
+{
+	char **fields[5], *p = (char *)(uintptr_t)key;
+	struct measurement *m;
+
+	ALLOC_GROW(rs->m, rs->n + 1, rs->alloc);
+	m = &rs->m[rs->n++];
+	memset(m, 0, sizeof(*m));
+	fields[0] = &m->tool;
+	fields[1] = &m->op;
+	fields[2] = &m->metric;
+	fields[3] = &m->unit;
+	fields[4] = &m->source_name;
+	for (int i = 0; i < 5; i++) {
+		*fields[i] = p;
+		p += strlen(p) + 1;
+	}
+	if (n) {
+		m->values = pool_alloc(&rs->pool, n * sizeof(*values));
+		memcpy(m->values, values, n * sizeof(*values));
+	}
+	m->n = n;
+	m->source = source;
+	m->line = line;
+	m->pooled = 1;
+	labels_init(&m->labels);
+	return m;
 }
 
 struct measurement *result_set_add_values(struct result_set *rs,
@@ -717,6 +752,7 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 		dst->drops[dst->ndrops] = src->drops[i];
 		dst->drops[dst->ndrops++].source += base;
 	}
+	pool_adopt(&dst->pool, &src->pool);
 	free(src->sources);
 	free(src->m);
 	free(src->drops);

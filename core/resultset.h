@@ -15,6 +15,8 @@
 #ifndef STORAN_RESULTSET_H
 #define STORAN_RESULTSET_H
 
+#include "pool.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,13 +79,17 @@ struct measurement {
 	struct histogram hist;
 	struct labels labels;
 	char *source_name;	/* base name of the input, or its grep prefix */
-	/* Index into result_set.sources (inputs: fewer than 2^31), beside
+	/* Index into result_set.sources (inputs: fewer than 2^30), beside
 	 * the flag and the line in 8 bytes: a million loaded measurements
 	 * are 8 MB less. */
-	unsigned source : 31;
+	unsigned source : 30;
 	/* Its histogram was not kept, the output having no room for it
 	 * (ingest --format csv): repeated runs stay apart as with it. */
 	unsigned hist_dropped : 1;
+	/* Its strings (one block, shared with every measurement of the same
+	 * tool..source_name) and its first values live in its result set's
+	 * pool (result_set_add_pooled()): nothing of them is freed alone. */
+	unsigned pooled : 1;
 	unsigned line;		/* line the (first) value was read from */
 	/* Samples over time (fio's logs), or NULL: owned (core/series.h). */
 	struct series *series;
@@ -128,6 +134,8 @@ struct result_set {
 	 * are its (two inputs may both be run.txt). */
 	struct cache_drop *drops;
 	size_t ndrops, drops_alloc;
+	/* pooled measurements' strings and values (released with the set) */
+	struct pool pool;
 };
 
 void labels_init(struct labels *l);
@@ -201,6 +209,19 @@ struct measurement *result_set_add_from(struct result_set *rs,
 					const char *metric, const char *unit,
 					size_t source, const char *source_name,
 					unsigned line);
+/*
+ * A measurement whose strings are `key` -- tool, op, metric, unit and
+ * source_name one after the other, each with its NUL, made by the caller
+ * in rs->pool and shared by as many as have them -- and whose n values
+ * are copied into rs->pool: no allocation of its own.  (storan/1 read
+ * back: a million measurements were a million blocks of the same five
+ * strings.)  It changes as any other (its strings or values then move
+ * to blocks of its own).
+ */
+struct measurement *result_set_add_pooled(struct result_set *rs,
+					  const char *key, size_t source,
+					  unsigned line, const double *values,
+					  size_t n);
 /* result_set_add_from() with its n values at once (kept in the block of
  * its strings: one allocation, where a result set is read back). */
 struct measurement *result_set_add_values(struct result_set *rs,

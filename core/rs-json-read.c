@@ -55,6 +55,16 @@ struct reader {
 	double *vals;
 	size_t nvals, vals_alloc;
 	struct fast_measurement fast;	/* rs-json-fast.c's */
+	/* the key texts (tool..source_name, NULs between) of measurements
+	 * read by rs-json-fast.c, each once in the result set's pool */
+	struct hashmap64 key_index;	/* hash64() of a text -> 1 + index */
+	struct pooled_key {
+		const char *text;
+		size_t len;
+	} *keys;
+	size_t nkeys, keys_alloc;
+	size_t last;			/* 1 + the last one's index, or 0 */
+	struct strbuf joined;
 };
 
 /* The line of token tok (of the measurement when JSCAN_NONE). */
@@ -582,6 +592,45 @@ static int read_measurement(struct reader *r, size_t o,
 	return 0;
 }
 
+/* Does interned key k hold the text just joined? */
+static int same_key(const struct reader *r, size_t k)
+{
+	return r->keys[k].len == r->joined.len &&
+	       !memcmp(r->keys[k].text, r->joined.buf, r->joined.len);
+}
+
+/*
+ * The five strings s as one text in rs's pool, the same text for every
+ * measurement that has them (the last one's, mostly).  Two texts with one
+ * hash: the second is kept on its own.
+ */
+static const char *intern_key(struct reader *r, struct result_set *rs,
+			      const char *const *s)
+{
+	struct pooled_key *k;
+	uint32_t *slot;
+	int created;
+
+	strbuf_reset(&r->joined);
+	for (int i = 0; i < 5; i++)
+		strbuf_add(&r->joined, s[i], strlen(s[i]) + 1);
+	if (r->last && same_key(r, r->last - 1))
+		return r->keys[r->last - 1].text;
+	slot = hashmap64_put(&r->key_index,
+			     hash64(HASH64_INIT, r->joined.buf, r->joined.len),
+			     (uint32_t)(r->nkeys + 1), &created);
+	if (!created && same_key(r, *slot - 1)) {
+		r->last = *slot;
+		return r->keys[r->last - 1].text;
+	}
+	ALLOC_GROW(r->keys, r->nkeys + 1, r->keys_alloc);
+	k = &r->keys[r->nkeys++];
+	k->len = r->joined.len;
+	k->text = memcpy(pool_alloc(&rs->pool, k->len), r->joined.buf, k->len);
+	r->last = created ? *slot : 0;
+	return k->text;
+}
+
 /*
  * The measurement at pos read by rs-json-fast.c: 0 and *end past it, or
  * 1 when that path declines it or finds anything wrong (a check below
@@ -614,11 +663,10 @@ static int read_measurement_fast(struct reader *r, size_t pos,
 		if (r->sources_later && f->source >= r->sources_wanted)
 			r->sources_wanted = f->source + 1;
 	}
-	m = result_set_add_values(rs, s[FAST_TOOL], s[FAST_OP], s[FAST_METRIC],
-				  s[FAST_UNIT], base + f->source,
-				  s[FAST_SOURCE_NAME] ? s[FAST_SOURCE_NAME] :
-				  rs->nsources > base ?
-				  rs->sources[base + f->source].name : "",
+	if (!s[FAST_SOURCE_NAME])	/* its source's, or none */
+		s[FAST_SOURCE_NAME] = rs->nsources > base ?
+				      rs->sources[base + f->source].name : "";
+	m = result_set_add_pooled(rs, intern_key(r, rs, s), base + f->source,
 				  (unsigned)f->line, f->values, f->nvalues);
 	take_labels(r, m, f->labels, f->nlabels);
 	return 0;
@@ -815,6 +863,8 @@ static struct reader *reader_new(const char *name, const char *text,
 	r->err = err;
 	r->js = xmalloc(sizeof(*r->js));
 	hashmap64_init(&r->set_index);
+	hashmap64_init(&r->key_index);
+	strbuf_init(&r->joined);
 	jscan_init(r->js, buf, len);
 	r->js->copy_strings = copy_strings;
 	return r;
@@ -824,6 +874,9 @@ static void reader_free(struct reader *r)
 {
 	labels_release(&r->prev);
 	fast_measurement_release(&r->fast);
+	hashmap64_release(&r->key_index);
+	free(r->keys);
+	strbuf_release(&r->joined);
 	for (size_t i = 0; i < r->nsets; i++)
 		labels_release(&r->sets[i]);
 	free(r->sets);

@@ -91,12 +91,47 @@ static void test_alloc_aligned(void **state)
 	pool_release(&p);
 }
 
+/* Adopted blocks live as long as the adopting pool: both pools' strings
+ * read back after the adopted one is gone; adopting into or from an
+ * empty pool works too. */
+static void test_adopt(void **state)
+{
+	struct pool a = POOL_INIT, b = POOL_INIT, empty = POOL_INIT;
+	const char *sa[3000], *sb[3000];
+	char buf[32];
+
+	(void)state;
+	for (int i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "a%d", i);
+		sa[i] = pool_strdup(&a, buf);
+		snprintf(buf, sizeof(buf), "b%d", i);
+		sb[i] = pool_strdup(&b, buf);
+	}
+	pool_adopt(&a, &b);
+	assert_null(b.head);
+	pool_release(&b);			/* (nothing left in it) */
+	pool_adopt(&a, &empty);
+	sa[0] = pool_strdup(&a, "after");	/* a still fills its block */
+	for (int i = 1; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "a%d", i);
+		assert_string_equal(sa[i], buf);
+		snprintf(buf, sizeof(buf), "b%d", i);
+		assert_string_equal(sb[i], buf);
+	}
+	assert_string_equal(sa[0], "after");
+	pool_adopt(&empty, &a);			/* into an empty one */
+	assert_null(a.head);
+	assert_string_equal(sb[2999], "b2999");
+	pool_release(&empty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings_survive),
 		cmocka_unit_test(test_addn_and_empty),
 		cmocka_unit_test(test_alloc_aligned),
+		cmocka_unit_test(test_adopt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

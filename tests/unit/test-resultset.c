@@ -892,6 +892,65 @@ static void test_json_shares_long_labels(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Pooled measurements (storan/1 read back by rs-json-fast.c) share one
+ * key text and keep their values in the set's pool; changed, they move
+ * to blocks of their own; appended to another set, their pool goes
+ * with them; ASan sees every free.
+ */
+static void test_pooled(void **state)
+{
+	static const char doc[] =
+		"{\"schema\": \"storan/1\", \"measurements\": [\n"
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"bw\", "
+		"\"unit\": \"B/s\", \"values\": [1, 2, 3], \"source\": 0, \"source_name\": \"a.txt\"},\n"
+		"{\"tool\": \"fio\", \"op\": \"read\", \"metric\": \"bw\", "
+		"\"unit\": \"B/s\", \"values\": [4], \"source\": 0, \"source_name\": \"a.txt\"},\n"
+		"{\"tool\": \"fio\", \"op\": \"write\", \"metric\": \"bw\", "
+		"\"unit\": \"B/s\", \"values\": [5], \"source\": 0, \"source_name\": \"a.txt\"}],\n"
+		"\"sources\": [{\"path\": \"d/a.txt\", \"name\": \"a.txt\", "
+		"\"format\": \"fio\", \"tool_version\": null, \"sha256\": null}]}\n";
+	struct result_set rs, all;
+	struct strbuf err = STRBUF_INIT;
+	struct measurement *m;
+
+	(void)state;
+	result_set_init(&rs);
+	result_set_init(&all);
+	assert_int_equal(rs_json_read("t.json", doc, strlen(doc), &rs, &err), 0);
+	assert_int_equal(rs.n, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_true(rs.m[i].pooled);
+	assert_ptr_equal(rs.m[0].tool, rs.m[1].tool);	/* one text */
+	assert_ptr_not_equal(rs.m[0].tool, rs.m[2].tool);
+	assert_string_equal(rs.m[2].op, "write");
+	assert_string_equal(rs.m[1].source_name, "a.txt");
+	assert_true(measurement_same_key(&rs.m[0], &rs.m[1]));
+	assert_int_equal(measurement_key_hash(&rs.m[0]),
+			 measurement_key_hash(&rs.m[1]));
+	/* a value more: out of the pool; a new source name: its own block */
+	measurement_add_value(&rs.m[1], 6);
+	assert_int_equal(rs.m[1].n, 2);
+	assert_true(rs.m[1].values[0] > 3.99 && rs.m[1].values[1] > 5.99);
+	measurement_set_source(&rs.m[2], 0, "b.txt", 9);
+	assert_false(rs.m[2].pooled);
+	assert_string_equal(rs.m[2].op, "write");
+	assert_string_equal(rs.m[2].source_name, "b.txt");
+	assert_true(rs.m[2].values[0] > 4.99);
+	/* into a set that has measurements of its own: the pool goes too */
+	m = result_set_add(&all, "dd", "write", "bw", "B/s");
+	measurement_add_value(m, 7);
+	result_set_append(&all, &rs);
+	assert_int_equal(all.n, 4);
+	assert_string_equal(all.m[1].tool, "fio");
+	assert_true(all.m[3].values[0] > 4.99);
+	result_set_release(&rs);
+	assert_string_equal(all.m[2].metric, "bw");	/* still there */
+	assert_true(all.m[1].values[2] > 2.99);
+	result_set_release(&all);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -907,6 +966,7 @@ int main(void)
 		cmocka_unit_test(test_histogram_values_memo),
 		cmocka_unit_test(test_measurement_block),
 		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_pooled),
 		cmocka_unit_test(test_append_cache_drops),
 		cmocka_unit_test(test_json_shares_labels),
 		cmocka_unit_test(test_json_shares_labels_again),
