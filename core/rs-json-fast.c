@@ -225,7 +225,10 @@ static int label_member(struct cursor *c, const struct span *k, void *arg)
 	struct span v;
 
 	(void)arg;
-	if (read_string(c, &v) || label_seen(c, k))
+	/* more than a set holds: the general reader says so (and a million
+	 * labels were a trillion comparisons in label_seen()) */
+	if (c->nlabels >= LABELS_INPUT_MAX || read_string(c, &v) ||
+	    label_seen(c, k))
 		return -1;
 	if (c->nlabels == f->spans_alloc) {
 		f->spans_alloc = f->spans_alloc ? 2 * f->spans_alloc : 16;

@@ -105,6 +105,32 @@ static void test_declines(void **state)
 	fast_measurement_release(&f);
 }
 
+/* A set's most labels are taken; one more is declined as soon as it is
+ * met (tests/cli/labels-many.sh: a million timed out, each label
+ * compared with every one before it). */
+static void test_labels_limit(void **state)
+{
+	struct fast_measurement f;
+	struct strbuf doc = STRBUF_INIT;
+	size_t end;
+
+	(void)state;
+	fast_measurement_init(&f);
+	strbuf_adds(&doc, "{\"labels\": {");
+	for (int i = 0; i < LABELS_INPUT_MAX; i++)
+		strbuf_addf(&doc, "%s\"k%d\": \"v\"", i ? ", " : "", i);
+	strbuf_adds(&doc, "}}");
+	assert_int_equal(fast_measurement_read(&f, doc.buf, doc.len, 0, &end),
+			 0);
+	assert_int_equal(f.nlabels, LABELS_INPUT_MAX);
+	strbuf_truncate(&doc, doc.len - 2);
+	strbuf_adds(&doc, ", \"one\": \"more\"}}");
+	assert_int_equal(fast_measurement_read(&f, doc.buf, doc.len, 0, &end),
+			 -1);
+	strbuf_release(&doc);
+	fast_measurement_release(&f);
+}
+
 /* The document read with json-scan alone (fast 0) or not: the set
  * written back, or the error. */
 static char *read_back(const char *doc, int fast)
@@ -180,6 +206,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_takes_storans_own),
 		cmocka_unit_test(test_declines),
+		cmocka_unit_test(test_labels_limit),
 		cmocka_unit_test(test_same_as_json_scan),
 	};
 
