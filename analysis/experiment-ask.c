@@ -465,8 +465,7 @@ size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 	match_bounds(ex, base, nb, t);
 	tuple_map_bound(&within, t);
 	tuple_map_bound(&splits, t);
-	t[3 + nb] = 0;	/* classes: no side there */
-	for (size_t j = 0; j < np; j++)
+	for (size_t j = 0; j < np; j++)	/* classes: provenance, no side */
 		t[3 + nb + j] = ex->keys[prov[j]].nvalues;
 	t[3 + nb + np] = 1;
 	tuple_map_bound(&classes, t);
