@@ -440,25 +440,54 @@ static void text_number(struct fmt_table *t, size_t r, int col, double v,
 		fmt_table_set_number(t, r, (size_t)col, v, text);
 }
 
+/*
+ * The labels cell of the rows that share a label set (a fio job's
+ * metrics: compare_sides() gives them one) is written once.
+ */
+struct labels_cell {
+	const struct label *v;
+	size_t n;
+	const char *kept;	/* NULL: none yet */
+};
+
+static void labels_cell(struct fmt_table *t, const struct text_plan *pl,
+			size_t r, int col, const struct compare_row *row,
+			struct labels_cell *memo)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (col < 0)
+		return;
+	if (!memo->kept || memo->v != row->labels.v ||
+	    memo->n != row->labels.n) {
+		for (size_t k = 0; k < pl->nkeys; k++) {
+			const char *v = labels_get(&row->labels, pl->keys[k]);
+
+			strbuf_addf(&sb, "%s%s=", sb.len ? " " : "",
+				    pl->keys[k]);
+			if (v)
+				label_value(&sb, pl->keys[k], v);
+			else
+				strbuf_adds(&sb, "-");
+		}
+		memo->kept = fmt_table_keep(t, sb.buf ? sb.buf : "");
+		memo->v = row->labels.v;
+		memo->n = row->labels.n;
+	}
+	fmt_table_set_kept(t, r, (size_t)col, memo->kept);
+	strbuf_release(&sb);
+}
+
 static void add_text_row(struct fmt_table *t, const struct text_plan *pl,
-			 const int *col, const struct compare_row *row)
+			 const int *col, const struct compare_row *row,
+			 struct labels_cell *memo)
 {
 	size_t r = fmt_table_add_row(t);
-	struct strbuf sb = STRBUF_INIT;
 	char buf[64];
 
 	text_cell(t, r, col[TC_TOOL], row->tool);
 	text_cell(t, r, col[TC_OP], row->op);
-	for (size_t k = 0; k < pl->nkeys; k++) {
-		const char *v = labels_get(&row->labels, pl->keys[k]);
-
-		strbuf_addf(&sb, "%s%s=", sb.len ? " " : "", pl->keys[k]);
-		if (v)
-			label_value(&sb, pl->keys[k], v);
-		else
-			strbuf_adds(&sb, "-");
-	}
-	text_cell(t, r, col[TC_LABELS], sb.buf ? sb.buf : "");
+	labels_cell(t, pl, r, col[TC_LABELS], row, memo);
 	text_cell(t, r, col[TC_METRIC], row->metric);
 	text_number(t, r, col[TC_NA], (double)row->a.n, NULL);
 	verdict_mean_text(row, row->a.mean, buf, sizeof(buf));
@@ -477,7 +506,6 @@ static void add_text_row(struct fmt_table *t, const struct text_plan *pl,
 	text_cell(t, r, col[TC_VERDICT], buf);
 	fmt_table_set_style(t, r, (size_t)col[TC_VERDICT],
 			    verdict_style(row->verdict));
-	strbuf_release(&sb);
 }
 
 /* One candidate's table: text (the plan above) or Markdown (every
@@ -490,6 +518,7 @@ static void readable_table(enum fmt_kind kind,
 	struct text_plan pl;
 	int col[TC_COUNT];
 	struct strbuf head = STRBUF_INIT;
+	struct labels_cell memo = { NULL, 0, NULL };
 
 	if (kind != FMT_TEXT) {
 		fmt_table_init(t, title);
@@ -509,7 +538,7 @@ static void readable_table(enum fmt_kind kind,
 	text_columns(&pl, t, col);
 	fmt_table_reserve_rows(t, res->nrows);
 	for (size_t r = 0; r < res->nrows; r++) {
-		add_text_row(t, &pl, col, &res->rows[r]);
+		add_text_row(t, &pl, col, &res->rows[r], &memo);
 		if (fn)
 			mark_row(t, r, &res->rows[r], fn, set_b,
 				 (size_t)col[TC_A], (size_t)col[TC_B]);
