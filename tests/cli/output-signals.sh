@@ -64,13 +64,21 @@ rm in.fifo
 } > big.json
 $DFL "$STORAN" report big.json -o rep 2>/dev/null &
 pid=$!
-if wait_for "rep.tmp-*/charts/*"; then
+# The signal lands while the report's files are written (its temporary
+# directory is made then), or just after they took its name: then the
+# report is there whole, its manifest holding for every file.  Never a
+# part of one, never the temporary directory.
+if wait_for "rep.tmp-*"; then
 	kill -s INT "$pid"
 	wait "$pid"
 	rc=$?
-	[ "$rc" -ne 0 ] || fail "report: exit 0 after SIGINT"
 	compgen -G "rep.tmp-*" >/dev/null && fail "report: left $(ls)"
-	[ ! -e rep ] || fail "report: a partial report directory"
+	if [ -e rep ]; then
+		(cd rep && sha256sum --quiet -c storan-manifest.sha256) \
+			>/dev/null 2>&1 || fail "report: a partial report directory"
+	else
+		[ "$rc" -ne 0 ] || fail "report: exit 0 and no report"
+	fi
 else
 	wait "$pid"
 	echo "note: the report was done before it could be interrupted"
