@@ -68,16 +68,11 @@ static int read_string(struct cursor *c, struct span *s)
 	return 0;
 }
 
-static int is_digit(char ch)
-{
-	return ch >= '0' && ch <= '9';
-}
-
 static size_t digits_at(const struct cursor *c, size_t p)
 {
 	size_t from = p;
 
-	while (p < c->len && is_digit(c->b[p]))
+	while (p < c->len && is_ascii_digit(c->b[p]))
 		p++;
 	return p - from;
 }
