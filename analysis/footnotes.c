@@ -117,27 +117,64 @@ int footnotes_check(struct footnotes *fn, const struct result_set *rs,
 	return 0;
 }
 
+/* p and the nchain - 1 checks after it, one after the other. */
 static void *pending_check(void *arg)
 {
 	struct footnotes_pending *p = arg;
 
-	p->failed = check_run(p->rs, p->opt, &p->list, &p->err) != 0;
+	for (size_t i = 0; i < p->nchain; i++)
+		p[i].failed = check_run(p[i].rs, p[i].opt, &p[i].list,
+					&p[i].err) != 0;
 	return NULL;
+}
+
+static void pending_init(struct footnotes_pending *p,
+			 const struct result_set *rs,
+			 const struct check_options *opt)
+{
+	memset(p, 0, sizeof(*p));
+	p->rs = rs;
+	p->opt = opt;
+	p->nchain = 1;
+	check_list_init(&p->list);
+	strbuf_init(&p->err);
+}
+
+/* Runs the chain that starts at p on a thread, or here. */
+static void pending_start(struct footnotes_pending *p, size_t nchain)
+{
+	p->nchain = nchain;
+	p->threaded = cpus_pool_threads(2) > 1 &&
+		      !pthread_create(&p->thread, NULL, pending_check, p);
+	if (!p->threaded)
+		pending_check(p);
 }
 
 void footnotes_check_start(struct footnotes_pending *p,
 			   const struct result_set *rs,
 			   const struct check_options *opt)
 {
-	memset(p, 0, sizeof(*p));
-	p->rs = rs;
-	p->opt = opt;
-	check_list_init(&p->list);
-	strbuf_init(&p->err);
-	p->threaded = cpus_pool_threads(2) > 1 &&
-		      !pthread_create(&p->thread, NULL, pending_check, p);
-	if (!p->threaded)
-		pending_check(p);
+	pending_init(p, rs, opt);
+	pending_start(p, 1);
+}
+
+void footnotes_checks_start(struct footnotes_pending *p,
+			    const struct result_set *sets, size_t n,
+			    const struct check_options *opt)
+{
+	long cpus = storan_cpus();
+	size_t threads = cpus > 1 ? (size_t)(cpus - 1) : 1, from = 0;
+
+	if (threads > n)
+		threads = n;
+	for (size_t i = 0; i < n; i++)
+		pending_init(&p[i], &sets[i], opt);
+	for (size_t t = 0; t < threads; t++) {
+		size_t to = n * (t + 1) / threads;
+
+		pending_start(&p[from], to - from);
+		from = to;
+	}
 }
 
 int footnotes_check_finish(struct footnotes *fn, struct footnotes_pending *p,
@@ -147,6 +184,7 @@ int footnotes_check_finish(struct footnotes *fn, struct footnotes_pending *p,
 
 	if (p->threaded)
 		pthread_join(p->thread, NULL);
+	p->threaded = 0;	/* (a chain's later checks: joined with it) */
 	if (p->failed) {
 		strbuf_adds(err, strbuf_str(&p->err));
 		check_list_release(&p->list);

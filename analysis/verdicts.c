@@ -3,6 +3,7 @@
 #include "verdicts.h"
 #include "../core/human.h"
 #include "../core/keymap.h"
+#include "../core/numfmt.h"
 #include "../core/units.h"
 #include "../core/xalloc.h"
 
@@ -311,6 +312,21 @@ size_t verdicts_pick(const struct compare_result *r, int headline_only,
 	return n;
 }
 
+/* "a b" into buf, cut to size as snprintf would (a million rows'
+ * figures went through printf's format parser). */
+static void join_words(char *buf, size_t size, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la + 1 + lb < size) {
+		memcpy(buf, a, la);
+		buf[la] = ' ';
+		memcpy(buf + la + 1, b, lb + 1);
+	} else {
+		snprintf(buf, size, "%s %s", a, b);
+	}
+}
+
 void verdict_mean_text(const struct compare_row *row, double v, char *buf,
 		       size_t size)
 {
@@ -320,7 +336,7 @@ void verdict_mean_text(const struct compare_row *row, double v, char *buf,
 	display_unit_auto(row->unit, fmin(fabs(row->a.mean),
 					  fabs(row->b.mean)), 0, &u);
 	human_format(v, &u, num, sizeof(num));
-	snprintf(buf, size, "%s %s", num, u.name);
+	join_words(buf, size, num, u.name);
 }
 
 /* "148 MB/s (n=3)": a side's mean, and its runs. */
@@ -338,14 +354,18 @@ void verdict_figure_text(const struct compare_row *row,
 {
 	switch (f) {
 	case VF_RATIO:
-		snprintf(buf, size, "%.3f", row->ratio);
+		format_fixed(buf, size, row->ratio, 3, 0);
 		break;
 	case VF_CHANGE:
-		snprintf(buf, size, "%+.1f%%", row->change_pct);
+		if ((size_t)format_fixed(buf, size, row->change_pct, 1, 1) + 1 <
+		    size)
+			strcat(buf, "%");
 		break;
 	case VF_P:
-		snprintf(buf, size, row->p < 0.001 ? "<0.001" : "%.3f",
-			 row->p);
+		if (row->p < 0.001)
+			snprintf(buf, size, "<0.001");
+		else
+			format_fixed(buf, size, row->p, 3, 0);
 		break;
 	case VF_VERDICT:
 		snprintf(buf, size, "%s%s", verdict_name(row->verdict),

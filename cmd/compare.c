@@ -393,17 +393,16 @@ static size_t terminal_width(void)
  * in the candidate's run.txt, and compare called it an improvement.)
  */
 /*
- * Every input checked, each on a thread of its own beside the
- * comparison (all of them only read the sets): start_checks() before,
- * finish_checks() after; footnote set i is input i's.
+ * Every input checked on the CPUs the comparison leaves spare (all of
+ * them only read the sets): start_checks() before, finish_checks()
+ * after; footnote set i is input i's.
  */
 static struct footnotes_pending *start_checks(struct compare_args *a,
 					      struct result_set *sets, int n)
 {
 	struct footnotes_pending *p = xcalloc((size_t)n, sizeof(*p));
 
-	for (int i = 0; i < n; i++)
-		footnotes_check_start(&p[i], &sets[i], &a->fa.check);
+	footnotes_checks_start(p, sets, (size_t)n, &a->fa.check);
 	return p;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Display units; see human.h. */
 #include "human.h"
+#include "numfmt.h"
 #include "numscan.h"
 #include "units.h"
 
@@ -122,6 +123,15 @@ char *human_format(double v, const struct display_unit *u, char *buf,
 	return buf;
 }
 
+/* (format_g() writes NUMFMT_MAX bytes at most: cut to size) */
+static void put_g3(double x, char *buf, size_t size)
+{
+	char g[NUMFMT_MAX];
+
+	format_g(g, x, 3);
+	snprintf(buf, size, "%s", g);
+}
+
 char *human_sig(double x, char *buf, size_t size)
 {
 	double a = fabs(x);
@@ -129,13 +139,13 @@ char *human_sig(double x, char *buf, size_t size)
 	if (isnan(x))
 		snprintf(buf, size, "-");
 	else if (a >= 100 || !(a > 0))
-		snprintf(buf, size, "%.0f", x);
+		format_fixed(buf, size, x, 0, 0);
 	else if (a >= 10)
-		snprintf(buf, size, "%.1f", x);
+		format_fixed(buf, size, x, 1, 0);
 	else if (a >= 1)
-		snprintf(buf, size, "%.2f", x);
+		format_fixed(buf, size, x, 2, 0);
 	else
-		snprintf(buf, size, "%.3g", x);
+		put_g3(x, buf, size);
 	return buf;
 }
 

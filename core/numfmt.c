@@ -19,6 +19,7 @@
  */
 #include "numfmt.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -220,4 +221,47 @@ size_t format_g(char *buf, double v, int precision)
 	}
 	*o = '\0';
 	return (size_t)(o - buf);
+}
+
+/*
+ * "%.Df": the integer nearest to |v| * 10^D, ties to even, is what
+ * exact_scaled() computes; its digits, the point before the last D.
+ * What does not fit 64 bits (|v| of 10^19 / 10^D and more), subnormals
+ * and non-finite values go to snprintf.
+ */
+int format_fixed(char *buf, size_t size, double v, int decimals, int plus)
+{
+	char digits[24], out[NUMFMT_MAX + 8], *o = out;
+	double a = fabs(v);
+	unsigned long long m = 0;
+	int n;
+
+	if (decimals < 0 || decimals > 17 || !isfinite(v) ||
+	    (a > 0 && a < DBL_MIN) ||
+	    (a > 0 && exact_scaled(a, decimals, &m)))
+		return snprintf(buf, size, plus ? "%+.*f" : "%.*f", decimals,
+				v);
+	for (n = 1; n < 20 && m >= pow10_u64[n]; n++)
+		;
+	if (n < decimals + 1)
+		n = decimals + 1;	/* "0.001": the zeros before */
+	put_digits(digits, n, m);
+	if (signbit(v))
+		*o++ = '-';
+	else if (plus)
+		*o++ = '+';
+	memcpy(o, digits, (size_t)(n - decimals));
+	o += n - decimals;
+	if (decimals) {
+		*o++ = '.';
+		memcpy(o, digits + n - decimals, (size_t)decimals);
+		o += decimals;
+	}
+	*o = '\0';
+	if (size)
+		memcpy(buf, out, (size_t)(o - out) + 1 <= size ?
+		       (size_t)(o - out) + 1 : size);
+	if (size && (size_t)(o - out) >= size)
+		buf[size - 1] = '\0';
+	return (int)(o - out);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * format_g() against snprintf("%.*g"): the same text, byte for byte, on
+ * format_g() against snprintf("%.*g"), format_fixed() against "%.*f":
+ * the same text, byte for byte, on
  * chosen hard cases and on millions of values of every magnitude and of
  * the shapes storan prints (decimal fractions, ns -> s, KiB -> B).
  */
@@ -63,6 +64,53 @@ static void test_hard_cases(void **state)
 	check_one(-0.0, 15);
 }
 
+/* format_fixed() against snprintf("%.*f") and "%+.*f", truncation too. */
+static void check_fixed(double v, int d)
+{
+	char want[400], got[400], small[8], small_want[8];
+
+	for (int plus = 0; plus <= 1; plus++) {
+		int wn = snprintf(want, sizeof(want), plus ? "%+.*f" : "%.*f",
+				  d, v);
+		int n = format_fixed(got, sizeof(got), v, d, plus);
+
+		if (strcmp(want, got) || n != wn)
+			fail_msg("%%%s.%df of %a: printf '%s' (%d), "
+				 "format_fixed '%s' (%d)", plus ? "+" : "", d,
+				 v, want, wn, got, n);
+		snprintf(small_want, sizeof(small_want),
+			 plus ? "%+.*f" : "%.*f", d, v);
+		if (format_fixed(small, sizeof(small), v, d, plus) != wn ||
+		    strcmp(small, small_want))
+			fail_msg("%%.%df of %a cut to 8 bytes: printf '%s', "
+				 "format_fixed '%s'", d, v, small_want, small);
+	}
+}
+
+static void check_fixed_all(double v)
+{
+	for (int d = 0; d <= 17; d += d < 4 ? 1 : 6) {
+		check_fixed(v, d);
+		check_fixed(-v, d);
+	}
+}
+
+static void test_fixed_hard_cases(void **state)
+{
+	static const double cases[] = {
+		0.0, 0.5, 1.5, 2.5, 0.05, 0.15, 0.25, 0.0005, 0.0015, 0.0025,
+		1.005, 2.675, 0.125, 0.375, 99.95, 999.9995, 1e-4, 4e-4,
+		5e-4, 6e-4, 0.9995, 9.9995, 123.4567, 1e15, 1e16, 1e18, 1e19,
+		1.8446744073709552e19, 1e20, 1e300, 5e-324, 2.2250738585072014e-308,
+		1.7976931348623157e308, 9007199254740993.0, 0.1, 0.3,
+		NAN, INFINITY,
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		check_fixed_all(cases[i]);
+}
+
 /* xorshift64*: the same values on every run. */
 static uint64_t next(uint64_t *s)
 {
@@ -107,12 +155,35 @@ static void test_decimal_shapes(void **state)
 	}
 }
 
+/* Fixed-point figures of every size: ratios, percentages, p values,
+ * random bits, and exact ties at each number of decimals. */
+static void test_fixed_shapes(void **state)
+{
+	uint64_t s = 7316427712738218839ULL;
+
+	(void)state;
+	for (int i = 0; i < 100000; i++) {
+		uint64_t r = next(&s), bits = next(&s);
+		int d = (int)(r % 5), exp10 = (int)(r >> 8) % 36 - 18;
+		double mant = (double)(next(&s) % 1000000000000ULL) / 1e12;
+		double v, tie = (double)(r % 100000) + 0.5;
+
+		check_fixed_all(mant * pow(10, exp10));
+		check_fixed(tie / pow(10, d), d);
+		check_fixed(-tie / pow(10, d), d);
+		memcpy(&v, &bits, sizeof(v));
+		check_fixed(v, d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hard_cases),
 		cmocka_unit_test(test_random_bits),
 		cmocka_unit_test(test_decimal_shapes),
+		cmocka_unit_test(test_fixed_hard_cases),
+		cmocka_unit_test(test_fixed_shapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
