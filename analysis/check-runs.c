@@ -291,7 +291,8 @@ static int by_text_position(const void *a, const void *b, void *arg)
  */
 void check_repetitions(struct check_ctx *c)
 {
-	struct experiment_options eo = { .take = spread_taken };
+	struct experiment_options eo = { .take = spread_taken,
+					 .groups_only = 1 };
 	size_t n = c->rs->n ? c->rs->n : 1;
 	size_t *pos = xmalloc(n * sizeof(*pos)), *first, *members, *mi;
 	struct strbuf err = STRBUF_INIT;

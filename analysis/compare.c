@@ -511,8 +511,8 @@ static void fill_rows(struct compare_result *r, const struct experiment *ex,
 		row = new_row(r, &memo, ex, k,
 			      first_of(ex, k->group[0])->metric);
 		copy_members(r, row, ex, k);
-		row->a = ex->groups[k->group[0]].st;
-		row->b = ex->groups[k->group[1]].st;
+		row->a = *ex->groups[k->group[0]].st;
+		row->b = *ex->groups[k->group[1]].st;
 		change_of(row);
 		run_test(row, ex, k, opt->test);
 		decide(row, opt);

@@ -34,6 +34,7 @@ struct ex_private {
 	size_t *trim_head, *trim_tail;
 	int *trimmed;
 	size_t *members;		/* every group's members, end to end */
+	struct stats *stats;		/* every group's statistics */
 };
 
 /* A measurement the options select (--where, take). */

@@ -1036,6 +1036,7 @@ static void make_groups(struct experiment *ex)
 			ALLOC_GROW(ex->groups, ex->ngroups + 1,
 				   ex->groups_alloc);
 			memset(&ex->groups[g], 0, sizeof(ex->groups[g]));
+			ex->groups[g].summary = EX_EMPTY;
 			ex->groups[g].side = e->side;
 			ex->groups[g].first = i;
 			ex->ngroups++;
@@ -1051,11 +1052,10 @@ static void make_groups(struct experiment *ex)
 }
 
 /* Every group's members in one array (a group's own malloc was a
- * million mallocs for a million groups), and its statistics. */
+ * million mallocs for a million groups). */
 static void fill_groups(struct experiment *ex)
 {
 	size_t *at = xcalloc(ex->ngroups + 1, sizeof(*at)), next = 0;
-	struct stats_acc acc;
 
 	ex->priv->members = xmalloc((ex->n + 1) * sizeof(size_t));
 	for (size_t g = 0; g < ex->ngroups; g++) {
@@ -1067,25 +1067,36 @@ static void fill_groups(struct experiment *ex)
 
 		ex->groups[g].members[at[g]++] = i;
 	}
+	free(at);
+}
+
+/* Every group's statistics, and the summary they allow. */
+static void group_stats(struct experiment *ex)
+{
+	struct stats *all = xmalloc((ex->ngroups + 1) * sizeof(*all));
+	struct stats_acc acc;
+
+	ex->priv->stats = all;
 	stats_acc_init(&acc);
 	for (size_t g = 0; g < ex->ngroups; g++) {
 		struct ex_group *gr = &ex->groups[g];
+		struct stats *st = &all[g];
 
 		stats_acc_reset(&acc);
 		for (size_t j = 0; j < gr->nmembers; j++)
 			stats_acc_add_measurement(&acc, ex->m[gr->members[j]].m);
-		stats_compute(&acc, &gr->st);
-		gr->summary = ex_summary_for(gr->st.n);
+		stats_compute(&acc, st);
+		gr->st = st;
+		gr->summary = ex_summary_for(st->n);
 		/* a printed summary of n runs without its spread or its
 		 * extremes: the mean alone */
-		if (gr->summary == EX_INTERVAL && isnan(gr->st.ci_low))
+		if (gr->summary == EX_INTERVAL && isnan(st->ci_low))
 			gr->summary = EX_SINGLE;
 		if (gr->summary == EX_BOTH &&
-		    (isnan(gr->st.min) || isnan(gr->st.max)))
+		    (isnan(st->min) || isnan(st->max)))
 			gr->summary = EX_SINGLE;
 	}
 	stats_acc_release(&acc);
-	free(at);
 }
 
 /* ---- building ---------------------------------------------------------- */
@@ -1158,6 +1169,8 @@ int experiment_build(struct experiment *ex, const struct result_set *sets,
 		tell_sides_apart(ex, sets, nsets, opt->set_names);
 	make_groups(ex);
 	fill_groups(ex);
+	if (!opt->groups_only)
+		group_stats(ex);
 	note_pooled(ex, opt);
 	return 0;
 }
@@ -1196,6 +1209,7 @@ void experiment_release(struct experiment *ex)
 			free(p->string_v[i]);
 		free(p->string_v);
 		free(p->value_index);
+		free(p->stats);
 		free(p->profile_m);
 		free(p->profile_side);
 		free(p->tom);

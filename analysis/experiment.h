@@ -125,8 +125,10 @@ struct ex_group {
 	size_t first;		/* its first measurement (index into m[]) */
 	size_t *members;	/* indices into m[] */
 	size_t nmembers;
-	struct stats st;	/* pooled, as analysis/stats.h computes */
-	enum ex_summary summary;
+	/* pooled, as analysis/stats.h computes; NULL with groups_only
+	 * (one array for all groups: a group is 48 bytes, not 120) */
+	const struct stats *st;
+	enum ex_summary summary;	/* EX_EMPTY with groups_only */
 };
 
 struct ex_side {
@@ -153,6 +155,10 @@ struct experiment_options {
 	const char *side_key;
 	const char *side_a, *side_b;
 	int no_name_keys;		/* don't derive keys from input names */
+	/* the groups and their members only, no statistics (storan
+	 * check's repetitions: a million groups' are 80 MB and a tenth
+	 * of its time) */
+	int groups_only;
 	/* the files the sets were read from (report A B), or NULL: what
 	 * names sides whose sources and directories are all alike (two
 	 * storan runs are both "storan-run") */

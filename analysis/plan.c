@@ -261,8 +261,8 @@ static int values_differ_tenfold(const struct experiment *ex,
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)code(ex, mem[j], k));
 		slot = keymap_put(&seen, buf, seen.n, &created);
-		if (g->st.mean > 0) {
-			sum[*slot] += log(g->st.mean);
+		if (g->st->mean > 0) {
+			sum[*slot] += log(g->st->mean);
 			cnt[*slot]++;
 		}
 	}

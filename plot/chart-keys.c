@@ -315,7 +315,7 @@ int chart_choose_keys(struct chart *c, struct build *b,
 static int has_repetitions(const struct build *b)
 {
 	for (size_t j = 0; j < b->nmem; j++)
-		if (b->ex->groups[b->ex->m[b->mem[j]].group].st.n > 1)
+		if (b->ex->groups[b->ex->m[b->mem[j]].group].st->n > 1)
 			return 1;
 	return 0;
 }

@@ -170,7 +170,7 @@ static void point_members(struct chart *c, struct chart_point *p,
 static void set_bar(struct chart *c, struct chart_point *p,
 		    const struct ex_group *g)
 {
-	const struct stats *st = &g->st;
+	const struct stats *st = g->st;
 	enum chart_errorbars want = c->errorbars;
 
 	p->bar = BAR_NONE;
@@ -254,11 +254,11 @@ static void group_points(struct chart *c, const struct build *b,
 		s_at = chart_series_of(c, sm, b, i, &sb);
 		p = chart_add_point(&c->series[s_at], x_of(b, xo, i));
 
-		p->n = gr->st.n;
+		p->n = gr->st->n;
 		p->member = member_index(b, i);
 		point_members(c, p, b, gr);
 		p->y = b->spec->stat == CHART_STAT_MEDIAN &&
-		       !isnan(gr->st.median) ? gr->st.median : gr->st.mean;
+		       !isnan(gr->st->median) ? gr->st->median : gr->st->mean;
 		if (c->kind == CHART_BOX)
 			set_box(p, b, gr);
 		else
@@ -304,28 +304,28 @@ static void ratio_points(struct chart *c, struct build *b,
 		}
 		g0 = &b->ex->groups[pair[k][0]];
 		g1 = &b->ex->groups[pair[k][1]];
-		if (!(fabs(g0->st.mean) > 0)) {
+		if (!(fabs(g0->st->mean) > 0)) {
 			dropped++;
 			continue;
 		}
 		s_at = chart_series_of(c, sm, b, g1->first, &sb);
 		p = chart_add_point(&c->series[s_at], x_of(b, xo, g1->first));
-		p->y = g1->st.mean / g0->st.mean;
-		p->n = g1->st.n < g0->st.n ? g1->st.n : g0->st.n;
+		p->y = g1->st->mean / g0->st->mean;
+		p->n = g1->st->n < g0->st->n ? g1->st->n : g0->st->n;
 		p->member = member_index(b, g1->first);
 		point_members(c, p, b, g0);
 		point_members(c, p, b, g1);
 		p->p = NAN;
 		p->sig = -1;
-		if (!stats_welch(g0->st.n, g0->st.mean, g0->st.stddev,
-				 g1->st.n, g1->st.mean, g1->st.stddev, &p->p,
+		if (!stats_welch(g0->st->n, g0->st->mean, g0->st->stddev,
+				 g1->st->n, g1->st->mean, g1->st->stddev, &p->p,
 				 &t, &df))
 			p->sig = p->p < c->alpha;
 		/* (an unbounded interval, hi INFINITY, is drawn through
 		 * the frame both ways: the baseline is too noisy to divide by) */
 		if (g0->summary == EX_INTERVAL && g1->summary == EX_INTERVAL &&
-		    stats_ratio_ci(g0->st.n, g0->st.mean, g0->st.stddev,
-				   g1->st.n, g1->st.mean, g1->st.stddev,
+		    stats_ratio_ci(g0->st->n, g0->st->mean, g0->st->stddev,
+				   g1->st->n, g1->st->mean, g1->st->stddev,
 				   1 - c->alpha, &p->lo, &p->hi) >= 0) {
 			p->bar = BAR_INTERVAL;
 			c->bars |= 1 << BAR_INTERVAL;

@@ -82,7 +82,7 @@ static void test_sections_are_factors(void **state)
 	assert_int_equal(ex.ngroups, 5);
 	assert_int_equal(key(&ex, "section")->role, EX_FACTOR);
 	for (size_t g = 0; g < 5; g++) {
-		assert_int_equal(ex.groups[g].st.n, 1);
+		assert_int_equal(ex.groups[g].st->n, 1);
 		assert_int_equal(ex.groups[g].summary, EX_SINGLE);
 	}
 	experiment_release(&ex);
@@ -132,6 +132,42 @@ static void test_names_tell_tests_and_sides(void **state)
 	result_set_release(&sets[1]);
 }
 
+/* groups_only: the same groups and members, no statistics. */
+static void test_groups_only(void **state)
+{
+	struct result_set rs;
+	struct experiment full, bare;
+	struct experiment_options opt = { .groups_only = 1 };
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	add(&rs, "nvme-run1.json", "read", "bs=4096", one, 1);
+	add(&rs, "nvme-run2.json", "read", "bs=4096", one, 1);
+	add(&rs, "nvme-run1.json", "write", "bs=4096", one, 1);
+	add(&rs, "nvme-run2.json", "read", "bs=512", one, 1);
+	assert_int_equal(experiment_build(&full, &rs, 1, NULL, &err), 0);
+	assert_int_equal(experiment_build(&bare, &rs, 1, &opt, &err), 0);
+	assert_int_equal(bare.ngroups, full.ngroups);
+	assert_int_equal(bare.ngroups, 3);
+	for (size_t g = 0; g < bare.ngroups; g++) {
+		assert_non_null(full.groups[g].st);
+		assert_null(bare.groups[g].st);
+		assert_int_equal(bare.groups[g].summary, EX_EMPTY);
+		assert_int_equal(bare.groups[g].nmembers,
+				 full.groups[g].nmembers);
+		assert_int_equal(bare.groups[g].first, full.groups[g].first);
+		for (size_t j = 0; j < bare.groups[g].nmembers; j++)
+			assert_int_equal(bare.groups[g].members[j],
+					 full.groups[g].members[j]);
+	}
+	assert_int_equal(full.groups[0].st->n, 2);
+	experiment_release(&full);
+	experiment_release(&bare);
+	result_set_release(&rs);
+	strbuf_release(&err);
+}
+
 /* run1 run2 run3 of one test are repetitions; 512 and 4096 are not. */
 static void test_run_numbers_are_counters(void **state)
 {
@@ -146,7 +182,7 @@ static void test_run_numbers_are_counters(void **state)
 	add(&rs, "nvme-run3.json", "read", "bs=4096", one, 1);
 	assert_int_equal(experiment_build(&ex, &rs, 1, NULL, &err), 0);
 	assert_int_equal(ex.ngroups, 1);
-	assert_int_equal(ex.groups[0].st.n, 3);
+	assert_int_equal(ex.groups[0].st->n, 3);
 	assert_int_equal(ex.groups[0].summary, EX_INTERVAL);
 	assert_true(ex.nnotes >= 1);
 	experiment_release(&ex);
@@ -223,7 +259,7 @@ static void test_pool_on_request(void **state)
 	experiment_release(&ex);
 	assert_int_equal(experiment_build(&ex, &rs, 1, &opt, &err), 0);
 	assert_int_equal(ex.ngroups, 1);
-	assert_int_equal(ex.groups[0].st.n, 3);
+	assert_int_equal(ex.groups[0].st->n, 3);
 	assert_int_equal(key(&ex, "host")->role, EX_POOLED);
 	assert_non_null(strstr(ex.notes[ex.nnotes - 1], "host"));
 	experiment_release(&ex);
@@ -396,7 +432,7 @@ static void test_grep_files_name_sides(void **state)
 	assert_int_equal(experiment_build(&ex, &merged, 1, NULL, &err), 0);
 	assert_int_equal(ex.ngroups, 4);	/* 2 machines x 2 tests */
 	for (size_t g = 0; g < ex.ngroups; g++)
-		assert_int_equal(ex.groups[g].st.n, 3);
+		assert_int_equal(ex.groups[g].st->n, 3);
 	experiment_release(&ex);
 	for (int s = 0; s < 2; s++)
 		result_set_release(&rs[s]);
@@ -498,6 +534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sections_are_factors),
 		cmocka_unit_test(test_names_tell_tests_and_sides),
+		cmocka_unit_test(test_groups_only),
 		cmocka_unit_test(test_run_numbers_are_counters),
 		cmocka_unit_test(test_user_labels_name_sides),
 		cmocka_unit_test(test_summaries_by_runs),
