@@ -333,6 +333,102 @@ static size_t add_input(struct experiment *ex, struct keymap *inputs,
 	return *slot;
 }
 
+/* A profile's hash: its input, side, tool and label set (cached per
+ * shared label set). */
+static uint64_t profile_hash(size_t in, size_t side,
+			     const struct measurement *m)
+{
+	uint64_t h = hash64(HASH64_INIT, m->tool, strlen(m->tool));
+
+	h = hash64(h, &in, sizeof(in));
+	h = hash64(h, &side, sizeof(side));
+	return h ^ labels_hash(&m->labels);
+}
+
+/* The bits of profile_hash() used: all but in tests, where
+ * STORAN_TEST_PROFILE_HASH_BITS=N keeps N and profiles collide. */
+static uint64_t profile_hash_mask(void)
+{
+	const char *e = getenv("STORAN_TEST_PROFILE_HASH_BITS");
+	uint64_t bits;
+
+	if (!e || scan_u64(&e, &bits) || *e || !bits || bits >= 64)
+		return UINT64_MAX;
+	return ((uint64_t)1 << bits) - 1;
+}
+
+/* Is profile q the one of a measurement m of input `in` and side? */
+static int in_profile(const struct experiment *ex, size_t q, size_t in,
+		      size_t side, const struct measurement *m)
+{
+	const struct measurement *first = ex->priv->profile_m[q];
+
+	return ex->profile_input[q] == in &&
+	       ex->priv->profile_side[q] == side &&
+	       !strcmp(first->tool, m->tool) &&
+	       labels_equal(&first->labels, &m->labels);
+}
+
+/* A new profile, m its first measurement. */
+static size_t new_profile(struct experiment *ex, size_t in, size_t side,
+			  const struct measurement *m)
+{
+	struct ex_private *p = ex->priv;
+	size_t n = ex->nprofiles + 1;
+
+	if (n > ex->profiles_alloc) {
+		ex->profiles_alloc = 2 * n;
+		p->profile_m = xrealloc(p->profile_m, ex->profiles_alloc *
+					sizeof(*p->profile_m));
+		p->profile_side = xrealloc(p->profile_side,
+					   ex->profiles_alloc * sizeof(size_t));
+		ex->profile_input = xrealloc(ex->profile_input,
+					     ex->profiles_alloc *
+					     sizeof(size_t));
+	}
+	p->profile_m[ex->nprofiles] = m;
+	p->profile_side[ex->nprofiles] = side;
+	ex->profile_input[ex->nprofiles] = in;
+	return ex->nprofiles++;
+}
+
+/*
+ * The profile of m, made if new.  Looked up by its hash and checked
+ * against the profile's first measurement (a million measurements' keys
+ * as text were a tenth of a grouping); two profiles with one hash, the
+ * later ones go by their text in `collided`.
+ */
+static size_t profile_of(struct experiment *ex, struct hashmap64 *by_hash,
+			 uint64_t mask, struct keymap *collided, size_t in,
+			 size_t side, const struct measurement *m)
+{
+	struct strbuf key = STRBUF_INIT;
+	int created;
+	uint32_t *q;
+	size_t *slot, found;
+
+	if (ex->nprofiles >= UINT32_MAX)	/* (the map's values) */
+		die("more than %u label sets", (unsigned)UINT32_MAX);
+	q = hashmap64_put(by_hash, profile_hash(in, side, m) & mask,
+			  (uint32_t)ex->nprofiles, &created);
+	if (created) {
+		new_profile(ex, in, side, m);
+		return *q;
+	}
+	if (in_profile(ex, *q, in, side, m))
+		return *q;
+	strbuf_add_int(&key, (long long)in);
+	strbuf_addch(&key, ':');
+	strbuf_add_int(&key, (long long)side);
+	strbuf_addch(&key, ':');
+	strbuf_add_keypart(&key, m->tool);
+	labels_add_keyparts(&m->labels, &key);
+	slot = keymap_put(collided, key.buf, ex->nprofiles, &created);
+	found = created ? new_profile(ex, in, side, m) : *slot;
+	strbuf_release(&key);
+	return found;
+}
+
 /*
  * One profile per distinct (input, label set): measurements of one fio
  * job share a label block, so the common case is "same as the one
@@ -341,18 +437,19 @@ static size_t add_input(struct experiment *ex, struct keymap *inputs,
 static void find_profiles(struct experiment *ex,
 			  const struct result_set *sets, size_t nsets)
 {
-	struct ex_private *p = ex->priv;
-	struct keymap profiles, inputs;
-	struct strbuf key = STRBUF_INIT;
+	struct hashmap64 by_hash;
+	struct keymap collided, inputs;
 	const struct label *last_v = NULL;
 	size_t last_input = EX_NONE, last_profile = EX_NONE, last_side = 0;
 	size_t last_set = 0;
 	const char *last_file = NULL, *last_name = NULL;
 	char ***shown = xcalloc(nsets ? nsets : 1, sizeof(*shown));
+	uint64_t mask = profile_hash_mask();
 
 	for (size_t s = 0; s < nsets; s++)
 		shown[s] = experiment_shown_sources(&sets[s]);
-	keymap_init(&profiles);
+	hashmap64_init(&by_hash);
+	keymap_init(&collided);
 	keymap_init(&inputs);
 	for (size_t i = 0; i < ex->n; i++) {
 		struct ex_measurement *e = &ex->m[i];
@@ -360,8 +457,6 @@ static void find_profiles(struct experiment *ex,
 		const char *name = input_name(&sets[e->set], shown[e->set],
 					      e->m);
 		size_t in;
-		int created;
-		size_t *slot;
 
 		/* (the input of the measurement before, most often: no key
 		 * built and looked up for each of a million) */
@@ -380,43 +475,16 @@ static void find_profiles(struct experiment *ex,
 			e->profile = last_profile;
 			continue;
 		}
-		strbuf_reset(&key);
-		strbuf_add_int(&key, (long long)in);
-		strbuf_addch(&key, ':');
-		strbuf_add_int(&key, (long long)e->side);
-		strbuf_addch(&key, ':');
-		strbuf_add_keypart(&key, e->m->tool);
-		labels_add_keyparts(&e->m->labels, &key);
-		slot = keymap_put(&profiles, key.buf, ex->nprofiles, &created);
-		if (created) {
-			size_t n = ex->nprofiles + 1;
-
-			if (n > ex->profiles_alloc) {
-				ex->profiles_alloc = 2 * n;
-				p->profile_m = xrealloc(p->profile_m,
-						ex->profiles_alloc *
-						sizeof(*p->profile_m));
-				p->profile_side = xrealloc(p->profile_side,
-						ex->profiles_alloc *
-						sizeof(size_t));
-				ex->profile_input = xrealloc(ex->profile_input,
-						ex->profiles_alloc *
-						sizeof(size_t));
-			}
-			p->profile_m[ex->nprofiles] = e->m;
-			p->profile_side[ex->nprofiles] = e->side;
-			ex->profile_input[ex->nprofiles] = in;
-			ex->nprofiles = n;
-		}
-		e->profile = *slot;
+		e->profile = profile_of(ex, &by_hash, mask, &collided, in,
+					e->side, e->m);
 		last_v = e->m->labels.v;
 		last_input = in;
 		last_side = e->side;
 		last_profile = e->profile;
 	}
-	keymap_release(&profiles);
+	hashmap64_release(&by_hash);
+	keymap_release(&collided);
 	keymap_release(&inputs);
-	strbuf_release(&key);
 	for (size_t s = 0; s < nsets; s++)
 		experiment_free_shown(shown[s], sets[s].nsources);
 	free(shown);

@@ -168,6 +168,46 @@ static void test_groups_only(void **state)
 	strbuf_release(&err);
 }
 
+/* Profiles whose hashes collide (STORAN_TEST_PROFILE_HASH_BITS keeps
+ * one bit or two) are told apart by their text: the same profiles and
+ * groups as with the whole hash. */
+static void test_profile_hash_collisions(void **state)
+{
+	static const char *const bits[] = { "1", "2", NULL };
+	struct result_set rs;
+	struct experiment want;
+	struct strbuf err = STRBUF_INIT;
+	char labels[64];
+
+	(void)state;
+	result_set_init(&rs);
+	for (int i = 0; i < 40; i++) {
+		snprintf(labels, sizeof(labels), "bs=%d;job=j%d", 512 << (i % 5),
+			 i % 8);
+		add(&rs, i % 3 ? "a-run1.json" : "a-run2.json",
+		    i % 2 ? "read" : "write", labels, two, 2);
+	}
+	assert_int_equal(experiment_build(&want, &rs, 1, NULL, &err), 0);
+	assert_true(want.nprofiles > 8);
+	for (size_t b = 0; bits[b]; b++) {
+		struct experiment got;
+
+		setenv("STORAN_TEST_PROFILE_HASH_BITS", bits[b], 1);
+		assert_int_equal(experiment_build(&got, &rs, 1, NULL, &err), 0);
+		unsetenv("STORAN_TEST_PROFILE_HASH_BITS");
+		assert_int_equal(got.nprofiles, want.nprofiles);
+		assert_int_equal(got.ngroups, want.ngroups);
+		for (size_t i = 0; i < got.n; i++) {
+			assert_int_equal(got.m[i].profile, want.m[i].profile);
+			assert_int_equal(got.m[i].group, want.m[i].group);
+		}
+		experiment_release(&got);
+	}
+	experiment_release(&want);
+	result_set_release(&rs);
+	strbuf_release(&err);
+}
+
 /* run1 run2 run3 of one test are repetitions; 512 and 4096 are not. */
 static void test_run_numbers_are_counters(void **state)
 {
@@ -535,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_sections_are_factors),
 		cmocka_unit_test(test_names_tell_tests_and_sides),
 		cmocka_unit_test(test_groups_only),
+		cmocka_unit_test(test_profile_hash_collisions),
 		cmocka_unit_test(test_run_numbers_are_counters),
 		cmocka_unit_test(test_user_labels_name_sides),
 		cmocka_unit_test(test_summaries_by_runs),
