@@ -1206,6 +1206,35 @@ int chart_format_from_path(const char *path, enum chart_format *f)
 	return 0;
 }
 
+void chart_pixels_release(struct chart_pixels *px)
+{
+	free(px->data);
+	px->data = NULL;
+	px->size = 0;
+}
+
+/* A w x h image, in o->pixels when given: zeroed, as a fresh one is. */
+static cairo_surface_t *png_surface(const struct chart_render_opts *o,
+				    int w, int h)
+{
+	struct chart_pixels *px = o->pixels;
+	int stride = gfx.cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, w);
+	size_t need = (size_t)stride * (size_t)(h > 0 ? h : 0);
+
+	if (!px || stride <= 0 || !need)
+		return gfx.cairo_image_surface_create(CAIRO_FORMAT_RGB24, w,
+						      h);
+	if (px->size < need) {
+		free(px->data);
+		px->data = xmalloc(need);
+		px->size = need;
+	}
+	memset(px->data, 0, need);
+	return gfx.cairo_image_surface_create_for_data(px->data,
+						       CAIRO_FORMAT_RGB24,
+						       w, h, stride);
+}
+
 static cairo_surface_t *make_surface(enum chart_format f,
 				     const struct chart_render_opts *o,
 				     struct strbuf *out)
@@ -1214,9 +1243,8 @@ static cairo_surface_t *make_surface(enum chart_format f,
 
 	switch (f) {
 	case CHART_PNG:
-		return gfx.cairo_image_surface_create(CAIRO_FORMAT_RGB24,
-				(int)ceil(o->width * o->scale),
-				(int)ceil(o->height * o->scale));
+		return png_surface(o, (int)ceil(o->width * o->scale),
+				   (int)ceil(o->height * o->scale));
 	case CHART_SVG:
 		s = gfx.cairo_svg_surface_create_for_stream(to_strbuf, out,
 							o->width, o->height);

@@ -29,7 +29,9 @@
 	X(cairo_font_options_set_antialias) \
 	X(cairo_font_options_set_hint_metrics) \
 	X(cairo_get_user_data) \
+	X(cairo_format_stride_for_width) \
 	X(cairo_image_surface_create) \
+	X(cairo_image_surface_create_for_data) \
 	X(cairo_image_surface_get_data) \
 	X(cairo_image_surface_get_height) \
 	X(cairo_image_surface_get_stride) \

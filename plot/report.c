@@ -406,17 +406,21 @@ static int write_whole(const char *path, const char *data, size_t len)
 	return 0;
 }
 
-/* Renders chart i as PNG and SVG into tmp/charts/; the SVG stays in svg. */
+/* Renders chart i as PNG (its pixels in px) and SVG into tmp/charts/;
+ * the SVG stays in svg. */
 static int render_one(const struct report *r, size_t i,
-		      const struct chart_render_opts *o, const char *tmp,
+		      const struct chart_render_opts *shared,
+		      struct chart_pixels *px, const char *tmp,
 		      struct strbuf *svg)
 {
+	struct chart_render_opts o = *shared;
 	struct strbuf png = STRBUF_INIT;
 	char *path;
 	int rc;
 
-	if (chart_render(&r->charts[i].chart, CHART_PNG, o, &png) ||
-	    chart_render(&r->charts[i].chart, CHART_SVG, o, svg)) {
+	o.pixels = px;
+	if (chart_render(&r->charts[i].chart, CHART_PNG, &o, &png) ||
+	    chart_render(&r->charts[i].chart, CHART_SVG, &o, svg)) {
 		strbuf_release(&png);
 		return -1;
 	}
@@ -460,6 +464,7 @@ struct render_pool {
 static void *render_worker(void *arg)
 {
 	struct render_pool *p = arg;
+	struct chart_pixels px = { NULL, 0 };
 
 	for (;;) {
 		size_t i;
@@ -467,9 +472,11 @@ static void *render_worker(void *arg)
 		pthread_mutex_lock(&p->lock);
 		i = p->failed ? p->r->n : p->next++;
 		pthread_mutex_unlock(&p->lock);
-		if (i >= p->r->n)
+		if (i >= p->r->n) {
+			chart_pixels_release(&px);
 			return NULL;
-		if (render_one(p->r, i, p->o, p->tmp, &p->svgs[i])) {
+		}
+		if (render_one(p->r, i, p->o, &px, p->tmp, &p->svgs[i])) {
 			pthread_mutex_lock(&p->lock);
 			p->failed = 1;
 			pthread_mutex_unlock(&p->lock);
@@ -492,7 +499,7 @@ static int render_charts(const struct report *r, const char *tmp,
 
 	if (!r->n)
 		return 0;
-	if (render_one(r, 0, &o, tmp, &svgs[0]))
+	if (render_one(r, 0, &o, NULL, tmp, &svgs[0]))
 		return -1;
 	cpus_run_pool(nthreads, render_worker, &p);
 	pthread_mutex_destroy(&p.lock);
