@@ -29,11 +29,11 @@ BUILD ?= build
 # scripts/version: the VERSION file of a release, else git describe
 VERSION := $(shell scripts/version)
 
-PKGS := liburing gsl zlib jansson libcrypto sqlite3
-# Loaded when a chart or workbook is drawn, or a PostgreSQL store opened,
-# not linked (core/dynlib.h): their headers at build time, their sonames
-# for dlopen().
-GFX_PKGS := cairo fontconfig xlsxwriter libpq
+PKGS := liburing zlib jansson
+# Loaded when a chart or workbook is drawn, a store opened, a digest made
+# or a statistic computed, not linked (core/dynlib.h): their headers at
+# build time, their sonames for dlopen().
+GFX_PKGS := cairo fontconfig xlsxwriter libpq libcrypto gsl sqlite3
 # One pkg-config call per package: asked together, one missing package
 # empties the flags of all (scripts/check-build-deps names the missing).
 pkg_each = $(foreach p,$(2),$(shell $(PKG_CONFIG) $(1) $(p) 2>/dev/null))
@@ -41,7 +41,7 @@ PKG_CFLAGS := $(call pkg_each,--cflags,$(PKGS) $(GFX_PKGS))
 PKG_LIBS := $(call pkg_each,--libs,$(PKGS))
 soname = $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so) \
 	2>/dev/null | sed -n 's/.*soname: \[\(.*\)\]/\1/p')
-DLOPEN_LIBS := cairo fontconfig xlsxwriter pq
+DLOPEN_LIBS := cairo fontconfig xlsxwriter pq crypto gsl sqlite3
 GFX_SONAMES := $(foreach l,$(DLOPEN_LIBS),\
 	$(if $(call soname,$(l)),-D$(shell echo $(l) | tr a-z A-Z)_SONAME='"$(call soname,$(l))"'))
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)

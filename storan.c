@@ -130,7 +130,6 @@ int main(int argc, char **argv)
 	 * log's peak grows by 2 MB.
 	 */
 	mallopt(M_TRIM_THRESHOLD, 2 << 20);
-	stats_init();
 	cmd_set_command_line(argc, argv);
 	if (argc < 2) {
 		print_main_usage(stderr);

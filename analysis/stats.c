@@ -4,11 +4,12 @@
  * intervals, Welch's t-test and the Mann-Whitney U test; see stats.h.
  *
  * The only file in storan that includes GSL.  GSL's error handler is off
- * (stats_init), so its distribution functions return NAN on a domain error
+ * (load_gsl), so its distribution functions return NAN on a domain error
  * and its _e functions return a status: both are checked before a number
  * leaves this file.
  */
 #include "stats.h"
+#include "../core/dynlib.h"
 #include "../core/quantile.h"
 #include "../core/xalloc.h"
 
@@ -20,9 +21,68 @@
 #include <pthread.h>
 #include <string.h>
 
-void stats_init(void)
+/*
+ * GSL is opened when a first statistic needs it (core/dynlib.h): linked,
+ * it was 1.9 of the 10.5 ms of every storan start on the test VM, and
+ * ingest and export never need it.  Its error handler, which aborts, goes
+ * off as it is opened.
+ */
+#ifndef GSL_SONAME
+#define GSL_SONAME "libgsl.so.27"
+#endif
+#define GSL_FUNCTIONS(X) \
+	X(gsl_cdf_tdist_Q) \
+	X(gsl_cdf_tdist_Qinv) \
+	X(gsl_cdf_ugaussian_Q) \
+	X(gsl_set_error_handler_off) \
+	X(gsl_sf_choose_e)
+#define GSL_POINTER(f) __typeof__(f) *f;
+static struct {
+	GSL_FUNCTIONS(GSL_POINTER)
+} gsl;
+#undef GSL_POINTER
+
+static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
+static int gsl_state;	/* 1 loaded, -1 failed (and said so) */
+
+#define GSL_SLOT(f) (void **)(void *)&gsl.f,
+static void load_gsl(void)
 {
-	gsl_set_error_handler_off();
+	const struct dynlib_table t = {
+		GSL_SONAME, "confidence intervals and significance tests",
+		(const char *const[]){ GSL_FUNCTIONS(DYNLIB_NAME) },
+		(void **const[]){ GSL_FUNCTIONS(GSL_SLOT) },
+		DYNLIB_COUNT(GSL_FUNCTIONS),
+	};
+
+	if (dynlib_load(&t)) {
+		gsl_state = -1;
+		return;
+	}
+	gsl.gsl_set_error_handler_off();
+	gsl_state = 1;
+}
+#undef GSL_SLOT
+
+/* GSL's functions, opened on first use (thread-safe); a statistic storan
+ * cannot compute is fatal (GSL is a dependency of its package). */
+static void need_gsl(void)
+{
+	pthread_once(&gsl_once, load_gsl);
+	if (gsl_state < 0)
+		die("cannot compute statistics");
+}
+
+static double t_upper_tail(double t, double df)
+{
+	need_gsl();
+	return gsl.gsl_cdf_tdist_Q(t, df);
+}
+
+static double t_upper_quantile(double q, double df)
+{
+	need_gsl();
+	return gsl.gsl_cdf_tdist_Qinv(q, df);
 }
 
 void stats_acc_init(struct stats_acc *a)
@@ -178,7 +238,7 @@ static pthread_once_t t95_once = PTHREAD_ONCE_INIT;
 static void fill_t95(void)
 {
 	for (size_t df = 1; df < T95_MAX; df++)
-		t95[df] = gsl_cdf_tdist_Qinv((1 - T95_LEVEL) / 2, (double)df);
+		t95[df] = t_upper_quantile((1 - T95_LEVEL) / 2, (double)df);
 }
 
 static double t_quantile(double level, size_t df)
@@ -189,7 +249,7 @@ static double t_quantile(double level, size_t df)
 		pthread_once(&t95_once, fill_t95);
 		return t95[df];
 	}
-	return gsl_cdf_tdist_Qinv((1 - level) / 2, (double)df);
+	return t_upper_quantile((1 - level) / 2, (double)df);
 }
 
 double stats_ci_half_width(size_t n, double stddev, double level)
@@ -252,7 +312,7 @@ int stats_ratio_ci_within(size_t na, double mean_a, double sd_a, size_t nb,
 		tmin = fmin(tmin, fieller_t(lo, mean_a, va, mean_b, vb));
 	if (va > 0)	/* bounded when mean_a^2 > t^2 va */
 		tmin = fmin(tmin, mean_a / sqrt(va));
-	return gsl_cdf_tdist_Q(tmin, df) <= (1 - level) / 2;
+	return t_upper_tail(tmin, df) <= (1 - level) / 2;
 }
 
 int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
@@ -275,7 +335,7 @@ int stats_ratio_ci(size_t na, double mean_a, double sd_a, size_t nb,
 	 * stats_welch() finds the difference at 1 - level */
 	df = (va + vb) * (va + vb) /
 	     (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-	t = gsl_cdf_tdist_Qinv((1 - level) / 2, df);
+	t = t_upper_quantile((1 - level) / 2, df);
 	if (!isfinite(t))
 		return -1;
 	A = mean_a * mean_a - t * t * va;
@@ -316,7 +376,7 @@ int stats_welch(size_t na, double mean_a, double sd_a, size_t nb,
 	*t = (mean_b - mean_a) / sqrt(se2);
 	*df = se2 * se2 / (va * va / (double)(na - 1) +
 			   vb * vb / (double)(nb - 1));
-	q = gsl_cdf_tdist_Q(fabs(*t), *df);
+	q = t_upper_tail(fabs(*t), *df);
 	if (isnan(q))
 		return -1;
 	*p = fmin(1, 2 * q);
@@ -396,7 +456,8 @@ static double mw_exact_cdf(size_t m, size_t n, size_t k)
 	}
 	free(prev);
 	free(cur);
-	if (gsl_sf_choose_e((unsigned)(m + n), (unsigned)m, &choose) !=
+	need_gsl();
+	if (gsl.gsl_sf_choose_e((unsigned)(m + n), (unsigned)m, &choose) !=
 	    GSL_SUCCESS || fabs(choose.val - total) > 0.5)
 		return NAN;
 	return below / total;
@@ -412,7 +473,8 @@ static double mw_normal_p(double u, double na, double nb, double ties)
 	z = (fabs(u - mu) - 0.5) / sqrt(var);
 	if (z < 0)
 		return 1;
-	q = gsl_cdf_ugaussian_Q(z);
+	need_gsl();
+	q = gsl.gsl_cdf_ugaussian_Q(z);
 	return isnan(q) ? NAN : fmin(1, 2 * q);
 }
 

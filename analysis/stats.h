@@ -4,8 +4,8 @@
  * and the two significance tests `storan compare` uses.
  *
  * This module is the only one that includes GSL.  GSL aborts on a domain
- * error by default; stats_init() (called once from main) switches that off,
- * and every GSL status or result is checked here: a function that cannot
+ * error by default; stats.c switches that off as it opens GSL (on first
+ * use), and every GSL status or result is checked here: a function that cannot
  * answer returns -1 or NAN, never a made-up number.
  *
  * Definitions (docs/analysis.md says the same for users):
@@ -22,9 +22,6 @@
 #include <stddef.h>
 
 #include "../core/resultset.h"
-
-/* Turns GSL's abort-on-error handler off.  Call once, before any test. */
-void stats_init(void);
 
 /*
  * A pool of observations of one quantity: individual values where the

@@ -551,6 +551,5 @@ int main(void)
 		cmocka_unit_test(test_tail),
 	};
 
-	stats_init();
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }

@@ -455,6 +455,5 @@ int main(void)
 		cmocka_unit_test(test_tigerbeetle),
 	};
 
-	stats_init();
 	return cmocka_run_group_tests_name("detect", tests, NULL, NULL);
 }

@@ -319,7 +319,6 @@ static void test_geomean(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	stats_init();
 	return 0;
 }
 

@@ -530,6 +530,5 @@ int main(void)
 		cmocka_unit_test(test_md_title_escaped),
 	};
 
-	stats_init();
 	return cmocka_run_group_tests_name("table", tests, NULL, NULL);
 }

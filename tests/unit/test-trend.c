@@ -214,6 +214,5 @@ int main(void)
 		cmocka_unit_test(test_trend_empty),
 	};
 
-	stats_init();
 	return cmocka_run_group_tests_name("trend", tests, NULL, NULL);
 }
