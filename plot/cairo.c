@@ -849,7 +849,7 @@ static void draw(struct canvas *cv)
 	gfx.cairo_set_font_options(cr, fo);
 	gfx.cairo_font_options_destroy(fo);
 	gfx.cairo_set_source_rgb(cr, 1, 1, 1);
-	gfx.cairo_paint(cr);
+	gfx.cairo_paint(cr);	/* every pixel: png_surface() relies on it */
 	layout(cv);
 	titles(cv);
 	legend(cv, cv->legend_y, 1);
@@ -1213,7 +1213,11 @@ void chart_pixels_release(struct chart_pixels *px)
 	px->size = 0;
 }
 
-/* A w x h image, in o->pixels when given: zeroed, as a fresh one is. */
+/*
+ * A w x h image, in o->pixels when given.  Not cleared: draw() paints
+ * every pixel white first (13 MB of memset a chart at 2x was a tenth of
+ * a report's time).
+ */
 static cairo_surface_t *png_surface(const struct chart_render_opts *o,
 				    int w, int h)
 {
@@ -1229,7 +1233,6 @@ static cairo_surface_t *png_surface(const struct chart_render_opts *o,
 		px->data = xmalloc(need);
 		px->size = need;
 	}
-	memset(px->data, 0, need);
 	return gfx.cairo_image_surface_create_for_data(px->data,
 						       CAIRO_FORMAT_RGB24,
 						       w, h, stride);
