@@ -241,6 +241,8 @@ static void take_measurements(struct experiment *ex,
 	 * faulted in) the array again and again */
 	for (size_t s = 0; s < nsets; s++)
 		ex->m_alloc += sets[s].n;
+	if (ex->m_alloc >= UINT32_MAX)	/* (struct ex_measurement) */
+		die("more than %u measurements", (unsigned)UINT32_MAX - 1);
 	ex->m = xmalloc((ex->m_alloc + 1) * sizeof(*ex->m));
 	for (size_t s = 0; s < nsets; s++) {
 		for (size_t i = 0; i < sets[s].n; i++) {
@@ -259,7 +261,7 @@ static void take_measurements(struct experiment *ex,
 			e->set = s;
 			e->index = i;
 			e->side = side;
-			e->profile = e->group = EX_NONE;
+			e->profile = e->group = UINT32_MAX;	/* (none yet) */
 			ex->sides[side].nmeasurements++;
 		}
 	}

@@ -104,13 +104,15 @@ struct ex_key {
 	size_t pref;		/* where it ranks among keys for display */
 };
 
+/* (32-bit numbers: an entry is 32 bytes, not 48, and a million
+ * measurements' entries are faulted in once per experiment) */
 struct ex_measurement {
 	const struct measurement *m;
-	size_t set;		/* which result set */
-	size_t index;		/* into that set's m[] */
-	size_t side;
-	size_t profile;		/* its label set and input, coded */
-	size_t group;
+	uint32_t set;		/* which result set */
+	uint32_t index;		/* into that set's m[] */
+	uint32_t side;
+	uint32_t profile;	/* its label set and input, coded */
+	uint32_t group;
 };
 
 enum ex_summary {
@@ -121,13 +123,13 @@ enum ex_summary {
 };
 
 struct ex_group {
-	size_t side;
-	size_t first;		/* its first measurement (index into m[]) */
 	size_t *members;	/* indices into m[] */
-	size_t nmembers;
 	/* pooled, as analysis/stats.h computes; NULL with groups_only
-	 * (one array for all groups: a group is 48 bytes, not 120) */
+	 * (one array for all groups: a group is 32 bytes, not 120) */
 	const struct stats *st;
+	uint32_t side;
+	uint32_t first;		/* its first measurement (index into m[]) */
+	uint32_t nmembers;
 	enum ex_summary summary;	/* EX_EMPTY with groups_only */
 };
 
