@@ -550,7 +550,7 @@ static void readable_table(enum fmt_kind kind,
 void compare_write_tables(enum fmt_kind kind, char *const *names,
 			  const struct compare_result *res, int nres,
 			  struct footnotes *fn, int color, size_t width,
-			  struct strbuf *out)
+			  struct strbuf *out, const struct strbuf_drain *drain)
 {
 	for (int i = 0; i < nres; i++) {
 		char *ta = side_title(names[0], &res[i].identity_a);
@@ -567,9 +567,10 @@ void compare_write_tables(enum fmt_kind kind, char *const *names,
 		if (i)
 			strbuf_addch(out, '\n');
 		if (kind == FMT_TEXT)
-			fmt_render_text_width(&t, color, width, out);
+			fmt_render_text_drained(&t, color, width, out, drain);
 		else
 			fmt_render(&t, kind, color, out);
+		strbuf_drain_if_full(out, drain);
 		fmt_table_release(&t);
 		free(title);
 		free(ta);

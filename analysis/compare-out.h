@@ -32,12 +32,13 @@
  * and the footnotes under each.  FMT_TEXT says what every row shares
  * once above the table, shows only the columns that tell rows apart and
  * fits width columns (0: no limit); other kinds (FMT_MD) show every
- * column.  color: ANSI colours for the verdicts (text only).
+ * column.  color: ANSI colours for the verdicts (text only).  out goes
+ * to drain as it fills (NULL: out keeps it all).
  */
 void compare_write_tables(enum fmt_kind kind, char *const *names,
 			  const struct compare_result *res, int nres,
 			  struct footnotes *fn, int color, size_t width,
-			  struct strbuf *out);
+			  struct strbuf *out, const struct strbuf_drain *drain);
 
 /* Every candidate's rows in one CSV (the contract above). */
 void compare_write_csv(char *const *names, const struct compare_result *res,

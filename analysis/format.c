@@ -571,7 +571,7 @@ static const char *cell_line(const struct fmt_table *t, size_t c,
 }
 
 static void render_text(const struct fmt_table *t, int color, size_t limit,
-			struct strbuf *out)
+			struct strbuf *out, const struct strbuf_drain *drain)
 {
 	size_t nc = t->ncols ? t->ncols : 1, last = 0;
 	size_t *width = xcalloc(nc, sizeof(*width));
@@ -637,6 +637,7 @@ static void render_text(const struct fmt_table *t, int color, size_t limit,
 			else
 				strbuf_addch(out, '\n');
 		}
+		strbuf_drain_if_full(out, drain);
 	}
 	for (size_t i = 0; i < t->nnotes; i++) {
 		if (!i)
@@ -656,7 +657,14 @@ static void render_text(const struct fmt_table *t, int color, size_t limit,
 void fmt_render_text_width(const struct fmt_table *t, int color,
 			   size_t width, struct strbuf *out)
 {
-	render_text(t, color, width, out);
+	render_text(t, color, width, out, NULL);
+}
+
+void fmt_render_text_drained(const struct fmt_table *t, int color,
+			     size_t width, struct strbuf *out,
+			     const struct strbuf_drain *drain)
+{
+	render_text(t, color, width, out, drain);
 }
 
 void fmt_md_escape(struct strbuf *out, const char *s)
@@ -955,7 +963,7 @@ void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,
 {
 	switch (kind) {
 	case FMT_TEXT:
-		render_text(t, color, 0, out);
+		render_text(t, color, 0, out, NULL);
 		break;
 	case FMT_MD:
 		render_md(t, out);

@@ -214,6 +214,11 @@ void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,
  */
 void fmt_render_text_width(const struct fmt_table *t, int color,
 			   size_t width, struct strbuf *out);
+/* The same, out passed to drain as it fills (NULL: out keeps it all): a
+ * million rows are 116 MB of text. */
+void fmt_render_text_drained(const struct fmt_table *t, int color,
+			     size_t width, struct strbuf *out,
+			     const struct strbuf_drain *drain);
 
 /*
  * Appends just the table's footnotes, one per line, in FMT_TEXT, FMT_MD

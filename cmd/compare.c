@@ -420,11 +420,64 @@ static void finish_checks(struct footnotes_pending *p, int n,
 	free(p);
 }
 
+static void drain_to_file(struct strbuf *text, void *af)
+{
+	atomic_file_write(af, text->buf, text->len);	/* said, remembered */
+	strbuf_reset(text);
+}
+
+/* The results in a->format, into out (drained as it fills, when given). */
+static void render_results(const struct compare_args *a, char **names,
+			   const struct compare_result *res, int nres,
+			   struct footnotes *fn, struct strbuf *out,
+			   const struct strbuf_drain *drain)
+{
+	int to_stdout = !strcmp(a->output, "-");
+
+	if (a->format == FMT_CSV)
+		compare_write_csv(names, res, nres, fn, out);
+	else if (a->format == FMT_JSON)
+		compare_write_json(&a->co, names, res, nres, fn, out);
+	else
+		compare_write_tables(a->format, names, res, nres, fn,
+				     a->format == FMT_TEXT && to_stdout &&
+				     fmt_color_wanted(a->color, 1) > 0,
+				     to_stdout ? terminal_width() : 0, out,
+				     drain);
+}
+
+/*
+ * The output, written as it is made (a million rows are 116 MB of text),
+ * whole or not at all; through the pager, whole, on a terminal.  0, or
+ * -1 after saying what failed.
+ */
+static int write_output(const struct compare_args *a, char **names,
+			const struct compare_result *res, int nres,
+			struct footnotes *fn)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct atomic_file af;
+	struct strbuf_drain drain = { drain_to_file, &af };
+	int rc;
+
+	if (!strcmp(a->output, "-") && !a->no_pager && pager_command()) {
+		render_results(a, names, res, nres, fn, &out, NULL);
+		rc = pager_write(out.buf, out.len);
+	} else if (atomic_file_open(&af, a->output)) {
+		rc = -1;
+	} else {
+		render_results(a, names, res, nres, fn, &out, &drain);
+		drain_to_file(&out, &af);
+		rc = atomic_file_commit(&af);
+	}
+	strbuf_release(&out);
+	return rc;
+}
+
 static int run_compare(struct compare_args *a, char **names, int n)
 {
 	struct result_set *sets = xcalloc((size_t)n, sizeof(*sets));
 	struct compare_result *res = xcalloc((size_t)n, sizeof(*res));
-	struct strbuf out = STRBUF_INIT;
 	enum load_status st = load_all(names, n, sets, a);
 	struct footnotes fns, *fn = a->fa.off ? NULL : &fns;
 	int rc = EXIT_TROUBLE;
@@ -441,22 +494,7 @@ static int run_compare(struct compare_args *a, char **names, int n)
 			compare_sets(&sets[0], &sets[i], &a->co, &res[i - 1]);
 		if (fn)
 			finish_checks(checks, n, fn);
-		if (a->format == FMT_CSV)
-			compare_write_csv(names, res, n - 1, fn, &out);
-		else if (a->format == FMT_JSON)
-			compare_write_json(&a->co, names, res, n - 1, fn,
-					   &out);
-		else
-			compare_write_tables(a->format, names, res, n - 1, fn,
-					     a->format == FMT_TEXT &&
-					     !strcmp(a->output, "-") &&
-					     fmt_color_wanted(a->color, 1) > 0,
-					     !strcmp(a->output, "-") ?
-					     terminal_width() : 0, &out);
-		if (!strcmp(a->output, "-") && !a->no_pager)
-			rc = pager_write(out.buf, out.len);
-		else
-			rc = write_file_atomic(a->output, out.buf, out.len);
+		rc = write_output(a, names, res, n - 1, fn);
 		rc = rc ? EXIT_TROUBLE : exit_status(a, names, res, n - 1,
 						     st);
 	}
@@ -467,7 +505,6 @@ static int run_compare(struct compare_args *a, char **names, int n)
 	free(res);
 	free(sets);
 	footnotes_release(&fns);
-	strbuf_release(&out);
 	return rc;
 }
 
