@@ -442,40 +442,41 @@ static void text_number(struct fmt_table *t, size_t r, int col, double v,
 
 /*
  * The labels cell of the rows that share a label set (a fio job's
- * metrics: compare_sides() gives them one) is written once.
+ * metrics: compare_sides() gives them one) is worked out once.
  */
 struct labels_cell {
 	const struct label *v;
 	size_t n;
-	const char *kept;	/* NULL: none yet */
+	int have;
+	struct strbuf text;
 };
 
 static void labels_cell(struct fmt_table *t, const struct text_plan *pl,
 			size_t r, int col, const struct compare_row *row,
 			struct labels_cell *memo)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf *sb = &memo->text;
 
 	if (col < 0)
 		return;
-	if (!memo->kept || memo->v != row->labels.v ||
+	if (!memo->have || memo->v != row->labels.v ||
 	    memo->n != row->labels.n) {
+		strbuf_reset(sb);
 		for (size_t k = 0; k < pl->nkeys; k++) {
 			const char *v = labels_get(&row->labels, pl->keys[k]);
 
-			strbuf_addf(&sb, "%s%s=", sb.len ? " " : "",
+			strbuf_addf(sb, "%s%s=", sb->len ? " " : "",
 				    pl->keys[k]);
 			if (v)
-				label_value(&sb, pl->keys[k], v);
+				label_value(sb, pl->keys[k], v);
 			else
-				strbuf_adds(&sb, "-");
+				strbuf_adds(sb, "-");
 		}
-		memo->kept = fmt_table_keep(t, sb.buf ? sb.buf : "");
+		memo->have = 1;
 		memo->v = row->labels.v;
 		memo->n = row->labels.n;
 	}
-	fmt_table_set_kept(t, r, (size_t)col, memo->kept);
-	strbuf_release(&sb);
+	fmt_table_set_cell(t, r, (size_t)col, strbuf_str(sb), NULL);
 }
 
 static void add_text_row(struct fmt_table *t, const struct text_plan *pl,
@@ -508,43 +509,83 @@ static void add_text_row(struct fmt_table *t, const struct text_plan *pl,
 			    verdict_style(row->verdict));
 }
 
-/* One candidate's table: text (the plan above) or Markdown (every
- * column, the labels in full). */
-static void readable_table(enum fmt_kind kind,
-			   const struct compare_result *res, size_t set_b,
+/* One candidate's Markdown table: every column, the labels in full. */
+static void markdown_table(const struct compare_result *res, size_t set_b,
 			   const char *title, struct footnotes *fn,
 			   struct fmt_table *t)
 {
-	struct text_plan pl;
-	int col[TC_COUNT];
-	struct strbuf head = STRBUF_INIT;
-	struct labels_cell memo = { NULL, 0, NULL };
-
-	if (kind != FMT_TEXT) {
-		fmt_table_init(t, title);
-		add_columns(t);
-		fmt_table_reserve_rows(t, res->nrows);
-		for (size_t r = 0; r < res->nrows; r++) {
-			add_row(t, &res->rows[r], NULL);
-			if (fn)
-				mark_row(t, r, &res->rows[r], fn, set_b, 5, 7);
-		}
-		return;
-	}
-	text_plan_init(&pl, res);
-	strbuf_adds(&head, title);
-	text_context(&pl, res, &head);
-	fmt_table_init(t, head.buf);
-	text_columns(&pl, t, col);
+	fmt_table_init(t, title);
+	add_columns(t);
 	fmt_table_reserve_rows(t, res->nrows);
 	for (size_t r = 0; r < res->nrows; r++) {
-		add_text_row(t, &pl, col, &res->rows[r], &memo);
+		add_row(t, &res->rows[r], NULL);
 		if (fn)
-			mark_row(t, r, &res->rows[r], fn, set_b,
-				 (size_t)col[TC_A], (size_t)col[TC_B]);
+			mark_row(t, r, &res->rows[r], fn, set_b, 5, 7);
 	}
-	text_plan_release(&pl);
+}
+
+/*
+ * One candidate's text table (the plan above), its rows made as they are
+ * rendered (fmt_render_text_rows(): a million rows' cells were 300 MB).
+ */
+struct text_rows {
+	const struct compare_result *res;
+	struct text_plan pl;
+	int col[TC_COUNT];
+	struct labels_cell memo;
+	struct footnotes *fn;
+	size_t set_b;
+};
+
+static void make_text_row(void *arg, size_t r, struct fmt_table *one)
+{
+	struct text_rows *tr = arg;
+	const struct compare_row *row = &tr->res->rows[r];
+
+	add_text_row(one, &tr->pl, tr->col, row, &tr->memo);
+	if (tr->fn)
+		mark_row(one, 0, row, tr->fn, tr->set_b,
+			 (size_t)tr->col[TC_A], (size_t)tr->col[TC_B]);
+}
+
+/*
+ * Its columns and title into t; the footnotes numbered as the rows cite
+ * them (the rows made again later cite the same numbers).
+ */
+static void text_table(struct text_rows *tr, const struct compare_result *res,
+		       size_t set_b, const char *title, struct footnotes *fn,
+		       struct fmt_table *t)
+{
+	struct strbuf head = STRBUF_INIT;
+	unsigned *nums = NULL;
+	size_t alloc = 0;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->res = res;
+	tr->fn = fn;
+	tr->set_b = set_b;
+	strbuf_init(&tr->memo.text);
+	text_plan_init(&tr->pl, res);
+	strbuf_adds(&head, title);
+	text_context(&tr->pl, res, &head);
+	fmt_table_init(t, head.buf);
+	text_columns(&tr->pl, t, tr->col);
+	for (size_t r = 0; fn && r < res->nrows; r++) {	/* (as mark_row) */
+		const struct compare_row *row = &res->rows[r];
+
+		footnotes_cite(fn, 0, row->members[0], row->nmembers[0], &nums,
+			       &alloc);
+		footnotes_cite(fn, set_b, row->members[1], row->nmembers[1],
+			       &nums, &alloc);
+	}
+	free(nums);
 	strbuf_release(&head);
+}
+
+static void text_rows_release(struct text_rows *tr)
+{
+	text_plan_release(&tr->pl);
+	strbuf_release(&tr->memo.text);
 }
 
 void compare_write_tables(enum fmt_kind kind, char *const *names,
@@ -557,19 +598,26 @@ void compare_write_tables(enum fmt_kind kind, char *const *names,
 		char *tb = side_title(names[i + 1], &res[i].identity_b);
 		char *title = xstrfmt("baseline %s vs candidate %s", ta, tb);
 		struct fmt_table t;
+		struct text_rows tr;
 
-		readable_table(kind, &res[i], (size_t)i + 1, title, fn, &t);
+		if (kind == FMT_TEXT)
+			text_table(&tr, &res[i], (size_t)i + 1, title, fn, &t);
+		else
+			markdown_table(&res[i], (size_t)i + 1, title, fn, &t);
 		add_summary_notes(&t, &res[i], names[0], names[i + 1]);
-		if (fn) {
+		if (fn)
 			footnotes_to_fmt(fn, &t);
-			footnotes_restart(fn);	/* each table its own */
-		}
 		if (i)
 			strbuf_addch(out, '\n');
-		if (kind == FMT_TEXT)
-			fmt_render_text_drained(&t, color, width, out, drain);
-		else
+		if (kind == FMT_TEXT) {
+			fmt_render_text_rows(&t, res[i].nrows, make_text_row,
+					     &tr, color, width, out, drain);
+			text_rows_release(&tr);
+		} else {
 			fmt_render(&t, kind, color, out);
+		}
+		if (fn)
+			footnotes_restart(fn);	/* each table its own */
 		strbuf_drain_if_full(out, drain);
 		fmt_table_release(&t);
 		free(title);

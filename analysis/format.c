@@ -570,8 +570,60 @@ static const char *cell_line(const struct fmt_table *t, size_t c,
 	return strbuf_str(part);
 }
 
-static void render_text(const struct fmt_table *t, int color, size_t limit,
-			struct strbuf *out, const struct strbuf_drain *drain)
+/*
+ * Where render_text() takes its rows: the table's own, or made one at a
+ * time into a table of one row (fmt_render_text_rows()).
+ */
+struct row_source {
+	const struct fmt_table *t;
+	size_t nrows;
+	fmt_row_fn make;	/* NULL: t's rows */
+	void *arg;
+	struct fmt_table one;
+};
+
+/* The table holding row r, and r's index in it. */
+static const struct fmt_table *row_at(struct row_source *src, size_t r,
+				      size_t *in)
+{
+	if (!src->make) {
+		*in = r;
+		return src->t;
+	}
+	src->one.nrows = 0;
+	pool_clear(&src->one.strings);
+	src->make(src->arg, r, &src->one);
+	if (src->one.nrows != 1)
+		BUG("row %zu made %zu rows", r, src->one.nrows);
+	*in = 0;
+	return &src->one;
+}
+
+/* Each column as wide as its heading and its widest cell. */
+static void measure_columns(const struct fmt_table *t,
+			    struct row_source *src, size_t *width)
+{
+	struct strbuf sc = STRBUF_INIT;
+
+	for (size_t c = 0; c < t->ncols; c++)
+		width[c] = width_of(t->cols[c].heading);
+	for (size_t r = 0; r < src->nrows; r++) {
+		size_t in;
+		const struct fmt_table *rt = row_at(src, r, &in);
+
+		for (size_t c = 0; c < t->ncols; c++) {
+			size_t w = width_of(shown(cell_at(rt, in, c), &sc));
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	strbuf_release(&sc);
+}
+
+static void render_text(const struct fmt_table *t, struct row_source *src,
+			int color, size_t limit, struct strbuf *out,
+			const struct strbuf_drain *drain)
 {
 	size_t nc = t->ncols ? t->ncols : 1, last = 0;
 	size_t *width = xcalloc(nc, sizeof(*width));
@@ -579,15 +631,7 @@ static void render_text(const struct fmt_table *t, int color, size_t limit,
 	const char **rest = xcalloc(nc, sizeof(*rest));
 	struct strbuf sc = STRBUF_INIT, part = STRBUF_INIT;
 
-	for (size_t c = 0; c < t->ncols; c++) {
-		width[c] = width_of(t->cols[c].heading);
-		for (size_t r = 0; r < t->nrows; r++) {
-			size_t w = width_of(shown(cell_at(t, r, c), &sc));
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
+	measure_columns(t, src, width);
 	if (limit)
 		fit_columns(t, limit, width, hide);
 	for (size_t c = 0; c < t->ncols; c++)
@@ -606,13 +650,15 @@ static void render_text(const struct fmt_table *t, int color, size_t limit,
 			   t->cols[c].numeric, NULL, c == last);
 	}
 	strbuf_addch(out, '\n');
-	for (size_t r = 0; r < t->nrows; r++) {
+	for (size_t r = 0; r < src->nrows; r++) {
+		size_t in;
+		const struct fmt_table *rt = row_at(src, r, &in);
 		int more = 1;
 
 		for (int line = 0; more; line++) {
 			more = 0;
 			for (size_t c = 0, n = 0; c < t->ncols; c++) {
-				const struct fmt_cell *cell = cell_at(t, r, c);
+				const struct fmt_cell *cell = cell_at(rt, in, c);
 				const char *s;
 
 				if (hide[c])
@@ -654,17 +700,46 @@ static void render_text(const struct fmt_table *t, int color, size_t limit,
 	free(width);
 }
 
+/* Renders t's own rows. */
+static void render_text_of(const struct fmt_table *t, int color,
+			   size_t limit, struct strbuf *out,
+			   const struct strbuf_drain *drain)
+{
+	struct row_source src = { .t = t, .nrows = t->nrows };
+
+	render_text(t, &src, color, limit, out, drain);
+}
+
 void fmt_render_text_width(const struct fmt_table *t, int color,
 			   size_t width, struct strbuf *out)
 {
-	render_text(t, color, width, out, NULL);
+	render_text_of(t, color, width, out, NULL);
 }
 
 void fmt_render_text_drained(const struct fmt_table *t, int color,
 			     size_t width, struct strbuf *out,
 			     const struct strbuf_drain *drain)
 {
-	render_text(t, color, width, out, drain);
+	render_text_of(t, color, width, out, drain);
+}
+
+void fmt_render_text_rows(const struct fmt_table *t, size_t nrows,
+			  fmt_row_fn make, void *arg, int color, size_t width,
+			  struct strbuf *out, const struct strbuf_drain *drain)
+{
+	struct row_source src = { .t = t, .nrows = nrows, .make = make,
+				  .arg = arg };
+
+	if (t->nrows)
+		BUG("a table of rows made on demand holds %zu", t->nrows);
+	fmt_table_init(&src.one, NULL);
+	for (size_t c = 0; c < t->ncols; c++) {
+		fmt_table_add_column(&src.one, t->cols[c].name,
+				     t->cols[c].heading, t->cols[c].numeric);
+		fmt_table_set_column_flags(&src.one, c, t->cols[c].flags);
+	}
+	render_text(t, &src, color, width, out, drain);
+	fmt_table_release(&src.one);
 }
 
 void fmt_md_escape(struct strbuf *out, const char *s)
@@ -963,7 +1038,7 @@ void fmt_render(const struct fmt_table *t, enum fmt_kind kind, int color,
 {
 	switch (kind) {
 	case FMT_TEXT:
-		render_text(t, color, 0, out, NULL);
+		render_text_of(t, color, 0, out, NULL);
 		break;
 	case FMT_MD:
 		render_md(t, out);

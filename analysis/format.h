@@ -221,6 +221,23 @@ void fmt_render_text_drained(const struct fmt_table *t, int color,
 			     const struct strbuf_drain *drain);
 
 /*
+ * Makes row r of a table: adds one row to `one` (a table of t's columns,
+ * emptied before each call) and fills it.  Called twice for each row,
+ * in order: for the columns' widths, then for the text.
+ */
+typedef void (*fmt_row_fn)(void *arg, size_t r, struct fmt_table *one);
+
+/*
+ * fmt_render_text_drained() of t (its columns, title, notes and
+ * footnotes, no rows) with nrows rows that make() makes when they are
+ * needed: the cells of a million rows are never held at once (they were
+ * 300 MB of compare's peak).
+ */
+void fmt_render_text_rows(const struct fmt_table *t, size_t nrows,
+			  fmt_row_fn make, void *arg, int color, size_t width,
+			  struct strbuf *out, const struct strbuf_drain *drain);
+
+/*
  * Appends just the table's footnotes, one per line, in FMT_TEXT, FMT_MD
  * or FMT_HTML (other kinds: nothing): what fmt_render() puts under the
  * table, for pages that place them elsewhere.

@@ -119,3 +119,21 @@ void pool_release(struct pool *p)
 	p->head = NULL;
 	p->used = 0;
 }
+
+void pool_clear(struct pool *p)
+{
+	struct pool_block *rest;
+
+	if (!p->head)
+		return;
+	rest = p->head->next;
+	p->head->next = NULL;
+	p->head->used = 0;
+	p->used = 0;
+	while (rest) {
+		struct pool_block *next = rest->next;
+
+		free(rest);
+		rest = next;
+	}
+}

@@ -36,6 +36,9 @@ const char *pool_strdup(struct pool *p, const char *s);
 /* A copy of the len bytes at s, NUL added. */
 const char *pool_strndup(struct pool *p, const char *s, size_t len);
 void pool_release(struct pool *p);
+/* Everything given out is let go; the block being filled is kept for
+ * what comes next (a table made again for each of a million rows). */
+void pool_clear(struct pool *p);
 /* p takes the blocks of `from` (left empty): what was allocated in
  * either lives as long as p. */
 void pool_adopt(struct pool *p, struct pool *from);
