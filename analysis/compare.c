@@ -262,7 +262,7 @@ static double *group_values(const struct experiment *ex, size_t g,
 static void run_test(struct compare_row *row, const struct experiment *ex,
 		     const struct klass *c, enum compare_test test)
 {
-	const struct stats *a = &row->a, *b = &row->b;
+	const struct compare_side *a = &row->a, *b = &row->b;
 	int mw_ok = a->have_values && b->have_values;
 	double t, df, u, *va, *vb;
 	size_t na, nb;
@@ -480,6 +480,17 @@ static int any_histograms(const struct experiment *ex, const struct klass *c,
 	return 0;
 }
 
+/* Group g's figures (compare's model is built groups_only). */
+static struct compare_side side_of(const struct experiment *ex, size_t g,
+				   struct stats_acc *acc)
+{
+	struct stats st;
+
+	experiment_group_stats(ex, g, acc, &st);
+	return (struct compare_side){ st.n, st.mean, st.stddev,
+				      st.have_values };
+}
+
 static void fill_rows(struct compare_result *r, const struct experiment *ex,
 		      size_t a, size_t b, const struct compare_options *opt)
 {
@@ -491,9 +502,11 @@ static void fill_rows(struct compare_result *r, const struct experiment *ex,
 	int hist = any_histograms(ex, c, nclasses);
 	struct labels_memo memo = LABELS_MEMO_INIT;
 	struct keymap rows;
+	struct stats_acc acc;
 	int created;
 
 	keymap_init(&rows);
+	stats_acc_init(&acc);
 	/* a row a class at most, before histogram rows: no million rows
 	 * copied as the array doubles */
 	ALLOC_GROW(r->rows, r->nrows + nclasses, r->rows_alloc);
@@ -511,8 +524,8 @@ static void fill_rows(struct compare_result *r, const struct experiment *ex,
 		row = new_row(r, &memo, ex, k,
 			      first_of(ex, k->group[0])->metric);
 		copy_members(r, row, ex, k);
-		row->a = *ex->groups[k->group[0]].st;
-		row->b = *ex->groups[k->group[1]].st;
+		row->a = side_of(ex, k->group[0], &acc);
+		row->b = side_of(ex, k->group[1], &acc);
 		change_of(row);
 		run_test(row, ex, k, opt->test);
 		decide(row, opt);
@@ -531,6 +544,7 @@ static void fill_rows(struct compare_result *r, const struct experiment *ex,
 			histogram_rows(r, &memo, ex, k, &rows, opt);
 	}
 	keymap_release(&rows);
+	stats_acc_release(&acc);
 	labels_release(&memo.labels);
 	free(order);
 	free(c);
@@ -678,6 +692,7 @@ void compare_sides(const struct result_set *sets, size_t nsets,
 		.take_arg = opt, .ignore = opt->ignore,
 		.nignore = opt->nignore, .match = opt->match,
 		.nmatch = opt->nmatch, .side_key = side_key,
+		.groups_only = 1,
 	};
 	struct experiment ex;
 	struct strbuf err = STRBUF_INIT;

@@ -1140,6 +1140,17 @@ static void fill_groups(struct experiment *ex)
 	free(at);
 }
 
+void experiment_group_stats(const struct experiment *ex, size_t g,
+			    struct stats_acc *acc, struct stats *st)
+{
+	const struct ex_group *gr = &ex->groups[g];
+
+	stats_acc_reset(acc);
+	for (size_t j = 0; j < gr->nmembers; j++)
+		stats_acc_add_measurement(acc, ex->m[gr->members[j]].m);
+	stats_compute(acc, st);
+}
+
 /* Every group's statistics, and the summary they allow. */
 static void group_stats(struct experiment *ex)
 {
@@ -1152,10 +1163,7 @@ static void group_stats(struct experiment *ex)
 		struct ex_group *gr = &ex->groups[g];
 		struct stats *st = &all[g];
 
-		stats_acc_reset(&acc);
-		for (size_t j = 0; j < gr->nmembers; j++)
-			stats_acc_add_measurement(&acc, ex->m[gr->members[j]].m);
-		stats_compute(&acc, st);
+		experiment_group_stats(ex, g, &acc, st);
 		gr->st = st;
 		gr->summary = ex_summary_for(st->n);
 		/* a printed summary of n runs without its spread or its

@@ -196,6 +196,13 @@ int experiment_build(struct experiment *ex, const struct result_set *sets,
 		     size_t nsets, const struct experiment_options *opt,
 		     struct strbuf *err);
 void experiment_release(struct experiment *ex);
+/*
+ * Group g's statistics, as experiment_build() gives them (acc: scratch,
+ * initialised): for a model built groups_only, whose user needs them
+ * one group at a time (compare: a million groups' were 160 MB).
+ */
+void experiment_group_stats(const struct experiment *ex, size_t g,
+			    struct stats_acc *acc, struct stats *st);
 
 /*
  * Names for the sources of set whose base name another source of a

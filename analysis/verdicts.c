@@ -340,8 +340,8 @@ void verdict_mean_text(const struct compare_row *row, double v, char *buf,
 }
 
 /* "148 MB/s (n=3)": a side's mean, and its runs. */
-static void mean_text(const struct compare_row *row, const struct stats *st,
-		      char *buf, size_t size)
+static void mean_text(const struct compare_row *row,
+		      const struct compare_side *st, char *buf, size_t size)
 {
 	char m[80];
 
