@@ -314,7 +314,8 @@ static int inputs_share_a_test(const struct result_set *sets, size_t a,
 			       size_t b, const struct filter *where)
 {
 	struct result_set pair[2] = { sets[a], sets[b] };
-	struct experiment_options opt = { .where = where, .no_name_keys = 1 };
+	struct experiment_options opt = { .where = where, .no_name_keys = 1,
+					  .groups_only = 1 };
 	struct experiment ex;
 	struct strbuf err = STRBUF_INIT;
 	size_t *match, n;

@@ -500,7 +500,8 @@ static struct name_keys *names_model(const struct result_set *rs,
 {
 	struct experiment_options eo = { .where = opt->where,
 					 .take = metric_taken,
-					 .take_arg = opt->metric };
+					 .take_arg = opt->metric,
+					 .groups_only = 1 };
 	struct strbuf err = STRBUF_INIT;
 	struct name_keys *nk;
 	int wanted = 0;
@@ -526,7 +527,7 @@ static struct name_keys *names_model(const struct result_set *rs,
 
 int pivot_key_from_names(const struct result_set *rs, const char *key)
 {
-	struct experiment_options eo = { 0 };
+	struct experiment_options eo = { .groups_only = 1 };
 	struct strbuf err = STRBUF_INIT;
 	struct experiment ex;
 	size_t k;
@@ -591,9 +592,10 @@ static void model_entries(struct pivot *pv, struct experiment *ex,
 	unsigned char *taken = xcalloc(rs->n + 1, 1);
 	size_t *at = xmalloc((rs->n + 1) * sizeof(*at));
 	struct entries_sel sel = { taken, rs };
+	/* (the cells' figures are the table's own: no group's) */
 	struct experiment_options eo = { .take = entry_taken,
 					 .take_arg = &sel, .pool = opt->pool,
-					 .npool = opt->npool };
+					 .npool = opt->npool, .groups_only = 1 };
 	struct strbuf err = STRBUF_INIT;
 
 	for (size_t i = 0; i < n; i++)
