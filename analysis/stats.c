@@ -36,40 +36,27 @@
 	X(gsl_cdf_ugaussian_Q) \
 	X(gsl_set_error_handler_off) \
 	X(gsl_sf_choose_e)
-#define GSL_POINTER(f) __typeof__(f) *f;
 static struct {
-	GSL_FUNCTIONS(GSL_POINTER)
+	GSL_FUNCTIONS(DYNLIB_POINTER)
 } gsl;
-#undef GSL_POINTER
 
-static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
-static int gsl_state;	/* 1 loaded, -1 failed (and said so) */
-
-#define GSL_SLOT(f) (void **)(void *)&gsl.f,
-static void load_gsl(void)
+static void gsl_loaded(void)
 {
-	const struct dynlib_table t = {
-		GSL_SONAME, "confidence intervals and significance tests",
-		(const char *const[]){ GSL_FUNCTIONS(DYNLIB_NAME) },
-		(void **const[]){ GSL_FUNCTIONS(GSL_SLOT) },
-		DYNLIB_COUNT(GSL_FUNCTIONS),
-	};
-
-	if (dynlib_load(&t)) {
-		gsl_state = -1;
-		return;
-	}
 	gsl.gsl_set_error_handler_off();
-	gsl_state = 1;
 }
+
+#define GSL_SLOT(f) DYNLIB_SLOT(gsl, f)
+static const struct dynlib_table gsl_lib = DYNLIB_TABLE(GSL_SONAME,
+	"confidence intervals and significance tests", GSL_FUNCTIONS,
+	GSL_SLOT, gsl_loaded);
 #undef GSL_SLOT
+static struct dynlib_once gsl_once = DYNLIB_ONCE_INIT;
 
 /* GSL's functions, opened on first use (thread-safe); a statistic storan
  * cannot compute is fatal (GSL is a dependency of its package). */
 static void need_gsl(void)
 {
-	pthread_once(&gsl_once, load_gsl);
-	if (gsl_state < 0)
+	if (dynlib_load_once(&gsl_once, &gsl_lib))
 		die("cannot compute statistics");
 }
 

@@ -18,46 +18,32 @@
 
 struct gfx_api gfx;
 
-static pthread_once_t cairo_once = PTHREAD_ONCE_INIT;
-static pthread_once_t xlsx_once = PTHREAD_ONCE_INIT;
-static int cairo_state, xlsx_state;	/* 1 loaded, -1 failed */
-
-#define GFX_SLOT(f) (void **)(void *)&gfx.f,
-#define GFX_TABLE(lib, list) { lib, "charts and workbooks", \
-	(const char *const[]){ list(DYNLIB_NAME) }, \
-	(void **const[]){ list(GFX_SLOT) }, DYNLIB_COUNT(list) }
-
-static void load_cairo(void)
-{
-	const struct dynlib_table cairo = GFX_TABLE(CAIRO_SONAME,
-						    CAIRO_FUNCTIONS);
-	const struct dynlib_table fc = GFX_TABLE(FONTCONFIG_SONAME,
-						 FONTCONFIG_FUNCTIONS);
-
-	cairo_state = dynlib_load(&cairo) || dynlib_load(&fc) ? -1 : 1;
-}
-
-static void load_xlsx(void)
-{
-	const struct dynlib_table xlsx = GFX_TABLE(XLSXWRITER_SONAME,
-						   XLSX_FUNCTIONS);
-
-	xlsx_state = dynlib_load(&xlsx) ? -1 : 1;
-}
+#define GFX_SLOT(f) DYNLIB_SLOT(gfx, f)
+#define GFX_TABLE(lib, list) \
+	DYNLIB_TABLE(lib, "charts and workbooks", list, GFX_SLOT, NULL)
+static const struct dynlib_table cairo_lib =
+	GFX_TABLE(CAIRO_SONAME, CAIRO_FUNCTIONS);
+static const struct dynlib_table fontconfig_lib =
+	GFX_TABLE(FONTCONFIG_SONAME, FONTCONFIG_FUNCTIONS);
+static const struct dynlib_table xlsx_lib =
+	GFX_TABLE(XLSXWRITER_SONAME, XLSX_FUNCTIONS);
+static struct dynlib_once cairo_once = DYNLIB_ONCE_INIT;
+static struct dynlib_once fontconfig_once = DYNLIB_ONCE_INIT;
+static struct dynlib_once xlsx_once = DYNLIB_ONCE_INIT;
 
 int gfx_load_cairo(void)
 {
-	pthread_once(&cairo_once, load_cairo);
-	return cairo_state > 0 ? 0 : -1;
+	return dynlib_load_once(&cairo_once, &cairo_lib) ||
+	       dynlib_load_once(&fontconfig_once, &fontconfig_lib) ? -1 : 0;
 }
 
 int gfx_load_xlsx(void)
 {
-	pthread_once(&xlsx_once, load_xlsx);
-	return xlsx_state > 0 ? 0 : -1;
+	return dynlib_load_once(&xlsx_once, &xlsx_lib);
 }
 
 int gfx_cairo_loaded(void)
 {
-	return cairo_state > 0;
+	return dynlib_is_loaded(&cairo_once) &&
+	       dynlib_is_loaded(&fontconfig_once);
 }

@@ -46,28 +46,15 @@
 	X(PQsetNoticeProcessor) \
 	X(PQsetSingleRowMode) \
 	X(PQstatus)
-#define PQ_POINTER(f) __typeof__(f) *f;
 static struct {
-	PQ_FUNCTIONS(PQ_POINTER)
+	PQ_FUNCTIONS(DYNLIB_POINTER)
 } pq;
-#undef PQ_POINTER
 
-static pthread_once_t pq_once = PTHREAD_ONCE_INIT;
-static int pq_state;	/* 1 loaded, -1 failed (and said so) */
-
-#define PQ_SLOT(f) (void **)(void *)&pq.f,
-static void load_pq(void)
-{
-	const struct dynlib_table t = {
-		PQ_SONAME, "a PostgreSQL history store",
-		(const char *const[]){ PQ_FUNCTIONS(DYNLIB_NAME) },
-		(void **const[]){ PQ_FUNCTIONS(PQ_SLOT) },
-		DYNLIB_COUNT(PQ_FUNCTIONS),
-	};
-
-	pq_state = dynlib_load(&t) ? -1 : 1;
-}
+#define PQ_SLOT(f) DYNLIB_SLOT(pq, f)
+static const struct dynlib_table pq_lib = DYNLIB_TABLE(PQ_SONAME,
+	"a PostgreSQL history store", PQ_FUNCTIONS, PQ_SLOT, NULL);
 #undef PQ_SLOT
+static struct dynlib_once pq_once = DYNLIB_ONCE_INIT;
 
 /* "storan" as the key of the advisory lock every writer takes. */
 #define WRITE_LOCK_KEY "7310131210"
@@ -108,8 +95,7 @@ static int pg_open(struct store *s, const char *target, enum store_mode mode,
 	PGconn *conn;
 
 	(void)mode;	/* the database exists, or nothing can be done */
-	pthread_once(&pq_once, load_pq);
-	if (pq_state < 0) {
+	if (dynlib_load_once(&pq_once, &pq_lib)) {
 		strbuf_addf(err, "%s: cannot use a PostgreSQL store without "
 			    "%s", target, PQ_SONAME);
 		s->conn = NULL;

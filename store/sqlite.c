@@ -50,28 +50,15 @@
 	X(sqlite3_prepare_v2) \
 	X(sqlite3_reset) \
 	X(sqlite3_step)
-#define SQLITE_POINTER(f) __typeof__(f) *f;
 static struct {
-	SQLITE_FUNCTIONS(SQLITE_POINTER)
+	SQLITE_FUNCTIONS(DYNLIB_POINTER)
 } sq;
-#undef SQLITE_POINTER
 
-static pthread_once_t sq_once = PTHREAD_ONCE_INIT;
-static int sq_state;	/* 1 loaded, -1 failed (and said so) */
-
-#define SQLITE_SLOT(f) (void **)(void *)&sq.f,
-static void load_sqlite(void)
-{
-	const struct dynlib_table t = {
-		SQLITE3_SONAME, "an SQLite history store",
-		(const char *const[]){ SQLITE_FUNCTIONS(DYNLIB_NAME) },
-		(void **const[]){ SQLITE_FUNCTIONS(SQLITE_SLOT) },
-		DYNLIB_COUNT(SQLITE_FUNCTIONS),
-	};
-
-	sq_state = dynlib_load(&t) ? -1 : 1;
-}
+#define SQLITE_SLOT(f) DYNLIB_SLOT(sq, f)
+static const struct dynlib_table sqlite_lib = DYNLIB_TABLE(SQLITE3_SONAME,
+	"an SQLite history store", SQLITE_FUNCTIONS, SQLITE_SLOT, NULL);
 #undef SQLITE_SLOT
+static struct dynlib_once sqlite_once = DYNLIB_ONCE_INIT;
 
 #define BUSY_TIMEOUT_MS 120000
 #define NCACHED 16
@@ -190,8 +177,7 @@ static int sqlite_open(struct store *s, const char *target,
 	struct stat st;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
-	pthread_once(&sq_once, load_sqlite);
-	if (sq_state < 0) {
+	if (dynlib_load_once(&sqlite_once, &sqlite_lib)) {
 		strbuf_addf(err, "%s: cannot open an SQLite store", target);
 		return STORE_ERROR;
 	}
