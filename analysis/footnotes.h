@@ -109,7 +109,7 @@ void footnotes_check_start(struct footnotes_pending *p,
  * the caller leaves spare, one thread each, or one after the other on
  * fewer threads (the two checks of compare A B beside the comparison
  * were three threads on two CPUs, and slowed the comparison down: at a
- * million measurements a side, its grouping took 2.5 s, not 1.7).
+ * million measurements a side, its grouping took 2.5 s, not 2.0).
  */
 void footnotes_checks_start(struct footnotes_pending *p,
 			    const struct result_set *sets, size_t n,

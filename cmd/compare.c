@@ -420,12 +420,6 @@ static void finish_checks(struct footnotes_pending *p, int n,
 	free(p);
 }
 
-static void drain_to_file(struct strbuf *text, void *af)
-{
-	atomic_file_write(af, text->buf, text->len);	/* said, remembered */
-	strbuf_reset(text);
-}
-
 /* The results in a->format, into out (drained as it fills, when given). */
 static void render_results(const struct compare_args *a, char **names,
 			   const struct compare_result *res, int nres,
@@ -457,7 +451,7 @@ static int write_output(const struct compare_args *a, char **names,
 {
 	struct strbuf out = STRBUF_INIT;
 	struct atomic_file af;
-	struct strbuf_drain drain = { drain_to_file, &af };
+	struct strbuf_drain drain = { atomic_file_drain, &af };
 	int rc;
 
 	if (!strcmp(a->output, "-") && !a->no_pager && pager_command()) {
@@ -467,7 +461,7 @@ static int write_output(const struct compare_args *a, char **names,
 		rc = -1;
 	} else {
 		render_results(a, names, res, nres, fn, &out, &drain);
-		drain_to_file(&out, &af);
+		atomic_file_drain(&out, &af);
 		rc = atomic_file_commit(&af);
 	}
 	strbuf_release(&out);

@@ -70,12 +70,6 @@ static enum load_status load_run(const char *db, const char *run,
 	return rc ? LOAD_TROUBLE : LOAD_OK;
 }
 
-static void drain_to_file(struct strbuf *text, void *af)
-{
-	atomic_file_write(af, text->buf, text->len);	/* said, remembered */
-	strbuf_reset(text);
-}
-
 enum export_kind { EXPORT_CSV, EXPORT_JSON, EXPORT_SERIES };
 
 /*
@@ -88,7 +82,7 @@ static int write_drained(const char *path, const struct result_set *rs,
 			 enum export_kind kind)
 {
 	struct atomic_file af;
-	struct strbuf_drain drain = { drain_to_file, &af };
+	struct strbuf_drain drain = { atomic_file_drain, &af };
 	struct strbuf sb = STRBUF_INIT;
 
 	if (atomic_file_open(&af, path))
@@ -99,7 +93,7 @@ static int write_drained(const char *path, const struct result_set *rs,
 		rs_csv_write_drained(rs, &sb, &drain);
 	else
 		rs_json_write_drained(rs, &sb, &drain);
-	drain_to_file(&sb, &af);
+	atomic_file_drain(&sb, &af);
 	strbuf_release(&sb);
 	return atomic_file_commit(&af);
 }

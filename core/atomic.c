@@ -2,6 +2,7 @@
 /* Whole-or-nothing output files; see atomic.h. */
 #define _GNU_SOURCE	/* sync_file_range, O_PATH */
 #include "atomic.h"
+#include "strbuf.h"
 #include "tmpfiles.h"
 #include "xalloc.h"
 
@@ -322,6 +323,12 @@ int atomic_file_write(struct atomic_file *af, const char *data, size_t len)
 	af->failed = 1;
 	return error("cannot write '%s': %s",
 		     af->path ? af->path : "standard output", strerror(errno));
+}
+
+void atomic_file_drain(struct strbuf *text, void *af)
+{
+	atomic_file_write(af, text->buf, text->len);
+	strbuf_reset(text);
 }
 
 static void atomic_file_free(struct atomic_file *af)

@@ -69,6 +69,13 @@ struct atomic_file {
 
 int atomic_file_open(struct atomic_file *af, const char *path);
 int atomic_file_write(struct atomic_file *af, const char *data, size_t len);
+/*
+ * A strbuf_drain's fn (core/strbuf.h) for an atomic_file: writes the
+ * text and empties it.  A write that failed was said, and commit
+ * refuses.
+ */
+struct strbuf;
+void atomic_file_drain(struct strbuf *text, void *af);
 int atomic_file_commit(struct atomic_file *af);
 void atomic_file_abort(struct atomic_file *af);
 
