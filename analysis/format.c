@@ -184,21 +184,6 @@ void fmt_table_set_cell(struct fmt_table *t, size_t row, size_t col,
 	}
 }
 
-const char *fmt_table_keep(struct fmt_table *t, const char *s)
-{
-	return pool_strdup(&t->strings, s);
-}
-
-void fmt_table_set_kept(struct fmt_table *t, size_t row, size_t col,
-			const char *kept)
-{
-	struct fmt_cell *c = fmt_table_cell(t, row, col);
-
-	cell_clear(c);
-	c->form = FMT_CELL_SAME;
-	c->str = kept;
-}
-
 void fmt_table_set_text_only(struct fmt_table *t, size_t row, size_t col,
 			     const char *text)
 {

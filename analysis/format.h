@@ -150,14 +150,6 @@ struct fmt_cell *fmt_table_cell(struct fmt_table *t, size_t row, size_t col);
 /* A text cell: shown as text, raw (NULL: same as text) in CSV and JSON. */
 void fmt_table_set_cell(struct fmt_table *t, size_t row, size_t col,
 			const char *text, const char *raw);
-/*
- * A copy of s in the table's own memory, for many cells at once: each
- * fmt_table_set_kept() then points at it, nothing copied again (a
- * million rows' labels cells, three rows a label set).
- */
-const char *fmt_table_keep(struct fmt_table *t, const char *s);
-void fmt_table_set_kept(struct fmt_table *t, size_t row, size_t col,
-			const char *kept);
 /* A cell people read that has no figure: empty in CSV, null in JSON. */
 void fmt_table_set_text_only(struct fmt_table *t, size_t row, size_t col,
 			     const char *text);
