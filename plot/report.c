@@ -458,14 +458,20 @@ struct render_pool {
 	struct strbuf *svgs;
 	size_t next;
 	int failed;
+	/* the image the first chart was drawn in: the first worker's */
+	struct chart_pixels first;
 	pthread_mutex_t lock;
 };
 
 static void *render_worker(void *arg)
 {
 	struct render_pool *p = arg;
-	struct chart_pixels px = { NULL, 0 };
+	struct chart_pixels px;
 
+	pthread_mutex_lock(&p->lock);
+	px = p->first;
+	p->first = (struct chart_pixels){ NULL, 0 };
+	pthread_mutex_unlock(&p->lock);
 	for (;;) {
 		size_t i;
 
@@ -493,15 +499,18 @@ static int render_charts(const struct report *r, const char *tmp,
 		.command_line = r->command_line, .inputs = r->inputs,
 		.ninputs = r->ninputs, .rs = r->rs,
 	};
-	struct render_pool p = { r, &o, tmp, svgs, 1, 0,
+	struct render_pool p = { r, &o, tmp, svgs, 1, 0, { NULL, 0 },
 				 PTHREAD_MUTEX_INITIALIZER };
 	unsigned nthreads = cpus_pool_threads(r->n);
 
 	if (!r->n)
 		return 0;
-	if (render_one(r, 0, &o, NULL, tmp, &svgs[0]))
+	if (render_one(r, 0, &o, &p.first, tmp, &svgs[0])) {
+		chart_pixels_release(&p.first);
 		return -1;
+	}
 	cpus_run_pool(nthreads, render_worker, &p);
+	chart_pixels_release(&p.first);	/* (no worker took it) */
 	pthread_mutex_destroy(&p.lock);
 	return p.failed ? -1 : 0;
 }
