@@ -10,6 +10,7 @@
 #include "input.h"
 #include "input-private.h"
 #include "filemap.h"
+#include "rs-bin.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -87,6 +88,8 @@ int input_looks_binary(const char *data, size_t size)
 static int stream_is_binary(const char *buf, size_t len, size_t got,
 			    int *probed)
 {
+	if (rs_bin_sniff(buf, len))
+		return 0;	/* a binary result set: read whole */
 	if (memchr(buf + len - got, '\0', got))
 		return 1;
 	if (*probed || len < STREAM_PROBE)
@@ -180,7 +183,9 @@ static int probe_file(int fd, off_t off, size_t size, char **data,
 			break;
 		got += (size_t)n;
 	}
-	if (hole < 0 && !input_looks_binary(buf, got)) {
+	/* (a binary result set is binary data that is read whole) */
+	if (hole < 0 && (!input_looks_binary(buf, got) ||
+			 rs_bin_sniff(buf, got))) {
 		free(buf);
 		return 0;
 	}

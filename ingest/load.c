@@ -5,6 +5,7 @@
 #include "../parsers/shell.h"
 #include "../core/cpus.h"
 #include "../core/input.h"
+#include "../core/rs-bin.h"
 #include "../core/rs-json.h"
 #include "../core/strbuf.h"
 #include "../core/numscan.h"
@@ -145,6 +146,40 @@ enum load_status load_input(const char *path, const struct ingest_options *opt,
 	return load_input_between(path, opt, rs, diags, NULL);
 }
 
+/*
+ * A result set, JSON or binary, read where it is mapped, appended to rs
+ * with the user's --label on its measurements and sources (as ingest
+ * records them).  0, or -1 after saying why.
+ */
+static int load_result_set(struct input *in, const struct ingest_options *opt,
+			   struct result_set *rs, struct diag_list *diags)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct result_set one;
+	int rc;
+
+	result_set_init(&one);
+	rc = rs_bin_sniff(in->data, in->size) ?
+	     rs_bin_read(in->name, in->data, in->size, &one, &err) :
+	     rs_json_read_in_place(in->name, in->data, in->size, &one, &err);
+	if (rc)
+		diag_add(diags, DIAG_ERROR, NULL, 0, "%s", strbuf_str(&err));
+	for (size_t i = 0; !rc && opt && i < one.n; i++)
+		for (size_t j = 0; j < opt->labels.n; j++)
+			labels_set(&one.m[i].labels, opt->labels.v[j].key,
+				   opt->labels.v[j].value);
+	for (size_t i = 0; !rc && opt && i < one.nsources; i++)
+		for (size_t j = 0; j < opt->labels.n; j++)
+			labels_set(&one.sources[i].labels,
+				   opt->labels.v[j].key,
+				   opt->labels.v[j].value);
+	if (!rc)
+		result_set_append(rs, &one);
+	result_set_release(&one);
+	strbuf_release(&err);
+	return rc;
+}
+
 enum load_status load_input_between(const char *path,
 				    const struct ingest_options *opt,
 				    struct result_set *rs,
@@ -172,30 +207,10 @@ enum load_status load_input_between(const char *path,
 	 * is one line, and cutting it cost as much as reading it) */
 	input_init_bare(&in, path, data, size);
 	in.runs_output_tool = parser_output_after_command;
-	if (rs_json_sniff(in.data, in.size)) {
-		struct result_set one;
-
-		result_set_init(&one);
-		if (rs_json_read_in_place(in.name, in.data, in.size, &one,
-					  &err)) {
-			diag_add(diags, DIAG_ERROR, NULL, 0, "%s",
-				 strbuf_str(&err));
+	if (rs_bin_sniff(in.data, in.size) ||
+	    rs_json_sniff(in.data, in.size)) {
+		if (load_result_set(&in, opt, rs, diags))
 			st = LOAD_FAILED;
-		} else {
-			for (size_t i = 0; opt && i < one.n; i++)
-				for (size_t j = 0; j < opt->labels.n; j++)
-					labels_set(&one.m[i].labels,
-						   opt->labels.v[j].key,
-						   opt->labels.v[j].value);
-			/* the user's, as ingest records them */
-			for (size_t i = 0; opt && i < one.nsources; i++)
-				for (size_t j = 0; j < opt->labels.n; j++)
-					labels_set(&one.sources[i].labels,
-						   opt->labels.v[j].key,
-						   opt->labels.v[j].value);
-			result_set_append(rs, &one);
-		}
-		result_set_release(&one);
 	} else {
 		if (ingest_may_read_whole(&in))
 			input_finish_uncut(&in);
