@@ -9,6 +9,7 @@
  */
 #include "rs-bin.h"
 #include "rs-bin-layout.h"
+#include "json-scan.h"
 #include "keymap.h"
 #include "series.h"
 #include "units.h"
@@ -133,6 +134,31 @@ static int figure_ok(double v, int nonneg)
 	       !(nonneg && v < 0);
 }
 
+/* Strings that end, in UTF-8 (as JSON carries them). */
+static int check_strings(struct reader *r, const struct span *s)
+{
+	const char *p = (const char *)s->p, *end = p + s->size;
+
+	if (s->size && end[-1])
+		return fail(r, "damaged: its strings do not end");
+	for (size_t len; p < end; p += len + 1) {
+		len = strlen(p);
+		if (!jscan_utf8_valid(p, len))
+			return fail(r, "damaged: a string that is not UTF-8 "
+				    "at byte %zu of its strings",
+				    (size_t)(p - (const char *)s->p));
+	}
+	return 0;
+}
+
+static const char *const section_name[SEC_KINDS] = {
+	[SEC_META] = "generator", [SEC_STRINGS] = "strings",
+	[SEC_LABELS] = "labels", [SEC_SOURCES] = "sources",
+	[SEC_DROPS] = "cache_drops", [SEC_MEASUREMENTS] = "measurements",
+	[SEC_VALUES] = "values", [SEC_SUMMARIES] = "summaries",
+	[SEC_HISTOGRAMS] = "histograms", [SEC_SERIES] = "series",
+};
+
 static int header(struct reader *r, const unsigned char *p, size_t len)
 {
 	uint32_t version, nsec;
@@ -156,22 +182,21 @@ static int header(struct reader *r, const unsigned char *p, size_t len)
 			return fail(r, "unknown section %u (a newer storan "
 				    "wrote it?)", kind);
 		if (r->sec[kind].p)
-			return fail(r, "section %u twice", kind);
+			return fail(r, "damaged: two %s sections",
+				    section_name[kind]);
 		if (at % 8 || at > len || size > len - at)
-			return fail(r, "truncated or damaged: section %u "
-				    "(%" PRIu64 " bytes at %" PRIu64 ") is not "
-				    "within its %zu bytes", kind, size, at,
+			return fail(r, "cut short or damaged: its %s (%" PRIu64
+				    " bytes at byte %" PRIu64 ") end past its "
+				    "%zu bytes", section_name[kind], size, at,
 				    len);
 		r->sec[kind].p = p + at;
 		r->sec[kind].size = (size_t)size;
 	}
 	for (int k = SEC_STRINGS; k <= SEC_MEASUREMENTS; k++)
 		if (!r->sec[k].p && k != SEC_DROPS)
-			return fail(r, "section %d missing", k);
-	if (r->sec[SEC_STRINGS].size &&
-	    r->sec[SEC_STRINGS].p[r->sec[SEC_STRINGS].size - 1])
-		return fail(r, "damaged: its strings do not end");
-	return 0;
+			return fail(r, "damaged: no %s section",
+				    section_name[k]);
+	return check_strings(r, &r->sec[SEC_STRINGS]);
 }
 
 /* ---- label sets ---- */
@@ -346,9 +371,10 @@ static int check_values(struct reader *r, const unsigned char *p, size_t n,
 		double v = get_f64(p + 8 * i);
 
 		if (!figure_ok(v, nonneg))
-			return fail_m(r, "%s figure in '%s'",
-				      isfinite(v) && v < 0 ? "negative" :
-				      "out of range", field);
+			return fail_m(r, "%s in '%s'",
+				      isfinite(v) && v < 0 ? "negative figure "
+				      "of a B/s, 1/s, B or s metric" :
+				      "figure out of range", field);
 	}
 	return 0;
 }
@@ -643,16 +669,11 @@ static int read_measurements(struct reader *r)
 /* What the measurements read from each section is all of it. */
 static int all_used(struct reader *r)
 {
-	static const char *const what[SEC_KINDS] = {
-		[SEC_VALUES] = "values", [SEC_SUMMARIES] = "summaries",
-		[SEC_HISTOGRAMS] = "histograms", [SEC_SERIES] = "series",
-	};
-
 	for (int k = SEC_VALUES; k <= SEC_SERIES; k++)
 		if (r->sec[k].used != r->sec[k].size)
 			return fail(r, "damaged: %zu bytes of %s that no "
 				    "measurement has", r->sec[k].size -
-				    r->sec[k].used, what[k]);
+				    r->sec[k].used, section_name[k]);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "rs-bin.h"
 #include "rs-bin-layout.h"
+#include "json-scan.h"
 #include "keymap.h"
 #include "series.h"
 #include "units.h"
@@ -67,9 +68,18 @@ static void put_word(struct writer *w, uint32_t v)
 	w->words[w->nwords++] = v;
 }
 
-/* The word where set l starts (its count), written once per content. */
+/* JSON carries valid UTF-8 only: a string that is not is written as JSON
+ * writes it, as absent (rs-json.c), so that both carry the same set. */
+static int utf8_ok(const char *s)
+{
+	return s && jscan_utf8_valid(s, strlen(s));
+}
+
+/* The word where set l starts (its count), written once per content;
+ * a pair that is not UTF-8 is left out, as the JSON writer leaves it. */
 static uint32_t set_ref(struct writer *w, const struct labels *l)
 {
+	size_t k = 0;
 	int created;
 	size_t *at;
 
@@ -82,8 +92,12 @@ static uint32_t set_ref(struct writer *w, const struct labels *l)
 	if (w->nwords + 1 + 2 * l->n >= NO_STRING)
 		die("a result set of more than 4 Gi label words cannot be "
 		    "written in binary");
-	put_word(w, (uint32_t)l->n);
+	for (size_t i = 0; i < l->n; i++)
+		k += utf8_ok(l->v[i].key) && utf8_ok(l->v[i].value);
+	put_word(w, (uint32_t)k);
 	for (size_t i = 0; i < l->n; i++) {
+		if (!utf8_ok(l->v[i].key) || !utf8_ok(l->v[i].value))
+			continue;
 		put_word(w, string_ref(w, l->v[i].key));
 		put_word(w, string_ref(w, l->v[i].value));
 	}
@@ -97,7 +111,7 @@ static const char *const *strings_of(const struct measurement *m,
 	out[1] = m->op;
 	out[2] = m->metric;
 	out[3] = m->unit;
-	out[4] = m->source_name;
+	out[4] = utf8_ok(m->source_name) ? m->source_name : NULL;
 	return out;
 }
 
@@ -232,9 +246,13 @@ static void put_sources(struct writer *w, const struct result_set *rs,
 		const struct source *s = &rs->sources[i];
 
 		put_u32(out, string_ref(w, s->path));
-		put_u32(out, string_ref(w, s->format));
-		put_u32(out, string_ref(w, s->tool_version));
-		put_u32(out, string_ref(w, s->sha256[0] ? s->sha256 : NULL));
+		put_u32(out, string_ref(w, utf8_ok(s->format) ? s->format :
+					NULL));
+		put_u32(out, string_ref(w, utf8_ok(s->tool_version) ?
+					s->tool_version : NULL));
+		put_u32(out, string_ref(w, s->sha256[0] &&
+					utf8_ok(s->sha256) ? s->sha256 :
+					NULL));
 		put_u32(out, set_ref(w, &s->labels));
 		put_u32(out, 0);
 	}
