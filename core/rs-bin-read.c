@@ -629,8 +629,7 @@ static int read_measurement(struct reader *r, const unsigned char *p)
 
 	if (record_strings(r, p, refs, s))
 		return -1;
-	/* (as in JSON: a set without sources has measurements of none) */
-	if (source >= nsources && (nsources || source))
+	if (source >= nsources)
 		return fail_m(r, "no such source in 'source'");
 	if (n > (vs->size - vs->used) / 8)
 		return fail_m(r, "its values are cut short");
@@ -642,7 +641,7 @@ static int read_measurement(struct reader *r, const unsigned char *p)
 	if (!l)
 		return fail_m(r, "%s in 'labels'", why);
 	if (!s[4])	/* its source's name, as in JSON */
-		s[4] = nsources ? r->rs->sources[r->base + source].name : "";
+		s[4] = r->rs->sources[r->base + source].name;
 	m = result_set_add_pooled(r->rs, refs[4] == NO_STRING ? key_text(r, s) :
 				  intern_key(r, refs, s), r->base + source,
 				  get_u32(p + 28), values_at(r, vals, n),
