@@ -115,12 +115,15 @@ static const unsigned char *take(struct span *s, uint64_t n)
 	return p;
 }
 
-/* String ref, or NULL when it is none or not one. */
+/* String ref, or NULL when it is none or not the start of one. */
 static const char *string_at(const struct reader *r, uint32_t ref)
 {
 	const struct span *s = &r->sec[SEC_STRINGS];
 
-	return ref < s->size ? (const char *)s->p + ref : NULL;
+	/* the start of a string: one from its middle may start mid-way
+	 * through a character, not UTF-8 */
+	return ref < s->size && (!ref || !s->p[ref - 1]) ?
+	       (const char *)s->p + ref : NULL;
 }
 
 /*

@@ -409,6 +409,13 @@ static void unit_of_metric(struct strbuf *b, const struct sections *s)
 	put32(b, m1 + 12, get32(b, m0 + 12));	/* iops in B/s */
 }
 
+static void mid_string(struct strbuf *b, const struct sections *s)
+{
+	size_t m0 = s->at[SEC_MEASUREMENTS];
+
+	put32(b, m0, get32(b, m0) + 1);	/* "io", of "fio" */
+}
+
 static void unsorted_labels(struct strbuf *b, const struct sections *s)
 {
 	/* the first set is m[0]'s: bs, rw -- swap its two pairs */
@@ -477,6 +484,8 @@ static void test_refusals(void **state)
 	refused_with(negative_iops, "measurements[1]: negative figure of a "
 		     "B/s, 1/s, B or s metric in 'values'");
 	refused_with(unit_of_metric, "is stored in");
+	refused_with(mid_string, "measurements[0]: missing tool, op, metric "
+		     "or unit");
 	refused_with(unsorted_labels, "keys are not strings in ascending "
 		     "order in 'labels'");
 	refused_with(no_such_source, "no such source");
