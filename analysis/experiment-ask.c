@@ -441,6 +441,93 @@ static void match_bounds(const struct experiment *ex, const size_t *base,
 	max[3 + nb] = ex->nsides;
 }
 
+/*
+ * The groups of sides a and b, MATCH_CHUNK at a time: their first
+ * measurements into first[], their count returned; *g goes on past them.
+ * (Tuples put a chunk at a time: tuple_map_put_many().)
+ */
+#define MATCH_CHUNK 256
+
+static size_t next_groups(const struct experiment *ex, size_t a, size_t b,
+			  size_t *g, size_t *group, size_t *first)
+{
+	size_t k = 0;
+
+	for (; *g < ex->ngroups && k < MATCH_CHUNK; (*g)++) {
+		const struct ex_group *gr = &ex->groups[*g];
+
+		if (gr->side != a && gr->side != b)
+			continue;
+		group[k] = *g;
+		first[k++] = gr->first;
+	}
+	return k;
+}
+
+/* The tests one side holds under several provenance values, into splits
+ * (their number returned). */
+static size_t split_tests(const struct experiment *ex, size_t a, size_t b,
+			  const size_t *base, size_t nb,
+			  struct tuple_map *within, struct tuple_map *splits)
+{
+	size_t w = nb + 4, group[MATCH_CHUNK], first[MATCH_CHUNK];
+	size_t other[MATCH_CHUNK], nsplit = 0, k;
+	uint64_t *t = xmalloc(MATCH_CHUNK * w * sizeof(*t));
+
+	for (size_t g = 0; (k = next_groups(ex, a, b, &g, group, first));) {
+		for (size_t j = 0; j < k; j++) {
+			test_tuple(ex, first[j], base, nb, t + j * w);
+			t[j * w + 3 + nb] = ex->groups[group[j]].side;
+		}
+		tuple_map_put_many(within, t, k, group, other);
+		for (size_t j = 0; j < k; j++)
+			if (other[j] != group[j] &&
+			    tuple_map_put(splits, t + j * w, nsplit) == nsplit)
+				nsplit++;
+	}
+	free(t);
+	return nsplit;
+}
+
+/* Each group of sides a and b into its class (the same test, and the
+ * same provenance where the test is split): match[], split[]. */
+static void classify(const struct experiment *ex, size_t a, size_t b,
+		     const size_t *base, size_t nb, const size_t *prov,
+		     size_t np, const struct tuple_map *splits,
+		     struct tuple_map *classes, size_t *match, int *split)
+{
+	size_t w = nb + np + 4, group[MATCH_CHUNK], first[MATCH_CHUNK];
+	size_t got[MATCH_CHUNK], k;
+	int is_split[MATCH_CHUNK];
+	uint64_t *t = xmalloc(MATCH_CHUNK * w * sizeof(*t));
+
+	for (size_t g = 0; g < ex->ngroups; g++) {
+		match[g] = EX_NONE;
+		if (split)
+			split[g] = 0;
+	}
+	for (size_t g = 0; (k = next_groups(ex, a, b, &g, group, first));) {
+		for (size_t j = 0; j < k; j++) {
+			uint64_t *tj = t + j * w;
+
+			test_tuple(ex, first[j], base, nb, tj);
+			is_split[j] = tuple_map_get(splits, tj) != SIZE_MAX;
+			for (size_t p = 0; p < np; p++)
+				tj[3 + nb + p] = is_split[j] ?
+					experiment_code(ex, first[j],
+							prov[p]) : 0;
+			tj[3 + nb + np] = (uint64_t)is_split[j];
+		}
+		tuple_map_put_many(classes, t, k, NULL, got);
+		for (size_t j = 0; j < k; j++) {
+			match[group[j]] = got[j];
+			if (split)
+				split[group[j]] = is_split[j];
+		}
+	}
+	free(t);
+}
+
 size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 			size_t *match, int *split, size_t *nsplit_out)
 {
@@ -471,39 +558,9 @@ size_t experiment_match(const struct experiment *ex, size_t a, size_t b,
 	tuple_map_bound(&classes, t);
 	tuple_map_reserve(&within, ex->ngroups);
 	tuple_map_reserve(&classes, ex->ngroups);
-	/* the tests one side holds under several provenance values */
-	for (size_t g = 0; g < ex->ngroups; g++) {
-		const struct ex_group *gr = &ex->groups[g];
-		size_t i = gr->first, other;
-
-		if (gr->side != a && gr->side != b)
-			continue;
-		test_tuple(ex, i, base, nb, t);
-		t[3 + nb] = gr->side;
-		other = tuple_map_put(&within, t, g);
-		if (other != g && tuple_map_put(&splits, t, nsplit) == nsplit)
-			nsplit++;
-	}
-	for (size_t g = 0; g < ex->ngroups; g++) {
-		const struct ex_group *gr = &ex->groups[g];
-		size_t i = gr->first;
-		int is_split;
-
-		match[g] = EX_NONE;
-		if (split)
-			split[g] = 0;
-		if (gr->side != a && gr->side != b)
-			continue;
-		test_tuple(ex, i, base, nb, t);
-		is_split = tuple_map_get(&splits, t) != SIZE_MAX;
-		for (size_t j = 0; j < np; j++)
-			t[3 + nb + j] = is_split ?
-					experiment_code(ex, i, prov[j]) : 0;
-		t[3 + nb + np] = (uint64_t)is_split;
-		match[g] = tuple_map_put(&classes, t, classes.n);
-		if (split)
-			split[g] = is_split;
-	}
+	nsplit = split_tests(ex, a, b, base, nb, &within, &splits);
+	classify(ex, a, b, base, nb, prov, np, &splits, &classes, match,
+		 split);
 	nclasses = classes.n;
 	if (nsplit_out)
 		*nsplit_out = nsplit;

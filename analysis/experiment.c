@@ -1051,6 +1051,53 @@ static void tell_sides_apart(struct experiment *ex,
 
 /* ---- groups ------------------------------------------------------------ */
 
+/* Measurement i joins group g, a new one when g is the next. */
+static void join_group(struct experiment *ex, size_t i, size_t g)
+{
+	struct ex_measurement *e = &ex->m[i];
+
+	if (g == ex->ngroups) {
+		ALLOC_GROW(ex->groups, ex->ngroups + 1, ex->groups_alloc);
+		memset(&ex->groups[g], 0, sizeof(ex->groups[g]));
+		ex->groups[g].summary = EX_EMPTY;
+		ex->groups[g].side = e->side;
+		ex->groups[g].first = i;
+		ex->ngroups++;
+	}
+	e->group = g;
+	ex->groups[g].nmembers++;
+}
+
+/* Each measurement's group, by its (tool, op, metric, side, condition),
+ * GROUP_CHUNK of them at a time (tuple_map_put_many()). */
+#define GROUP_CHUNK 256
+
+static void put_in_groups(struct experiment *ex, struct tuple_map *groups,
+			  const size_t *condition)
+{
+	const uint32_t *tom = ex->priv->tom;
+	uint64_t *tuple = xmalloc(GROUP_CHUNK * 5 * sizeof(*tuple));
+	size_t got[GROUP_CHUNK];
+
+	for (size_t i = 0; i < ex->n; i += GROUP_CHUNK) {
+		size_t k = ex->n - i < GROUP_CHUNK ? ex->n - i : GROUP_CHUNK;
+
+		for (size_t j = 0; j < k; j++) {
+			uint64_t *t = tuple + 5 * j;
+
+			t[0] = tom[3 * (i + j)];
+			t[1] = tom[3 * (i + j) + 1];
+			t[2] = tom[3 * (i + j) + 2];
+			t[3] = ex->m[i + j].side;
+			t[4] = condition[ex->m[i + j].profile];
+		}
+		tuple_map_put_many(groups, tuple, k, NULL, got);
+		for (size_t j = 0; j < k; j++)
+			join_group(ex, i + j, got[j]);
+	}
+	free(tuple);
+}
+
 static void make_groups(struct experiment *ex)
 {
 	struct ex_private *p = ex->priv;
@@ -1092,28 +1139,7 @@ static void make_groups(struct experiment *ex)
 	tuple[4] = conditions.n;
 	tuple_map_bound(&groups, tuple);
 	tuple_map_reserve(&groups, ex->n);
-	for (size_t i = 0; i < ex->n; i++) {
-		struct ex_measurement *e = &ex->m[i];
-		size_t g;
-
-		tuple[0] = p->tom[3 * i];
-		tuple[1] = p->tom[3 * i + 1];
-		tuple[2] = p->tom[3 * i + 2];
-		tuple[3] = e->side;
-		tuple[4] = condition[e->profile];
-		g = tuple_map_put(&groups, tuple, ex->ngroups);
-		if (g == ex->ngroups) {
-			ALLOC_GROW(ex->groups, ex->ngroups + 1,
-				   ex->groups_alloc);
-			memset(&ex->groups[g], 0, sizeof(ex->groups[g]));
-			ex->groups[g].summary = EX_EMPTY;
-			ex->groups[g].side = e->side;
-			ex->groups[g].first = i;
-			ex->ngroups++;
-		}
-		e->group = g;
-		ex->groups[g].nmembers++;
-	}
+	put_in_groups(ex, &groups, condition);
 	tuple_map_release(&conditions);
 	tuple_map_release(&groups);
 	free(condition);

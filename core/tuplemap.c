@@ -156,18 +156,24 @@ size_t tuple_map_get(const struct tuple_map *t, const uint64_t *v)
 	return s->entry ? t->values[s->entry - 1] : SIZE_MAX;
 }
 
-size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
+/* Room for `more` entries without a rehash. */
+static void room_for(struct tuple_map *t, size_t more)
 {
-	uint64_t one, h;
-	struct tuple_slot *s;
+	size_t cap = t->cap ? t->cap : 64;
+
+	while (2 * (t->n + more) > cap)
+		cap *= 2;
+	if (cap > t->cap)
+		tuple_map_rehash(t, cap);
+}
+
+/* tuple_map_put() of the stored key v, whose hash is h (room made). */
+static size_t put_hashed(struct tuple_map *t, const uint64_t *v, uint64_t h,
+			 size_t fresh)
+{
+	struct tuple_slot *s = &t->slot[slot_of(t, v, h)];
 	size_t need;
 
-	v = stored_key(t, v, &one);
-	h = tuple_hash(v, t->stored);
-
-	if (2 * (t->n + 1) > t->cap)
-		tuple_map_rehash(t, t->cap ? 2 * t->cap : 64);
-	s = &t->slot[slot_of(t, v, h)];
 	if (s->entry)
 		return t->values[s->entry - 1];
 	if (t->n >= UINT32_MAX - 1)
@@ -184,4 +190,43 @@ size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
 	s->hash = (uint32_t)(h >> 32);
 	s->entry = (uint32_t)++t->n;
 	return fresh;
+}
+
+size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh)
+{
+	uint64_t one;
+
+	v = stored_key(t, v, &one);
+	room_for(t, 1);
+	return put_hashed(t, v, tuple_hash(v, t->stored), fresh);
+}
+
+/*
+ * A batch's slots are fetched from memory all at once, before any is
+ * probed: one by one, each probe of a map of a million groups waited for
+ * its own cache miss (the model's grouping and matching spent most of
+ * their time so).  BATCH slots of 8 bytes stay in the cache meanwhile.
+ */
+#define BATCH 64
+
+void tuple_map_put_many(struct tuple_map *t, const uint64_t *v, size_t n,
+			const size_t *fresh, size_t *out)
+{
+	uint64_t one[BATCH], h[BATCH];
+	const uint64_t *key[BATCH];
+
+	for (size_t i = 0; i < n; i += BATCH) {
+		size_t k = n - i < BATCH ? n - i : BATCH;
+
+		room_for(t, k);
+		for (size_t j = 0; j < k; j++) {
+			key[j] = stored_key(t, v + (i + j) * t->width,
+					    &one[j]);
+			h[j] = tuple_hash(key[j], t->stored);
+			__builtin_prefetch(&t->slot[h[j] & (t->cap - 1)]);
+		}
+		for (size_t j = 0; j < k; j++)
+			out[i + j] = put_hashed(t, key[j], h[j],
+						fresh ? fresh[i + j] : t->n);
+	}
 }

@@ -54,5 +54,14 @@ void tuple_map_reserve(struct tuple_map *t, size_t n);
 size_t tuple_map_get(const struct tuple_map *t, const uint64_t *v);
 /* The index of tuple v, inserting it as `fresh` when absent. */
 size_t tuple_map_put(struct tuple_map *t, const uint64_t *v, size_t fresh);
+/*
+ * tuple_map_put() of the n tuples at v (width words each) in turn, each
+ * inserted as fresh[i] (fresh NULL: as the map's count of tuples then);
+ * their indices into out[].  The same as n puts, with the memory of their
+ * slots fetched ahead (several times as fast on a map much larger than
+ * the cache).
+ */
+void tuple_map_put_many(struct tuple_map *t, const uint64_t *v, size_t n,
+			const size_t *fresh, size_t *out);
 
 #endif

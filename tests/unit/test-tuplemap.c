@@ -138,6 +138,55 @@ static void test_bound_packs(void **state)
 	tuple_map_release(&t);
 }
 
+/* One map filled by tuple_map_put_many() in batches of uneven length,
+ * one by tuple_map_put() one at a time: the same answers, entries and
+ * values (fresh given, and NULL: the count), bounded or not. */
+static void put_many_is_puts(int bounded, int given)
+{
+	enum { N = 5000, W = 3 };
+	static uint64_t v[N * W];
+	static size_t fresh[N], one[N], many[N];
+	const uint64_t max[W] = { 40, 7, 1000 };
+	struct tuple_map a, b;
+	uint64_t seed = 88172645463325252ULL;
+
+	for (size_t i = 0; i < N * W; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		v[i] = seed % (max[i % W] + 1);	/* (duplicates: many) */
+	}
+	for (size_t i = 0; i < N; i++)
+		fresh[i] = 7 * i + 1;
+	tuple_map_init(&a, W);
+	tuple_map_init(&b, W);
+	if (bounded) {
+		tuple_map_bound(&a, max);
+		tuple_map_bound(&b, max);
+	}
+	for (size_t i = 0; i < N; i++)
+		one[i] = tuple_map_put(&a, v + i * W,
+				       given ? fresh[i] : a.n);
+	for (size_t i = 0, k = 1; i < N; i += k, k = k * 3 % 301 + 1)
+		tuple_map_put_many(&b, v + i * W, i + k > N ? N - i : k,
+				   given ? fresh + i : NULL, many + i);
+	assert_memory_equal(one, many, sizeof(one));
+	assert_int_equal(a.n, b.n);
+	assert_true(a.n > 100 && a.n < N);
+	for (size_t i = 0; i < N; i++)
+		assert_int_equal(tuple_map_get(&b, v + i * W), one[i]);
+	tuple_map_release(&a);
+	tuple_map_release(&b);
+}
+
+static void test_put_many(void **state)
+{
+	(void)state;
+	for (int bounded = 0; bounded < 2; bounded++)
+		for (int given = 0; given < 2; given++)
+			put_many_is_puts(bounded, given);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_width_one),
 		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_bound_packs),
+		cmocka_unit_test(test_put_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
