@@ -549,6 +549,28 @@ static void make_text_row(void *arg, size_t r, struct fmt_table *one)
 }
 
 /*
+ * Another thread's maker of rows: the same plan, columns and footnotes
+ * (read only, once numbered: text_table()), a labels cell of its own.
+ */
+static void *clone_text_rows(void *arg)
+{
+	struct text_rows *c = xmalloc(sizeof(*c));
+
+	*c = *(const struct text_rows *)arg;
+	memset(&c->memo, 0, sizeof(c->memo));
+	strbuf_init(&c->memo.text);
+	return c;
+}
+
+static void release_text_rows(void *arg)
+{
+	struct text_rows *c = arg;
+
+	strbuf_release(&c->memo.text);
+	free(c);
+}
+
+/*
  * Its columns and title into t; the footnotes numbered as the rows cite
  * them (the rows made again later cite the same numbers).
  */
@@ -610,8 +632,13 @@ void compare_write_tables(enum fmt_kind kind, char *const *names,
 		if (i)
 			strbuf_addch(out, '\n');
 		if (kind == FMT_TEXT) {
-			fmt_render_text_rows(&t, res[i].nrows, make_text_row,
-					     &tr, color, width, out, drain);
+			struct fmt_row_maker maker = {
+				make_text_row, &tr, clone_text_rows,
+				release_text_rows,
+			};
+
+			fmt_render_text_rows(&t, res[i].nrows, &maker, color,
+					     width, out, drain);
 			text_rows_release(&tr);
 		} else {
 			fmt_render(&t, kind, color, out);

@@ -8,6 +8,7 @@
  * digits, integers print as integers.
  */
 #include "format.h"
+#include "format-private.h"
 #include "../core/json-out.h"
 #include "../core/xalloc.h"
 
@@ -555,121 +556,97 @@ static const char *cell_line(const struct fmt_table *t, size_t c,
 	return strbuf_str(part);
 }
 
-/*
- * Where render_text() takes its rows: the table's own, or made one at a
- * time into a table of one row (fmt_render_text_rows()).
- */
-struct row_source {
-	const struct fmt_table *t;
-	size_t nrows;
-	fmt_row_fn make;	/* NULL: t's rows */
-	void *arg;
-	struct fmt_table one;
-};
-
-/* The table holding row r, and r's index in it. */
-static const struct fmt_table *row_at(struct row_source *src, size_t r,
-				      size_t *in)
+void fmt_text_row_widths(const struct fmt_table *t, const struct fmt_table *rt,
+			 size_t in, size_t *width, struct strbuf *sc)
 {
-	if (!src->make) {
-		*in = r;
-		return src->t;
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t w = width_of(shown(cell_at(rt, in, c), sc));
+
+		if (w > width[c])
+			width[c] = w;
 	}
-	src->one.nrows = 0;
-	pool_clear(&src->one.strings);
-	src->make(src->arg, r, &src->one);
-	if (src->one.nrows != 1)
-		BUG("row %zu made %zu rows", r, src->one.nrows);
-	*in = 0;
-	return &src->one;
 }
 
-/* Each column as wide as its heading and its widest cell. */
-static void measure_columns(const struct fmt_table *t,
-			    struct row_source *src, size_t *width)
+void fmt_text_row(const struct fmt_table *t, const struct fmt_table *rt,
+		  size_t in, const struct fmt_text_layout *lay,
+		  struct fmt_row_scratch *s, struct strbuf *out)
 {
-	struct strbuf sc = STRBUF_INIT;
+	int more = 1;
 
+	for (int line = 0; more; line++) {
+		more = 0;
+		for (size_t c = 0, n = 0; c < t->ncols; c++) {
+			const struct fmt_cell *cell = cell_at(rt, in, c);
+			const char *txt;
+
+			if (lay->hide[c])
+				continue;
+			if (n++)
+				strbuf_adds(out, "  ");
+			if (line && !s->rest[c]) {
+				pad(out, lay->width[c]);
+				continue;
+			}
+			txt = line ? s->rest[c] : shown(cell, &s->sc);
+			txt = cell_line(t, c, lay->width[c], txt, &s->rest[c],
+					&s->part);
+			more |= s->rest[c] != NULL;
+			text_field(out, txt, lay->width[c], t->cols[c].numeric,
+				   lay->color && !line ? ansi(cell->style) :
+				   NULL, c == lay->last);
+		}
+		if (line || more)
+			end_line(out);
+		else
+			strbuf_addch(out, '\n');
+	}
+}
+
+void fmt_row_scratch_init(struct fmt_row_scratch *s, size_t ncols)
+{
+	strbuf_init(&s->sc);
+	strbuf_init(&s->part);
+	s->rest = xcalloc(ncols ? ncols : 1, sizeof(*s->rest));
+}
+
+void fmt_row_scratch_release(struct fmt_row_scratch *s)
+{
+	strbuf_release(&s->sc);
+	strbuf_release(&s->part);
+	free(s->rest);
+}
+
+/* Every column as wide as its heading. */
+static void heading_widths(const struct fmt_table *t, size_t *width)
+{
 	for (size_t c = 0; c < t->ncols; c++)
 		width[c] = width_of(t->cols[c].heading);
-	for (size_t r = 0; r < src->nrows; r++) {
-		size_t in;
-		const struct fmt_table *rt = row_at(src, r, &in);
-
-		for (size_t c = 0; c < t->ncols; c++) {
-			size_t w = width_of(shown(cell_at(rt, in, c), &sc));
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
-	strbuf_release(&sc);
 }
 
-static void render_text(const struct fmt_table *t, struct row_source *src,
-			int color, size_t limit, struct strbuf *out,
-			const struct strbuf_drain *drain)
+/* The title and the headings. */
+static void text_head(const struct fmt_table *t,
+		      const struct fmt_text_layout *lay, size_t limit,
+		      struct strbuf *out)
 {
-	size_t nc = t->ncols ? t->ncols : 1, last = 0;
-	size_t *width = xcalloc(nc, sizeof(*width));
-	int *hide = xcalloc(nc, sizeof(*hide));
-	const char **rest = xcalloc(nc, sizeof(*rest));
-	struct strbuf sc = STRBUF_INIT, part = STRBUF_INIT;
-
-	measure_columns(t, src, width);
-	if (limit)
-		fit_columns(t, limit, width, hide);
-	for (size_t c = 0; c < t->ncols; c++)
-		if (!hide[c])
-			last = c;
 	if (t->title) {
 		wrap_lines(out, t->title, limit);
 		strbuf_addch(out, '\n');
 	}
 	for (size_t c = 0, n = 0; c < t->ncols; c++) {
-		if (hide[c])
+		if (lay->hide[c])
 			continue;
 		if (n++)
 			strbuf_adds(out, "  ");
-		text_field(out, t->cols[c].heading, width[c],
-			   t->cols[c].numeric, NULL, c == last);
+		text_field(out, t->cols[c].heading, lay->width[c],
+			   t->cols[c].numeric, NULL, c == lay->last);
 	}
 	strbuf_addch(out, '\n');
-	for (size_t r = 0; r < src->nrows; r++) {
-		size_t in;
-		const struct fmt_table *rt = row_at(src, r, &in);
-		int more = 1;
+}
 
-		for (int line = 0; more; line++) {
-			more = 0;
-			for (size_t c = 0, n = 0; c < t->ncols; c++) {
-				const struct fmt_cell *cell = cell_at(rt, in, c);
-				const char *s;
-
-				if (hide[c])
-					continue;
-				if (n++)
-					strbuf_adds(out, "  ");
-				if (line && !rest[c]) {
-					pad(out, width[c]);
-					continue;
-				}
-				s = line ? rest[c] : shown(cell, &sc);
-				s = cell_line(t, c, width[c], s, &rest[c],
-					      &part);
-				more |= rest[c] != NULL;
-				text_field(out, s, width[c],
-					   t->cols[c].numeric,
-					   color && !line ?
-					   ansi(cell->style) : NULL, c == last);
-			}
-			if (line || more)
-				end_line(out);
-			else
-				strbuf_addch(out, '\n');
-		}
-		strbuf_drain_if_full(out, drain);
-	}
+/* The notes and footnotes under the rows. */
+static void text_foot(const struct fmt_table *t, size_t limit,
+		      struct strbuf *out)
+{
 	for (size_t i = 0; i < t->nnotes; i++) {
 		if (!i)
 			strbuf_addch(out, '\n');
@@ -678,11 +655,60 @@ static void render_text(const struct fmt_table *t, struct row_source *src,
 	if (t->nfootnotes && !t->nnotes)
 		strbuf_addch(out, '\n');
 	footnotes_text(t, limit, out);
-	strbuf_release(&part);
-	strbuf_release(&sc);
-	free(rest);
+}
+
+void fmt_render_text_source(const struct fmt_table *t,
+			    const struct fmt_text_rows *rows, int color,
+			    size_t limit, struct strbuf *out,
+			    const struct strbuf_drain *drain)
+{
+	size_t nc = t->ncols ? t->ncols : 1;
+	size_t *width = xcalloc(nc, sizeof(*width));
+	int *hide = xcalloc(nc, sizeof(*hide));
+	struct fmt_text_layout lay = { width, hide, 0, color };
+
+	heading_widths(t, width);
+	rows->measure(rows->arg, width);
+	if (limit)
+		fit_columns(t, limit, width, hide);
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!hide[c])
+			lay.last = c;
+	text_head(t, &lay, limit, out);
+	rows->emit(rows->arg, &lay, out, drain);
+	text_foot(t, limit, out);
 	free(hide);
 	free(width);
+}
+
+/* ---- a table's own rows ---- */
+
+struct own_rows {
+	const struct fmt_table *t;
+};
+
+static void own_measure(void *arg, size_t *width)
+{
+	const struct fmt_table *t = ((struct own_rows *)arg)->t;
+	struct strbuf sc = STRBUF_INIT;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		fmt_text_row_widths(t, t, r, width, &sc);
+	strbuf_release(&sc);
+}
+
+static void own_emit(void *arg, const struct fmt_text_layout *lay,
+		     struct strbuf *out, const struct strbuf_drain *drain)
+{
+	const struct fmt_table *t = ((struct own_rows *)arg)->t;
+	struct fmt_row_scratch s;
+
+	fmt_row_scratch_init(&s, t->ncols);
+	for (size_t r = 0; r < t->nrows; r++) {
+		fmt_text_row(t, t, r, lay, &s, out);
+		strbuf_drain_if_full(out, drain);
+	}
+	fmt_row_scratch_release(&s);
 }
 
 /* Renders t's own rows. */
@@ -690,9 +716,10 @@ static void render_text_of(const struct fmt_table *t, int color,
 			   size_t limit, struct strbuf *out,
 			   const struct strbuf_drain *drain)
 {
-	struct row_source src = { .t = t, .nrows = t->nrows };
+	struct own_rows own = { t };
+	struct fmt_text_rows rows = { own_measure, own_emit, &own };
 
-	render_text(t, &src, color, limit, out, drain);
+	fmt_render_text_source(t, &rows, color, limit, out, drain);
 }
 
 void fmt_render_text_width(const struct fmt_table *t, int color,
@@ -706,25 +733,6 @@ void fmt_render_text_drained(const struct fmt_table *t, int color,
 			     const struct strbuf_drain *drain)
 {
 	render_text_of(t, color, width, out, drain);
-}
-
-void fmt_render_text_rows(const struct fmt_table *t, size_t nrows,
-			  fmt_row_fn make, void *arg, int color, size_t width,
-			  struct strbuf *out, const struct strbuf_drain *drain)
-{
-	struct row_source src = { .t = t, .nrows = nrows, .make = make,
-				  .arg = arg };
-
-	if (t->nrows)
-		BUG("a table of rows made on demand holds %zu", t->nrows);
-	fmt_table_init(&src.one, NULL);
-	for (size_t c = 0; c < t->ncols; c++) {
-		fmt_table_add_column(&src.one, t->cols[c].name,
-				     t->cols[c].heading, t->cols[c].numeric);
-		fmt_table_set_column_flags(&src.one, c, t->cols[c].flags);
-	}
-	render_text(t, &src, color, width, out, drain);
-	fmt_table_release(&src.one);
 }
 
 void fmt_md_escape(struct strbuf *out, const char *s)

@@ -214,20 +214,36 @@ void fmt_render_text_drained(const struct fmt_table *t, int color,
 
 /*
  * Makes row r of a table: adds one row to `one` (a table of t's columns,
- * emptied before each call) and fills it.  Called twice for each row,
- * in order: for the columns' widths, then for the text.
+ * emptied before each call) and fills it.  Called twice for each row:
+ * for the columns' widths, then for the text.
  */
 typedef void (*fmt_row_fn)(void *arg, size_t r, struct fmt_table *one);
 
 /*
+ * A maker of rows, and whether threads may share the work: clone() gives
+ * another thread an arg of its own (its caches; release() lets it go),
+ * with which make() may run beside the others, rows in any order.
+ * Without clone, rows are made on the calling thread, in order.
+ */
+struct fmt_row_maker {
+	fmt_row_fn make;
+	void *arg;
+	void *(*clone)(void *arg);
+	void (*release)(void *clone);
+};
+
+/*
  * fmt_render_text_drained() of t (its columns, title, notes and
- * footnotes, no rows) with nrows rows that make() makes when they are
+ * footnotes, no rows) with nrows rows that the maker makes when they are
  * needed: the cells of a million rows are never held at once (they were
- * 300 MB of compare's peak).
+ * 300 MB of compare's peak).  With clone, a long table's rows are made
+ * and rendered on every CPU, a few thousand at a time, and written in
+ * order: the same text.
  */
 void fmt_render_text_rows(const struct fmt_table *t, size_t nrows,
-			  fmt_row_fn make, void *arg, int color, size_t width,
-			  struct strbuf *out, const struct strbuf_drain *drain);
+			  const struct fmt_row_maker *maker, int color,
+			  size_t width, struct strbuf *out,
+			  const struct strbuf_drain *drain);
 
 /*
  * Appends just the table's footnotes, one per line, in FMT_TEXT, FMT_MD

@@ -92,8 +92,36 @@ static void from_rows(const struct fmt_table *t, int color, size_t width,
 static void made_rows(const struct fmt_table *t, int color, size_t width,
 		      struct strbuf *out, const struct strbuf_drain *drain)
 {
-	fmt_render_text_rows(t, ROWS, add_row, NULL, color, width, out,
-			     drain);
+	struct fmt_row_maker maker = { add_row, NULL, NULL, NULL };
+
+	fmt_render_text_rows(t, ROWS, &maker, color, width, out, drain);
+}
+
+/* A maker that threads share: each its own (counted) clone. */
+static int clones;
+
+static void *clone_maker(void *arg)
+{
+	(void)arg;
+	clones++;
+	return &clones;
+}
+
+static void release_maker(void *arg)
+{
+	assert_ptr_equal(arg, &clones);
+	clones--;
+}
+
+static void made_rows_shared(const struct fmt_table *t, int color,
+			     size_t width, struct strbuf *out,
+			     const struct strbuf_drain *drain)
+{
+	struct fmt_row_maker maker = { add_row, NULL, clone_maker,
+				       release_maker };
+
+	fmt_render_text_rows(t, ROWS, &maker, color, width, out, drain);
+	assert_int_equal(clones, 0);
 }
 
 /* render(t) gives what whole gives held and rendered at once, at every
@@ -133,7 +161,7 @@ static void test_drained_is_whole(void **state)
 }
 
 /* Rows made on demand (fmt_render_text_rows()) render as the same rows
- * held in the table. */
+ * held in the table: made here in order, or on every CPU in chunks. */
 static void test_rows_on_demand(void **state)
 {
 	struct fmt_table whole, head;
@@ -144,6 +172,7 @@ static void test_rows_on_demand(void **state)
 	fmt_table_init(&head, "baseline a.json vs candidate b.json");
 	fill(&head, 0);
 	check_same(&whole, &head, made_rows);
+	check_same(&whole, &head, made_rows_shared);
 	fmt_table_release(&whole);
 	fmt_table_release(&head);
 }
