@@ -65,6 +65,13 @@ for cmd in "table --rows host,op --cols metric" "compare" "check"; do
 		fail "$cmd: $(sed 's/\.srb/.json/g' bin.out | diff json.out - | head -4)"
 done
 
+# a report of either: the same but for the provenance of its inputs
+"$STORAN" report a.json b.json -o rj > /dev/null 2>&1
+"$STORAN" report a.srb b.srb -o rb > /dev/null 2>&1
+strip() { grep -v -e '| result set |' -e '^Command: ' "$1"; }
+[ -s rb/report.md ] && cmp -s <(strip rj/report.md) <(strip rb/report.md) ||
+	fail "report: $(diff <(strip rj/report.md) <(strip rb/report.md) | head -4)"
+
 # damaged: named, exit 1, the other input still read
 head -c 1000 a.srb > cut.srb
 run "$STORAN" export cut.srb b.srb
