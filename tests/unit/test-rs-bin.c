@@ -58,6 +58,19 @@ static void add_series(struct result_set *rs, size_t s)
 	series_add_sparse(m->series, 1.5, 8e-6, idx + 2, cnt + 2, 1);
 }
 
+/* Two buckets, JSON+'s bins. */
+static void add_histogram(struct measurement *m)
+{
+	static const double value[] = { 1e-4, 2e-4 };
+	static const uint64_t count[] = { 5, 7 };
+
+	m->hist.n = 2;
+	m->hist.value = xmalloc(sizeof(value));
+	m->hist.count = xmalloc(sizeof(count));
+	memcpy(m->hist.value, value, sizeof(value));
+	memcpy(m->hist.count, count, sizeof(count));
+}
+
 /* Every part a set may have: values, a summary, a histogram, plain and
  * histogram series, labels shared and not, a cache drop, a source's
  * labels, a measurement without a source name. */
@@ -85,13 +98,7 @@ static void build(struct result_set *rs)
 	measurement_set_source(m, 1, "stdin", 9);
 	m = result_set_add(rs, "fio", "randread", "clat", "s");
 	measurement_add_value(m, 1e-4);
-	m->hist.n = 2;
-	m->hist.value = xcalloc(2, sizeof(double));
-	m->hist.count = xcalloc(2, sizeof(uint64_t));
-	m->hist.value[0] = 1e-4;
-	m->hist.value[1] = 2e-4;
-	m->hist.count[0] = 5;
-	m->hist.count[1] = 7;
+	add_histogram(m);
 	measurement_set_source(m, s, "a,b.txt", 12);
 	m = result_set_add(rs, "time", "run", "cpu.sys", "%");
 	measurement_add_value(m, -0.0);	/* (a % may be negative: 0 is) */
