@@ -104,15 +104,13 @@ static uint32_t set_ref(struct writer *w, const struct labels *l)
 	return (uint32_t)*at;
 }
 
-static const char *const *strings_of(const struct measurement *m,
-				     const char *out[5])
+static void strings_of(const struct measurement *m, const char *out[5])
 {
 	out[0] = m->tool;
 	out[1] = m->op;
 	out[2] = m->metric;
 	out[3] = m->unit;
 	out[4] = utf8_ok(m->source_name) ? m->source_name : NULL;
-	return out;
 }
 
 /* m's strings and label set, from the last one's where they are its
@@ -369,6 +367,18 @@ static void put_each(const struct result_set *rs, const struct writer *w,
 	}
 }
 
+/* The sources' and cache drops' strings and label sets, interned as
+ * they are put: put once into nothing here, so that pass two's sections
+ * of strings and labels are whole before the sources are written. */
+static void intern_sources(struct writer *w, const struct result_set *rs)
+{
+	struct strbuf scratch = STRBUF_INIT;
+
+	put_sources(w, rs, &scratch);
+	put_drops(w, rs, &scratch);
+	strbuf_release(&scratch);
+}
+
 /* Pass one: every string and label set interned, the sections sized. */
 static void writer_begin(struct writer *w, const struct result_set *rs)
 {
@@ -383,15 +393,7 @@ static void writer_begin(struct writer *w, const struct result_set *rs)
 		intern_measurement(w, &rs->m[i], w->refs[i]);
 		size_measurement(w, &rs->m[i]);
 	}
-	/* (the sources' and drops' strings: interned as they are put, so
-	 * they are put once here, into nothing, to be sized) */
-	{
-		struct strbuf scratch = STRBUF_INIT;
-
-		put_sources(w, rs, &scratch);
-		put_drops(w, rs, &scratch);
-		strbuf_release(&scratch);
-	}
+	intern_sources(w, rs);
 }
 
 static void writer_release(struct writer *w)
