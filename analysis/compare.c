@@ -214,7 +214,7 @@ static void copy_members(struct compare_result *r, struct compare_row *row,
 	for (int s = 0; s < 2; s++) {
 		const struct ex_group *g = &ex->groups[c->group[s]];
 
-		row->nmembers[s] = g->nmembers;
+		row->nmembers[s] = (uint32_t)g->nmembers;
 		row->members[s] = pool_alloc(&r->pool, g->nmembers *
 					     sizeof(*row->members[s]));
 		for (size_t j = 0; j < g->nmembers; j++)
@@ -265,7 +265,7 @@ static void run_test(struct compare_row *row, const struct experiment *ex,
 		     const struct klass *c, enum compare_test test)
 {
 	const struct compare_side *a = &row->a, *b = &row->b;
-	int mw_ok = a->have_values && b->have_values;
+	int mw_ok = row->have_values[0] && row->have_values[1];
 	double t, df, u, *va, *vb;
 	size_t na, nb;
 	int exact;
@@ -483,14 +483,17 @@ static int any_histograms(const struct experiment *ex, const struct klass *c,
 }
 
 /* Group g's figures (compare's model is built groups_only). */
-static struct compare_side side_of(const struct experiment *ex, size_t g,
-				   struct stats_acc *acc)
+/* Side s of the row: group g's figures. */
+static void side_of(struct compare_row *row, int s,
+		    const struct experiment *ex, size_t g,
+		    struct stats_acc *acc)
 {
 	struct stats st;
 
 	experiment_group_stats(ex, g, acc, &st);
-	return (struct compare_side){ st.n, st.mean, st.stddev,
-				      st.have_values };
+	*(s ? &row->b : &row->a) = (struct compare_side){ st.n, st.mean,
+							   st.stddev };
+	row->have_values[s] = (unsigned char)st.have_values;
 }
 
 /* A row's figures: its sides' statistics, the change, the test and the
@@ -500,8 +503,8 @@ static void row_figures(struct compare_row *row, const struct experiment *ex,
 			const struct compare_options *opt,
 			struct stats_acc *acc)
 {
-	row->a = side_of(ex, k->group[0], acc);
-	row->b = side_of(ex, k->group[1], acc);
+	side_of(row, 0, ex, k->group[0], acc);
+	side_of(row, 1, ex, k->group[1], acc);
 	change_of(row);
 	run_test(row, ex, k, opt->test);
 	decide(row, opt);

@@ -31,6 +31,7 @@
 #define STORAN_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stats.h"
 #include "../core/filter.h"
@@ -113,7 +114,6 @@ struct compare_side {
 	size_t n;
 	double mean;
 	double stddev;		/* NAN: n < 2, unknown */
-	int have_values;	/* every observation an individual value */
 };
 
 struct compare_row {
@@ -128,9 +128,14 @@ struct compare_row {
 	/* (bytes: with the verdict, 8 bytes of a row, not 16) */
 	unsigned char single_runs;	/* verdict by the threshold alone */
 	unsigned char from_histogram;	/* a tail quantile of latency bins */
-	/* The measurements pooled on each side: indices into a and b. */
+	/* per side: every observation an individual value (a rank test
+	 * may take them) */
+	unsigned char have_values[2];
+	/* The measurements pooled on each side: indices into a and b (a
+	 * model holds fewer than 2^32; 168 bytes a row, not 192: a million
+	 * rows came while compare's checks still held their models). */
 	size_t *members[2];
-	size_t nmembers[2];
+	uint32_t nmembers[2];
 };
 
 struct compare_unmatched {
