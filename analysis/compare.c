@@ -482,8 +482,8 @@ static int any_histograms(const struct experiment *ex, const struct klass *c,
 	return 0;
 }
 
-/* Group g's figures (compare's model is built groups_only). */
-/* Side s of the row: group g's figures. */
+/* Side s of the row: group g's figures (compare's model is built
+ * groups_only). */
 static void side_of(struct compare_row *row, int s,
 		    const struct experiment *ex, size_t g,
 		    struct stats_acc *acc)
@@ -513,7 +513,8 @@ static void row_figures(struct compare_row *row, const struct experiment *ex,
 /*
  * The figures of n rows, FIGURE_CHUNK rows a job, on every CPU: each
  * row's own (its groups' statistics, their intervals and tests, read from
- * the model only), a fifth of a comparison of a million rows on one.
+ * the model only), most of the rows' time (about 0.7 s of a million rows
+ * on one CPU, where making the rows themselves took 0.2 s).
  */
 #define FIGURE_CHUNK 4096
 
