@@ -23,6 +23,7 @@
 #include "chart.h"
 #include "gfx.h"
 #include "../core/input.h"
+#include "../core/rs-bin.h"
 #include "../core/sha256.h"
 #include "../core/version.h"
 #include "../core/xalloc.h"
@@ -1164,6 +1165,7 @@ struct chart_input *chart_inputs(char *const *paths, int n)
 		 * would cut (100 ms of a 23 MB result set) */
 		if (!input_read_bytes(paths[i], &data, &size, &err)) {
 			input_init_bare(&file, paths[i], data, size);
+			in[i].binary = rs_bin_sniff(data, size);
 			input_sha256_bytes(data, size, in[i].sha256);
 			if (input_changed(&file))	/* no hash: void */
 				in[i].sha256[0] = '\0';

@@ -240,6 +240,7 @@ enum chart_format { CHART_PNG, CHART_SVG, CHART_PDF };
 struct chart_input {
 	char *name;
 	char sha256[65];	/* "" when it could not be read again */
+	int binary;		/* a storan/1 binary result set */
 };
 
 /* Names and hashes paths[0..n) ("-" is "stdin", unhashed); caller frees. */

@@ -73,7 +73,7 @@ const char *report_input_format(const struct report *r, int i)
 		if (!strcmp(r->rs->sources[k].sha256, sha) &&
 		    r->rs->sources[k].format)
 			return r->rs->sources[k].format;
-	return "result set";
+	return r->inputs[i].binary ? "result set (binary)" : "result set";
 }
 
 const char *report_sha_text(const char *sha256)

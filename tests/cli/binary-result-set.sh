@@ -68,9 +68,11 @@ done
 # a report of either: the same but for the provenance of its inputs
 "$STORAN" report a.json b.json -o rj > /dev/null 2>&1
 "$STORAN" report a.srb b.srb -o rb > /dev/null 2>&1
-strip() { grep -v -e '| result set |' -e '^Command: ' "$1"; }
+strip() { grep -v -e '| result set' -e '^Command: ' "$1"; }
 [ -s rb/report.md ] && cmp -s <(strip rj/report.md) <(strip rb/report.md) ||
 	fail "report: $(diff <(strip rj/report.md) <(strip rb/report.md) | head -4)"
+grep -q '| a.srb | result set (binary) |' rb/report.md ||
+	fail "report: its inputs not named binary result sets"
 
 # damaged: named, exit 1, the other input still read
 head -c 1000 a.srb > cut.srb
