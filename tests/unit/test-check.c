@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/check.h"
@@ -455,6 +456,60 @@ static void test_sorted_and_written(void **state)
 	strbuf_release(&sb);
 }
 
+/* Findings as text, every field that matters, one a line. */
+static void describe(const struct check_list *l, struct strbuf *sb)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct check_finding *x = &l->v[i];
+
+		strbuf_addf(sb, "%d %s %u %s |", (int)x->severity, x->code,
+			    x->line, x->message);
+		for (size_t k = 0; k < x->nmeasurements; k++)
+			strbuf_addf(sb, " %zu", x->measurements[k]);
+		strbuf_addch(sb, '\n');
+	}
+}
+
+/*
+ * Enough measurements for the repetitions to run on a thread of their
+ * own: the findings are those of one thread (STORAN_SERIAL=1), in the
+ * same order.
+ */
+static void test_threaded_same_as_serial(void **state)
+{
+	struct fixture *f = *state;
+	struct check_list serial;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	char lab[64];
+
+	f->opt.link = "sata3";
+	for (unsigned k = 0; k < 6000; k++) {
+		/* 701 tests repeated at spread lines; every 7th run noisy,
+		 * every 5th over the link; singles of the rest */
+		snprintf(lab, sizeof(lab), "if=x%u", k % 701);
+		add_m(&f->rs, "dd", "read", "bw", "B/s", 3 * k + 1, lab, 1,
+		      k % 5 ? 100e6 + (k % 7 ? 0 : 60e6) : 700e6);
+		snprintf(lab, sizeof(lab), "job=j%u", k);
+		add_m(&f->rs, "fio", "write", "bw", "B/s", 3 * k + 2, lab, 1,
+		      200e6);
+	}
+	check_list_init(&serial);
+	setenv("STORAN_SERIAL", "1", 1);
+	assert_int_equal(check_run(&f->rs, &f->opt, &serial, &err), 0);
+	unsetenv("STORAN_SERIAL");
+	run(f);
+	describe(&serial, &a);
+	describe(&f->l, &b);
+	assert_non_null(strstr(a.buf, " noisy "));
+	assert_non_null(strstr(a.buf, " few-runs "));
+	assert_non_null(strstr(a.buf, " over-link "));
+	assert_string_equal(a.buf, b.buf);
+	check_list_release(&serial);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +532,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_short_run_zero_nosync,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_link_hint,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threaded_same_as_serial,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sorted_and_written,
 						setup, teardown),
