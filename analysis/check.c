@@ -409,9 +409,10 @@ static void list_move(struct check_list *dst, struct check_list *src)
 /*
  * Every check.  The repetitions (a model of the whole set: two thirds of
  * the time at a million measurements) run on a thread of their own
- * beside the others, into a list of their own appended after theirs:
- * the findings come in the order of a run on one thread, and each
- * family's check_found_in_output() sees its own codes either way.
+ * beside the others (unless opt->one_thread), into a list of their own
+ * appended after theirs: the findings come in the order of a run on one
+ * thread, and each family's check_found_in_output() sees its own codes
+ * either way.
  */
 static void run_checks(struct check_ctx *c)
 {
@@ -422,7 +423,8 @@ static void run_checks(struct check_ctx *c)
 
 	check_list_init(&found);
 	rep.out = &found;
-	threaded = c->rs->n >= CHECK_THREAD_MIN && storan_cpus() > 1 &&
+	threaded = c->rs->n >= CHECK_THREAD_MIN && !c->opt->one_thread &&
+		   storan_cpus() > 1 &&
 		   !pthread_create(&thread, NULL, repetitions_job, &rep);
 	check_each(c);
 	if (threaded)

@@ -74,6 +74,10 @@ struct check_options {
 	/* ram came from --ram: the tests' machine, not this one (no-sync
 	 * judges a post written elsewhere by its own figures without) */
 	int ram_given;
+	/* Run on the caller's thread only: it runs the check beside work
+	 * of its own on every CPU (compare's two checks), where another
+	 * thread for the repetitions would slow the whole down. */
+	int one_thread;
 };
 
 /* The thresholds, stable and documented in storan-check(1). */

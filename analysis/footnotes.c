@@ -167,8 +167,12 @@ void footnotes_checks_start(struct footnotes_pending *p,
 
 	if (threads > n)
 		threads = n;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		pending_init(&p[i], &sets[i], opt);
+		p[i].one_thread = *opt;
+		p[i].one_thread.one_thread = 1;
+		p[i].opt = &p[i].one_thread;
+	}
 	for (size_t t = 0; t < threads; t++) {
 		size_t to = n * (t + 1) / threads;
 

@@ -94,6 +94,7 @@ int footnotes_check(struct footnotes *fn, const struct result_set *rs,
 struct footnotes_pending {
 	const struct result_set *rs;
 	const struct check_options *opt;
+	struct check_options one_thread;	/* opt, on one thread */
 	struct check_list list;
 	struct strbuf err;
 	int failed, threaded;
