@@ -320,8 +320,10 @@ static size_t group_sides(struct result_set *rs, size_t *start, char **paths,
 		start[k++] = first;
 	}
 	start[k] = at;
-	free(rs->m);
+	if (!rs->m_borrowed)
+		free(rs->m);
 	rs->m = m;
+	rs->m_borrowed = 0;
 	rs->alloc = rs->n + 1;
 	free(side_of);
 	return nsides;

@@ -416,10 +416,37 @@ void result_set_release(struct result_set *rs)
 	for (size_t i = 0; i < rs->ndrops; i++)
 		free(rs->drops[i].name);
 	free(rs->sources);
-	free(rs->m);
+	if (!rs->m_borrowed)
+		free(rs->m);
 	free(rs->drops);
 	pool_release(&rs->pool);
 	result_set_init(rs);
+}
+
+void result_set_own(struct result_set *rs, size_t room)
+{
+	struct measurement *own;
+
+	if (!rs->m_borrowed)
+		return;
+	if (room < rs->n)
+		room = rs->n;
+	own = xmalloc((room ? room : 1) * sizeof(*own));
+	if (rs->n)
+		memcpy(own, rs->m, rs->n * sizeof(*own));
+	rs->m = own;
+	rs->alloc = room;
+	rs->m_borrowed = 0;
+}
+
+void result_set_grow(struct result_set *rs, size_t need)
+{
+	if (need <= rs->alloc)
+		return;
+	/* (a slice: more than its place in the array of all, an input
+	 * that grew since its size was read) */
+	result_set_own(rs, need);
+	ALLOC_GROW(rs->m, need, rs->alloc);
 }
 
 void result_set_add_cache_drop(struct result_set *rs, size_t source,
@@ -546,7 +573,7 @@ struct measurement *result_set_add_pooled(struct result_set *rs,
 	char **fields[5], *p = (char *)(uintptr_t)key;
 	struct measurement *m;
 
-	ALLOC_GROW(rs->m, rs->n + 1, rs->alloc);
+	result_set_grow(rs, rs->n + 1);
 	m = &rs->m[rs->n++];
 	memset(m, 0, sizeof(*m));
 	fields[0] = &m->tool;
@@ -580,7 +607,7 @@ struct measurement *result_set_add_values(struct result_set *rs,
 {
 	struct measurement *m;
 
-	ALLOC_GROW(rs->m, rs->n + 1, rs->alloc);
+	result_set_grow(rs, rs->n + 1);
 	m = &rs->m[rs->n++];
 	memset(m, 0, sizeof(*m));
 	set_strings(m, tool, op, metric, unit, source_name, n);
@@ -721,13 +748,24 @@ int measurement_same_key(const struct measurement *a,
 	       labels_equal(&a->labels, &b->labels);
 }
 
+/* Are src's measurements the next ones of dst's array already? */
+static int follows_in_place(const struct result_set *dst,
+			    const struct result_set *src)
+{
+	return src->m_borrowed && dst->m && src->m == dst->m + dst->n &&
+	       src->n <= dst->alloc - dst->n;
+}
+
 void result_set_append(struct result_set *dst, struct result_set *src)
 {
 	size_t base = dst->nsources;
+	int in_place = follows_in_place(dst, src);
 
 	/* Into an empty set (the first input a command loads): the arrays
-	 * change hands, a million measurements are not copied. */
-	if (!dst->n && !dst->nsources && !dst->ndrops) {
+	 * change hands, a million measurements are not copied.  (Not into
+	 * an array made for all inputs, whose slices others hold.) */
+	if (!in_place && !dst->n && !dst->nsources && !dst->ndrops &&
+	    !dst->alloc) {
 		free(dst->sources);
 		free(dst->m);
 		free(dst->drops);
@@ -741,9 +779,13 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 		memcpy(dst->sources + dst->nsources, src->sources,
 		       src->nsources * sizeof(*src->sources));
 	dst->nsources += src->nsources;
-	ALLOC_GROW(dst->m, dst->n + src->n, dst->alloc);
+	if (!in_place)
+		result_set_grow(dst, dst->n + src->n);
+	/* (a borrowed src may lie further on in dst's array: copied
+	 * forward, each measurement is read before its place is written) */
 	for (size_t i = 0; i < src->n; i++) {
-		dst->m[dst->n] = src->m[i];
+		if (!in_place)
+			dst->m[dst->n] = src->m[i];
 		dst->m[dst->n].source += base;
 		dst->n++;
 	}
@@ -754,7 +796,8 @@ void result_set_append(struct result_set *dst, struct result_set *src)
 	}
 	pool_adopt(&dst->pool, &src->pool);
 	free(src->sources);
-	free(src->m);
+	if (!src->m_borrowed)
+		free(src->m);
 	free(src->drops);
 	result_set_init(src);
 }

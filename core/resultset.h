@@ -130,6 +130,11 @@ struct result_set {
 	size_t nsources, sources_alloc;
 	struct measurement *m;
 	size_t n, alloc;
+	/* m is a slice of an array another set owns (load_inputs() gives
+	 * each input its place in the array of all): never freed or
+	 * reallocated here; result_set_grow() past alloc moves it to an
+	 * array of its own. */
+	int m_borrowed;
 	/* In the order read; a measurement's when both source and name
 	 * are its (two inputs may both be run.txt). */
 	struct cache_drop *drops;
@@ -137,6 +142,12 @@ struct result_set {
 	/* pooled measurements' strings and values (released with the set) */
 	struct pool pool;
 };
+
+/* Room in rs->m for need measurements (see m_borrowed). */
+void result_set_grow(struct result_set *rs, size_t need);
+/* A borrowed rs->m copied to an array of rs's own, with room for room
+ * measurements (at least rs->n); nothing when rs owns it. */
+void result_set_own(struct result_set *rs, size_t room);
 
 void labels_init(struct labels *l);
 void labels_release(struct labels *l);

@@ -661,7 +661,7 @@ static int read_measurements(struct reader *r)
 	if (s->size % MEASUREMENT_BYTES)
 		return fail(r, "damaged: a measurement cut short");
 	/* all at once: no array copied as it doubles */
-	ALLOC_GROW(r->rs->m, r->rs->n + n, r->rs->alloc);
+	result_set_grow(r->rs, r->rs->n + n);
 	for (r->index = 0; r->index < n; r->index++)
 		if (read_measurement(r, s->p + r->index * MEASUREMENT_BYTES))
 			return -1;
@@ -691,6 +691,36 @@ static void reader_release(struct reader *r)
 	hashmap64_release(&r->key_index);
 	hashmap64_release(&r->set_index);
 	strbuf_release(&r->joined);
+}
+
+_Static_assert(RS_BIN_HEAD_MAX == HEADER_BYTES + 64 * ENTRY_BYTES,
+	       "the table of sections: at most 64 entries");
+
+size_t rs_bin_count(const char *head, size_t len, uint64_t file_size)
+{
+	const unsigned char *p = (const unsigned char *)head;
+	uint32_t nsec;
+
+	if (len < HEADER_BYTES || !rs_bin_sniff(head, len) ||
+	    get_u32(p + 8) != RS_BIN_VERSION)
+		return 0;
+	nsec = get_u32(p + 12);
+	for (uint32_t i = 0; i < nsec && i < 64; i++) {
+		const unsigned char *e = p + HEADER_BYTES + i * ENTRY_BYTES;
+		uint64_t size;
+
+		if ((size_t)(e - p) + ENTRY_BYTES > len)
+			return 0;
+		if (get_u32(e) != SEC_MEASUREMENTS)
+			continue;
+		size = get_u64(e + 16);
+		/* (no more than the file holds: a damaged size asks for
+		 * no terabytes; the reader says what is wrong) */
+		if (size % MEASUREMENT_BYTES || size > file_size)
+			return 0;
+		return (size_t)(size / MEASUREMENT_BYTES);
+	}
+	return 0;
 }
 
 int rs_bin_read(const char *name, const char *data, size_t len,

@@ -19,6 +19,8 @@
 #include "resultset.h"
 #include "strbuf.h"
 
+#include <stdint.h>
+
 /* The first eight bytes: as PNG's, a byte above 0x7f first (no text
  * tool takes it for text) and the line ends a text-mode copy mangles. */
 #define RS_BIN_MAGIC "\211srs\r\n\032\n"
@@ -32,6 +34,15 @@ int rs_bin_sniff(const char *data, size_t len);
  * out when drain is NULL). */
 void rs_bin_write(const struct result_set *rs, struct strbuf *out,
 		  const struct strbuf_drain *drain);
+
+/*
+ * The number of measurements in a binary result set of file_size bytes,
+ * as the table of sections in its first len bytes (head) gives it (a
+ * hint, checked by nothing else): 0 when they do not say.  The table of
+ * sections is in the first RS_BIN_HEAD_MAX bytes.
+ */
+#define RS_BIN_HEAD_MAX (16 + 64 * 24)
+size_t rs_bin_count(const char *head, size_t len, uint64_t file_size);
 
 /*
  * Appends the set in data[0..len) to rs (its sources after rs's).  0, or

@@ -588,7 +588,7 @@ static void merge_reader(struct ingest *g, struct reader *r)
 	struct result_set *rs = ctx->rs;
 	size_t n = r->out.n, before = rs->n, k = rs->n - ctx->base;
 
-	ALLOC_GROW(rs->m, rs->n + n, rs->alloc);
+	result_set_grow(rs, rs->n + n);
 	ALLOC_GROW(ctx->first_index, k + n, ctx->first_alloc);
 	if (n) {
 		memcpy(rs->m + rs->n, r->out.m, n * sizeof(*rs->m));

@@ -159,6 +159,14 @@ static int load_result_set(struct input *in, const struct ingest_options *opt,
 	int rc;
 
 	result_set_init(&one);
+	if (rs->m_borrowed && !rs->n) {	/* its place in the array of all */
+		one.m = rs->m;
+		one.alloc = rs->alloc;
+		one.m_borrowed = 1;
+		rs->m = NULL;
+		rs->alloc = 0;
+		rs->m_borrowed = 0;
+	}
 	rc = rs_bin_sniff(in->data, in->size) ?
 	     rs_bin_read(in->name, in->data, in->size, &one, &err) :
 	     rs_json_read_in_place(in->name, in->data, in->size, &one, &err);
@@ -255,21 +263,101 @@ enum load_status load_input_between(const char *path,
 	return st;
 }
 
+static enum load_status load_each(char *const *paths, size_t n,
+				  const struct ingest_options *opt,
+				  struct result_set *sets,
+				  struct diag_list *diags,
+				  const struct result_set *start);
+
+/* The measurements a binary result set at path holds, as its table of
+ * sections says; 0 for anything else. */
+static size_t binary_count(const char *path)
+{
+	char head[RS_BIN_HEAD_MAX];
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	/* (a pipe's bytes would be gone; "-" is standard input) */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	got = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	return got > 0 ? rs_bin_count(head, (size_t)got,
+				      (uint64_t)st.st_size) : 0;
+}
+
+/*
+ * Binary result sets are loaded into their places in one array, made
+ * here for all: rs owns it, start[i] is input i's slice.  Appending them
+ * then copies no measurement (two million were 290 MB copied into fresh
+ * pages, a tenth of table --ratio).  NULL when an input is not binary.
+ */
+static struct result_set *slices(char *const *paths, size_t n,
+				 struct result_set *rs)
+{
+	struct result_set *start;
+	size_t total = 0, *count = xcalloc(n, sizeof(*count));
+
+	for (size_t i = 0; i < n; i++) {
+		count[i] = binary_count(paths[i]);
+		if (!count[i] || total + count[i] < total) {
+			free(count);
+			return NULL;
+		}
+		total += count[i];
+	}
+	start = xcalloc(n, sizeof(*start));
+	rs->m = xmalloc(total * sizeof(*rs->m));
+	rs->alloc = total;
+	for (size_t i = 0, at = 0; i < n; at += count[i++]) {
+		result_set_init(&start[i]);
+		start[i].m = rs->m + at;
+		start[i].alloc = count[i];
+		start[i].m_borrowed = 1;
+	}
+	free(count);
+	return start;
+}
+
+/*
+ * Did an input's measurements leave its slice (more than the slice holds:
+ * a file that grew, or one no longer binary)?  Then the others' slices
+ * are copied out first: appended behind the ones before them, they would
+ * be written over before they are read.
+ */
+static int left_slice(const struct result_set *sets, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sets[i].n && !sets[i].m_borrowed)
+			return 1;
+	return 0;
+}
+
 enum load_status load_inputs(char *const *paths, int n,
 			     const struct ingest_options *opt,
 			     struct result_set *rs, struct diag_list *diags)
 {
-	struct result_set *sets;
+	struct result_set *sets, *start = NULL;
 	enum load_status worst;
 
 	if (n < 2)
 		return n ? load_input(paths[0], opt, rs, diags) : LOAD_OK;
 	sets = xcalloc((size_t)n, sizeof(*sets));
-	worst = load_inputs_each(paths, (size_t)n, opt, sets, diags);
+	if (!rs->n && !rs->alloc && !rs->nsources)
+		start = slices(paths, (size_t)n, rs);
+	worst = load_each(paths, (size_t)n, opt, sets, diags, start);
+	if (start && left_slice(sets, (size_t)n))
+		for (int i = 0; i < n; i++)
+			result_set_own(&sets[i], sets[i].n);
 	for (int i = 0; i < n; i++) {
 		result_set_append(rs, &sets[i]);
 		result_set_release(&sets[i]);
 	}
+	free(start);
 	free(sets);
 	return worst;
 }
@@ -290,6 +378,7 @@ struct load_pool {
 	load_render_fn render;
 	void *arg;
 	struct load_job *jobs;
+	const struct result_set *start;	/* each job's set at first, or NULL */
 	size_t n, next, delivered, window;
 	/* who sleeps, so that nobody is woken for nothing (10,000 small
 	 * inputs were 40,000 wake-ups, a tenth of the time) */
@@ -306,6 +395,8 @@ static void run_job(struct load_pool *p, size_t i)
 	struct load_job *j = &p->jobs[i];
 
 	result_set_init(&j->rs);
+	if (p->start)
+		j->rs = p->start[i];
 	diag_list_init(&j->diags);
 	/* deliver() prints them: past a few thousand, they wait in a file
 	 * (a long log's notes, one for each run pasted again) */
@@ -371,23 +462,47 @@ static void keep_input(struct result_set *rs, struct diag_list *diags,
 	diag_list_take(e->diags, diags);
 }
 
-enum load_status load_inputs_each(char *const *paths, size_t n,
+static enum load_status run_pool(char *const *paths, size_t n,
+				 const struct ingest_options *opt,
+				 unsigned threads, load_render_fn render,
+				 load_deliver_fn deliver, void *arg,
+				 const struct result_set *start);
+
+static enum load_status load_each(char *const *paths, size_t n,
 				  const struct ingest_options *opt,
 				  struct result_set *sets,
-				  struct diag_list *diags)
+				  struct diag_list *diags,
+				  const struct result_set *start)
 {
 	struct each_input e = { sets, diags, 0 };
 
 	for (size_t i = 0; i < n; i++)
 		result_set_init(&sets[i]);
-	return load_inputs_ordered(paths, n, opt, cpus_pool_threads(n), NULL,
-				   keep_input, &e);
+	return run_pool(paths, n, opt, cpus_pool_threads(n), NULL,
+			keep_input, &e, start);
+}
+
+enum load_status load_inputs_each(char *const *paths, size_t n,
+				  const struct ingest_options *opt,
+				  struct result_set *sets,
+				  struct diag_list *diags)
+{
+	return load_each(paths, n, opt, sets, diags, NULL);
 }
 
 enum load_status load_inputs_ordered(char *const *paths, size_t n,
 				     const struct ingest_options *opt,
 				     unsigned threads, load_render_fn render,
 				     load_deliver_fn deliver, void *arg)
+{
+	return run_pool(paths, n, opt, threads, render, deliver, arg, NULL);
+}
+
+static enum load_status run_pool(char *const *paths, size_t n,
+				 const struct ingest_options *opt,
+				 unsigned threads, load_render_fn render,
+				 load_deliver_fn deliver, void *arg,
+				 const struct result_set *start)
 {
 	struct load_pool p;
 	pthread_t *tid;
@@ -396,6 +511,7 @@ enum load_status load_inputs_ordered(char *const *paths, size_t n,
 
 	memset(&p, 0, sizeof(p));
 	p.paths = paths;
+	p.start = start;
 	p.opt = opt;
 	p.render = render;
 	p.arg = arg;

@@ -419,7 +419,7 @@ static void parse_ctx_join(struct parse_ctx *ctx, struct parse_half *h)
 {
 	size_t n = h->rs.n, k = ctx->rs->n - ctx->base;
 
-	ALLOC_GROW(ctx->rs->m, ctx->rs->n + n, ctx->rs->alloc);
+	result_set_grow(ctx->rs, ctx->rs->n + n);
 	ALLOC_GROW(ctx->first_index, k + n, ctx->first_alloc);
 	if (n) {
 		memcpy(ctx->rs->m + ctx->rs->n, h->rs.m, n * sizeof(*h->rs.m));

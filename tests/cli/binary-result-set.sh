@@ -86,6 +86,29 @@ run "$STORAN" compare new.srb b.srb
 [ "$rc" -ne 0 ] || fail "a newer version: exit 0"
 expect_in "$err" "new.srb: binary result set of version 2" "newer's message"
 
+# several binary inputs are read into their places in one array: the
+# same as their JSON, and with a damaged one between (its header whole,
+# its first measurement not), the ones after it moved forward
+run "$STORAN" export --format json a.srb b.srb a.srb
+expect_rc 0 "three binary inputs"
+[ "$out" = "$("$STORAN" export --format json a.json b.json a.json)" ] ||
+	fail "three binary inputs differ from their JSON"
+measurements_at() {	# the byte where the measurements section starts
+	local i
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		[ "$(od -A n -t u4 -j $((16 + 24 * i)) -N 4 "$1" | tr -d ' ')" = 6 ] &&
+			{ od -A n -t u8 -j $((24 + 24 * i)) -N 8 "$1" | tr -d ' '; return; }
+	done
+}
+cp b.srb bad.srb
+printf '\177' | dd of=bad.srb bs=1 seek=$(($(measurements_at b.srb) + 3)) \
+	conv=notrunc 2> /dev/null
+run "$STORAN" export --format json a.srb bad.srb a.srb
+expect_rc 1 "a damaged binary between two"
+expect_in "$err" "bad.srb: measurements[0]: missing tool" "its message"
+[ "$out" = "$("$STORAN" export --format json a.json a.json)" ] ||
+	fail "the inputs around a damaged binary differ from their JSON"
+
 # not to a terminal (script gives the command one), -o instead
 if command -v script > /dev/null; then
 	script -qec "'$STORAN' export --format binary a.json; echo rc=\$?" \

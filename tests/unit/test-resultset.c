@@ -737,6 +737,105 @@ static void test_append(void **state)
 	result_set_release(&dst);
 }
 
+/* A set whose measurements go to slice[0..room) of another's array. */
+static void slice_set(struct result_set *rs, struct measurement *slice,
+		      size_t room)
+{
+	result_set_init(rs);
+	rs->m = slice;
+	rs->alloc = room;
+	rs->m_borrowed = 1;
+}
+
+static void add_one(struct result_set *rs, const char *name, double v)
+{
+	size_t src = result_set_add_source(rs, name, NULL);
+	struct measurement *m = result_set_add_from(rs, "fio", "read", "bw",
+						    "B/s", src, name, 7);
+
+	measurement_add_value(m, v);
+}
+
+/*
+ * Slices of one array (load_inputs() of binary result sets): each input's
+ * measurements are made in its place and appended where they are; an
+ * empty one before moves the next forward; one that outgrows its room
+ * moves to an array of its own; none is freed but the array.  (ASan:
+ * a slice freed or reallocated is an invalid free.)
+ */
+static void test_append_slices(void **state)
+{
+	struct result_set all, a, b, c, d;
+	struct measurement *block = xmalloc(6 * sizeof(*block));
+
+	(void)state;
+	result_set_init(&all);
+	all.m = block;
+	all.alloc = 6;
+	slice_set(&a, block, 2);
+	slice_set(&b, block + 2, 1);
+	slice_set(&c, block + 3, 2);
+	slice_set(&d, block + 5, 1);
+	add_one(&a, "a.txt", 1);
+	add_one(&a, "a2.txt", 2);
+	add_one(&b, "b.txt", 3);
+	add_one(&d, "d.txt", 5);
+	add_one(&d, "d2.txt", 6);		/* outgrows its room */
+	assert_ptr_equal(a.m, block);
+	assert_ptr_equal(b.m, block + 2);
+	assert_false(d.m_borrowed);
+	assert_true(d.alloc >= 2);
+	assert_ptr_not_equal(d.m, block + 5);
+	result_set_append(&all, &a);
+	result_set_append(&all, &b);
+	assert_ptr_equal(all.m, block);		/* in place, not copied */
+	assert_int_equal(all.n, 3);
+	assert_int_equal(all.m[2].source, 2);
+	assert_string_equal(all.sources[all.m[2].source].name, "b.txt");
+	result_set_append(&all, &c);		/* empty: nothing */
+	result_set_append(&all, &d);		/* copied behind b's */
+	assert_ptr_equal(all.m, block);
+	assert_int_equal(all.n, 5);
+	for (size_t i = 0; i < all.n; i++) {
+		assert_int_equal((int)all.m[i].values[0], (int)i + 1 +
+				 (i >= 3));
+		assert_int_equal(all.m[i].source, i);
+	}
+	assert_string_equal(all.sources[all.m[4].source].name, "d2.txt");
+	result_set_release(&a);
+	result_set_release(&b);
+	result_set_release(&c);
+	result_set_release(&d);
+	result_set_release(&all);
+}
+
+/* A slice after an empty one is copied forward within the array. */
+static void test_append_slice_forward(void **state)
+{
+	struct result_set all, a, b;
+	struct measurement *block = xmalloc(4 * sizeof(*block));
+
+	(void)state;
+	result_set_init(&all);
+	all.m = block;
+	all.alloc = 4;
+	slice_set(&a, block, 2);
+	slice_set(&b, block + 2, 2);
+	add_one(&b, "b.txt", 3);
+	add_one(&b, "b2.txt", 4);
+	result_set_append(&all, &a);		/* (a failed: empty) */
+	assert_ptr_equal(all.m, block);		/* the array kept */
+	result_set_append(&all, &b);
+	assert_ptr_equal(all.m, block);
+	assert_int_equal(all.n, 2);
+	assert_int_equal((int)all.m[0].values[0], 3);
+	assert_int_equal((int)all.m[1].values[0], 4);
+	assert_string_equal(all.sources[all.m[1].source].name, "b2.txt");
+	result_set_release(&a);
+	result_set_release(&b);
+	result_set_release(&all);
+}
+
 /*
  * Cache drops move with their set, whichever way it is appended (their
  * source index shifted as the measurements'), and go with their source
@@ -966,6 +1065,8 @@ int main(void)
 		cmocka_unit_test(test_histogram_values_memo),
 		cmocka_unit_test(test_measurement_block),
 		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_append_slices),
+		cmocka_unit_test(test_append_slice_forward),
 		cmocka_unit_test(test_pooled),
 		cmocka_unit_test(test_append_cache_drops),
 		cmocka_unit_test(test_json_shares_labels),
