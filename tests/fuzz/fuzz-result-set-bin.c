@@ -33,17 +33,54 @@ static void check_binary_again(const struct result_set *rs)
 	strbuf_release(&err);
 }
 
+/*
+ * rs_bin_count() as load_inputs() uses it: a slice of that many
+ * measurements made first (never more than the file could hold) takes
+ * what the reader accepts, which is that many.
+ */
+static void check_count(const char *text, size_t size, int accepted,
+			size_t n)
+{
+	size_t count = rs_bin_count(text, size < RS_BIN_HEAD_MAX ? size :
+				    RS_BIN_HEAD_MAX, size);
+	struct measurement *block;
+	struct strbuf err = STRBUF_INIT;
+	struct result_set rs;
+
+	if (count > size / 48)
+		BUG("%zu measurements counted in %zu bytes", count, size);
+	if (accepted && count != n)
+		BUG("counted %zu measurements, read %zu", count, n);
+	if (!count)
+		return;
+	block = xmalloc(count * sizeof(*block));
+	result_set_init(&rs);
+	rs.m = block;
+	rs.alloc = count;
+	rs.m_borrowed = 1;
+	if ((rs_bin_read("fuzz.srb", text, size, &rs, &err) == 0) != accepted)
+		BUG("read into a slice, another answer");
+	if (accepted && (!rs.m_borrowed || rs.m != block || rs.n != n))
+		BUG("read into a slice, not in its place");
+	result_set_release(&rs);
+	free(block);
+	strbuf_release(&err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct result_set rs;
 	char *text = fuzz_copy(data, size);
+	int accepted;
 
 	result_set_init(&rs);
-	if (!rs_bin_read("fuzz.srb", text, size, &rs, &err)) {
+	accepted = !rs_bin_read("fuzz.srb", text, size, &rs, &err);
+	if (accepted) {
 		fuzz_check_result(&rs);
 		check_binary_again(&rs);
 	}
+	check_count(text, size, accepted, rs.n);
 	result_set_release(&rs);
 	strbuf_release(&err);
 	free(text);
