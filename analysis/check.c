@@ -372,10 +372,17 @@ static int by_finding(const void *a, const void *b, void *arg)
 	return 0;
 }
 
-/* The checks of one measurement at a time, in text order. */
+/*
+ * The checks of one measurement at a time, in text order.  Each speaks
+ * of a headline figure only (bandwidth or IOPS: is_headline() is the
+ * first of its conditions, or is_bw()): the others, fio's latencies and
+ * percentiles, most of a fio JSON's, are passed over here at once.
+ */
 static void check_each(struct check_ctx *c)
 {
 	for (size_t pos = 0; pos < c->rs->n; pos++) {
+		if (!is_headline(M(c, c->order[pos])))
+			continue;
 		check_over_link(c, c->order[pos]);
 		check_hdparm_cache(c, c->order[pos]);
 		check_small_file(c, pos);
