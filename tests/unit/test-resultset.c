@@ -747,6 +747,15 @@ static void slice_set(struct result_set *rs, struct measurement *slice,
 	rs->m_borrowed = 1;
 }
 
+/* An empty set owning an array of room measurements, to be sliced. */
+static struct measurement *array_set(struct result_set *rs, size_t room)
+{
+	result_set_init(rs);
+	rs->m = xmalloc(room * sizeof(*rs->m));
+	rs->alloc = room;
+	return rs->m;
+}
+
 static void add_one(struct result_set *rs, const char *name, double v)
 {
 	size_t src = result_set_add_source(rs, name, NULL);
@@ -766,12 +775,9 @@ static void add_one(struct result_set *rs, const char *name, double v)
 static void test_append_slices(void **state)
 {
 	struct result_set all, a, b, c, d;
-	struct measurement *block = xmalloc(6 * sizeof(*block));
+	struct measurement *block = array_set(&all, 6);
 
 	(void)state;
-	result_set_init(&all);
-	all.m = block;
-	all.alloc = 6;
 	slice_set(&a, block, 2);
 	slice_set(&b, block + 2, 1);
 	slice_set(&c, block + 3, 2);
@@ -813,12 +819,9 @@ static void test_append_slices(void **state)
 static void test_append_slice_forward(void **state)
 {
 	struct result_set all, a, b;
-	struct measurement *block = xmalloc(4 * sizeof(*block));
+	struct measurement *block = array_set(&all, 4);
 
 	(void)state;
-	result_set_init(&all);
-	all.m = block;
-	all.alloc = 4;
 	slice_set(&a, block, 2);
 	slice_set(&b, block + 2, 2);
 	add_one(&b, "b.txt", 3);
