@@ -5,6 +5,7 @@
  */
 #include "rs-sink.h"
 #include "cpus.h"
+#include "rs-bin.h"
 #include "rs-csv.h"
 #include "rs-json.h"
 
@@ -24,7 +25,7 @@ int rs_sink_open(struct rs_sink *s, enum rs_format fmt,
 		return -1;
 	if (fmt == RS_FORMAT_CSV)
 		strbuf_adds(&s->buf, RS_CSV_HEADER "\n");
-	else
+	else if (fmt == RS_FORMAT_JSON)
 		rs_json_begin(&s->buf);
 	return 0;
 }
@@ -244,6 +245,10 @@ static void sink_csv_text(struct rs_sink *s, const struct strbuf *text)
 void rs_sink_add(struct rs_sink *s, struct result_set *rs,
 		     const struct strbuf *text)
 {
+	if (s->fmt == RS_FORMAT_BINARY) {	/* written at the end */
+		result_set_append(&s->sources, rs);
+		return;
+	}
 	if (s->fmt != RS_FORMAT_CSV || !text->len) {
 		sink_render(s, rs);	/* (and frees the measurements) */
 	} else {
@@ -277,8 +282,13 @@ void rs_sink_csv_rows(struct result_set *rs, struct strbuf *out,
 
 int rs_sink_close(struct rs_sink *s)
 {
-	if (s->fmt == RS_FORMAT_JSON)
+	if (s->fmt == RS_FORMAT_JSON) {
 		rs_json_end(&s->sources, &s->buf);
+	} else if (s->fmt == RS_FORMAT_BINARY && !s->failed) {
+		struct strbuf_drain drain = { sink_drain, s };
+
+		rs_bin_write(&s->sources, &s->buf, &drain);
+	}
 	sink_flush(s);
 	result_set_release(&s->sources);
 	strbuf_release(&s->buf);

@@ -4,8 +4,11 @@
  * CSV export, so that memory stays bounded by the largest input, not by
  * all of them: each input's measurements are written and freed before the
  * next input is read.  Only the list of sources (small) is kept to the
- * end, where the JSON document lists it.  The file is replaced whole or
- * not at all (core/atomic).
+ * end, where the JSON document lists it.  storan/1 binary (core/rs-bin.h)
+ * puts every string and label set before the measurements, so its sink
+ * keeps the measurements to the end (a long log's values stay in their
+ * temporary file, read back as they are written).  The file is replaced
+ * whole or not at all (core/atomic).
  */
 #ifndef STORAN_RS_SINK_H
 #define STORAN_RS_SINK_H
@@ -14,13 +17,14 @@
 #include "resultset.h"
 #include "strbuf.h"
 
-enum rs_format { RS_FORMAT_JSON, RS_FORMAT_CSV };
+enum rs_format { RS_FORMAT_JSON, RS_FORMAT_CSV, RS_FORMAT_BINARY };
 
 struct rs_sink {
 	enum rs_format fmt;
 	struct atomic_file file;
 	struct strbuf buf;
-	struct result_set sources;	/* sources only, no measurements */
+	/* sources only, no measurements; binary: the whole set */
+	struct result_set sources;
 	size_t count;			/* measurements written */
 	int failed;			/* a write failed, or the caller said
 					 * the output must not be kept */

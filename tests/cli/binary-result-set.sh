@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# storan/1 binary (storan export --format binary) carries what storan/1
-# JSON carries: the golden fixtures' result sets, converted to binary
-# and back, is the JSON it was, byte for byte, its CSV export too, and
-# binary again the same bytes; read from a pipe as from a file; the
+# storan/1 binary (storan export --format binary, storan ingest --format
+# binary) carries what storan/1 JSON carries: the golden fixtures' result
+# sets, converted to binary and back, is the JSON it was, byte for byte,
+# its CSV export too, binary again the same bytes, and ingested straight
+# to binary the same bytes too; read from a pipe as from a file; the
 # commands that read result sets say the same of either (table, compare,
 # check).  A damaged file is refused naming it, the other inputs still
 # read; binary is not written to a terminal.
@@ -36,6 +37,9 @@ for dir in "$FIXTURES"/*/; do
 	cmp -s want.csv back.csv || fail "$dir: the CSV export differs"
 	"$STORAN" export --format binary back.json -o again.srb
 	cmp -s in.srb again.srb || fail "$dir: binary written again differs"
+	"$STORAN" ingest --format binary "${inputs[@]}" -o direct.srb \
+		2> /dev/null
+	cmp -s in.srb direct.srb || fail "$dir: ingest --format binary differs"
 done
 [ "$n" -gt 200 ] || fail "only $n fixtures read"
 
@@ -115,5 +119,9 @@ if command -v script > /dev/null; then
 		/dev/null > tty.out 2>&1
 	expect_in "$(cat tty.out)" "binary is not for a terminal" "a terminal"
 	expect_in "$(cat tty.out)" "rc=2" "a terminal's exit"
+	script -qec "'$STORAN' ingest --format binary a.json; echo rc=\$?" \
+		/dev/null > tty.out 2>&1
+	expect_in "$(cat tty.out)" "binary is not for a terminal" "ingest, a terminal"
+	expect_in "$(cat tty.out)" "rc=2" "ingest to a terminal's exit"
 fi
 finish

@@ -8,7 +8,8 @@
 #     spilling, and with no TMPDIR to spill to (the values stay);
 #   - a log of 60,000 dd runs spills by itself (more than the 262,144
 #     values an input holds), and its CSV and JSON are what storan export
-#     gives, which reads the same log with every value in memory.
+#     gives, which reads the same log with every value in memory; its
+#     binary (written at the end, the values read back) too.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP" || exit 1
 STORAN_TEST_SPILL=0 STORAN="$STORAN" "$FIXTURES/../run-golden" > golden.txt \
@@ -54,4 +55,13 @@ grep -q ',dd,write,bw,B/s,20000,' long.csv ||
 "$STORAN" export --format json -o kept.json long.txt 2> /dev/null ||
 	fail "long log, export JSON: exit $?"
 cmp -s long.json kept.json || fail "long log: JSON differs"
+# in binary, the measurements wait to the end, their values in the file
+"$STORAN" ingest --format binary -o long.srb long.txt 2> /dev/null ||
+	fail "long log binary: exit $?"
+"$STORAN" export --format binary -o kept.srb long.txt 2> /dev/null ||
+	fail "long log, export binary: exit $?"
+cmp -s long.srb kept.srb || fail "long log: binary differs"
+STORAN_TEST_SPILL=0 "$STORAN" ingest --format binary -o every.srb long.txt \
+	2> /dev/null || fail "long log binary, every row spilled: exit $?"
+cmp -s every.srb kept.srb || fail "long log, every row spilled: binary differs"
 finish
