@@ -50,7 +50,7 @@ if command -v fish >/dev/null; then
 	[ "$(fishc 'storan ru')" = run ] || fail "fish: storan ru"
 	[ "$(fishc 'storan run --ioengine ' | tr '\n' ' ')" = \
 		"io_uring libaio psync " ] || fail "fish: --ioengine values"
-	[ "$(fishc 'storan ingest -f ' | tr '\n' ' ')" = "csv json " ] ||
+	[ "$(fishc 'storan ingest -f ' | tr '\n' ' ')" = "binary csv json " ] ||
 		fail "fish: ingest -f"
 	for cmd in $(cat "$TMP/cmds"); do
 		fishc "storan $cmd --" | sort -u >"$TMP/f.got"
