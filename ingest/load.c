@@ -304,7 +304,8 @@ static struct result_set *slices(char *const *paths, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		count[i] = binary_count(paths[i]);
-		if (!count[i] || total + count[i] < total) {
+		if (!count[i] || count[i] > SIZE_MAX / sizeof(*rs->m) -
+				  total) {
 			free(count);
 			return NULL;
 		}
