@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "links.h"
+#include "../core/keymap.h"
 #include "../core/units.h"
 
 #include <math.h>
@@ -35,6 +36,11 @@ struct check_ctx {
 	/* per source: its path's tail where another source has its name
 	 * (experiment_shown_sources()), else NULL; NULL: no clash */
 	char **shown;
+	/* out's findings by code and output, by code and place: the
+	 * latest of each (check_found_in_output(), check_found_here());
+	 * findings from *_indexed on are not in them yet */
+	struct hashmap64 by_output, by_place;
+	size_t output_indexed, place_indexed;
 };
 
 /* ---- small helpers over measurements ---- */

@@ -510,6 +510,48 @@ static void test_threaded_same_as_serial(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * The findings made are looked up by a hash of code and output (or
+ * place); keys that share a hash are told apart by a look at them all:
+ * with 1-bit hashes (STORAN_TEST_FINDING_HASH_BITS) every key collides,
+ * and the findings are those of full hashes.
+ */
+static void test_finding_lookup_collisions(void **state)
+{
+	struct fixture *f = *state;
+	struct check_list full;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	char lab[64];
+
+	for (unsigned k = 0; k < 3000; k++) {
+		/* zeros written, each test a single run on its own line,
+		 * too few samples; every third line has its IOPS too (the
+		 * same place, where the latest finding is another's) */
+		snprintf(lab, sizeof(lab), "if=/dev/zero;of=f%u;samples=2",
+			 k);
+		add_m(&f->rs, "dd", "write", "bw", "B/s", 2 * k + 1, lab, 1,
+		      100e6 + k);
+		if (k % 3 == 0)
+			add_m(&f->rs, "dd", "write", "iops", "1/s", 2 * k + 1,
+			      lab, 1, 100.0 + k);
+	}
+	check_list_init(&full);
+	assert_int_equal(check_run(&f->rs, &f->opt, &full, &err), 0);
+	setenv("STORAN_TEST_FINDING_HASH_BITS", "1", 1);
+	run(f);
+	unsetenv("STORAN_TEST_FINDING_HASH_BITS");
+	describe(&full, &a);
+	describe(&f->l, &b);
+	assert_non_null(strstr(a.buf, " zero-data "));
+	assert_non_null(strstr(a.buf, " short-run "));
+	assert_non_null(strstr(a.buf, " few-runs "));
+	assert_string_equal(a.buf, b.buf);
+	check_list_release(&full);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +576,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_link_hint,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threaded_same_as_serial,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finding_lookup_collisions,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sorted_and_written,
 						setup, teardown),
