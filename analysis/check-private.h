@@ -25,6 +25,12 @@
 #include <string.h>
 #include <strings.h>
 
+/* Findings out->v[0 .. indexed) by a hash of their key (check.c). */
+struct finding_index {
+	struct hashmap64 map;
+	size_t indexed;
+};
+
 struct check_ctx {
 	const struct result_set *rs;
 	const struct check_options *opt;
@@ -37,10 +43,8 @@ struct check_ctx {
 	 * (experiment_shown_sources()), else NULL; NULL: no clash */
 	char **shown;
 	/* out's findings by code and output, by code and place: the
-	 * latest of each (check_found_in_output(), check_found_here());
-	 * findings from *_indexed on are not in them yet */
-	struct hashmap64 by_output, by_place;
-	size_t output_indexed, place_indexed;
+	 * latest of each (check_found_in_output(), check_found_here()) */
+	struct finding_index by_output, by_place;
 };
 
 /* ---- small helpers over measurements ---- */

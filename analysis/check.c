@@ -230,12 +230,7 @@ void check_also_test(struct check_ctx *c, struct check_finding *f, size_t pos)
  * STORAN_TEST_FINDING_HASH_BITS=N keeps N and keys collide. */
 static uint64_t finding_hash_mask(void)
 {
-	const char *e = getenv("STORAN_TEST_FINDING_HASH_BITS");
-	uint64_t bits;
-
-	if (!e || scan_u64(&e, &bits) || *e || !bits || bits >= 64)
-		return UINT64_MAX;
-	return ((uint64_t)1 << bits) - 1;
+	return hash64_mask_from_env("STORAN_TEST_FINDING_HASH_BITS");
 }
 
 static uint64_t output_key(const struct check_ctx *c, const char *code,
@@ -259,69 +254,74 @@ static uint64_t place_key(const struct check_ctx *c, const char *code,
 	return hash64(h, name, strlen(name)) & finding_hash_mask();
 }
 
-/* The findings made since the last call put in map (a later one of a
- * key in the place of the earlier one). */
-static void index_findings(struct check_ctx *c, struct hashmap64 *map,
-			   size_t *indexed,
-			   uint64_t (*key)(const struct check_ctx *,
-					   const char *, size_t))
+static int same_output(const struct check_ctx *c, size_t a, size_t b)
+{
+	return c->output[a] == c->output[b];
+}
+
+/* How findings are keyed: by code and output, or by code and place. */
+struct finding_key {
+	uint64_t (*key)(const struct check_ctx *c, const char *code,
+			size_t mi);
+	int (*same)(const struct check_ctx *c, size_t a, size_t b);
+};
+
+static const struct finding_key of_output = { output_key, same_output };
+static const struct finding_key at_place = { place_key, same_place };
+
+/* The findings made since the last call put in ix (a later one of a key
+ * in the place of the earlier one). */
+static void index_findings(struct check_ctx *c, struct finding_index *ix,
+			   const struct finding_key *k)
 {
 	int created;
 
 	if (c->out->n >= UINT32_MAX)
 		die("more than %u findings", UINT32_MAX - 1);
-	for (; *indexed < c->out->n; (*indexed)++) {
-		const struct check_finding *f = &c->out->v[*indexed];
+	for (; ix->indexed < c->out->n; ix->indexed++) {
+		const struct check_finding *f = &c->out->v[ix->indexed];
 
-		*hashmap64_put(map, key(c, f->code, f->measurements[0]),
-			       (uint32_t)*indexed, &created) =
-			(uint32_t)*indexed;
+		*hashmap64_put(&ix->map, k->key(c, f->code, f->measurements[0]),
+			       (uint32_t)ix->indexed, &created) =
+			(uint32_t)ix->indexed;
 	}
 }
 
 /*
- * The latest finding of code that same(c, its first measurement, mi)
- * holds for, or NULL: the map says which one it is; two keys with one
+ * The latest finding of code that k->same(c, its first measurement, mi)
+ * holds for, or NULL: the index says which one it is; two keys with one
  * hash (about 1 in 2^64 a pair) are told apart by a look at them all.
  * (A look at them all for every test was quadratic: 20,000 dd runs of
- * as many files, each a single run, took 0.7 s to check, 100,000 15 s.)
+ * as many files, each a single run, took 0.7 s to check, 100,000 20 s.)
  */
-static struct check_finding *latest(struct check_ctx *c, const char *code,
-				    size_t mi, const struct hashmap64 *map,
-				    uint64_t key,
-				    int (*same)(const struct check_ctx *,
-						size_t, size_t))
+static struct check_finding *latest(struct check_ctx *c,
+				    struct finding_index *ix,
+				    const struct finding_key *k,
+				    const char *code, size_t mi)
 {
-	const uint32_t *at = hashmap64_get(map, key);
+	const uint32_t *at;
 	struct check_finding *f;
 
+	index_findings(c, ix, k);
+	at = hashmap64_get(&ix->map, k->key(c, code, mi));
 	if (!at)
 		return NULL;
 	f = &c->out->v[*at];
-	if (!strcmp(f->code, code) && same(c, f->measurements[0], mi))
+	if (!strcmp(f->code, code) && k->same(c, f->measurements[0], mi))
 		return f;
 	for (size_t i = c->out->n; i-- > 0;) {
 		f = &c->out->v[i];
-		if (!strcmp(f->code, code) && same(c, f->measurements[0], mi))
+		if (!strcmp(f->code, code) && k->same(c, f->measurements[0], mi))
 			return f;
 	}
 	return NULL;
-}
-
-static int same_output(const struct check_ctx *c, size_t a, size_t b)
-{
-	return c->output[a] == c->output[b];
 }
 
 /* Has a finding with this code been made for the test at pos already? */
 struct check_finding *check_found_here(struct check_ctx *c, size_t pos,
 				 const char *code)
 {
-	size_t mi = c->order[pos];
-
-	index_findings(c, &c->by_place, &c->place_indexed, place_key);
-	return latest(c, code, mi, &c->by_place, place_key(c, code, mi),
-		      same_place);
+	return latest(c, &c->by_place, &at_place, code, c->order[pos]);
 }
 
 /* A test: tool, op, metric, unit and every label, hashed (the label
@@ -422,11 +422,7 @@ static size_t *number_outputs(const struct check_ctx *c)
 struct check_finding *check_found_in_output(struct check_ctx *c, size_t pos,
 				      const char *code)
 {
-	size_t mi = c->order[pos];
-
-	index_findings(c, &c->by_output, &c->output_indexed, output_key);
-	return latest(c, code, mi, &c->by_output, output_key(c, code, mi),
-		      same_output);
+	return latest(c, &c->by_output, &of_output, code, c->order[pos]);
 }
 
 /* ---- running, sorting ---- */
@@ -511,9 +507,8 @@ static void run_checks(struct check_ctx *c)
 
 	check_list_init(&found);
 	rep.out = &found;
-	hashmap64_init(&rep.by_output);
-	hashmap64_init(&rep.by_place);
-	rep.output_indexed = rep.place_indexed = 0;
+	memset(&rep.by_output, 0, sizeof(rep.by_output));	/* its own */
+	memset(&rep.by_place, 0, sizeof(rep.by_place));
 	threaded = c->rs->n >= CHECK_THREAD_MIN && !c->opt->one_thread &&
 		   storan_cpus() > 1 &&
 		   !pthread_create(&thread, NULL, repetitions_job, &rep);
@@ -522,8 +517,8 @@ static void run_checks(struct check_ctx *c)
 		pthread_join(thread, NULL);
 	else
 		check_repetitions(&rep);
-	hashmap64_release(&rep.by_output);
-	hashmap64_release(&rep.by_place);
+	hashmap64_release(&rep.by_output.map);
+	hashmap64_release(&rep.by_place.map);
 	list_move(c->out, &found);
 }
 
@@ -561,8 +556,8 @@ int check_run(const struct result_set *rs, const struct check_options *opt,
 			by_finding, &c);
 	free(c.order);
 	free(c.output);
-	hashmap64_release(&c.by_output);
-	hashmap64_release(&c.by_place);
+	hashmap64_release(&c.by_output.map);
+	hashmap64_release(&c.by_place.map);
 	experiment_free_shown(c.shown, rs->nsources);
 	return 0;
 }

@@ -347,18 +347,6 @@ static uint64_t profile_hash(size_t in, size_t side,
 	return h ^ labels_hash(&m->labels);
 }
 
-/* The bits of profile_hash() used: all but in tests, where
- * STORAN_TEST_PROFILE_HASH_BITS=N keeps N and profiles collide. */
-static uint64_t profile_hash_mask(void)
-{
-	const char *e = getenv("STORAN_TEST_PROFILE_HASH_BITS");
-	uint64_t bits;
-
-	if (!e || scan_u64(&e, &bits) || *e || !bits || bits >= 64)
-		return UINT64_MAX;
-	return ((uint64_t)1 << bits) - 1;
-}
-
 /* Is profile q the one of a measurement m of input `in` and side? */
 static int in_profile(const struct experiment *ex, size_t q, size_t in,
 		      size_t side, const struct measurement *m)
@@ -446,7 +434,8 @@ static void find_profiles(struct experiment *ex,
 	size_t last_set = 0;
 	const char *last_file = NULL, *last_name = NULL;
 	char ***shown = xcalloc(nsets ? nsets : 1, sizeof(*shown));
-	uint64_t mask = profile_hash_mask();
+	/* (STORAN_TEST_PROFILE_HASH_BITS: profiles collide in tests) */
+	uint64_t mask = hash64_mask_from_env("STORAN_TEST_PROFILE_HASH_BITS");
 
 	for (size_t s = 0; s < nsets; s++)
 		shown[s] = experiment_shown_sources(&sets[s]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* String -> index hash map; see keymap.h. */
 #include "keymap.h"
+#include "numscan.h"
 #include "../core/xalloc.h"
 
 #include <stdlib.h>
@@ -117,6 +118,16 @@ uint64_t hash64(uint64_t h, const void *p, size_t len)
 		tail |= (uint64_t)s[i + k] << (8 * k);
 	return mix64(h ^ rotl64(tail * 0x87c37b91114253d5ULL, 29) ^
 		     (uint64_t)len);
+}
+
+uint64_t hash64_mask_from_env(const char *env)
+{
+	const char *e = getenv(env);
+	uint64_t bits;
+
+	if (!e || scan_u64(&e, &bits) || *e || !bits || bits >= 64)
+		return UINT64_MAX;
+	return ((uint64_t)1 << bits) - 1;
 }
 
 void hashmap64_init(struct hashmap64 *m)

@@ -45,6 +45,12 @@ const size_t *keymap_get(const struct keymap *m, const char *key);
  */
 #define HASH64_INIT 0x9e3779b97f4a7c15ULL
 uint64_t hash64(uint64_t h, const void *p, size_t len);
+/*
+ * The bits of a 64-bit hash that a map keys on: all of them, but where
+ * the environment variable env says N (1 to 63: tests), the low N only,
+ * so that keys collide and the code that tells them apart runs.
+ */
+uint64_t hash64_mask_from_env(const char *env);
 
 /*
  * A 64-bit hash -> 32-bit value map (open addressing, linear probing)

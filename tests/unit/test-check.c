@@ -470,6 +470,25 @@ static void describe(const struct check_list *l, struct strbuf *sb)
 	}
 }
 
+/* want and got hold the same findings, in order, codes among them. */
+static void assert_same_findings(const struct check_list *want,
+				 const struct check_list *got,
+				 const char *const *codes)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	char code[64];
+
+	describe(want, &a);
+	describe(got, &b);
+	for (; *codes; codes++) {
+		snprintf(code, sizeof(code), " %s ", *codes);
+		assert_non_null(strstr(a.buf, code));
+	}
+	assert_string_equal(a.buf, b.buf);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 /*
  * Enough measurements for the repetitions to run on a thread of their
  * own: the findings are those of one thread (STORAN_SERIAL=1), in the
@@ -478,8 +497,11 @@ static void describe(const struct check_list *l, struct strbuf *sb)
 static void test_threaded_same_as_serial(void **state)
 {
 	struct fixture *f = *state;
+	static const char *const codes[] = {
+		"noisy", "few-runs", "over-link", NULL
+	};
 	struct check_list serial;
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	char lab[64];
 
 	f->opt.link = "sata3";
@@ -498,15 +520,8 @@ static void test_threaded_same_as_serial(void **state)
 	assert_int_equal(check_run(&f->rs, &f->opt, &serial, &err), 0);
 	unsetenv("STORAN_SERIAL");
 	run(f);
-	describe(&serial, &a);
-	describe(&f->l, &b);
-	assert_non_null(strstr(a.buf, " noisy "));
-	assert_non_null(strstr(a.buf, " few-runs "));
-	assert_non_null(strstr(a.buf, " over-link "));
-	assert_string_equal(a.buf, b.buf);
+	assert_same_findings(&serial, &f->l, codes);
 	check_list_release(&serial);
-	strbuf_release(&a);
-	strbuf_release(&b);
 	strbuf_release(&err);
 }
 
@@ -519,8 +534,11 @@ static void test_threaded_same_as_serial(void **state)
 static void test_finding_lookup_collisions(void **state)
 {
 	struct fixture *f = *state;
+	static const char *const codes[] = {
+		"zero-data", "short-run", "few-runs", NULL
+	};
 	struct check_list full;
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	char lab[64];
 
 	for (unsigned k = 0; k < 3000; k++) {
@@ -540,15 +558,8 @@ static void test_finding_lookup_collisions(void **state)
 	setenv("STORAN_TEST_FINDING_HASH_BITS", "1", 1);
 	run(f);
 	unsetenv("STORAN_TEST_FINDING_HASH_BITS");
-	describe(&full, &a);
-	describe(&f->l, &b);
-	assert_non_null(strstr(a.buf, " zero-data "));
-	assert_non_null(strstr(a.buf, " short-run "));
-	assert_non_null(strstr(a.buf, " few-runs "));
-	assert_string_equal(a.buf, b.buf);
+	assert_same_findings(&full, &f->l, codes);
 	check_list_release(&full);
-	strbuf_release(&a);
-	strbuf_release(&b);
 	strbuf_release(&err);
 }
 
