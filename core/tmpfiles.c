@@ -19,6 +19,9 @@
 
 enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_LIVE };
 
+/* Reads of a directory that others keep filling, before giving up. */
+enum { REMOVE_ROUNDS_MAX = 1000 };
+
 static struct slot {
 	atomic_int state;
 	int kind;
@@ -44,7 +47,8 @@ static int is_dot(const char *name)
 	       (!name[1] || (name[1] == '.' && !name[2]));
 }
 
-static int remove_entries(int dirfd, int depth);
+static int empty_and_remove(int fd, int parentfd, const char *name,
+			    int depth);
 
 /* Removes the entry name of dirfd, a directory with its contents. */
 static int remove_entry(int dirfd, const char *name, unsigned char type,
@@ -68,9 +72,9 @@ static int remove_entry(int dirfd, const char *name, unsigned char type,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	rc = remove_entries(fd, depth + 1);
+	rc = empty_and_remove(fd, dirfd, name, depth + 1);
 	close(fd);
-	return rc ? rc : unlinkat(dirfd, name, AT_REMOVEDIR);
+	return rc;
 }
 
 /*
@@ -106,6 +110,27 @@ static int remove_entries(int dirfd, int depth)
 	}
 }
 
+/*
+ * Empties directory fd, then removes it (name in parentfd).  Another
+ * thread may still be writing into it: a report's renderers go on while
+ * a fatal signal's handler runs.  What they made after the last read
+ * makes the removal fail with ENOTEMPTY; the directory is read again
+ * then.  Once it is gone they cannot create anything in it any more.
+ */
+static int empty_and_remove(int fd, int parentfd, const char *name,
+			    int depth)
+{
+	for (int round = 0;; round++) {
+		if (remove_entries(fd, depth))
+			return -1;
+		if (!unlinkat(parentfd, name, AT_REMOVEDIR))
+			return 0;
+		if ((errno != ENOTEMPTY && errno != EEXIST) ||
+		    round >= REMOVE_ROUNDS_MAX)
+			return -1;
+	}
+}
+
 int remove_tree(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -113,9 +138,9 @@ int remove_tree(const char *path)
 
 	if (fd < 0)
 		return -1;
-	rc = remove_entries(fd, 0);
+	rc = empty_and_remove(fd, AT_FDCWD, path, 0);
 	close(fd);
-	return rc ? rc : rmdir(path);
+	return rc;
 }
 
 /* ---- the registry ------------------------------------------------------ */
