@@ -274,48 +274,95 @@ static int unknown_word(const char *what, const char *word,
 	return usage_error("compare", "unknown %s '%s'", what, word);
 }
 
-/*
- * Every --metric, --match and --ignore name is one the inputs have or
- * storan knows; else exit 2 with the closest known one.  Run after
- * loading: the inputs' own metrics and keys are candidates first.
- */
-static int check_names(const struct compare_args *a,
-		       const struct result_set *sets, int n)
+/* Does a measurement of the inputs have the metric (or the label key)? */
+static int inputs_have(const struct result_set *sets, int n, const char *name,
+		       int is_key)
 {
-	const struct compare_options *o = &a->co;
-	const char **metrics = NULL, **keys = NULL;
-	size_t nm = 0, nk = 0;
-	int rc = 0;
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < sets[i].n; j++) {
+			const struct measurement *m = &sets[i].m[j];
+
+			if (!is_key && !strcmp(m->metric, name))
+				return 1;
+			for (size_t k = 0; is_key && k < m->labels.n; k++)
+				if (!strcmp(m->labels.v[k].key, name))
+					return 1;
+		}
+	return 0;
+}
+
+static int known_metric(const char *name)
+{
+	return !strcmp(name, "all") || in_cands(name, fixed,
+						 sizeof(fixed) / sizeof(*fixed)) ||
+	       metric_known(name);
+}
+
+static int known_key(const char *name)
+{
+	return in_cands(name, known_keys,
+			sizeof(known_keys) / sizeof(*known_keys));
+}
+
+/* "unknown --metric 'iosp'; did you mean 'iops'?": the inputs' own
+ * metrics (or keys) are candidates first, then the ones storan knows. */
+static int unknown_name(const char *what, const char *name,
+			const struct result_set *sets, int n, int is_key)
+{
+	const char **cands = NULL;
+	size_t nc = 0;
+	int rc;
 
 	for (int i = 0; i < n; i++)
 		for (size_t j = 0; j < sets[i].n; j++) {
 			const struct measurement *m = &sets[i].m[j];
 
-			add_cand(&metrics, &nm, m->metric);
-			for (size_t k = 0; k < m->labels.n; k++)
-				add_cand(&keys, &nk, m->labels.v[k].key);
+			if (!is_key)
+				add_cand(&cands, &nc, m->metric);
+			for (size_t k = 0; is_key && k < m->labels.n; k++)
+				add_cand(&cands, &nc, m->labels.v[k].key);
 		}
-	add_cand(&metrics, &nm, "all");
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
-		add_cand(&metrics, &nm, fixed[i]);
-	for (size_t i = 0; i < sizeof(known_keys) / sizeof(*known_keys); i++)
-		add_cand(&keys, &nk, known_keys[i]);
-	for (size_t i = 0; !rc && i < o->nmetrics; i++)
-		if (!in_cands(o->metrics[i], metrics, nm) &&
-		    !metric_known(o->metrics[i]))
-			rc = unknown_word("--metric", o->metrics[i], metrics,
-					  nm);
-	for (size_t i = 0; !rc && i < o->nmatch; i++)
-		if (!in_cands(o->match[i], keys, nk))
-			rc = unknown_word("--match key", o->match[i], keys,
-					  nk);
-	for (size_t i = 0; !rc && i < o->nignore; i++)
-		if (!in_cands(o->ignore[i], keys, nk))
-			rc = unknown_word("--ignore key", o->ignore[i], keys,
-					  nk);
-	free(metrics);
-	free(keys);
+	if (is_key) {
+		for (size_t i = 0; i < sizeof(known_keys) / sizeof(*known_keys);
+		     i++)
+			add_cand(&cands, &nc, known_keys[i]);
+	} else {
+		add_cand(&cands, &nc, "all");
+		for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+			add_cand(&cands, &nc, fixed[i]);
+	}
+	rc = unknown_word(what, name, cands, nc);
+	free(cands);
 	return rc;
+}
+
+/*
+ * Every --metric, --match and --ignore name is one the inputs have or
+ * storan knows; else exit 2 with the closest known one.  Run after
+ * loading.  The inputs are searched only for a name storan does not
+ * know, and their names gathered only to suggest one: gathering them
+ * for every compare took 0.12 s of 3.3 at a million measurements a side.
+ */
+static int check_names(const struct compare_args *a,
+		       const struct result_set *sets, int n)
+{
+	const struct compare_options *o = &a->co;
+	static const char *const what[] = { "--match key", "--ignore key" };
+	char *const *keys[] = { o->match, o->ignore };
+	size_t nkeys[] = { o->nmatch, o->nignore };
+
+	for (size_t i = 0; i < o->nmetrics; i++)
+		if (!known_metric(o->metrics[i]) &&
+		    !inputs_have(sets, n, o->metrics[i], 0))
+			return unknown_name("--metric", o->metrics[i], sets, n,
+					    0);
+	for (size_t w = 0; w < 2; w++)
+		for (size_t i = 0; i < nkeys[w]; i++)
+			if (!known_key(keys[w][i]) &&
+			    !inputs_have(sets, n, keys[w][i], 1))
+				return unknown_name(what[w], keys[w][i], sets,
+						    n, 1);
+	return 0;
 }
 
 /* Loads every input into its own set; the worst status. */

@@ -59,4 +59,19 @@ expect2 "unknown --metric 'time.rael'; did you mean 'time.real'?" --metric time.
 [ $? -ne 2 ] || fail "--ignore device: exit 2"
 "$S" compare old.json new.json --metric time.real >/dev/null 2>&1
 [ $? -eq 1 ] || fail "--metric time.real: want 1 (nothing matched)"
+# a metric and a key storan does not know but an input has (only the
+# second input here) are no error, and are suggested
+custom() {	# custom FILE LABELS
+	printf '{"schema": "storan/1", "sources": [], "measurements": [{"tool": "fio", "op": "read", "metric": "bw", "unit": "B/s", "values": [1, 2, 3], "labels": {"host": "%s"}}%s]}\n' "$1" "$2" > "$1.json"
+}
+custom a ''
+custom b ', {"tool": "fio", "op": "read", "metric": "zz.custom", "unit": "B/s", "values": [4, 5], "labels": {"tier": "gold"}}'
+"$S" compare a.json b.json --metric bw,zz.custom --match tier >/dev/null 2>"$tmp/err"
+[ $? -ne 2 ] || fail "names of the second input: $(cat "$tmp/err")"
+"$S" compare a.json b.json --metric zz.custm >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -qF "did you mean 'zz.custom'?" "$tmp/err" ||
+	fail "zz.custm: $(cat "$tmp/err")"
+"$S" compare a.json b.json --ignore tierr >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -qF "did you mean 'tier'?" "$tmp/err" ||
+	fail "tierr: $(cat "$tmp/err")"
 exit 0
