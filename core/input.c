@@ -410,17 +410,10 @@ void input_finish_uncut(struct input *in)
 	in->too_many_lines = in->nlines > INPUT_LINES_MAX;
 }
 
-void input_wait_hash(const struct input *in)
-{
-	if (in->hasher && in->hasher->running) {
-		pthread_join(in->hasher->thread, NULL);
-		in->hasher->running = 0;
-	}
-}
-
 static void wait_for_hash(struct input *in)
 {
-	input_wait_hash(in);
+	if (in->hasher && in->hasher->running)
+		pthread_join(in->hasher->thread, NULL);
 	free(in->hasher);
 	in->hasher = NULL;
 }

@@ -180,15 +180,12 @@ void input_cut_whole(struct input *in);
 void input_stage_begin(struct input *stage, const struct input *in);
 void input_stage_adopt(struct input *in, struct input *stage);
 void input_stage_release(struct input *stage);
-/* The SHA-256 in hex, once it is made. */
-const char *input_sha256(struct input *in);
-/* SHA-256 of any bytes, as 64 hex digits (the store hashes keys). */
 /*
- * Waits for the hash and binary test of an uncut input, which read its
- * raw text from another thread: a reader must before it changes that
- * text in place (jscan decodes JSON strings there).
+ * The SHA-256 in hex, once it is made.  An uncut input's is made on
+ * another thread from its raw text, until this is asked: a reader of
+ * that text must not write to it (jscan's copy_strings).
  */
-void input_wait_hash(const struct input *in);
+const char *input_sha256(struct input *in);
 /*
  * The text readers that span lines read in place (a NUL for each '\n'
  * of a cut input, the raw bytes of an uncut one), and the line index of

@@ -1083,12 +1083,13 @@ const char *jscan_str(struct jscan *js, size_t i)
 		return NULL;
 	t = &js->tok[i];
 	s = js->buf + t->start;
-	if (js->copy_strings && !(t->flags & (JSCAN_ESCAPED |
-					      JSCAN_TERMINATED))) {
+	if (js->copy_strings && !(t->flags & JSCAN_TERMINATED)) {
 		char *copy = store_alloc(js, (size_t)t->len + 1);
 
-		memcpy(copy, s, t->len);
-		copy[t->len] = '\0';
+		if (t->flags & JSCAN_ESCAPED)
+			copy[decode(s, t->len, copy)] = '\0';
+		else
+			memcpy(copy, s, t->len), copy[t->len] = '\0';
 		return copy;
 	}
 	if (!(t->flags & JSCAN_TERMINATED)) {
@@ -1236,21 +1237,19 @@ size_t jscan_members(struct jscan *js, size_t obj,
 	mask--;
 	for (size_t k = jscan_first(js, obj); k != JSCAN_NONE;
 	     k = jscan_next(js, obj, k)) {
-		/* where it is, when it needs no decoding (copy_strings) */
-		const char *key = js->copy_strings &&
-				  !(js->tok[k].flags & JSCAN_ESCAPED) ?
+		/* where it is, when it needs no decoding (copy_strings);
+		 * decoded, a key holds no NUL (the parser refused it) */
+		int copied = js->copy_strings &&
+			     (js->tok[k].flags & JSCAN_ESCAPED);
+		const char *key = js->copy_strings && !copied ?
 				  js->buf + js->tok[k].start : jscan_str(js, k);
-		size_t len = js->tok[k].len;
+		size_t len = copied ? strlen(key) : js->tok[k].len;
 		size_t s = hash_key(key, len) & mask;
 
-		for (; js->slots[s] != UINT32_MAX; s = (s + 1) & mask) {
-			const struct jscan_tok *o =
-				&js->tok[js->members[js->slots[s]].key];
-
-			if (o->len == len && !memcmp(js->buf + o->start, key,
-						     len))
+		for (; js->slots[s] != UINT32_MAX; s = (s + 1) & mask)
+			if (jscan_str_eq(js, js->members[js->slots[s]].key,
+					 key, len))
 				break;
-		}
 		if (js->slots[s] == UINT32_MAX) {
 			js->slots[s] = (uint32_t)count;
 			js->members[count++].key = (uint32_t)k;

@@ -33,9 +33,10 @@
  * Ownership: struct jscan points into the caller's buffer, which must
  * stay alive, be NUL-terminated at buf[len], and be writable:
  * jscan_str() decodes and terminates a string in place (so a region
- * whose strings were read must not be scanned again), but see
- * copy_strings.  A copy lives until jscan_release().  Tokens of several
- * documents accumulate in one growing array until jscan_reset().
+ * whose strings were read must not be scanned again), unless
+ * copy_strings is set: then buf is only read.  A copy lives until
+ * jscan_release().  Tokens of several documents accumulate in one
+ * growing array until jscan_reset().
  */
 #ifndef STORAN_JSON_SCAN_H
 #define STORAN_JSON_SCAN_H
@@ -92,11 +93,12 @@ struct jscan {
 	/* Set after jscan_init() to pack the integer maps that are values
 	 * of members with this key (see above); NULL packs none. */
 	const char *pack_key;
-	/* Set after jscan_init() when writes to buf are dear (a file mapped
-	 * privately: the first write to a page copies it): jscan_str() then
-	 * returns a string without escapes (nearly all) as a copy in the
-	 * reader's own store, and jscan_members() reads such keys where
-	 * they are.  Strings with escapes are still decoded in place. */
+	/* Set after jscan_init() when buf must not be written (a file
+	 * mapped privately, where the first write to a page copies it,
+	 * and which another thread may be hashing meanwhile): jscan_str()
+	 * then returns every string as a copy in the reader's own store,
+	 * decoded there, and jscan_members() reads keys without escapes
+	 * where they are. */
 	int copy_strings;
 	struct jscan_chunk *chunks;	/* that store */
 	struct jscan_tok *tok;
@@ -179,12 +181,13 @@ size_t jscan_next(const struct jscan *js, size_t container, size_t k);
 /*
  * The object's members with each key once, in the order of its first
  * occurrence, with the value of its last; *out stays valid until the
- * next call.  Decodes the keys in place.
+ * next call.  Decodes the keys in place (copies them, copy_strings).
  */
 size_t jscan_members(struct jscan *js, size_t obj,
 		     const struct jscan_member **out);
 
-/* The string, decoded and NUL-terminated in place; NULL if not one. */
+/* The string, decoded and NUL-terminated in place (a copy of it,
+ * copy_strings); NULL if not one. */
 const char *jscan_str(struct jscan *js, size_t i);
 /* Is the string token equal to key (escapes decoded)? */
 int jscan_str_eq(struct jscan *js, size_t i, const char *key, size_t len);

@@ -1024,7 +1024,8 @@ static struct jscan *new_reader(const struct input *in)
 	jscan_init(js, text, len);
 	js->nul_is_newline = !in->uncut;
 	/* an uncut input's text is the file, mapped: writing a page of it
-	 * copies the page (nearly every page, decoding in place) */
+	 * copies the page (nearly every page, decoding in place), and
+	 * another thread hashes it meanwhile (input_finish_uncut()) */
 	js->copy_strings = in->uncut;
 	js->pack_key = "bins";	/* most of a JSON+ document, read once */
 	return js;
@@ -1158,7 +1159,8 @@ static int fio_json_parse_whole(struct parse_ctx *ctx)
 		free(js);
 		return -1;
 	}
-	input_wait_hash(ctx->in);	/* emitting decodes strings in place */
+	/* the reader only reads the mapped text (copy_strings): the input's
+	 * hash is made beside the emitting, not waited for before it */
 	return emit_docs(ctx, js, docs, n);
 }
 

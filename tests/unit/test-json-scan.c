@@ -141,6 +141,45 @@ static void test_duplicate_keys(void **state)
 	doc_free(d);
 }
 
+/*
+ * copy_strings: the buffer is only read (an uncut input is hashed on
+ * another thread while fio-json emits from it), yet strings and keys
+ * with escapes come decoded, and a key written with escapes is the same
+ * key as one written without.
+ */
+static void test_copy_strings_never_write(void **state)
+{
+	static const char text[] =
+		"{\"a\\u0062\": 1, \"k\": \"x\\ty\\u20ac\", \"ab\": 2, "
+		"\"c\\\"d\": \"plain\", \"o\": {\"\\u0041\": 3}}";
+	struct doc *d = xmalloc(sizeof(*d));
+	struct jscan *js = &d->js;
+	const struct jscan_member *m;
+	size_t n;
+
+	(void)state;
+	d->buf = xstrdup(text);
+	jscan_init(js, d->buf, strlen(text));
+	js->copy_strings = 1;
+	assert_int_equal(jscan_parse(js, 0, &d->root), 0);
+	n = jscan_members(js, 0, &m);
+	assert_int_equal(n, 4);
+	assert_string_equal(jscan_str(js, m[0].key), "ab");
+	assert_int_equal(jscan_int(js, m[0].value), 2);
+	assert_string_equal(jscan_str(js, m[1].key), "k");
+	assert_string_equal(jscan_str(js, m[1].value), "x\ty\xe2\x82\xac");
+	assert_string_equal(jscan_str(js, m[2].key), "c\"d");
+	assert_string_equal(jscan_str(js, m[2].value), "plain");
+	assert_int_equal(jscan_int(js, jscan_get(js, 0, "ab")), 2);
+	assert_int_equal(jscan_int(js, jscan_get(js, jscan_get(js, 0, "o"),
+						 "A")), 3);
+	assert_true(jscan_str_eq(js, m[2].key, "c\"d", 3));
+	/* asked twice, the same text */
+	assert_string_equal(jscan_str(js, m[1].value), "x\ty\xe2\x82\xac");
+	assert_memory_equal(d->buf, text, sizeof(text));
+	doc_free(d);
+}
+
 struct bad {
 	const char *text;
 	const char *message;
@@ -600,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_int_maps),
 		cmocka_unit_test(test_int_map_fallbacks),
 		cmocka_unit_test(test_int_map_values),
+		cmocka_unit_test(test_copy_strings_never_write),
 		cmocka_unit_test(test_int_map_in_arena),
 		cmocka_unit_test(test_packed_mutations_like_jansson),
 	};
