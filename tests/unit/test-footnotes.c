@@ -152,6 +152,40 @@ static void test_level_all_cites_infos(void **state)
 	result_set_release(&rs);
 }
 
+/*
+ * A set whose findings are all below the level (the write alone: one
+ * run, few-runs is info) has no index: its cells cite nothing, and the
+ * set after it still cites its own.
+ */
+static void test_set_with_nothing_to_cite(void **state)
+{
+	static const double write[] = { 1.5e9 };
+	struct result_set quiet, rs;
+	struct footnotes fn;
+	unsigned *nums;
+	const size_t first[] = { 0 }, noisy[] = { NOISY };
+
+	(void)state;
+	result_set_init(&quiet);
+	result_set_add_source(&quiet, "typed.csv", NULL);
+	add(&quiet, "write", "pcie2x4", write, 1, 3);
+	sample(&rs);
+	footnotes_init(&fn, CHECK_WARNING);
+	assert_int_equal(checked(&fn, &quiet), 0);
+	assert_true(fn.sets[0].findings.n > 0);	/* an info, not cited */
+	assert_null(fn.sets[0].first);
+	assert_int_equal(checked(&fn, &rs), 1);
+	assert_int_equal(cite(&fn, 0, first, 1, &nums), 0);
+	free(nums);
+	assert_int_equal(cite(&fn, 1, noisy, 1, &nums), 1);
+	assert_int_equal(nums[0], 1);
+	free(nums);
+	assert_string_equal(footnotes_finding(&fn, 1)->code, "noisy");
+	footnotes_release(&fn);
+	result_set_release(&rs);
+	result_set_release(&quiet);
+}
+
 /* One file as baseline and candidate: its findings are one footnote. */
 static void test_same_finding_two_sets(void **state)
 {
@@ -399,6 +433,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers_in_citing_order),
 		cmocka_unit_test(test_level_all_cites_infos),
+		cmocka_unit_test(test_set_with_nothing_to_cite),
 		cmocka_unit_test(test_same_finding_two_sets),
 		cmocka_unit_test(test_marker_and_codes),
 		cmocka_unit_test(test_pivot_cells_marked),
