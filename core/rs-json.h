@@ -57,8 +57,8 @@ int rs_json_read(const char *name, const char *text, size_t len,
 		 struct result_set *rs, struct strbuf *err);
 /*
  * rs_json_read() of a text followed by a NUL (text[len] == '\0') that its
- * caller can spare: read where it is, without a copy, when no string in
- * it has an escape (else as rs_json_read()).  text is not changed.
+ * caller can spare: read where it is, without a copy (its strings with
+ * escapes decoded into copies).  text is not changed.
  */
 int rs_json_read_in_place(const char *name, char *text, size_t len,
 			  struct result_set *rs, struct strbuf *err);

@@ -388,6 +388,41 @@ static void assert_both_readers_agree(const char *doc, size_t n,
 	free(text);
 }
 
+/*
+ * Strings with escapes (a tool, a label key and value, a source path)
+ * are read in place too, decoded into copies: the text stays as it was
+ * (it was searched for a backslash first, and copied when it had one).
+ */
+static void test_json_escapes_in_place(void **state)
+{
+	static const char doc[] = "{\"schema\": \"storan/1\", "
+		"\"sources\": [{\"path\": \"a\\\\b\\u00e9.txt\"}], "
+		"\"measurements\": [{\"tool\": \"d\\u0064\", \"op\": "
+		"\"read\", \"metric\": \"bw\", \"unit\": \"B/s\", "
+		"\"values\": [1, 2], \"labels\": {\"b\\u0073\": "
+		"\"40\\u00396\", \"note\": \"a\\\"b\\tc\"}, \"source\": 0}, "
+		"{\"tool\": \"dd\", \"op\": \"read\", \"metric\": \"bw\", "
+		"\"unit\": \"B/s\", \"values\": [3], \"labels\": {\"bs\": "
+		"\"4096\"}, \"source\": 0}]}";
+	struct result_set rs;
+	struct strbuf err = STRBUF_INIT;
+	char *text = dup_text(doc);
+
+	(void)state;
+	assert_both_readers_agree(doc, 2, 1);
+	result_set_init(&rs);
+	assert_int_equal(rs_json_read_in_place("x.json", text, strlen(text),
+					       &rs, &err), 0);
+	assert_string_equal(rs.m[0].tool, "dd");
+	assert_string_equal(labels_get(&rs.m[0].labels, "bs"), "4096");
+	assert_string_equal(labels_get(&rs.m[0].labels, "note"), "a\"b\tc");
+	assert_string_equal(rs.sources[0].path, "a\\b\xc3\xa9.txt");
+	assert_string_equal(text, doc);
+	result_set_release(&rs);
+	strbuf_release(&err);
+	free(text);
+}
+
 /* Any order of the outer members reads the same, streamed or not. */
 static void test_json_member_orders(void **state)
 {
@@ -1063,6 +1098,7 @@ int main(void)
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_edges_accepted),
 		cmocka_unit_test(test_json_member_orders),
+		cmocka_unit_test(test_json_escapes_in_place),
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_json_writer_matches_jansson),
 		cmocka_unit_test(test_histogram_values_memo),
