@@ -1085,11 +1085,13 @@ const char *jscan_str(struct jscan *js, size_t i)
 	s = js->buf + t->start;
 	if (js->copy_strings && !(t->flags & JSCAN_TERMINATED)) {
 		char *copy = store_alloc(js, (size_t)t->len + 1);
+		size_t n = t->len;
 
 		if (t->flags & JSCAN_ESCAPED)
-			copy[decode(s, t->len, copy)] = '\0';
+			n = decode(s, t->len, copy);
 		else
-			memcpy(copy, s, t->len), copy[t->len] = '\0';
+			memcpy(copy, s, n);
+		copy[n] = '\0';
 		return copy;
 	}
 	if (!(t->flags & JSCAN_TERMINATED)) {
