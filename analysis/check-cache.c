@@ -54,7 +54,7 @@ static int file_size(const struct check_ctx *c, size_t pos, double *out)
 			*out *= jobs;
 		return 1;
 	}
-	if (!strcmp(m->tool, "fio"))
+	if (str_is(m->tool, "fio"))
 		return 0;	/* fio's bytes count the I/O, not the file */
 	b = check_sibling(c, pos, "bytes");
 	if (!b || !(mean(b) > 0))
@@ -76,7 +76,7 @@ static int fio_synced_write(const struct measurement *m)
 	const char *sync = label(m, "sync");
 	double n;
 
-	if (strcmp(m->tool, "fio") || !is_write(m))
+	if (!str_is(m->tool, "fio") || !is_write(m))
 		return 0;
 	return label_true(m, "sync") ||
 	       (sync && (!strcmp(sync, "sync") || !strcmp(sync, "dsync"))) ||
@@ -94,7 +94,7 @@ void check_small_file(struct check_ctx *c, size_t pos)
 
 	if (!is_headline(m) || is_direct(m) || is_cachedread(m) ||
 	    fio_synced_write(m) ||
-	    !strcmp(m->tool, "hdparm") || !strcmp(m->tool, "dd") ||
+	    str_is(m->tool, "hdparm") || str_is(m->tool, "dd") ||
 	    !(ram > 0) || !file_size(c, pos, &size) || !(size < ram))
 		return;
 	f = check_found_in_output(c, pos, "small-file");
@@ -153,7 +153,7 @@ void check_no_sync(struct check_ctx *c, size_t pos)
 	double ram = ram_of_test(c, m), t;
 	char v[32], s[32], r[32];
 
-	if (strcmp(m->tool, "dd") || !is_write(m) || !is_bw(m) ||
+	if (!str_is(m->tool, "dd") || !is_write(m) || !is_bw(m) ||
 	    is_direct(m) || dd_synced(m))
 		return;
 	b = check_sibling(c, pos, "bytes");
@@ -228,7 +228,7 @@ static const char *zero_source(const struct measurement *m)
 {
 	const char *in = label(m, "if"), *data = label(m, "data");
 
-	if (!strcmp(m->tool, "dd") && is_write(m) && in &&
+	if (str_is(m->tool, "dd") && is_write(m) && in &&
 	    !strcmp(in, "/dev/zero"))
 		return "dd wrote zeros from /dev/zero";
 	if (label(m, "zero_buffers") && !label_false(m, "zero_buffers"))
@@ -275,7 +275,7 @@ static const char *file_of(const struct measurement *m, int reading)
 
 	if (!f)
 		f = label(m, "file");
-	if (!f && !strcmp(m->tool, "dd"))
+	if (!f && str_is(m->tool, "dd"))
 		f = label(m, reading ? "if" : "of");
 	if (f && starts_with(f, "/dev/") && (!strcmp(f, "/dev/zero") ||
 					     !strcmp(f, "/dev/null") ||

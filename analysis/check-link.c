@@ -184,7 +184,7 @@ void check_hdparm_cache(struct check_ctx *c, size_t mi)
 	const char *dev = label(m, "device");
 	char v[32];
 
-	if (strcmp(m->tool, "hdparm") || !is_cachedread(m) || !is_bw(m))
+	if (!str_is(m->tool, "hdparm") || !is_cachedread(m) || !is_bw(m))
 		return;
 	if (is_direct(m))
 		check_add(c, CHECK_INFO, "hdparm-cache", mi, mean(m), NAN,

@@ -75,7 +75,7 @@ void check_short_runs_in_all(struct check_ctx *c, struct check_finding *f)
 	for (size_t i = 0; i < f->nmeasurements; i++) {
 		const struct measurement *m = M(c, f->measurements[i]);
 
-		if (!strcmp(m->metric, "runtime")) {
+		if (str_is(m->metric, "runtime")) {
 			double t = mean(m);
 
 			lo = t < lo ? t : lo;
@@ -178,7 +178,7 @@ void check_buffered_aio(struct check_ctx *c, size_t pos)
 
 static int spread_metric(const struct measurement *m)
 {
-	return is_headline(m) || !strcmp(m->metric, "time.real") ||
+	return is_headline(m) || str_is(m->metric, "time.real") ||
 	       (ends_with(m->metric, ".mean") &&
 		(starts_with(m->metric, "lat") ||
 		 starts_with(m->metric, "clat")));

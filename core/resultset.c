@@ -123,6 +123,19 @@ static void labels_own(struct labels *l, size_t need)
 	l->alloc = alloc;
 }
 
+/*
+ * strcmp()'s order.  Most keys a lookup meets differ from it in their
+ * first byte: those are told apart without a call (a fifth of storan
+ * check's time at a million measurements was strcmp, nearly all from
+ * the checks' label lookups).
+ */
+static inline int key_cmp(const char *a, const char *b)
+{
+	if (*a != *b)
+		return (unsigned char)*a - (unsigned char)*b;
+	return a == b ? 0 : strcmp(a, b);
+}
+
 /* Index of key, or of where it would go (with *found = 0). */
 static size_t labels_find(const struct labels *l, const char *key, int *found)
 {
@@ -130,7 +143,7 @@ static size_t labels_find(const struct labels *l, const char *key, int *found)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(l->v[mid].key, key);
+		int c = key_cmp(l->v[mid].key, key);
 
 		if (!c) {
 			*found = 1;

@@ -71,6 +71,32 @@ static void test_labels_sorted_unique(void **state)
 	labels_release(&l);
 }
 
+/* Keys that share first bytes, and bytes past ASCII, in strcmp's order
+ * (labels_find() tells most keys apart by their first byte alone). */
+static void test_labels_first_bytes(void **state)
+{
+	static const char *const keys[] = {
+		"b", "bw", "bs", "\xc3\xa9t\xc3\xa9", "B", "bs2", "a", "\x7f",
+	};
+	struct labels l;
+	char *s;
+
+	(void)state;
+	labels_init(&l);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		labels_set(&l, keys[i], keys[i]);
+	s = labels_to_string(&l);
+	assert_string_equal(s, "B=B;a=a;b=b;bs=bs;bs2=bs2;bw=bw;\x7f=\x7f;"
+			    "\xc3\xa9t\xc3\xa9=\xc3\xa9t\xc3\xa9");
+	free(s);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		assert_string_equal(labels_get(&l, keys[i]), keys[i]);
+	assert_null(labels_get(&l, "bs1"));
+	assert_null(labels_get(&l, "\xc3"));
+	assert_null(labels_get(&l, ""));
+	labels_release(&l);
+}
+
 static void test_basic_stats(void **state)
 {
 	struct result_set rs;
@@ -1092,6 +1118,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_labels_sorted_unique),
+		cmocka_unit_test(test_labels_first_bytes),
 		cmocka_unit_test(test_basic_stats),
 		cmocka_unit_test(test_basic_stats_huge),
 		cmocka_unit_test(test_json_round_trip),
