@@ -3,7 +3,10 @@
  * core/json-scan on its own: every document in the data, one after
  * another, then every lookup on every token.  The first byte packs
  * integer maps when odd (the fio JSON reader packs "bins"); the rest is
- * the text, NUL-terminated as an input's is.
+ * the text, NUL-terminated as an input's is.  The text is read twice,
+ * in place and with copy_strings: the second reader must leave its
+ * buffer as it was (a mapped input is hashed on another thread while it
+ * is read) and find the same members, keys and strings as the first.
  */
 #include "fuzz-common.h"
 
@@ -45,23 +48,80 @@ static void walk_tokens(struct jscan *js)
 		jscan_str(js, i);
 }
 
-static void fuzz_json_scan(const uint8_t *data, size_t size, int packed)
+/* A reader of buf with every document in it scanned. */
+static struct jscan *scan_all(char *buf, size_t size, int packed,
+			      int copy_strings)
 {
-	char *buf = fuzz_copy(data, size);
 	struct jscan *js = xmalloc(sizeof(*js));
 	size_t at = 0, root;
 
 	jscan_init(js, buf, size);
 	js->pack_key = packed ? "bins" : NULL;
+	js->copy_strings = copy_strings;
 	while (at < size) {	/* documents one after another */
 		if (jscan_parse(js, at, &root))
 			at = js->err.pos > at ? js->err.pos : at + 1;
 		else
 			at = js->end;
 	}
+	return js;
+}
+
+static void same_text(const char *a, const char *b, size_t i)
+{
+	if (!a != !b || (a && strcmp(a, b)))
+		BUG("token %zu: '%s' in place, '%s' copied", i, a ? a : "-",
+		    b ? b : "-");
+}
+
+/* Every object's members and every string: the same from both readers. */
+static void compare_readers(struct jscan *in_place, struct jscan *copying)
+{
+	const struct jscan_member *m, *c;
+
+	if (in_place->ntok != copying->ntok)
+		BUG("%zu tokens in place, %zu copied", in_place->ntok,
+		    copying->ntok);
+	for (size_t i = 0; i < in_place->ntok; i++) {
+		size_t n, k;
+
+		if (jscan_type(in_place, i) != JSCAN_OBJECT)
+			continue;
+		n = jscan_members(in_place, i, &m);
+		if (jscan_members(copying, i, &c) != n)
+			BUG("object %zu: members differ", i);
+		for (k = 0; k < n; k++) {
+			if (m[k].key != c[k].key || m[k].value != c[k].value)
+				BUG("object %zu: member %zu differs", i, k);
+			same_text(jscan_str(in_place, m[k].key),
+				  jscan_str(copying, c[k].key), m[k].key);
+		}
+	}
+	for (size_t i = 0; i < in_place->ntok; i++)
+		same_text(jscan_str(in_place, i), jscan_str(copying, i), i);
+}
+
+static void fuzz_json_scan(const uint8_t *data, size_t size, int packed)
+{
+	char *buf = fuzz_copy(data, size), *kept = fuzz_copy(data, size);
+	struct jscan *js = scan_all(buf, size, packed, 0);
+	struct jscan *cs;
+
 	walk_tokens(js);
 	jscan_release(js);
 	free(js);
+	memcpy(buf, kept, size + 1);
+	js = scan_all(buf, size, packed, 0);
+	cs = scan_all(kept, size, packed, 1);
+	compare_readers(js, cs);
+	walk_tokens(cs);
+	if (memcmp(kept, data, size))
+		BUG("copy_strings wrote to its buffer");
+	jscan_release(cs);
+	jscan_release(js);
+	free(cs);
+	free(js);
+	free(kept);
 	free(buf);
 }
 
