@@ -1117,10 +1117,25 @@ int rs_json_last_read_streamed(void)
 	return last_streamed;
 }
 
+/*
+ * A measurement without "source" is its document's first source's.  A
+ * document with measurements and no source (written by hand: "sources":
+ * []) gets a source with no path for them, so that every measurement's
+ * source is one of its set's: written again, they said "source": 0 with
+ * no source 0 (a file storan itself refused, in JSON and in binary), and
+ * appended to a set, they took the next input's first source for theirs.
+ */
+static void give_a_source(struct result_set *rs, size_t base, size_t n)
+{
+	if (rs->nsources == base && rs->n > n)
+		result_set_add_source(rs, "", NULL);
+}
+
 static int read_buffer(const char *name, const char *text, char *buf,
 		       size_t len, int copy_strings, struct result_set *rs,
 		       struct strbuf *err)
 {
+	size_t base = rs->nsources, n = rs->n;
 	struct reader *r;
 	int rc;
 
@@ -1128,13 +1143,15 @@ static int read_buffer(const char *name, const char *text, char *buf,
 	rc = read_streaming(r, rs);
 	reader_free(r);
 	last_streamed = !rc;
+	if (rc) {
+		if (!copy_strings)
+			memcpy(buf, text, len);
+		r = reader_new(name, text, buf, len, copy_strings, err);
+		rc = read_whole(r, rs);
+		reader_free(r);
+	}
 	if (!rc)
-		return 0;
-	if (!copy_strings)
-		memcpy(buf, text, len);
-	r = reader_new(name, text, buf, len, copy_strings, err);
-	rc = read_whole(r, rs);
-	reader_free(r);
+		give_a_source(rs, base, n);
 	return rc;
 }
 

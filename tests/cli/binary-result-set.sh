@@ -113,6 +113,25 @@ expect_in "$err" "bad.srb: measurements[0]: missing tool" "its message"
 [ "$out" = "$("$STORAN" export --format json a.json a.json)" ] ||
 	fail "the inputs around a damaged binary differ from their JSON"
 
+# A hand-written document whose measurements name no source and whose
+# sources are none: what storan writes of it, JSON or binary, it reads
+# back (it wrote "source": 0 with no source 0 and refused its own file),
+# and behind another input its measurements stay its own.
+printf '{"schema": "storan/1", "sources": [], "measurements": [{"tool": "dd", "op": "copy", "metric": "bytes", "unit": "B", "values": [4096], "source_name": "typed"}]}\n' > bare.json
+"$STORAN" export --format json bare.json > bare2.json ||
+	fail "a document without sources: not exported"
+"$STORAN" export --format binary -o bare.srb bare.json ||
+	fail "a document without sources: no binary"
+want=$("$STORAN" export --format csv bare.json)
+[ "$("$STORAN" export --format csv bare2.json 2>&1)" = "$want" ] ||
+	fail "a document without sources: its JSON not read back"
+[ "$("$STORAN" export --format csv bare.srb 2>&1)" = "$want" ] ||
+	fail "a document without sources: its binary not read back"
+"$STORAN" export --format json bare.json a.json > both.json ||
+	fail "a document without sources, then another: not exported"
+"$STORAN" export --format csv both.json > /dev/null 2>&1 ||
+	fail "a document without sources, then another: not read back"
+
 # not to a terminal (script gives the command one), -o instead
 if command -v script > /dev/null; then
 	script -qec "'$STORAN' export --format binary a.json; echo rc=\$?" \

@@ -13,6 +13,7 @@
 
 #include "core/resultset.h"
 #include "core/rs-csv.h"
+#include "core/rs-bin.h"
 #include "core/rs-json.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -447,6 +448,66 @@ static void test_json_escapes_in_place(void **state)
 	result_set_release(&rs);
 	strbuf_release(&err);
 	free(text);
+}
+
+/*
+ * Measurements without "source" in a document with no sources (written
+ * by hand) were read with source 0 and no source 0: written again, in
+ * JSON or in binary, storan refused its own file ("no such source"; the
+ * fuzzer found it), and appended behind another set they took the next
+ * set's first source.  They get a source with no path now.
+ */
+static void test_json_measurements_without_sources(void **state)
+{
+	static const char bare[] = "{\"schema\": \"storan/1\", "
+		"\"sources\": [], \"measurements\": [{\"tool\": \"dd\", "
+		"\"op\": \"copy\", \"metric\": \"bytes\", \"unit\": \"B\", "
+		"\"values\": [4096], \"source_name\": \"typed\"}]}";
+	static const char named[] = "{\"schema\": \"storan/1\", "
+		"\"sources\": [{\"path\": \"dir/c.txt\"}], \"measurements\": "
+		"[{\"tool\": \"dd\", \"op\": \"copy\", \"metric\": \"bytes\", "
+		"\"unit\": \"B\", \"values\": [1], \"source\": 0}]}";
+	struct result_set rs, back, all, c;
+	struct strbuf json = STRBUF_INIT, bin = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	result_set_init(&rs);
+	result_set_init(&back);
+	result_set_init(&all);
+	result_set_init(&c);
+	assert_int_equal(rs_json_read("bare.json", bare, strlen(bare), &rs,
+				      &err), 0);
+	assert_int_equal(rs.nsources, 1);
+	assert_int_equal(rs.m[0].source, 0);
+	assert_string_equal(rs.sources[0].path, "");
+	assert_string_equal(rs.m[0].source_name, "typed");
+	rs_json_write(&rs, &json);
+	if (rs_json_read("again.json", json.buf, json.len, &back, &err))
+		fail_msg("JSON not read back: %s\n%s", err.buf, json.buf);
+	assert_int_equal(back.nsources, 1);
+	rs_bin_write(&rs, &bin, NULL);
+	result_set_release(&back);
+	result_set_init(&back);
+	if (rs_bin_read("again.srb", bin.buf, bin.len, &back, &err))
+		fail_msg("binary not read back: %s", err.buf);
+	assert_string_equal(back.m[0].source_name, "typed");
+	/* behind another set, still its own document's */
+	assert_int_equal(rs_json_read("bare.json", bare, strlen(bare), &all,
+				      &err), 0);
+	assert_int_equal(rs_json_read("c.json", named, strlen(named), &c,
+				      &err), 0);
+	result_set_append(&all, &c);
+	assert_int_equal(all.nsources, 2);
+	assert_int_equal(all.m[0].source, 0);
+	assert_int_equal(all.m[1].source, 1);
+	assert_string_equal(all.sources[1].name, "c.txt");
+	result_set_release(&rs);
+	result_set_release(&back);
+	result_set_release(&all);
+	result_set_release(&c);
+	strbuf_release(&json);
+	strbuf_release(&bin);
+	strbuf_release(&err);
 }
 
 /* Any order of the outer members reads the same, streamed or not. */
@@ -1126,6 +1187,7 @@ int main(void)
 		cmocka_unit_test(test_json_edges_accepted),
 		cmocka_unit_test(test_json_member_orders),
 		cmocka_unit_test(test_json_escapes_in_place),
+		cmocka_unit_test(test_json_measurements_without_sources),
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_json_writer_matches_jansson),
 		cmocka_unit_test(test_histogram_values_memo),
