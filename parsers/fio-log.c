@@ -683,13 +683,22 @@ static int value_line(struct value_log *vl, const struct log_line *l)
 	return 0;
 }
 
-/* An averaged log's interval: its points' mean spacing, to the ms. */
+/*
+ * An averaged log's interval: its points' mean spacing, to the ms.  0,
+ * not known, when its last time is not after its first (lines out of
+ * order, a log pasted after another): a negative interval is no
+ * interval, and storan refused the result set it wrote with one.
+ */
 static double mean_spacing(const struct series *s)
 {
+	double span;
+
 	if (s->n < 2)
 		return 0;
-	return nearbyint((s->t[s->n - 1] - s->t[0]) / (double)(s->n - 1) *
-			 1000) / 1000;
+	span = s->t[s->n - 1] - s->t[0];
+	if (!(span > 0))
+		return 0;
+	return nearbyint(span / (double)(s->n - 1) * 1000) / 1000;
 }
 
 static void value_log_finish(struct value_log *vl)
