@@ -57,8 +57,10 @@ void report_start_data(struct report *r, const struct result_set *rs)
 
 int report_source_listed(const struct report *r, const struct source *s)
 {
+	/* the source of a result set's measurements that named none (no
+	 * path, no hash): nothing to tell about it */
 	if (!*s->sha256)
-		return 1;
+		return s->name && *s->name;
 	for (int i = 0; i < r->ninputs; i++)
 		if (!strcmp(r->inputs[i].sha256, s->sha256))
 			return 0;

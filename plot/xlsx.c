@@ -162,13 +162,16 @@ static void write_summary(struct book *b)
 		put_text(ws, row, 1, r->inputs[i].sha256, NULL);
 		put_text(ws, row, 2, "(as given)", NULL);
 	}
-	for (size_t i = 0; i < r->rs->nsources; i++, row++) {
+	for (size_t i = 0; i < r->rs->nsources; i++) {
 		const struct source *s = &r->rs->sources[i];
 
+		if (!*s->sha256 && !(s->name && *s->name))
+			continue;	/* (report_source_listed()) */
 		put_text(ws, row, 0, s->name, NULL);
 		put_text(ws, row, 1, s->sha256, NULL);
 		if (s->format)
 			put_text(ws, row, 2, s->format, NULL);
+		row++;
 	}
 	put_text(ws, ++row, 0, "Sheet", b->bold);
 	put_text(ws, row++, 1, "Chart", b->bold);

@@ -20,4 +20,16 @@ expect_in "$html" "input not read in full: 1001-bad-truncated-second-line.txt:5:
 # said once on stderr, as before
 n=$(printf '%s\n' "$err" | grep -c "unreadable hdparm timing")
 [ "$n" -eq 1 ] || fail "stderr says it $n times: $err"
+
+# A result set whose measurements named no source (written by hand with
+# "sources": []) is read with a source of no name: the report lists its
+# file as the input and no empty row for that source.
+printf '{"schema": "storan/1", "sources": [], "measurements": [{"tool": "fio", "op": "read", "metric": "bw", "unit": "B/s", "values": [100, 110], "labels": {"bs": "4096"}}]}\n' > "$TMP/bare.json"
+run "$STORAN" report "$TMP/bare.json" -o "$TMP/bare"
+expect_rc 0 "report of a set without sources"
+grep -q '^| [^|]*bare.json | result set |' "$TMP/bare/report.md" ||
+	fail "bare.json not among the inputs"
+grep -q '^|  |' "$TMP/bare/report.md" && fail "an empty row among the inputs"
+grep -q '<tr><td></td>' "$TMP/bare/index.html" &&
+	fail "an empty row among the inputs (HTML)"
 finish
