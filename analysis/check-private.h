@@ -56,7 +56,6 @@ static inline const struct measurement *M(const struct check_ctx *c, size_t i)
 	return &c->rs->m[i];
 }
 
-/* The figure itself, not fio's per-sample bw.min, bw.stddev... */
 /*
  * Is s the word w (a literal)?  The first bytes are compared inline: ten
  * checks ask a million measurements their tool, metric and unit, and the
@@ -67,6 +66,7 @@ static inline int str_is(const char *s, const char *w)
 	return *s == *w && !strcmp(s, w);
 }
 
+/* The figure itself, not fio's per-sample bw.min, bw.stddev... */
 static inline int is_bw(const struct measurement *m)
 {
 	return str_is(m->metric, "bw") && str_is(m->unit, UNIT_BW);

@@ -274,20 +274,28 @@ static int unknown_word(const char *what, const char *word,
 	return usage_error("compare", "unknown %s '%s'", what, word);
 }
 
+/* A measurement's names of one kind: its metric, or its label keys. */
+static size_t names_of(const struct measurement *m, int is_key)
+{
+	return is_key ? m->labels.n : 1;
+}
+
+static const char *name_of(const struct measurement *m, int is_key, size_t k)
+{
+	return is_key ? m->labels.v[k].key : m->metric;
+}
+
 /* Does a measurement of the inputs have the metric (or the label key)? */
 static int inputs_have(const struct result_set *sets, int n, const char *name,
 		       int is_key)
 {
 	for (int i = 0; i < n; i++)
-		for (size_t j = 0; j < sets[i].n; j++) {
-			const struct measurement *m = &sets[i].m[j];
-
-			if (!is_key && !strcmp(m->metric, name))
-				return 1;
-			for (size_t k = 0; is_key && k < m->labels.n; k++)
-				if (!strcmp(m->labels.v[k].key, name))
+		for (size_t j = 0; j < sets[i].n; j++)
+			for (size_t k = 0; k < names_of(&sets[i].m[j], is_key);
+			     k++)
+				if (!strcmp(name_of(&sets[i].m[j], is_key, k),
+					    name))
 					return 1;
-		}
 	return 0;
 }
 
@@ -314,14 +322,11 @@ static int unknown_name(const char *what, const char *name,
 	int rc;
 
 	for (int i = 0; i < n; i++)
-		for (size_t j = 0; j < sets[i].n; j++) {
-			const struct measurement *m = &sets[i].m[j];
-
-			if (!is_key)
-				add_cand(&cands, &nc, m->metric);
-			for (size_t k = 0; is_key && k < m->labels.n; k++)
-				add_cand(&cands, &nc, m->labels.v[k].key);
-		}
+		for (size_t j = 0; j < sets[i].n; j++)
+			for (size_t k = 0; k < names_of(&sets[i].m[j], is_key);
+			     k++)
+				add_cand(&cands, &nc,
+					 name_of(&sets[i].m[j], is_key, k));
 	if (is_key) {
 		for (size_t i = 0; i < sizeof(known_keys) / sizeof(*known_keys);
 		     i++)

@@ -55,12 +55,15 @@ void report_start_data(struct report *r, const struct result_set *rs)
 	xlsx_data_start(r->data, rs);
 }
 
+int report_source_nameless(const struct source *s)
+{
+	return !*s->sha256 && !(s->name && *s->name);
+}
+
 int report_source_listed(const struct report *r, const struct source *s)
 {
-	/* the source of a result set's measurements that named none (no
-	 * path, no hash): nothing to tell about it */
 	if (!*s->sha256)
-		return s->name && *s->name;
+		return !report_source_nameless(s);
 	for (int i = 0; i < r->ninputs; i++)
 		if (!strcmp(r->inputs[i].sha256, s->sha256))
 			return 0;

@@ -104,6 +104,9 @@ void report_start_data(struct report *r, const struct result_set *rs);
  * once, as given.
  */
 int report_source_listed(const struct report *r, const struct source *s);
+/* A source with no name and no hash (a result set's measurements that
+ * named none): nothing to tell, in any list of sources. */
+int report_source_nameless(const struct source *s);
 
 /* What input i is: the format of the source it is (text read directly),
  * else "result set" (storan JSON, its sources listed after it). */

@@ -165,8 +165,8 @@ static void write_summary(struct book *b)
 	for (size_t i = 0; i < r->rs->nsources; i++) {
 		const struct source *s = &r->rs->sources[i];
 
-		if (!*s->sha256 && !(s->name && *s->name))
-			continue;	/* (report_source_listed()) */
+		if (report_source_nameless(s))
+			continue;
 		put_text(ws, row, 0, s->name, NULL);
 		put_text(ws, row, 1, s->sha256, NULL);
 		if (s->format)

@@ -489,6 +489,24 @@ static void assert_same_findings(const struct check_list *want,
 	strbuf_release(&b);
 }
 
+/* f's set checked with env=1 (in f->l) gives the findings it gives
+ * without, codes among them. */
+static void assert_env_changes_nothing(struct fixture *f, const char *env,
+				       const char *const *codes)
+{
+	struct check_list plain;
+	struct strbuf err = STRBUF_INIT;
+
+	check_list_init(&plain);
+	assert_int_equal(check_run(&f->rs, &f->opt, &plain, &err), 0);
+	setenv(env, "1", 1);
+	run(f);
+	unsetenv(env);
+	assert_same_findings(&plain, &f->l, codes);
+	check_list_release(&plain);
+	strbuf_release(&err);
+}
+
 /*
  * Enough measurements for the repetitions to run on a thread of their
  * own: the findings are those of one thread (STORAN_SERIAL=1), in the
@@ -500,8 +518,6 @@ static void test_threaded_same_as_serial(void **state)
 	static const char *const codes[] = {
 		"noisy", "few-runs", "over-link", NULL
 	};
-	struct check_list serial;
-	struct strbuf err = STRBUF_INIT;
 	char lab[64];
 
 	f->opt.link = "sata3";
@@ -515,14 +531,7 @@ static void test_threaded_same_as_serial(void **state)
 		add_m(&f->rs, "fio", "write", "bw", "B/s", 3 * k + 2, lab, 1,
 		      200e6);
 	}
-	check_list_init(&serial);
-	setenv("STORAN_SERIAL", "1", 1);
-	assert_int_equal(check_run(&f->rs, &f->opt, &serial, &err), 0);
-	unsetenv("STORAN_SERIAL");
-	run(f);
-	assert_same_findings(&serial, &f->l, codes);
-	check_list_release(&serial);
-	strbuf_release(&err);
+	assert_env_changes_nothing(f, "STORAN_SERIAL", codes);
 }
 
 /*
@@ -537,8 +546,6 @@ static void test_finding_lookup_collisions(void **state)
 	static const char *const codes[] = {
 		"zero-data", "short-run", "few-runs", NULL
 	};
-	struct check_list full;
-	struct strbuf err = STRBUF_INIT;
 	char lab[64];
 
 	for (unsigned k = 0; k < 3000; k++) {
@@ -553,14 +560,7 @@ static void test_finding_lookup_collisions(void **state)
 			add_m(&f->rs, "dd", "write", "iops", "1/s", 2 * k + 1,
 			      lab, 1, 100.0 + k);
 	}
-	check_list_init(&full);
-	assert_int_equal(check_run(&f->rs, &f->opt, &full, &err), 0);
-	setenv("STORAN_TEST_FINDING_HASH_BITS", "1", 1);
-	run(f);
-	unsetenv("STORAN_TEST_FINDING_HASH_BITS");
-	assert_same_findings(&full, &f->l, codes);
-	check_list_release(&full);
-	strbuf_release(&err);
+	assert_env_changes_nothing(f, "STORAN_TEST_FINDING_HASH_BITS", codes);
 }
 
 int main(void)

@@ -418,7 +418,7 @@ static void assert_both_readers_agree(const char *doc, size_t n,
 /*
  * Strings with escapes (a tool, a label key and value, a source path)
  * are read in place too, decoded into copies: the text stays as it was
- * (it was searched for a backslash first, and copied when it had one).
+ * (a text with a backslash was copied before it was read, once).
  */
 static void test_json_escapes_in_place(void **state)
 {
