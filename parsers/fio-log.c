@@ -287,9 +287,11 @@ struct dir_acc {
 	int open;
 	uint64_t win, count, bytes, last_ms, windows;
 	double sum;
-	/* averaged: the sum and count of the lines' values */
+	/* averaged: the sum and count of the lines' values, the last
+	 * line's time, whether a time went back (said once) */
 	double vsum;
-	uint64_t vn;
+	uint64_t vn, last_t;
+	int went_back;
 	/* log_window_value=both: the windows' maxima */
 	size_t mi1;
 	struct series *s1;
@@ -672,6 +674,17 @@ static int value_line(struct value_log *vl, const struct log_line *l)
 		return 0;
 	}
 	dir_measurement(vl, (int)v[2], log_value(v[1], vl->scale));
+	if (a->vn && v[0] < a->last_t && !a->went_back) {
+		a->went_back = 1;
+		parse_note(vl->ctx, l->li, "fio %s log: its %s time goes back "
+			   "here, from %llu to %llu ms (lines out of order, or "
+			   "two logs pasted together?): read as one run",
+			   vl->kind,
+			   fio_dir_name((enum fio_dir)v[2]),
+			   (unsigned long long)a->last_t,
+			   (unsigned long long)v[0]);
+	}
+	a->last_t = v[0];
 	a->vsum += log_value(v[1], vl->scale);
 	a->vn++;
 	if (vl->both)

@@ -52,14 +52,18 @@ expect_in "$err" "job_clat_hist.1.log:1: note: an empty fio histogram log: fio w
 : > job_bw.1.log
 run "$STORAN" ingest -o all2.json job_bw.1.log
 expect_rc 1 "an empty bw log is an error"
-# A log whose times go back (a line pasted out of order): its series has
-# no interval (0), not a negative one that storan then refused to read
-# back from its own result set (found by the fio-log fuzz target).
+# A log whose times go back (a line pasted out of order): said once, at
+# its line; its series has no interval (0), not a negative one that
+# storan then refused to read back from its own result set (found by the
+# fio-log fuzz target).
 printf '%s\n' '1002, 299, 299, 0, 0, 0' '37095516151002, 200, 200, 1, 0, 0' \
 	'2002, 299, 299, 0, 0, 0' '2002, 199, 199, 1, 0, 0' \
 	'3003, 301, 301, 0, 0, 0' '3003, 200, 200, 1, 0, 0' > back_iops.1.log
 run "$STORAN" ingest --fio-version 3.33 -o back.json back_iops.1.log
 expect_rc 0 "ingest a log whose times go back"
+expect_in "$err" "back_iops.1.log:4: note: fio iops log: its write time goes back here, from 37095516151002 to 2002 ms" "the note where the time goes back"
+n=$(printf '%s\n' "$err" | grep -c "goes back")
+[ "$n" -eq 1 ] || fail "the time going back said $n times"
 run "$STORAN" export --format csv back.json
 expect_rc 0 "its result set read back"
 expect_in "$out" "back_iops.1.log,2,fio,write,iops,1/s,1," "its write iops read back"
