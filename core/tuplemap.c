@@ -108,7 +108,12 @@ static const uint64_t *key_of(const struct tuple_map *t, size_t entry)
  * back where it hashes to. */
 static void tuple_map_rehash(struct tuple_map *t, size_t cap)
 {
-	struct tuple_slot *slot = xcalloc(cap, sizeof(*slot));
+	/* zeroed by hand, not calloc(): a big table's fresh pages, read by
+	 * a probe before an entry is written there, were faulted twice
+	 * (the zero page, then a copy of it) */
+	struct tuple_slot *slot = xmalloc(cap * sizeof(*slot));
+
+	memset(slot, 0, cap * sizeof(*slot));
 
 	for (size_t i = 0; i < t->cap; i++) {
 		const struct tuple_slot *s = &t->slot[i];
