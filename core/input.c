@@ -760,8 +760,14 @@ int input_contains(const struct input *in, const char *needle)
 	/* Text inputs hold no NUL (those are binary), and glibc's strstr
 	 * is several times faster than its memmem.  A window of a long
 	 * text (ingest/ingest.c looks at each) ends where the next begins,
-	 * with no NUL. */
-	if (in->binary || in->data[in->size])
-		return memmem(in->data, in->size, needle, strlen(needle)) != NULL;
-	return input_find_text(in->data, needle) != NULL;
+	 * with no NUL: searched with memmem, unless its copy has one after
+	 * (nul_after). */
+	size_t len = strlen(needle);
+	const char *at;
+
+	if (in->binary || (in->data[in->size] && !in->nul_after))
+		return memmem(in->data, in->size, needle, len) != NULL;
+	/* (the first match ending past size: every later one does too) */
+	at = input_find_text(in->data, needle);
+	return at && (size_t)(at - in->data) + len <= in->size;
 }

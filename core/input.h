@@ -118,6 +118,10 @@ struct input {
 	char *raw_copy;
 	size_t raw_copy_alloc;
 	int stage_seed;		/* a stage's first line is in's last */
+	/* data[size] is no NUL but one follows, none before it (a window's
+	 * raw copy as detect() sees it): input_contains() searches it as a
+	 * string all the same, a match past size not counted */
+	int nul_after;
 };
 
 /*

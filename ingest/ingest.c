@@ -518,6 +518,7 @@ static int detect_window(const struct parser *p, const struct input *in,
 	view.names_len = in->names_len;
 	view.data = in->raw_copy;
 	view.size = in->raw_next - in->raw_from;
+	view.nul_after = 1;	/* (raw_copy: the next line, then a NUL) */
 	view.lines = in->lines + from;
 	view.nlines = in->nlines - from;
 	view.origin = in->origin ? in->origin + from : NULL;

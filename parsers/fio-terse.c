@@ -80,6 +80,11 @@ static int names_fio(const char *t, const char *s)
 
 static int fio_terse_detect(const struct input *in)
 {
+	/* Every terse line holds a ';' (a mail may spell it =3B): a log
+	 * with none is not walked line by line, each searched for ";fio-" */
+	if (!input_contains(in, ";") && !input_contains(in, "=3B") &&
+	    !input_contains(in, "=3b"))
+		return 0;
 	for (size_t i = 0; i < in->nlines; i++) {
 		const char *t = in->lines[i].text, *s = fio_terse_start(t);
 

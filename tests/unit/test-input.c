@@ -261,6 +261,30 @@ static void test_contains(void **state)
 	strbuf_release(&dense);
 }
 
+/*
+ * A window as detect() sees it: its bytes, then the next line and a NUL
+ * (nul_after).  A match is counted only within the window's bytes,
+ * whether it lies past them or runs over their end.
+ */
+static void test_contains_window(void **state)
+{
+	char text[] = "dd if=x of=y\nreal 1s\nnext iozone line\n";
+	struct input view;
+
+	(void)state;
+	memset(&view, 0, sizeof(view));
+	view.data = text;
+	view.size = strlen("dd if=x of=y\nreal 1s\n");
+	view.nul_after = 1;
+	assert_true(input_contains(&view, "real"));
+	assert_true(input_contains(&view, "1s\n"));
+	assert_false(input_contains(&view, "iozone"));	/* past */
+	assert_false(input_contains(&view, "1s\nnext"));	/* over */
+	view.nul_after = 0;			/* bounded: memmem */
+	assert_true(input_contains(&view, "real"));
+	assert_false(input_contains(&view, "iozone"));
+}
+
 static void test_binary_and_sha(void **state)
 {
 	struct input in;
@@ -727,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_binary_and_sha),
 		cmocka_unit_test(test_binary_threshold),
 		cmocka_unit_test(test_contains),
+		cmocka_unit_test(test_contains_window),
 		cmocka_unit_test(test_prompts),
 		cmocka_unit_test(test_joined_command),
 		cmocka_unit_test(test_shell_find),
