@@ -80,6 +80,75 @@ static void test_recent_kept_alive(void **state)
 	recent64_release(&r);
 }
 
+/*
+ * Against a model of the two generations (two arrays searched by hand),
+ * on hashes that crowd a few slots of one table (runs of keys that
+ * wrap past its end): every put gives the model's value and says
+ * whether the key was new.
+ */
+struct model_gen {
+	uint64_t key[64];
+	uint32_t value[64];
+	size_t n;
+};
+
+static int model_find(const struct model_gen *g, uint64_t key)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->key[i] == key)
+			return (int)i;
+	return -1;
+}
+
+static uint32_t model_put(struct model_gen *young, struct model_gen *old,
+			  size_t generation, uint64_t key, uint32_t fresh,
+			  int *created)
+{
+	int y = model_find(young, key), o;
+
+	if (y >= 0) {
+		*created = 0;
+		return young->value[y];
+	}
+	if (young->n >= generation) {
+		*old = *young;
+		young->n = 0;
+	}
+	o = model_find(old, key);
+	*created = o < 0;
+	young->key[young->n] = key;
+	young->value[young->n] = o < 0 ? fresh : old->value[o];
+	return young->value[young->n++];
+}
+
+static void test_recent_against_model(void **state)
+{
+	enum { GEN = 8, KEYS = 40, PUTS = 20000 };
+	struct model_gen young = { .n = 0 }, old = { .n = 0 };
+	uint64_t key[KEYS];
+	struct recent64 r;
+	uint64_t rnd = 12345;
+
+	(void)state;
+	recent64_init(&r, GEN);
+	for (size_t k = 0; k < KEYS; k++)	/* slots 60..63, 0..2 of 64 */
+		key[k] = ((uint64_t)(k + 1) << 8) | ((60 + k % 7) & 63);
+	for (uint32_t i = 0; i < PUTS; i++) {
+		int created, want_created;
+		uint64_t k;
+		uint32_t want;
+
+		rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+		k = key[(rnd >> 33) % KEYS];
+		want = model_put(&young, &old, GEN, k, i, &want_created);
+		assert_int_equal(*recent64_put(&r, k, i, &created), want);
+		assert_int_equal(created, want_created);
+		assert_true(hashmap64_count(&r.young) +
+			    hashmap64_count(&r.old) <= young.n + old.n);
+	}
+	recent64_release(&r);
+}
+
 struct collect {
 	double *v;
 	size_t n;
@@ -235,6 +304,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recent_keys),
 		cmocka_unit_test(test_recent_kept_alive),
+		cmocka_unit_test(test_recent_against_model),
 		cmocka_unit_test(test_spill_values),
 		cmocka_unit_test(test_spill_all),
 		cmocka_unit_test(test_fold_spills),
