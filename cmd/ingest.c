@@ -195,6 +195,11 @@ int cmd_ingest(int argc, char **argv)
 		sink.failed = 1;
 		fprintf(stderr, "storan ingest: %s not written: an input could "
 			"not be read\n", out);
+	} else if (st == LOAD_TROUBLE && !sink.sources.nsources) {
+		/* not one input read: no empty document on stdout for the
+		 * next command of a pipe to take for a result (the header
+		 * is still held, nothing was written) */
+		sink.failed = 1;
 	}
 	rc = rs_sink_close(&sink) ? EXIT_TROUBLE : (int)st;
 	labels_release(&opt.labels);

@@ -282,14 +282,18 @@ void rs_sink_csv_rows(struct result_set *rs, struct strbuf *out,
 
 int rs_sink_close(struct rs_sink *s)
 {
-	if (s->fmt == RS_FORMAT_JSON) {
+	if (s->failed) {
+		/* (what is still held, stdout's header included, is not
+		 * written) */
+	} else if (s->fmt == RS_FORMAT_JSON) {
 		rs_json_end(&s->sources, &s->buf);
-	} else if (s->fmt == RS_FORMAT_BINARY && !s->failed) {
+	} else if (s->fmt == RS_FORMAT_BINARY) {
 		struct strbuf_drain drain = { sink_drain, s };
 
 		rs_bin_write(&s->sources, &s->buf, &drain);
 	}
-	sink_flush(s);
+	if (!s->failed)
+		sink_flush(s);
 	result_set_release(&s->sources);
 	strbuf_release(&s->buf);
 	if (s->failed) {

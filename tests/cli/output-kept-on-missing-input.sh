@@ -19,6 +19,18 @@ run "$STORAN" ingest -o "$TMP/keep.json" "$dd" "$TMP/typo.txt"
 expect_rc 2 "ingest of a readable and a missing input"
 cmp -s "$TMP/keep.json" "$TMP/before.json" ||
 	fail "ingest replaced keep.json though one input was missing"
+# to stdout, not one input read: nothing for the next command of a pipe
+# (it was an empty result set, taken there for no results); one read:
+# its results, still exit 2
+for fmt in json csv; do
+	run "$STORAN" ingest --format $fmt "$TMP/typo.txt"
+	expect_rc 2 "ingest --format $fmt of a missing input to stdout"
+	[ -z "$out" ] || fail "ingest --format $fmt wrote '$out' with no input read"
+	expect_in "$err" "typo.txt: cannot open" "the missing input named"
+	run "$STORAN" ingest --format $fmt "$TMP/typo.txt" "$dd"
+	expect_rc 2 "ingest --format $fmt of a missing and a readable input"
+	expect_in "$out" "1073741824" "the readable input's results"
+done
 run "$STORAN" export -o "$TMP/keep.csv" "$TMP/keep.json"
 expect_rc 0 "export of a result set"
 cp "$TMP/keep.csv" "$TMP/before.csv"
