@@ -1082,7 +1082,7 @@ static int stream_members(struct stream *st, struct result_set *rs)
 		stream_forget(st);
 	} while (stream_take(st, ','));
 	if (!stream_take(st, '}') || !st->schema || !st->measurements ||
-	    st->r->sources_wanted > rs->nsources - st->base)
+	    !st->sources || st->r->sources_wanted > rs->nsources - st->base)
 		return -1;
 	return only_blanks_after(st->r->js->buf, st->pos, st->r->js->len) ?
 	       0 : -1;

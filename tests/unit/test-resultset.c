@@ -171,6 +171,10 @@ struct bad_doc {
 };
 
 static const struct bad_doc bad_docs[] = {
+	/* (the streaming reader took it, with no measurements to need a
+	 * source; the whole reader refused it) */
+	{ "{\"schema\": \"storan/1\", \"measurements\": []}",
+	  "bad.json: missing array 'sources'" },
 	{ "{\"schema\": \"storan/1\",\n \"sources\": [}",
 	  "bad.json:2: invalid JSON" },
 	{ "{\"schema\": \"fio\"}", "bad.json: not a storan result set" },
