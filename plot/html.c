@@ -285,9 +285,8 @@ static void html_head(struct strbuf *sb, const struct report *r)
 		}
 		strbuf_adds(sb, ". ");
 	}
-	strbuf_addf(sb, "%zu measurements from %zu source(s); made by "
-		    "storan %s.</p>\n", r->rs->n, r->rs->nsources,
-		    STORAN_VERSION);
+	report_add_counts(r, sb);
+	strbuf_adds(sb, "</p>\n");
 }
 
 void report_write_html(const struct report *r, const struct strbuf *svgs,

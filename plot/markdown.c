@@ -130,9 +130,8 @@ void report_write_markdown(const struct report *r, struct strbuf *sb)
 		}
 		strbuf_adds(sb, ". ");
 	}
-	strbuf_addf(sb, "%zu measurements from %zu source(s); made by "
-		    "storan %s.\n\n", r->rs->n, r->rs->nsources,
-		    STORAN_VERSION);
+	report_add_counts(r, sb);
+	strbuf_adds(sb, "\n\n");
 	if (r->lead) {
 		fmt_render(r->lead, FMT_MD, 0, sb);
 		strbuf_addch(sb, '\n');

@@ -5,6 +5,7 @@
  */
 #include "report-model.h"
 #include "xlsx-data.h"
+#include "../core/version.h"
 #include "../core/xalloc.h"
 
 #include <stdarg.h>
@@ -58,6 +59,20 @@ void report_start_data(struct report *r, const struct result_set *rs)
 int report_source_nameless(const struct source *s)
 {
 	return !*s->sha256 && !(s->name && *s->name);
+}
+
+void report_add_counts(const struct report *r, struct strbuf *sb)
+{
+	size_t named = 0;
+
+	for (size_t k = 0; k < r->rs->nsources; k++)
+		named += !report_source_nameless(&r->rs->sources[k]);
+	strbuf_addf(sb, "%zu measurement%s", r->rs->n,
+		    r->rs->n == 1 ? "" : "s");
+	if (named)	/* (nameless sources: none to count) */
+		strbuf_addf(sb, " from %zu source%s", named,
+			    named == 1 ? "" : "s");
+	strbuf_addf(sb, "; made by storan %s.", STORAN_VERSION);
 }
 
 int report_source_listed(const struct report *r, const struct source *s)

@@ -108,6 +108,10 @@ int report_source_listed(const struct report *r, const struct source *s);
  * named none): nothing to tell, in any list of sources. */
 int report_source_nameless(const struct source *s);
 
+/* "N measurements from M sources; made by storan V." (the sources with
+ * a name or a hash; none: no "from"). */
+void report_add_counts(const struct report *r, struct strbuf *sb);
+
 /* What input i is: the format of the source it is (text read directly),
  * else "result set" (storan JSON, its sources listed after it). */
 const char *report_input_format(const struct report *r, int i);

@@ -32,4 +32,10 @@ grep -q '^| [^|]*bare.json | result set |' "$TMP/bare/report.md" ||
 grep -q '^|  |' "$TMP/bare/report.md" && fail "an empty row among the inputs"
 grep -q '<tr><td></td>' "$TMP/bare/index.html" &&
 	fail "an empty row among the inputs (HTML)"
+# nor is it counted: "1 measurement; made by", no "from 1 source(s)"
+for f in report.md index.html; do
+	grep -q '1 measurement; made by storan' "$TMP/bare/$f" ||
+		fail "$f: the count line: $(grep -o '[0-9]* measurements[^.]*' "$TMP/bare/$f")"
+	grep -q 'source(s)' "$TMP/bare/$f" && fail "$f: source(s) for a plural"
+done
 finish
