@@ -236,12 +236,31 @@ void recent64_release(struct recent64 *r)
 	hashmap64_release(&r->old);
 }
 
-/* The young map full: it becomes the old one, the old one goes. */
+/* Forgets every key; each table keeps its room. */
+static void hashmap64_clear(struct hashmap64 *m)
+{
+	for (size_t k = 0; k < HASHMAP64_PARTS; k++) {
+		struct hashmap64_part *p = &m->part[k];
+
+		if (p->slot)
+			memset(p->slot, 0, p->cap * sizeof(*p->slot));
+		p->n = 0;
+	}
+}
+
+/*
+ * The young map full: it becomes the old one, the old one goes.  Its
+ * tables, emptied, are the next young map's: grown anew from 64 slots
+ * each, the young map was rehashed six times a generation, in fresh
+ * pages.
+ */
 static void recent64_age(struct recent64 *r)
 {
-	hashmap64_release(&r->old);
+	struct hashmap64 gone = r->old;
+
 	r->old = r->young;
-	hashmap64_init(&r->young);
+	r->young = gone;
+	hashmap64_clear(&r->young);
 	r->young_n = 0;
 }
 
