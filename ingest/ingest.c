@@ -193,11 +193,11 @@ struct ingest {
 	size_t pend_alloc;
 	unsigned char *measured;	/* per line: context.h's line flags */
 	size_t measured_alloc;
-	/* By windows: the next one, cut beside the readers of this one,
-	 * and whether it needs a whole read (needs_whole(), a parser found
-	 * there first). */
+	/* By windows: the next one, cut beside the readers of this one;
+	 * whether a window needs a whole read (needs_whole(), a parser
+	 * found there first), looked at while the first parser reads it. */
 	struct input stage;
-	int stage_whole;
+	int window_whole;
 	size_t window_bytes;
 };
 
@@ -563,8 +563,7 @@ static int find_readers(struct ingest *g, const struct input *in,
 
 /*
  * The first parser's share of a window: its lines, then the next window
- * cut and looked at (only reading the input held and the readers'
- * ranks), unless this one is the last.
+ * cut (only reading the input held), unless this one is the last.
  */
 static void *first_reader_job(void *arg)
 {
@@ -577,9 +576,22 @@ static void *first_reader_job(void *arg)
 	input_stage_begin(stage, g->in);
 	input_cut_window(stage, g->window_bytes);
 	input_drop_read(g->in, stage->raw_from, stage->raw_next);
-	g->stage_whole = needs_whole(stage) ||
-			 find_readers(g, stage, (size_t)stage->stage_seed, 0);
 	return NULL;
+}
+
+/*
+ * Does the window whose lines start at `from` need a whole read?  Asked
+ * on the main thread while the first parser reads the window (it only
+ * reads the lines and the readers' ranks): asked beside the cut of the
+ * next window, on the first parser's thread, it made that thread the
+ * longer one.  What the window gives meanwhile is undone with the rest
+ * when the answer is yes.
+ */
+static void look_at_window(struct ingest *g, size_t from)
+{
+	if (from != SIZE_MAX && !g->window_whole)
+		g->window_whole = needs_whole(g->in) ||
+				  find_readers(g, g->in, from, 0);
 }
 
 /* What r emitted and claimed since the last merge, into the input's. */
@@ -695,7 +707,7 @@ static void forget_lines(struct ingest *g, size_t n)
  * below which none claims any more are labelled and folded, still beside
  * the first.  At the end of the text, all read to the end in turn.
  */
-static void read_window(struct ingest *g, int at_end)
+static void read_window(struct ingest *g, int at_end, size_t from)
 {
 	const struct input *in = g->ctx->in;
 	struct reader *first = &g->r[0];
@@ -703,6 +715,7 @@ static void read_window(struct ingest *g, int at_end)
 	int threaded;
 
 	if (at_end) {
+		look_at_window(g, from);
 		for (size_t i = 0; i < g->nr; i++) {
 			reader_lines(&g->r[i], in->nlines);
 			merge_reader(g, &g->r[i]);
@@ -717,6 +730,7 @@ static void read_window(struct ingest *g, int at_end)
 		   !pthread_create(&first->thread, NULL, first_reader_job, g);
 	if (!threaded)
 		first_reader_job(g);
+	look_at_window(g, from);
 	to = to < behind ? to : behind;
 	for (size_t i = 1; i < g->nr; i++) {
 		to = minus(to, PARSER_STAGGER);
@@ -758,7 +772,7 @@ static int parse_windows(struct ingest *g)
 {
 	struct parse_ctx *ctx = g->ctx;
 	struct input *in = g->in;
-	size_t from;
+	size_t from = SIZE_MAX;	/* the first window was looked at here */
 
 	ctx->no_label_sharing = 1;
 	g->window_bytes = window_bytes();
@@ -776,15 +790,15 @@ static int parse_windows(struct ingest *g)
 		int at_end = in->raw_next >= in->size;
 
 		grow_measured(g);
-		read_window(g, at_end);		/* (and cuts the next one) */
+		read_window(g, at_end, from);	/* (and cuts the next one) */
+		if (g->window_whole)
+			return -1;
 		if (at_end)
 			break;
 		from = in->nlines;
 		input_stage_adopt(in, &g->stage);
 		parse_ctx_window_grew(ctx, from);
 		mark_no_drop(g, from);
-		if (g->stage_whole)
-			return -1;
 	}
 	end_windows(g);
 	input_sha256(in);	/* (waits for the binary test) */
