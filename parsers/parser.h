@@ -28,6 +28,7 @@
 
 struct keymap;
 struct recent64;
+struct one_label;
 
 struct parse_ctx {
 	const struct input *in;
@@ -48,6 +49,9 @@ struct parse_ctx {
 	atomic_int *fio_assume_noted;
 	struct recent64 *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
+	struct one_label *one_labels;	/* parse_label_one(): the same */
+	unsigned one_labels_next;	/* the slot it fills next */
+	unsigned one_labels_last;	/* the slot it gave last */
 	/* A log read window by window keeps few measurements at once:
 	 * their labels are not worth sharing (share_labels()). */
 	int no_label_sharing;
@@ -192,6 +196,16 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
  */
 int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig);
+/*
+ * l (no labels yet) becomes the set {key=value}, one set for all who ask
+ * for the same label lately (the last ONE_LABELS asked): a loop's runs
+ * labelled with its command, in turn, share a handful of sets, each
+ * hashed once by the fold and freed once, not one set a run.
+ */
+#define ONE_LABELS 8
+void parse_label_one(struct parse_ctx *ctx, struct labels *l,
+		     const char *key, const char *value);
+
 /*
  * parse_seen() of a key given by its hash64() (core/keymap.h): the parts
  * hashed in turn, no string built.  Only the hash is remembered, with the

@@ -250,6 +250,64 @@ int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
 	return !created;
 }
 
+struct one_label {
+	struct labels set;	/* {key=value}; no labels: an empty slot */
+};
+
+static int is_one_label(const struct labels *set, const char *key,
+			const char *value)
+{
+	return set->n == 1 && !strcmp(set->v[0].value, value) &&
+	       !strcmp(set->v[0].key, key);
+}
+
+void parse_label_one(struct parse_ctx *ctx, struct labels *l,
+		     const char *key, const char *value)
+{
+	struct one_label *o;
+
+	if (!ctx->one_labels)
+		ctx->one_labels = xcalloc(ONE_LABELS, sizeof(*ctx->one_labels));
+	/* the one given last first (a real's user and sys), then the
+	 * others; no hash: two commands differ early */
+	o = &ctx->one_labels[ctx->one_labels_last];
+	if (is_one_label(&o->set, key, value)) {
+		labels_copy(l, &o->set);
+		return;
+	}
+	for (unsigned k = 0; k < ONE_LABELS; k++) {
+		o = &ctx->one_labels[k];
+		if (is_one_label(&o->set, key, value)) {
+			ctx->one_labels_last = k;
+			labels_copy(l, &o->set);
+			return;
+		}
+	}
+	ctx->one_labels_last = ctx->one_labels_next++ % ONE_LABELS;
+	o = &ctx->one_labels[ctx->one_labels_last];
+	labels_release(&o->set);
+	labels_init(&o->set);
+	labels_set(&o->set, key, value);
+	labels_copy(l, &o->set);
+}
+
+/* The tables a context keeps for its parsers (a fork's are its own). */
+static void release_memos(struct parse_ctx *ctx)
+{
+	if (ctx->seen) {
+		recent64_release(ctx->seen);
+		free(ctx->seen);
+	}
+	if (ctx->label_sets) {
+		keymap_release(ctx->label_sets);
+		free(ctx->label_sets);
+	}
+	for (size_t k = 0; ctx->one_labels && k < ONE_LABELS; k++)
+		labels_release(&ctx->one_labels[k].set);
+	free(ctx->one_labels);
+	strbuf_release(&ctx->label_key);
+}
+
 int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig)
 {
@@ -384,6 +442,7 @@ void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
 	child->base = rs->n;
 	child->seen = NULL;
 	child->label_sets = NULL;
+	child->one_labels = NULL;
 	child->last_shared = NULL;
 	strbuf_init(&child->label_key);
 }
@@ -391,15 +450,7 @@ void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
 void parse_ctx_fork_release(struct parse_ctx *child)
 {
 	free(child->first_index);
-	if (child->seen) {
-		recent64_release(child->seen);
-		free(child->seen);
-	}
-	if (child->label_sets) {
-		keymap_release(child->label_sets);
-		free(child->label_sets);
-	}
-	strbuf_release(&child->label_key);
+	release_memos(child);
 	memset(child, 0, sizeof(*child));
 }
 
@@ -470,14 +521,6 @@ void parse_ctx_release(struct parse_ctx *ctx)
 {
 	free(ctx->claimed);
 	free(ctx->first_index);
-	if (ctx->seen) {
-		recent64_release(ctx->seen);
-		free(ctx->seen);
-	}
-	if (ctx->label_sets) {
-		keymap_release(ctx->label_sets);
-		free(ctx->label_sets);
-	}
-	strbuf_release(&ctx->label_key);
+	release_memos(ctx);
 	memset(ctx, 0, sizeof(*ctx));
 }

@@ -234,24 +234,14 @@ static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
 }
 
 /*
- * m's label command=command, the set of the timing before when that one
- * has just this label too: real, user and sys of a run, and the runs of
- * a loop's command, share one set (made once, hashed once by the fold).
+ * m's label command=command, in one set for real, user and sys of a run
+ * and for the runs of the last commands timed (a loop over a few files):
+ * made once, hashed once by the fold.
  */
 static void label_command(struct parse_ctx *ctx, struct measurement *m,
 			  const char *command)
 {
-	const struct measurement *prev = m - 1;
-	const char *was;
-
-	if (m > ctx->rs->m + ctx->base && prev->labels.n == 1 &&
-	    !strcmp(prev->tool, "time") &&
-	    (was = labels_get(&prev->labels, "command")) &&
-	    !strcmp(was, command)) {
-		labels_copy(&m->labels, &prev->labels);
-		return;
-	}
-	labels_set(&m->labels, "command", command);
+	parse_label_one(ctx, &m->labels, "command", command);
 }
 
 static void emit(struct parse_ctx *ctx, size_t li, const char *which,
