@@ -34,6 +34,7 @@
 #include "../parsers/parser.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,7 @@ struct ingest {
 	 * whether a window needs a whole read (needs_whole(), a parser
 	 * found there first), looked at while the first parser reads it. */
 	struct input stage;
+	atomic_int stage_taken;	/* a thread cuts it: the first done */
 	int window_whole;
 	size_t window_bytes;
 };
@@ -562,20 +564,32 @@ static int find_readers(struct ingest *g, const struct input *in,
 			size_t from, int first);
 
 /*
- * The first parser's share of a window: its lines, then the next window
- * cut (only reading the input held), unless this one is the last.
+ * The next window cut (only reading the input held), unless this one is
+ * the last, by whichever thread is done with its share of this one
+ * first: the first parser's (most logs: dd's lines are the most work),
+ * or the main thread (a log of timings alone: the time parser's lines
+ * outweigh the fold's).
  */
-static void *first_reader_job(void *arg)
+static void cut_next_window(struct ingest *g)
 {
-	struct ingest *g = arg;
 	struct input *stage = &g->stage;
 
-	reader_lines(&g->r[0], g->r[0].thread_to);
-	if (g->in->raw_next >= g->in->size)
-		return NULL;
+	if (atomic_exchange(&g->stage_taken, 1) ||
+	    g->in->raw_next >= g->in->size)
+		return;
 	input_stage_begin(stage, g->in);
 	input_cut_window(stage, g->window_bytes);
 	input_drop_read(g->in, stage->raw_from, stage->raw_next);
+}
+
+/* The first parser's share of a window: its lines, then maybe the cut
+ * of the next one. */
+static void *first_reader_job(void *arg)
+{
+	struct ingest *g = arg;
+
+	reader_lines(&g->r[0], g->r[0].thread_to);
+	cut_next_window(g);
 	return NULL;
 }
 
@@ -726,6 +740,7 @@ static void read_window(struct ingest *g, int at_end, size_t from)
 	}
 	to = last_nonblank(in, minus(in->nlines, PARSE_AHEAD));
 	first->thread_to = to;
+	atomic_store(&g->stage_taken, 0);
 	threaded = storan_cpus() > 1 &&
 		   !pthread_create(&first->thread, NULL, first_reader_job, g);
 	if (!threaded)
@@ -741,6 +756,7 @@ static void read_window(struct ingest *g, int at_end, size_t from)
 					   CONTEXT_AHEAD));
 	context_scan(g->cp, upto, g->measured);
 	fold_ready(g, upto);
+	cut_next_window(g);	/* (unless the first parser's thread did) */
 	if (threaded)
 		pthread_join(first->thread, NULL);
 	merge_reader(g, first);
