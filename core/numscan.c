@@ -200,23 +200,33 @@ const char *skip_spaces(const char *p)
 	return p;
 }
 
+/* (loops, not strlen() and strncmp(): the parsers ask every line, and
+ * most calls fail at the first byte) */
 int skip_prefix(const char **p, const char *word)
 {
-	size_t n = strlen(word);
+	const char *s = *p;
 
-	if (strncmp(*p, word, n))
-		return 0;
-	*p += n;
+	for (; *word; s++, word++)
+		if (*s != *word)
+			return 0;
+	*p = s;
 	return 1;
 }
 
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* ASCII case only, as strncasecmp() in the C locale storan runs in */
 int skip_prefix_icase(const char **p, const char *word)
 {
-	size_t n = strlen(word);
+	const char *s = *p;
 
-	if (strncasecmp(*p, word, n))
-		return 0;
-	*p += n;
+	for (; *word; s++, word++)
+		if (ascii_lower(*s) != ascii_lower(*word))
+			return 0;
+	*p = s;
 	return 1;
 }
 

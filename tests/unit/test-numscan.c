@@ -203,6 +203,45 @@ static void test_scan_double_exact(void **state)
  * around its edges: 15 to 20 digits, exponents -30..30, 2^53 and its
  * neighbours, leading zeros, signs, and numbers python prints.
  */
+/*
+ * skip_prefix() and skip_prefix_icase() (loops now, once strncmp() and
+ * strncasecmp()): a match moves past the word, a miss moves nothing, a
+ * text shorter than the word is a miss (never read past its NUL), the
+ * empty word always matches; case is ASCII's only.
+ */
+static void test_skip_prefix(void **state)
+{
+	static const struct {
+		const char *text, *word;
+		int icase, match;
+	} cases[] = {
+		{ "real\t0m1.2s", "real", 0, 1 },
+		{ "Real 1.2", "real", 0, 0 },
+		{ "Real 1.2", "real", 1, 1 },
+		{ "REAL", "real", 1, 1 },
+		{ "rea", "real", 0, 0 },
+		{ "rea", "real", 1, 0 },
+		{ "", "sys", 1, 0 },
+		{ "sys", "", 0, 1 },
+		{ "\xc3\x89t\xc3\xa9", "\xc3\xa9t", 1, 0 },	/* no UTF-8 case */
+		{ "[a]", "{a}", 1, 0 },		/* '[' is not '{' less 32 */
+		{ "@b", "`b", 1, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *p = cases[i].text;
+		int got = cases[i].icase ? skip_prefix_icase(&p, cases[i].word) :
+				  skip_prefix(&p, cases[i].word);
+
+		if (got != cases[i].match)
+			fail_msg("case %zu: %d, want %d", i, got,
+				 cases[i].match);
+		assert_ptr_equal(p, cases[i].text +
+			       (got ? strlen(cases[i].word) : 0));
+	}
+}
+
 static void test_scan_double_fast_path_is_strtod(void **state)
 {
 	static const char *fixed[] = {
@@ -265,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_scan_u64),
 		cmocka_unit_test(test_scan_size),
 		cmocka_unit_test(test_metric_units),
+		cmocka_unit_test(test_skip_prefix),
 	};
 
 	return cmocka_run_group_tests_name("numscan", tests, NULL, NULL);
