@@ -122,13 +122,22 @@ static size_t grep_prefix(const char *s, const char *end, size_t *skip)
  * "10:11:12 ", "[ 12.345678] ").  The length of one at s (with the blanks
  * after it), or 0.
  */
+/* A byte of a time stamp besides its digits.  (Not strchr() of a
+ * literal: a call of the libc for each byte of every line's start.) */
+static int is_stamp_mark(char c)
+{
+	return c == '-' || c == ':' || c == '.' || c == 'T' || c == 'Z' ||
+	       c == '+' || c == ' ';
+}
+
 static size_t typed_prefix(const char *s, const char *end)
 {
 	const char *p = s;
 	size_t digits = 0;
 
 	/* ("| ": a mail's other quote mark, "| Timing buffered ...") */
-	if (end - s >= 2 && *s && strchr("*-+|", *s) && s[1] == ' ')
+	if (end - s >= 2 && (*s == '*' || *s == '-' || *s == '+' ||
+			     *s == '|') && s[1] == ' ')
 		return 2;
 	if (end - s >= 4 && !memcmp(s, "\xe2\x80\xa2 ", 4))
 		return 4;
@@ -151,7 +160,7 @@ static size_t typed_prefix(const char *s, const char *end)
 		int clock = 0;
 
 		while (p < end && ((*p >= '0' && *p <= '9') ||
-				   (*p && strchr("-:.TZ+ ", *p)))) {
+				   is_stamp_mark(*p))) {
 			if (*p >= '0' && *p <= '9')
 				digits++;
 			else if ((*p == ':' || *p == '.') && digits)
