@@ -516,6 +516,14 @@ size_t result_set_add_source(struct result_set *rs, const char *path,
 	return rs->nsources++;
 }
 
+/* A measurement counts its values in 32 bits (struct measurement:
+ * 128 bytes, two cache lines). */
+static void check_value_count(size_t n)
+{
+	if (n > UINT32_MAX)
+		die("more than %u values in one measurement", UINT32_MAX);
+}
+
 /*
  * A new block for m's strings with room for `room` values (at least one),
  * the values it held in its old block (alloc 0) moved along.  (The
@@ -598,11 +606,12 @@ struct measurement *result_set_add_pooled(struct result_set *rs,
 		*fields[i] = p;
 		p += strlen(p) + 1;
 	}
+	check_value_count(n);
 	if (n) {
 		m->values = pool_alloc(&rs->pool, n * sizeof(*values));
 		memcpy(m->values, values, n * sizeof(*values));
 	}
-	m->n = n;
+	m->n = (uint32_t)n;
 	m->source = source;
 	m->line = line;
 	m->pooled = 1;
@@ -620,13 +629,14 @@ struct measurement *result_set_add_values(struct result_set *rs,
 {
 	struct measurement *m;
 
+	check_value_count(n);
 	result_set_grow(rs, rs->n + 1);
 	m = &rs->m[rs->n++];
 	memset(m, 0, sizeof(*m));
 	set_strings(m, tool, op, metric, unit, source_name, n);
 	if (n)
 		memcpy(m->values, values, n * sizeof(*values));
-	m->n = n;
+	m->n = (uint32_t)n;
 	m->source = source;
 	m->line = line;
 	labels_init(&m->labels);
@@ -657,21 +667,33 @@ void measurement_drop_summary(struct measurement *m)
 
 void measurement_add_value(struct measurement *m, double v)
 {
+	size_t alloc;
+
 	if (!m->alloc && !m->n && m->values) {	/* most hold just this one */
 		m->values[0] = v;
 		m->n = 1;
 		return;
 	}
-	if (!m->alloc) {	/* one more: all out of the block */
-		size_t alloc = m->n < 2 ? 2 : 2 * m->n;
+	check_value_count((size_t)m->n + 1);
+	if (m->n < m->alloc) {
+		m->values[m->n++] = v;
+		return;
+	}
+	/* twice the room (capped at the count's limit); out of the key
+	 * block the first time */
+	alloc = m->n < 2 ? 2 : 2 * (size_t)m->n;
+	if (alloc > UINT32_MAX)
+		alloc = UINT32_MAX;
+	if (m->alloc) {
+		m->values = xrealloc(m->values, alloc * sizeof(*m->values));
+	} else {
 		double *heap = xmalloc(alloc * sizeof(*heap));
 
 		if (m->n)
 			memcpy(heap, m->values, m->n * sizeof(*heap));
 		m->values = heap;
-		m->alloc = alloc;
 	}
-	ALLOC_GROW(m->values, m->n + 1, m->alloc);
+	m->alloc = (uint32_t)alloc;
 	m->values[m->n++] = v;
 }
 

@@ -235,7 +235,7 @@ static void print_summary(struct sweep *s, size_t from)
 			human_format(bw.mean, &ub, b, sizeof(b)), ub.name,
 			human_format(mean.mean, &ul, c, sizeof(c)), ul.name,
 			human_format(p99.mean, &up, d, sizeof(d)), up.name,
-			m->n, mixed ? "  of " : "", mixed ? mixed : "");
+			(size_t)m->n, mixed ? "  of " : "", mixed ? mixed : "");
 	}
 	if (s->summary)
 		fflush(s->summary);
