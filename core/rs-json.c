@@ -206,7 +206,14 @@ static void put_real_memo(struct strbuf *out, double v)
 		slot->len = (unsigned char)n;
 		memcpy(slot->text, buf, n);
 	}
-	strbuf_add(out, slot->text, slot->len);
+	/* all REAL_TEXT_MAX bytes copied, len of them kept: a copy of a
+	 * known size is three moves, one of a few bytes whose number is
+	 * known only here was a rep movs, a third of this function */
+	if (out->alloc - out->len <= REAL_TEXT_MAX)
+		strbuf_grow(out, REAL_TEXT_MAX);
+	memcpy(out->buf + out->len, slot->text, REAL_TEXT_MAX);
+	out->len += slot->len;
+	out->buf[out->len] = '\0';
 }
 
 static void put_number_or_null(struct strbuf *out, double v)
