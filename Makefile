@@ -172,7 +172,8 @@ demo:
 # the other, and fails on a finding; FUZZ_TARGETS picks some.
 FUZZ_PARSER_TARGETS := fio-text fio-json fio-terse iozone dd hdparm time \
 	blockdev-perftest csv
-FUZZ_OWN_TARGETS := fio-log result-set result-set-bin input json-scan ingest
+FUZZ_OWN_TARGETS := fio-log result-set result-set-bin input json-scan ingest \
+	windows
 FUZZ_ALL := $(FUZZ_PARSER_TARGETS) $(FUZZ_OWN_TARGETS)
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_SECONDS ?= 30
