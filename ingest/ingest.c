@@ -715,11 +715,15 @@ static void forget_lines(struct ingest *g, size_t n)
 
 /*
  * Each parser reads on to its line of the window, the first on a thread
- * of its own where a CPU is spare; the others meanwhile read up to where
- * the first had read before (and PARSER_STAGGER short of each other), so
- * that no line one claims is a line another reads.  Then the lines
- * below which none claims any more are labelled and folded, still beside
- * the first.  At the end of the text, all read to the end in turn.
+ * of its own where a CPU is spare; meanwhile the main thread looks at
+ * the window's new lines (look_at_window()), and the others read up to
+ * where the first had read before (and PARSER_STAGGER short of each
+ * other), so that no line one claims is a line another reads.  Then the
+ * lines below which none claims any more are labelled and folded, still
+ * beside the first, and the next window is cut by the thread done first
+ * (cut_next_window()).  `from`: the window's first new line (SIZE_MAX:
+ * the first window, looked at by parse_windows()).  At the end of the
+ * text, all read to the end in turn.
  */
 static void read_window(struct ingest *g, int at_end, size_t from)
 {

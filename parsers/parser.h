@@ -28,7 +28,6 @@
 
 struct keymap;
 struct recent64;
-struct one_label;
 
 struct parse_ctx {
 	const struct input *in;
@@ -49,7 +48,7 @@ struct parse_ctx {
 	atomic_int *fio_assume_noted;
 	struct recent64 *seen;	/* parse_seen(): created when first used */
 	struct keymap *label_sets;	/* share_labels(): the same */
-	struct one_label *one_labels;	/* parse_label_one(): the same */
+	struct labels *one_labels;	/* parse_label_one(): the same */
 	unsigned one_labels_next;	/* the slot it fills next */
 	unsigned one_labels_last;	/* the slot it gave last */
 	/* A log read window by window keeps few measurements at once:

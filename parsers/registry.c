@@ -250,10 +250,7 @@ int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
 	return !created;
 }
 
-struct one_label {
-	struct labels set;	/* {key=value}; no labels: an empty slot */
-};
-
+/* Is set {key=value}?  (An empty slot has no label.) */
 static int is_one_label(const struct labels *set, const char *key,
 			const char *value)
 {
@@ -264,31 +261,29 @@ static int is_one_label(const struct labels *set, const char *key,
 void parse_label_one(struct parse_ctx *ctx, struct labels *l,
 		     const char *key, const char *value)
 {
-	struct one_label *o;
+	struct labels *set;
 
+	if (l->n)
+		BUG("parse_label_one() of a measurement with labels");
 	if (!ctx->one_labels)
 		ctx->one_labels = xcalloc(ONE_LABELS, sizeof(*ctx->one_labels));
 	/* the one given last first (a real's user and sys), then the
 	 * others; no hash: two commands differ early */
-	o = &ctx->one_labels[ctx->one_labels_last];
-	if (is_one_label(&o->set, key, value)) {
-		labels_copy(l, &o->set);
-		return;
-	}
-	for (unsigned k = 0; k < ONE_LABELS; k++) {
-		o = &ctx->one_labels[k];
-		if (is_one_label(&o->set, key, value)) {
-			ctx->one_labels_last = k;
-			labels_copy(l, &o->set);
-			return;
+	set = &ctx->one_labels[ctx->one_labels_last];
+	for (unsigned k = 0; !is_one_label(set, key, value); k++) {
+		if (k == ONE_LABELS) {	/* none: the oldest slot's turn */
+			ctx->one_labels_last = ctx->one_labels_next++ %
+					       ONE_LABELS;
+			set = &ctx->one_labels[ctx->one_labels_last];
+			labels_release(set);
+			labels_init(set);
+			labels_set(set, key, value);
+			break;
 		}
+		set = &ctx->one_labels[k];
+		ctx->one_labels_last = k;
 	}
-	ctx->one_labels_last = ctx->one_labels_next++ % ONE_LABELS;
-	o = &ctx->one_labels[ctx->one_labels_last];
-	labels_release(&o->set);
-	labels_init(&o->set);
-	labels_set(&o->set, key, value);
-	labels_copy(l, &o->set);
+	labels_copy(l, set);
 }
 
 /* The tables a context keeps for its parsers (a fork's are its own). */
@@ -303,7 +298,7 @@ static void release_memos(struct parse_ctx *ctx)
 		free(ctx->label_sets);
 	}
 	for (size_t k = 0; ctx->one_labels && k < ONE_LABELS; k++)
-		labels_release(&ctx->one_labels[k].set);
+		labels_release(&ctx->one_labels[k]);
 	free(ctx->one_labels);
 	strbuf_release(&ctx->label_key);
 }
