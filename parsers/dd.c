@@ -334,7 +334,7 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 	if (!*c && st->lost_why)
 		say_lost_blanks(ctx, st, li);
 	orig = copy_of(ctx, li, command_text(*c));
-	if (!isnan(s->seconds) && orig) {
+	if (!isnan(s->seconds) && orig && st->last_prose > orig) {
 		parse_note(ctx, li, "the same dd %s as line %u (quoted or "
 			   "pasted again): not counted twice",
 			   command_text(*c) ? "command and summary" : "summary",
@@ -648,10 +648,14 @@ static void dd_lines(struct parse_ctx *ctx, void *state, size_t *li,
 			continue;
 		}
 		if (!kind) {
-			if ((st->used && !is_time_line(text) &&
-			     !ctx->claimed[i]) || parse_heading_line(ctx, i))
+			int timing = is_time_line(text);
+
+			if (!timing && !ctx->claimed[i])
+				st->last_prose = input_lineno(ctx->in, i);
+			if ((st->used && !timing && !ctx->claimed[i]) ||
+			    parse_heading_line(ctx, i))
 				dd_forget_commands(st);
-			if (!is_time_line(text)) {
+			if (!timing) {
 				st->last_kind = LINE_OTHER;
 				st->have_prev = 0;
 			}

@@ -71,6 +71,12 @@ struct dd_state {
 	size_t last_li;		/* previous non-empty line index */
 	int last_kind;		/* LINE_* of that line */
 	int have_prev;		/* last accepted summary, if still near */
+	/* The line number of the last line that is none of this: an
+	 * output, a command, a timing, a blank (a quote's "you wrote:",
+	 * prose, a heading).  A summary seen before is a pasted copy only
+	 * with such a line between the two: a loop's runs, one after the
+	 * other, print the same six digits now and then. */
+	unsigned last_prose;
 	uint64_t prev_bytes;
 	double prev_seconds;
 	/* A dd command that lost its blanks where they cannot be put back
