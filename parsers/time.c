@@ -153,15 +153,24 @@ static int read_bash_line(const char *text, const char **which, double *v,
  * "command time CMD" are how one asks bash for /usr/bin/time instead of
  * its keyword (a GitHub issue shows both, each over a GNU default line).
  */
-static char *timed_command(const char *text)
+/* Past the "time " (or /usr/bin/time, command time, \\time) that p opens
+ * with, after a "sudo "; NULL when it runs no time. */
+static const char *past_time_word(const char *p)
 {
-	const char *p = line_after_prompt(text), *end;
-	char *w;
-
 	if (skip_prefix(&p, "sudo "))
 		p = skip_spaces(p);
-	if (!skip_prefix(&p, "time ") && !skip_prefix(&p, "/usr/bin/time ") &&
-	    !skip_prefix(&p, "command time ") && !skip_prefix(&p, "\\time "))
+	if (skip_prefix(&p, "time ") || skip_prefix(&p, "/usr/bin/time ") ||
+	    skip_prefix(&p, "command time ") || skip_prefix(&p, "\\time "))
+		return p;
+	return NULL;
+}
+
+static char *timed_command(const char *text)
+{
+	const char *p = past_time_word(line_after_prompt(text)), *end;
+	char *w;
+
+	if (!p)
 		return NULL;
 	end = p + strlen(p);
 	for (;;) {	/* time's own options */
@@ -178,6 +187,16 @@ static char *timed_command(const char *text)
 	p = skip_spaces(p);
 	return *p ? xstrdup(p) : NULL;
 }
+
+/*
+ * Between windows: where the last timing ended (a "time CMD" line above
+ * the next one is looked for down to there), and the line number of the
+ * last line of prose (see is_copy()).
+ */
+struct time_state {
+	size_t stop;
+	unsigned last_prose;
+};
 
 /*
  * The command of a timing at li: a "time CMD" line above it; *at is its
@@ -209,12 +228,16 @@ static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
 
 /*
  * Are lines [first, last] -- the "time CMD" line down to the timing --
- * an exact copy of lines seen earlier?  Then the timing is one output
- * quoted in a reply or pasted again, not a second run.  A copy needs the
- * command line and three lines at least, so that two runs that happen to
- * print the same figures are not taken for one.
+ * an exact copy of lines seen earlier, with prose between the two (a
+ * reply's "you wrote:", a heading)?  Then the timing is one output quoted
+ * in a reply or pasted again, not a second run.  A copy needs the command
+ * line and three lines at least, so that two runs that happen to print
+ * the same figures are not taken for one; and the runs of a loop, with
+ * nothing but their commands and timings between them, print the same
+ * milliseconds now and then (1,000 runs lost 70 so).
  */
-static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
+static int is_copy(struct parse_ctx *ctx, const struct time_state *st,
+		   size_t first, size_t last)
 {
 	uint64_t key = hash64(HASH64_INIT, "time", 4);
 	unsigned orig;
@@ -225,7 +248,8 @@ static int is_copy(struct parse_ctx *ctx, size_t first, size_t last)
 	for (size_t i = first; i <= last; i++)
 		key = hash64(key, ctx->in->lines[i].text,
 			     ctx->in->lines[i].len);
-	seen = parse_seen_hash(ctx, key, first, &orig);
+	seen = parse_seen_hash(ctx, key, first, &orig) &&
+	       st->last_prose > orig;
 	if (seen)
 		parse_note(ctx, first, "the same command and timing as line "
 			   "%u (quoted or pasted again): not counted twice",
@@ -271,13 +295,13 @@ static void emit(struct parse_ctx *ctx, size_t li, const char *which,
  * Emits real, user and sys read on line li, with the command of a
  * "time CMD" line above, unless the same output was seen before.
  */
-static void emit_timing(struct parse_ctx *ctx, size_t li, size_t stop,
+static void emit_timing(struct parse_ctx *ctx, size_t li, const struct time_state *st,
 			double real, double user, double sys)
 {
 	size_t at;
-	char *command = find_command(ctx, li, stop, &at);
+	char *command = find_command(ctx, li, st->stop, &at);
 
-	if (!command || !is_copy(ctx, at, li)) {
+	if (!command || !is_copy(ctx, st, at, li)) {
 		emit(ctx, li, "real", real, command);
 		emit(ctx, li, "user", user, command);
 		emit(ctx, li, "sys", sys, command);
@@ -314,7 +338,7 @@ static size_t bash_block_lines(const struct parse_ctx *ctx, size_t li)
 }
 
 /* A bash/POSIX/BusyBox block starting at li; returns lines used. */
-static size_t read_bash_block(struct parse_ctx *ctx, size_t li, size_t stop)
+static size_t read_bash_block(struct parse_ctx *ctx, size_t li, const struct time_state *st)
 {
 	const char *which;
 	double v;
@@ -324,10 +348,10 @@ static size_t read_bash_block(struct parse_ctx *ctx, size_t li, size_t stop)
 
 	if (!n)
 		return 0;
-	command = find_command(ctx, li, stop, &at);
+	command = find_command(ctx, li, st->stop, &at);
 	for (size_t i = li; i < li + n; i++)
 		parse_claim(ctx, i);
-	if (!command || !is_copy(ctx, at, li + n - 1))
+	if (!command || !is_copy(ctx, st, at, li + n - 1))
 		for (size_t i = li; i < li + n; i++) {
 			read_bash_line(ctx->in->lines[i].text, &which, &v,
 				       &commented);
@@ -347,7 +371,7 @@ static int read_tagged(const char **p, const char *tag, double *v)
 }
 
 /* GNU default: "0.00user 0.00system 0:01.02elapsed 99%CPU ..." */
-static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
+static int read_gnu_default(struct parse_ctx *ctx, size_t li, const struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text, *e;
 	double user, sys, real;
@@ -364,7 +388,7 @@ static int read_gnu_default(struct parse_ctx *ctx, size_t li, size_t stop)
 		return 0;
 	}
 	free(elapsed);
-	emit_timing(ctx, li, stop, real, user, sys);
+	emit_timing(ctx, li, st, real, user, sys);
 	if (li + 1 < ctx->in->nlines &&
 	    strstr(ctx->in->lines[li + 1].text, "pagefaults"))
 		parse_claim(ctx, li + 1);
@@ -512,7 +536,7 @@ static int read_bsd_field(const char **p, const char *word, double *v)
  * copied dd benchmark post shows (seconds marked, "system"):
  * "247.99s real 1.92s user 48.64s system".
  */
-static int read_bsd(struct parse_ctx *ctx, size_t li, size_t stop)
+static int read_bsd(struct parse_ctx *ctx, size_t li, const struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
@@ -522,12 +546,12 @@ static int read_bsd(struct parse_ctx *ctx, size_t li, size_t stop)
 	    (read_bsd_field(&p, "system", &sys) &&
 	     read_bsd_field(&p, "sys", &sys)) || *p)
 		return 0;
-	emit_timing(ctx, li, stop, real, user, sys);
+	emit_timing(ctx, li, st, real, user, sys);
 	return 1;
 }
 
 /* tcsh: "4.176u 0.001s 0:05.09 81.9%	0+0k 0+0io 0pf+0w" */
-static int read_tcsh(struct parse_ctx *ctx, size_t li, size_t stop)
+static int read_tcsh(struct parse_ctx *ctx, size_t li, const struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text, *e;
 	double real, user, sys;
@@ -544,7 +568,7 @@ static int read_tcsh(struct parse_ctx *ctx, size_t li, size_t stop)
 		return 0;
 	}
 	free(elapsed);
-	emit_timing(ctx, li, stop, real, user, sys);
+	emit_timing(ctx, li, st, real, user, sys);
 	return 1;
 }
 
@@ -588,7 +612,7 @@ static int read_fish_line(struct parse_ctx *ctx, size_t li, const char *tag,
 }
 
 /* fish: "Executed in  801.56 millis    fish           external" */
-static int read_fish(struct parse_ctx *ctx, size_t li, size_t stop)
+static int read_fish(struct parse_ctx *ctx, size_t li, const struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
@@ -601,12 +625,12 @@ static int read_fish(struct parse_ctx *ctx, size_t li, size_t stop)
 	parse_claim(ctx, li);
 	if (li > 0 && starts_with(ctx->in->lines[li - 1].text, "_____"))
 		parse_claim(ctx, li - 1);
-	command = find_command(ctx, li, stop, &at);
+	command = find_command(ctx, li, st->stop, &at);
 	last = li;
 	if (!read_fish_line(ctx, li + 1, "usr time", &user) &&
 	    !read_fish_line(ctx, li + 2, "sys time", &sys))
 		last = li + 2;
-	if (!command || !is_copy(ctx, at, last)) {
+	if (!command || !is_copy(ctx, st, at, last)) {
 		emit(ctx, li, "real", real, command);
 		if (last > li) {
 			emit(ctx, li + 1, "user", user, command);
@@ -628,11 +652,22 @@ static int may_start_timing(const struct input_line *l)
 			  starts_with(l->text, "Command being timed: "));
 }
 
-/* Between windows: where the last timing ended (a "time CMD" line
- * above the next one is looked for down to there). */
-struct time_state {
-	size_t stop;
-};
+
+/*
+ * Line li (no timing, claimed by no parser) is prose unless it is blank,
+ * a command (after a prompt, or a "time CMD" line without one) or a run
+ * counter ("Run 2:"): the last such line is where a pasted copy may
+ * follow (is_copy()).
+ */
+static void note_prose(struct parse_ctx *ctx, struct time_state *st,
+		       size_t li)
+{
+	const char *t = ctx->in->lines[li].text;
+
+	if (*t && line_after_prompt(t) == t && !past_time_word(t) &&
+	    !line_counts_run(t))
+		st->last_prose = input_lineno(ctx->in, li);
+}
 
 static void *time_begin(struct parse_ctx *ctx)
 {
@@ -650,17 +685,21 @@ static void time_lines(struct parse_ctx *ctx, void *state, size_t *li,
 	for (i = *li; i < to; i++) {
 		size_t used;
 
-		if (ctx->claimed[i] || !may_start_timing(&ctx->in->lines[i]))
+		if (ctx->claimed[i])
 			continue;
-		if ((used = read_bash_block(ctx, i, st->stop)) ||
-		    (used = (size_t)read_fish(ctx, i, st->stop))) {
+		if (!may_start_timing(&ctx->in->lines[i])) {
+			note_prose(ctx, st, i);
+		} else if ((used = read_bash_block(ctx, i, st)) ||
+			   (used = (size_t)read_fish(ctx, i, st))) {
 			i += used - 1;
 			st->stop = i + 1;
-		} else if (read_gnu_default(ctx, i, st->stop) ||
+		} else if (read_gnu_default(ctx, i, st) ||
 			   read_gnu_verbose(ctx, i) || read_zsh(ctx, i) ||
-			   read_bsd(ctx, i, st->stop) ||
-			   read_tcsh(ctx, i, st->stop)) {
+			   read_bsd(ctx, i, st) ||
+			   read_tcsh(ctx, i, st)) {
 			st->stop = i + 1;
+		} else {
+			note_prose(ctx, st, i);
 		}
 	}
 	*li = i;
