@@ -651,8 +651,7 @@ static void dd_lines(struct parse_ctx *ctx, void *state, size_t *li,
 			int timing = is_time_line(text);
 
 			if (!timing && !ctx->claimed[i] &&
-			    line_after_prompt(text) == text &&
-			    !line_counts_run(text))
+			    line_reads_as_prose(text))
 				st->last_prose = input_lineno(ctx->in, i);
 			if ((st->used && !timing && !ctx->claimed[i]) ||
 			    parse_heading_line(ctx, i))

@@ -71,9 +71,9 @@ struct dd_state {
 	size_t last_li;		/* previous non-empty line index */
 	int last_kind;		/* LINE_* of that line */
 	int have_prev;		/* last accepted summary, if still near */
-	/* The line number of the last line that is none of this: an
-	 * output, a command (any after a prompt), a timing, a run counter
-	 * ("Run 2:"), a blank (a quote's "you wrote:", prose, a heading).  A summary seen before is a pasted copy only
+	/* The line number of the last line that reads as prose (a
+	 * quote's "you wrote:", a heading: line_reads_as_prose()) and is
+	 * no output nor timing.  A summary seen before is a pasted copy only
 	 * with such a line between the two: a loop's runs, one after the
 	 * other, print the same six digits now and then. */
 	unsigned last_prose;

@@ -99,4 +99,14 @@ int words_count_run(const char *t, size_t len);
  */
 int line_counts_run(const char *text);
 
+/*
+ * Could the line be words between two outputs ("you wrote:", "as I
+ * said:", a "## heading")?  Not when it is blank, a command after a
+ * prompt, a run counter, or holds no letter (tee's "3" of a cache drop).
+ * A parser's own output and other parsers' it tells apart itself: dd
+ * and time take an output seen before for a pasted copy only with such
+ * a line between the two.
+ */
+int line_reads_as_prose(const char *text);
+
 #endif

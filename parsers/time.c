@@ -654,18 +654,16 @@ static int may_start_timing(const struct input_line *l)
 
 
 /*
- * Line li (no timing, claimed by no parser) is prose unless it is blank,
- * a command (after a prompt, or a "time CMD" line without one) or a run
- * counter ("Run 2:"): the last such line is where a pasted copy may
- * follow (is_copy()).
+ * Line li (no timing, claimed by no parser) is prose when it reads as
+ * such and is no "time CMD" line without a prompt: the last such line is
+ * where a pasted copy may follow (is_copy()).
  */
 static void note_prose(struct parse_ctx *ctx, struct time_state *st,
 		       size_t li)
 {
 	const char *t = ctx->in->lines[li].text;
 
-	if (*t && line_after_prompt(t) == t && !past_time_word(t) &&
-	    !line_counts_run(t))
+	if (line_reads_as_prose(t) && !past_time_word(t))
 		st->last_prose = input_lineno(ctx->in, li);
 }
 

@@ -381,6 +381,36 @@ static const struct prompt_case prompts[] = {
 	{ "Timing cached reads:", "Timing cached reads:" },
 };
 
+/* Which lines read as prose between two outputs (pasted copies need
+ * one, parsers/shell.h): words do, in any script; blanks, commands, run
+ * counters and lines without a letter do not. */
+static void test_prose_lines(void **state)
+{
+	static const struct {
+		const char *line;
+		int prose;
+	} lines[] = {
+		{ "On Tuesday you wrote that the first run took this long:", 1 },
+		{ "## disk B", 1 },
+		{ "done", 1 },
+		{ "\xd0\xa2\xd0\xb5\xd1\x81\xd1\x82", 1 },	/* Test */
+		{ "", 0 },
+		{ "$ sync; echo 3 > /proc/sys/vm/drop_caches", 0 },
+		{ "# time ./bench.sh", 0 },
+		{ "3", 0 },
+		{ "--- 42 ---", 0 },
+		{ "Run 2:", 0 },
+		{ "=== run 3 ===", 0 },
+		{ "[@]", 0 },		/* '@' and '[' are no letters */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (line_reads_as_prose(lines[i].line) != lines[i].prose)
+			fail_msg("'%s': %d, want %d", lines[i].line,
+				 !lines[i].prose, lines[i].prose);
+}
+
 static void test_prompts(void **state)
 {
 	(void)state;
@@ -753,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_contains),
 		cmocka_unit_test(test_contains_window),
 		cmocka_unit_test(test_prompts),
+		cmocka_unit_test(test_prose_lines),
 		cmocka_unit_test(test_joined_command),
 		cmocka_unit_test(test_shell_find),
 		cmocka_unit_test(test_name_pattern),
