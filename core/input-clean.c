@@ -114,14 +114,6 @@ static size_t grep_prefix(const char *s, const char *end, size_t *skip)
 	return (size_t)(p - s);
 }
 
-/*
- * Typed prefixes: what a poster puts before a line of output -- a list's
- * number ("2) ", "1. ", "2 - ", "(3) "), a bullet ("* ", "- ", "+ ",
- * "• "), a time stamp ("[2023-04-07 10:11:12] ", "2023-04-07T10:11:12Z ",
- * "2023-04-07 10:11:12 ",
- * "10:11:12 ", "[ 12.345678] ").  The length of one at s (with the blanks
- * after it), or 0.
- */
 /* A byte of a time stamp besides its digits.  (Not strchr() of a
  * literal: a call of the libc for each byte of every line's start.) */
 static int is_stamp_mark(char c)
@@ -130,6 +122,14 @@ static int is_stamp_mark(char c)
 	       c == '+' || c == ' ';
 }
 
+/*
+ * Typed prefixes: what a poster puts before a line of output -- a list's
+ * number ("2) ", "1. ", "2 - ", "(3) "), a bullet ("* ", "- ", "+ ",
+ * "• "), a time stamp ("[2023-04-07 10:11:12] ", "2023-04-07T10:11:12Z ",
+ * "2023-04-07 10:11:12 ",
+ * "10:11:12 ", "[ 12.345678] ").  The length of one at s (with the blanks
+ * after it), or 0.
+ */
 static size_t typed_prefix(const char *s, const char *end)
 {
 	const char *p = s;

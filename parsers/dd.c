@@ -649,12 +649,11 @@ static void dd_lines(struct parse_ctx *ctx, void *state, size_t *li,
 		}
 		if (!kind) {
 			int timing = is_time_line(text);
+			int other = !timing && !ctx->claimed[i];
 
-			if (!timing && !ctx->claimed[i] &&
-			    line_reads_as_prose(text))
+			if (other && line_reads_as_prose(text))
 				st->last_prose = input_lineno(ctx->in, i);
-			if ((st->used && !timing && !ctx->claimed[i]) ||
-			    parse_heading_line(ctx, i))
+			if ((st->used && other) || parse_heading_line(ctx, i))
 				dd_forget_commands(st);
 			if (!timing) {
 				st->last_kind = LINE_OTHER;

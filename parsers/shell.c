@@ -634,18 +634,19 @@ int line_counts_run(const char *text)
 	       words_count_run(t, (size_t)(e - t));
 }
 
-int line_reads_as_prose(const char *text)
+/* A letter of any script: ASCII's, or a byte of a UTF-8 sequence. */
+static int has_letter(const char *t)
 {
-	const unsigned char *t = (const unsigned char *)text;
-
-	/* ("## title" is a Markdown heading, not "# " a root prompt) */
-	if (!*t || (line_after_prompt(text) != text &&
-		    !starts_with(text, "##")) || line_counts_run(text))
-		return 0;
-	for (; *t; t++)		/* a letter, of any script */
-		if ((*t | 0x20) >= 'a' && (*t | 0x20) <= 'z')
-			return 1;
-		else if (*t >= 0x80)
+	for (; *t; t++)
+		if (is_alpha(*t) || (unsigned char)*t >= 0x80)
 			return 1;
 	return 0;
+}
+
+int line_reads_as_prose(const char *text)
+{
+	/* ("## title" is a Markdown heading, not "# " a root prompt) */
+	return has_letter(text) &&
+	       (line_after_prompt(text) == text || starts_with(text, "##")) &&
+	       !line_counts_run(text);
 }

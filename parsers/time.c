@@ -148,11 +148,6 @@ static int read_bash_line(const char *text, const char **which, double *v,
 	return -1;
 }
 
-/*
- * "time CMD" (after a prompt): returns CMD, or NULL.  "\time CMD" and
- * "command time CMD" are how one asks bash for /usr/bin/time instead of
- * its keyword (a GitHub issue shows both, each over a GNU default line).
- */
 /* Past the "time " (or /usr/bin/time, command time, \\time) that p opens
  * with, after a "sudo "; NULL when it runs no time. */
 static const char *past_time_word(const char *p)
@@ -165,6 +160,11 @@ static const char *past_time_word(const char *p)
 	return NULL;
 }
 
+/*
+ * "time CMD" (after a prompt): returns CMD, or NULL.  "\time CMD" and
+ * "command time CMD" are how one asks bash for /usr/bin/time instead of
+ * its keyword (a GitHub issue shows both, each over a GNU default line).
+ */
 static char *timed_command(const char *text)
 {
 	const char *p = past_time_word(line_after_prompt(text)), *end;
@@ -295,8 +295,9 @@ static void emit(struct parse_ctx *ctx, size_t li, const char *which,
  * Emits real, user and sys read on line li, with the command of a
  * "time CMD" line above, unless the same output was seen before.
  */
-static void emit_timing(struct parse_ctx *ctx, size_t li, const struct time_state *st,
-			double real, double user, double sys)
+static void emit_timing(struct parse_ctx *ctx, size_t li,
+			const struct time_state *st, double real,
+			double user, double sys)
 {
 	size_t at;
 	char *command = find_command(ctx, li, st->stop, &at);
@@ -338,7 +339,8 @@ static size_t bash_block_lines(const struct parse_ctx *ctx, size_t li)
 }
 
 /* A bash/POSIX/BusyBox block starting at li; returns lines used. */
-static size_t read_bash_block(struct parse_ctx *ctx, size_t li, const struct time_state *st)
+static size_t read_bash_block(struct parse_ctx *ctx, size_t li,
+			      const struct time_state *st)
 {
 	const char *which;
 	double v;
@@ -371,7 +373,8 @@ static int read_tagged(const char **p, const char *tag, double *v)
 }
 
 /* GNU default: "0.00user 0.00system 0:01.02elapsed 99%CPU ..." */
-static int read_gnu_default(struct parse_ctx *ctx, size_t li, const struct time_state *st)
+static int read_gnu_default(struct parse_ctx *ctx, size_t li,
+			    const struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text, *e;
 	double user, sys, real;
@@ -536,7 +539,8 @@ static int read_bsd_field(const char **p, const char *word, double *v)
  * copied dd benchmark post shows (seconds marked, "system"):
  * "247.99s real 1.92s user 48.64s system".
  */
-static int read_bsd(struct parse_ctx *ctx, size_t li, const struct time_state *st)
+static int read_bsd(struct parse_ctx *ctx, size_t li,
+		    const struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
@@ -551,7 +555,8 @@ static int read_bsd(struct parse_ctx *ctx, size_t li, const struct time_state *s
 }
 
 /* tcsh: "4.176u 0.001s 0:05.09 81.9%	0+0k 0+0io 0pf+0w" */
-static int read_tcsh(struct parse_ctx *ctx, size_t li, const struct time_state *st)
+static int read_tcsh(struct parse_ctx *ctx, size_t li,
+		     const struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text, *e;
 	double real, user, sys;
@@ -612,7 +617,8 @@ static int read_fish_line(struct parse_ctx *ctx, size_t li, const char *tag,
 }
 
 /* fish: "Executed in  801.56 millis    fish           external" */
-static int read_fish(struct parse_ctx *ctx, size_t li, const struct time_state *st)
+static int read_fish(struct parse_ctx *ctx, size_t li,
+		     const struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
@@ -651,7 +657,6 @@ static int may_start_timing(const struct input_line *l)
 	return l->len && (strpbrk(l->text, "0123456789") ||
 			  starts_with(l->text, "Command being timed: "));
 }
-
 
 /*
  * Line li (no timing, claimed by no parser) is prose when it reads as
