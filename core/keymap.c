@@ -280,3 +280,14 @@ uint32_t *recent64_put(struct recent64 *r, uint64_t hash, uint32_t fresh,
 		*created = 0;
 	return slot;
 }
+
+const uint32_t *recent64_get(struct recent64 *r, uint64_t hash)
+{
+	const uint32_t *v = hashmap64_get(&r->young, hash);
+	int created;
+
+	if (v)
+		return v;
+	v = hashmap64_get(&r->old, hash);
+	return v ? recent64_put(r, hash, *v, &created) : NULL;
+}

@@ -116,5 +116,9 @@ void recent64_release(struct recent64 *r);
 /* As hashmap64_put(); the pointer is valid until the next put. */
 uint32_t *recent64_put(struct recent64 *r, uint64_t hash, uint32_t fresh,
 		       int *created);
+/* The value of hash, or NULL; one found in the old map only moves to the
+ * young one, as with recent64_put().  The pointer is valid until the next
+ * put. */
+const uint32_t *recent64_get(struct recent64 *r, uint64_t hash);
 
 #endif

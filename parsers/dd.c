@@ -268,34 +268,33 @@ static const char *command_text(const struct dd_command *c)
 }
 
 /*
- * Was the summary at li, under the same dd command, taken before?  With
- * its time printed to six digits, such a summary is one output quoted in a
- * reply or pasted again, not a second run.  Returns the first one's line
- * number, or 0 (and remembers this one).
+ * Was the summary at li, under the same dd command, taken before, with
+ * prose between the two?  With its time printed to six digits, such a
+ * summary is one output quoted in a reply or pasted again, not a second
+ * run.  Returns the first one's line number, or 0 (and remembers this
+ * one).
  */
-static unsigned copy_of(struct parse_ctx *ctx, size_t li, const char *command)
+static unsigned copy_of(struct parse_ctx *ctx, struct dd_state *st,
+			size_t li, const char *command)
 {
 	const char *text = line_after_prompt(ctx->in->lines[li].text);
 	uint64_t dd = hash64(HASH64_INIT, "dd", 2), bare;
+	unsigned line = input_lineno(ctx->in, li), orig;
 	size_t len = strlen(text);
-	unsigned orig, first;
-	int seen;
 
 	/* A summary quoted alone under prose ("note the time in" over the
 	 * line again) has lost its command: the same line taken before
 	 * under any command is its original.  Each summary with a command
 	 * is remembered both ways (the bare key: an empty command). */
 	bare = hash64(hash64(dd, "", 0), text, len);
-	if (command && *command) {
-		uint64_t key = hash64(hash64(dd, command, strlen(command)),
-				      text, len);
-
-		seen = parse_seen_hash(ctx, key, li, &orig);
-		parse_seen_hash(ctx, bare, li, &first);
-	} else {
-		seen = parse_seen_hash(ctx, bare, li, &orig);
-	}
-	return seen ? orig : 0;
+	if (!command || !*command)
+		return pasted_copy_of(&st->pasted, bare, line, st->last_prose);
+	orig = pasted_copy_of(&st->pasted,
+			      hash64(hash64(dd, command, strlen(command)),
+				     text, len),
+			      line, st->last_prose);
+	pasted_copy_of(&st->pasted, bare, line, st->last_prose);
+	return orig;
 }
 
 /*
@@ -333,8 +332,8 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 	*c = dd_take_command(ctx, st, li, s->bytes);
 	if (!*c && st->lost_why)
 		say_lost_blanks(ctx, st, li);
-	orig = copy_of(ctx, li, command_text(*c));
-	if (!isnan(s->seconds) && orig && st->last_prose > orig) {
+	orig = copy_of(ctx, st, li, command_text(*c));
+	if (!isnan(s->seconds) && orig) {
 		parse_note(ctx, li, "the same dd %s as line %u (quoted or "
 			   "pasted again): not counted twice",
 			   command_text(*c) ? "command and summary" : "summary",
@@ -579,6 +578,7 @@ static void *dd_begin(struct parse_ctx *ctx)
 
 	(void)ctx;
 	st->went_on_li = (size_t)-1;
+	pasted_init(&st->pasted, PASTED_GENERATION);
 	reset_output(st);
 	st->last_kind = LINE_OTHER;
 	return st;
@@ -709,6 +709,7 @@ static void dd_end(struct parse_ctx *ctx, void *state)
 	dd_forget_commands(st);
 	dd_forget_background(st);
 	dd_forget_lines_read(st);
+	pasted_release(&st->pasted);
 	free(st);
 }
 

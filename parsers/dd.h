@@ -11,6 +11,7 @@
 #define STORAN_DD_H
 
 #include "parser.h"
+#include "pasted.h"
 
 #include <stdint.h>
 
@@ -77,6 +78,7 @@ struct dd_state {
 	 * with such a line between the two: a loop's runs, one after the
 	 * other, print the same six digits now and then. */
 	unsigned last_prose;
+	struct pasted pasted;	/* the summaries taken, for that check */
 	uint64_t prev_bytes;
 	double prev_seconds;
 	/* A dd command that lost its blanks where they cannot be put back

@@ -206,17 +206,6 @@ void parse_label_one(struct parse_ctx *ctx, struct labels *l,
 		     const char *key, const char *value);
 
 /*
- * parse_seen() of a key given by its hash64() (core/keymap.h): the parts
- * hashed in turn, no string built.  Only the hash is remembered, with the
- * line's number, not its text nor its index: a log of a million runs asks
- * a million times, and one read window by window (ingest/ingest.c) has
- * long forgotten the first one's line when the copy comes.  *orig_line is
- * the number of the first one's line.
- */
-int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
-		    unsigned *orig_line);
-
-/*
  * Is there prose strictly between lines a and b: a line no parser has
  * claimed (so far) that is not blank, a prompt or a run counter ("Run
  * 2:")?  An output seen again after prose is quoted; without it, run

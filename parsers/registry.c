@@ -221,12 +221,10 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
 }
 
 /*
- * Outputs remembered for the pasted-copy check: at least the last
- * SEEN_GENERATION keys (dd puts two a summary: 98,304 summaries, 19 MB
- * of a log of dd runs), at most twice as many.  192 Ki keys fill the 64
- * tables of a map to 3/4 of 4 Ki slots: 3 MB a map, two maps a parser.
- * A copy further from its original than that is taken for a run, and
- * memory stays bounded whatever the log's length.
+ * Outputs remembered for parse_seen(): at least the last SEEN_GENERATION
+ * keys, at most twice as many (3 MB a map, two maps); a copy further
+ * from its original than that is taken for a run, and memory stays
+ * bounded whatever the log's length.
  */
 #define SEEN_GENERATION (192u << 10)
 
@@ -239,15 +237,6 @@ static uint32_t seen_put(struct parse_ctx *ctx, uint64_t key, uint32_t fresh,
 		recent64_init(ctx->seen, SEEN_GENERATION);
 	}
 	return *recent64_put(ctx->seen, key, fresh, created);
-}
-
-int parse_seen_hash(struct parse_ctx *ctx, uint64_t key, size_t li,
-		    unsigned *orig_line)
-{
-	int created;
-
-	*orig_line = seen_put(ctx, key, input_lineno(ctx->in, li), &created);
-	return !created;
 }
 
 /* Is set {key=value}?  (An empty slot has no label.) */

@@ -42,6 +42,7 @@
  * exactly (a reply quoting the first post) are a copy: noted, not counted.
  */
 #include "parser.h"
+#include "pasted.h"
 #include "../core/keymap.h"
 #include "../core/numscan.h"
 #include "../core/strbuf.h"
@@ -196,6 +197,7 @@ static char *timed_command(const char *text)
 struct time_state {
 	size_t stop;
 	unsigned last_prose;
+	struct pasted pasted;	/* the timings taken, for is_copy() */
 };
 
 /*
@@ -236,25 +238,24 @@ static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
  * nothing but their commands and timings between them, print the same
  * milliseconds now and then (1,000 runs lost 70 so).
  */
-static int is_copy(struct parse_ctx *ctx, const struct time_state *st,
+static int is_copy(struct parse_ctx *ctx, struct time_state *st,
 		   size_t first, size_t last)
 {
 	uint64_t key = hash64(HASH64_INIT, "time", 4);
 	unsigned orig;
-	int seen;
 
 	if (last - first + 1 < 3)
 		return 0;
 	for (size_t i = first; i <= last; i++)
 		key = hash64(key, ctx->in->lines[i].text,
 			     ctx->in->lines[i].len);
-	seen = parse_seen_hash(ctx, key, first, &orig) &&
-	       st->last_prose > orig;
-	if (seen)
+	orig = pasted_copy_of(&st->pasted, key, input_lineno(ctx->in, first),
+			      st->last_prose);
+	if (orig)
 		parse_note(ctx, first, "the same command and timing as line "
 			   "%u (quoted or pasted again): not counted twice",
 			   orig);
-	return seen;
+	return orig != 0;
 }
 
 /*
@@ -296,7 +297,7 @@ static void emit(struct parse_ctx *ctx, size_t li, const char *which,
  * "time CMD" line above, unless the same output was seen before.
  */
 static void emit_timing(struct parse_ctx *ctx, size_t li,
-			const struct time_state *st, double real,
+			struct time_state *st, double real,
 			double user, double sys)
 {
 	size_t at;
@@ -340,7 +341,7 @@ static size_t bash_block_lines(const struct parse_ctx *ctx, size_t li)
 
 /* A bash/POSIX/BusyBox block starting at li; returns lines used. */
 static size_t read_bash_block(struct parse_ctx *ctx, size_t li,
-			      const struct time_state *st)
+			      struct time_state *st)
 {
 	const char *which;
 	double v;
@@ -374,7 +375,7 @@ static int read_tagged(const char **p, const char *tag, double *v)
 
 /* GNU default: "0.00user 0.00system 0:01.02elapsed 99%CPU ..." */
 static int read_gnu_default(struct parse_ctx *ctx, size_t li,
-			    const struct time_state *st)
+			    struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text, *e;
 	double user, sys, real;
@@ -540,7 +541,7 @@ static int read_bsd_field(const char **p, const char *word, double *v)
  * "247.99s real 1.92s user 48.64s system".
  */
 static int read_bsd(struct parse_ctx *ctx, size_t li,
-		    const struct time_state *st)
+		    struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
@@ -556,7 +557,7 @@ static int read_bsd(struct parse_ctx *ctx, size_t li,
 
 /* tcsh: "4.176u 0.001s 0:05.09 81.9%	0+0k 0+0io 0pf+0w" */
 static int read_tcsh(struct parse_ctx *ctx, size_t li,
-		     const struct time_state *st)
+		     struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text, *e;
 	double real, user, sys;
@@ -618,7 +619,7 @@ static int read_fish_line(struct parse_ctx *ctx, size_t li, const char *tag,
 
 /* fish: "Executed in  801.56 millis    fish           external" */
 static int read_fish(struct parse_ctx *ctx, size_t li,
-		     const struct time_state *st)
+		     struct time_state *st)
 {
 	const char *p = ctx->in->lines[li].text;
 	double real, user, sys;
@@ -674,8 +675,11 @@ static void note_prose(struct parse_ctx *ctx, struct time_state *st,
 
 static void *time_begin(struct parse_ctx *ctx)
 {
+	struct time_state *st = xcalloc(1, sizeof(*st));
+
 	(void)ctx;
-	return xcalloc(1, sizeof(struct time_state));
+	pasted_init(&st->pasted, PASTED_GENERATION);
+	return st;
 }
 
 /* Reads lines [*li, to); see struct parse_stream. */
@@ -710,8 +714,11 @@ static void time_lines(struct parse_ctx *ctx, void *state, size_t *li,
 
 static void time_end(struct parse_ctx *ctx, void *state)
 {
+	struct time_state *st = state;
+
 	(void)ctx;
-	free(state);
+	pasted_release(&st->pasted);
+	free(st);
 }
 
 /* A timing's command is looked for up to COMMAND_LOOKBACK lines above it
