@@ -57,7 +57,12 @@ struct input {
 	size_t size;
 	struct input_line *lines;
 	size_t nlines, lines_alloc;
-	char sha256[65];
+	char sha256[65];	/* "" when no_sha256 */
+	/* Set before the input is finished: the output has no room for its
+	 * hash (storan ingest --format csv), which is then not computed --
+	 * on a 2-CPU machine the hash thread took 6% of the CPU a long
+	 * log's two parsing threads wanted. */
+	int no_sha256;
 	int binary;		/* NUL bytes or mostly non-text */
 	int too_many_lines;	/* more than INPUT_LINES_MAX: no lines kept */
 	/*

@@ -26,6 +26,9 @@ struct ingest_options {
 	 * may wait in a temporary file (core/valspill.h); analysis, which
 	 * reads m->values, never asks for it. */
 	int spill_values;
+	/* The output has no room for an input's SHA-256 (the CSV export):
+	 * it is not computed, the source's stays "". */
+	int no_sha256;
 	/*
 	 * The fio that wrote the logs read (their latency unit): "3.33",
 	 * "fio-2.17", or NULL when unknown; fio_version_from says where it
