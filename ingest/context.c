@@ -1079,9 +1079,11 @@ void context_scan(struct context_pass *cp, size_t to,
 		cp->fenced[i] = fence_state(cp, i);
 		scan_heading(cp, i);
 		/* prose: neither blank, nor a prompt, nor a run counter
-		 * ("Run 2:"), nor claimed output */
+		 * ("Run 2:"), nor output, claimed or inner */
 		cp->prose[i + 1] = cp->prose[i] +
-				   (!ctx->claimed[i] && !line_is_empty(l) &&
+				   (!ctx->claimed[i] &&
+				    !(flags[i] & LINE_INNER) &&
+				    !line_is_empty(l) &&
 				    !line_counts_run(l->text));
 	}
 	if (to > cp->scanned)

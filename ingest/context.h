@@ -70,9 +70,14 @@ void context_end(struct context_pass *cp);
  * check) and the prose lines.  flags[i]: LINE_MEASURED when a
  * measurement was read from line i, LINE_NO_DROP when the raw text it
  * came from names no cache drop (so line_drops_cache() need not look: a
- * log's million lines were three searches each).
+ * log's million lines were three searches each), LINE_INNER when it lies
+ * inside an output, unclaimed (parse_inner_lines(): no prose).
  */
-enum context_line_flags { LINE_MEASURED = 1 << 0, LINE_NO_DROP = 1 << 1 };
+enum context_line_flags {
+	LINE_MEASURED = 1 << 0,
+	LINE_NO_DROP = 1 << 1,
+	LINE_INNER = 1 << 2,
+};
 void context_scan(struct context_pass *cp, size_t to,
 		  const unsigned char *flags);
 /* Labels m, read from line li (below the lines read). */

@@ -284,6 +284,18 @@ static void tag_new(struct ingest *g, struct reader *r, size_t before)
 		r->said = 1;
 }
 
+/* The lines a parser said lie inside its outputs (parse_inner_lines()),
+ * marked for the context pass, which counts them no prose. */
+static void take_inner(struct ingest *g, struct parse_ctx *from)
+{
+	grow_measured(g);
+	for (size_t k = 0; g->measured && k < from->ninner; k++)
+		for (size_t i = from->inner[k].from;
+		     i < from->inner[k].to && i < g->ctx->in->nlines; i++)
+			g->measured[i] |= LINE_INNER;
+	from->ninner = 0;
+}
+
 /*
  * Around one call of a parser: its messages go where they belong (held,
  * by windows, for all but the first), and what it emitted is tagged.
@@ -309,6 +321,7 @@ static void call_end(struct ingest *g, struct reader *r,
 		r->said = 1;
 	g->ctx->diags = c->own;
 	tag_new(g, r, c->before_m);
+	take_inner(g, g->ctx);
 }
 
 /* A measurement held back by fold_ready(). */
@@ -629,6 +642,7 @@ static void merge_reader(struct ingest *g, struct reader *r)
 	if (!ctx->tool_version)
 		ctx->tool_version = r->fork.tool_version;
 	tag_new(g, r, before);
+	take_inner(g, &r->fork);
 }
 
 /*

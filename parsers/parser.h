@@ -39,6 +39,10 @@ struct parse_ctx {
 	size_t unclaimed;	/* non-empty lines not claimed yet */
 	size_t *first_index;	/* per measurement: input line index */
 	size_t first_alloc;
+	/* parse_inner_lines(): spans [from, to) of lines not claimed yet
+	 * part of one output, taken by the ingest with the measurements */
+	struct line_span { size_t from, to; } *inner;
+	size_t ninner, inner_alloc;
 	size_t base;		/* rs->n when the input started */
 	const char *tool_version;	/* set by a parser that saw one */
 	int drop_histograms;	/* see struct ingest_options */
@@ -204,6 +208,14 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 #define ONE_LABELS 8
 void parse_label_one(struct parse_ctx *ctx, struct labels *l,
 		     const char *key, const char *value);
+
+/*
+ * Lines [from, to), left unclaimed for other parsers, are part of one
+ * output all the same: a timed program's own words between its "time
+ * CMD" line and its timing ("done").  They are no prose between two
+ * outputs: the runs of a loop around such a program fold into one row.
+ */
+void parse_inner_lines(struct parse_ctx *ctx, size_t from, size_t to);
 
 /*
  * Is there prose strictly between lines a and b: a line no parser has

@@ -146,6 +146,14 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 	return m;
 }
 
+void parse_inner_lines(struct parse_ctx *ctx, size_t from, size_t to)
+{
+	if (from >= to)
+		return;
+	ALLOC_GROW(ctx->inner, ctx->ninner + 1, ctx->inner_alloc);
+	ctx->inner[ctx->ninner++] = (struct line_span){ from, to };
+}
+
 void parse_claim(struct parse_ctx *ctx, size_t li)
 {
 	parse_claim_range(ctx, li, li + 1);
@@ -423,6 +431,8 @@ void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
 	child->diags = diags;
 	child->first_index = NULL;
 	child->first_alloc = 0;
+	child->inner = NULL;
+	child->ninner = child->inner_alloc = 0;
 	child->base = rs->n;
 	child->seen = NULL;
 	child->label_sets = NULL;
@@ -434,6 +444,7 @@ void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
 void parse_ctx_fork_release(struct parse_ctx *child)
 {
 	free(child->first_index);
+	free(child->inner);
 	release_memos(child);
 	memset(child, 0, sizeof(*child));
 }
@@ -462,6 +473,9 @@ static void parse_ctx_join(struct parse_ctx *ctx, struct parse_half *h)
 		       n * sizeof(*h->ctx.first_index));
 	}
 	ctx->rs->n += n;
+	for (size_t i = 0; i < h->ctx.ninner; i++)
+		parse_inner_lines(ctx, h->ctx.inner[i].from,
+				  h->ctx.inner[i].to);
 	/* the lines the half claimed (claimed[] is shared) */
 	ctx->unclaimed -= h->unclaimed_at_fork - h->ctx.unclaimed;
 	if (!ctx->tool_version)
@@ -505,6 +519,7 @@ void parse_ctx_release(struct parse_ctx *ctx)
 {
 	free(ctx->claimed);
 	free(ctx->first_index);
+	free(ctx->inner);
 	release_memos(ctx);
 	memset(ctx, 0, sizeof(*ctx));
 }
