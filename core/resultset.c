@@ -722,6 +722,19 @@ int measurement_each_value(const struct measurement *m,
 	return rc || !m->n ? rc : each(m->values, m->n, arg);
 }
 
+void measurement_init_like(struct measurement *one,
+			   const struct measurement *m, double v, unsigned line)
+{
+	memset(one, 0, sizeof(*one));
+	one->source = m->source;
+	one->line = line;
+	one->hist_dropped = m->hist_dropped;
+	set_strings(one, m->tool, m->op, m->metric, m->unit, m->source_name,
+		    1);
+	measurement_add_value(one, v);
+	labels_copy(&one->labels, &m->labels);
+}
+
 void measurement_set_source(struct measurement *m, size_t source,
 			    const char *name, unsigned line)
 {

@@ -268,6 +268,11 @@ int measurement_each_value(const struct measurement *m,
 void measurement_set_source(struct measurement *m, size_t source,
 			    const char *name, unsigned line);
 void measurement_release(struct measurement *m);
+/* *one: a measurement of the single value v, read from line `line`, with
+ * m's key (strings, labels, source), as if emitted alone. */
+void measurement_init_like(struct measurement *one,
+			   const struct measurement *m, double v,
+			   unsigned line);
 /* Same tool, op, metric, unit, source name and labels. */
 int measurement_same_key(const struct measurement *a,
 			 const struct measurement *b);

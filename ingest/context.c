@@ -1167,6 +1167,21 @@ void context_label(struct context_pass *cp, struct measurement *m, size_t li)
 	}
 }
 
+void context_key_at(const struct context_pass *cp, size_t li,
+		    struct context_key *k)
+{
+	size_t h;
+
+	if (li >= cp->scanned) {	/* (no labels there) */
+		*k = (struct context_key){ SIZE_MAX, SIZE_MAX, 0 };
+		return;
+	}
+	h = cp->heading[li];
+	k->section = h == cp->ctx->in->window_base + li ? SIZE_MAX : h;
+	k->command = cp->above[li];
+	k->cold = cp->cold[li];
+}
+
 int context_labelled_cache(const struct context_pass *cp)
 {
 	return cp->cache_labelled;

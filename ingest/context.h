@@ -84,6 +84,17 @@ void context_scan(struct context_pass *cp, size_t to,
 void context_label(struct context_pass *cp, struct measurement *m,
 		   size_t li);
 /*
+ * What context_label() makes of a measurement read from line li depends
+ * on the measurement's own labels and tool and on these alone: two lines
+ * with equal keys give one measurement the same labels.
+ */
+struct context_key {
+	size_t section, command;	/* lines, SIZE_MAX: none */
+	unsigned char cold;
+};
+void context_key_at(const struct context_pass *cp, size_t li,
+		    struct context_key *k);
+/*
  * The lines before li (at most the lines read) that are prose: neither
  * blank, nor a prompt, nor a run counter ("Run 2:"), nor claimed output.
  * Counted from the text's first line.

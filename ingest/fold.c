@@ -132,9 +132,12 @@ static int only_output_between(const struct fold *f, const struct fold_row *r,
 static void add_row(struct fold *f, struct measurement *m,
 		    const struct fold_place *at, uint64_t hash, int keyed)
 {
-	struct measurement *dst = &f->rs->m[f->base + f->n];
+	struct measurement *dst;
 	struct fold_row *r;
 
+	/* (m in rs lies at base + n or after: no move of the array then) */
+	result_set_grow(f->rs, f->base + f->n + 1);
+	dst = &f->rs->m[f->base + f->n];
 	if (dst != m)
 		*dst = *m;
 	ALLOC_GROW(f->row, f->n + 1, f->alloc);
@@ -149,15 +152,15 @@ static void add_row(struct fold *f, struct measurement *m,
 	count_held(f, dst->n);
 }
 
-void fold_take(struct fold *f, struct measurement *m,
-	       const struct fold_place *at)
+size_t fold_take(struct fold *f, struct measurement *m,
+		 const struct fold_place *at)
 {
 	uint64_t hash;
 	size_t h;
 
 	if (!foldable(m)) {
 		add_row(f, m, at, 0, 0);
-		return;
+		return f->n - 1;
 	}
 	hash = measurement_key_hash(m);
 	grow_slots(f);
@@ -176,17 +179,32 @@ void fold_take(struct fold *f, struct measurement *m,
 			r->prose_after = at->prose_next;
 			count_held(f, m->n);
 			measurement_release(m);
-			return;
+			return o;
 		}
 		/* a new series of the key: later runs join that one */
 		r->latest = 0;
 		f->nkeyed--;
 		add_row(f, m, at, hash, 1);
 		f->slot[h] = f->n;
-		return;
+		return f->n - 1;
 	}
 	add_row(f, m, at, hash, 1);
 	f->slot[h] = f->n;
+	return f->n - 1;
+}
+
+int fold_join_value(struct fold *f, size_t row, double v,
+		    const struct fold_place *at)
+{
+	struct fold_row *r = &f->row[row];
+
+	if (!r->latest || !only_output_between(f, r, at))
+		return -1;
+	measurement_add_value(&f->rs->m[f->base + row], v);
+	r->last = at->line;
+	r->prose_after = at->prose_next;
+	count_held(f, 1);
+	return 0;
 }
 
 struct row_order {

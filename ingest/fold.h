@@ -72,10 +72,19 @@ void fold_release(struct fold *f);
 /*
  * Takes *m: its values join the row of its series (and m is released),
  * or it becomes a row, moved to rs->m[base + n] (which holds nothing
- * else: m itself, or a measurement moved away).
+ * else: m itself, a measurement moved away, or room rs is grown by when
+ * m lies elsewhere).  Returns the index of that row.
  */
-void fold_take(struct fold *f, struct measurement *m,
-	       const struct fold_place *at);
+size_t fold_take(struct fold *f, struct measurement *m,
+		 const struct fold_place *at);
+/*
+ * One more value of the key of row `row`, read at `at`, as fold_take()
+ * of a measurement of that key and value would join it: 0 when it
+ * joined, -1 when that row is no longer its key's latest or prose lies
+ * between (the value is then the caller's to take).
+ */
+int fold_join_value(struct fold *f, size_t row, double v,
+		    const struct fold_place *at);
 /* Puts the rows in the order of their first lines (then of their
  * parsers, then as each parser emitted them). */
 void fold_finish(struct fold *f);

@@ -193,6 +193,10 @@ struct ingest {
 	struct fold fold;
 	struct pending *pend;
 	size_t pend_alloc;
+	/* and its values after the first, when it took several
+	 * (parse_emit_labelled()), or NULL */
+	struct value_places **places;
+	size_t places_alloc;
 	unsigned char *measured;	/* per line: context.h's line flags */
 	size_t measured_alloc;
 	/* By windows: the next one, cut beside the readers of this one;
@@ -236,9 +240,23 @@ static void ingest_init(struct ingest *g, struct input *in,
 
 static void stop_worker(struct ingest *g);
 
+static void value_places_free(struct value_places *vp)
+{
+	if (vp) {
+		free(vp->v);
+		free(vp);
+	}
+}
+
 static void ingest_release(struct ingest *g)
 {
 	stop_worker(g);
+	/* (the places of measurements not folded: a read by windows
+	 * undone) */
+	for (size_t k = g->fold.n; g->places &&
+	     k < g->ctx->rs->n - g->ctx->base; k++)
+		value_places_free(g->places[k]);
+	free(g->places);
 	for (size_t i = 0; i < g->nr; i++) {
 		diag_list_release(&g->r[i].held);
 		if (g->r[i].forked) {
@@ -281,19 +299,38 @@ static void grow_measured(struct ingest *g)
 
 /* The measurements r emitted since rs->n was `before`: whose they are,
  * in what order, on which lines. */
-static void tag_new(struct ingest *g, struct reader *r, size_t before)
+/* Line li holds a measurement's value, for the context pass. */
+static void mark_measured(struct ingest *g, size_t li)
+{
+	if (li < g->ctx->in->nlines && g->measured)
+		g->measured[li] |= LINE_MEASURED;
+}
+
+/*
+ * The measurements r emitted since rs->n was `before`: whose they are,
+ * in what order, on which lines; b: the numbers and places of their
+ * values when they were bundled (the fork's, the set's first measurement
+ * being rs->m[before]), else NULL.
+ */
+static void tag_new(struct ingest *g, struct reader *r, size_t before,
+		    const struct emit_bundles *b)
 {
 	const struct parse_ctx *ctx = g->ctx;
+	size_t n = ctx->rs->n - ctx->base;
 
 	grow_measured(g);
-	ALLOC_GROW(g->pend, ctx->rs->n - ctx->base, g->pend_alloc);
+	ALLOC_GROW(g->pend, n, g->pend_alloc);
+	ALLOC_GROW(g->places, n, g->places_alloc);
 	for (size_t i = before; i < ctx->rs->n; i++) {
 		size_t k = i - ctx->base, li = ctx->first_index[k];
+		struct value_places *vp = b ? b->places[i - before] : NULL;
 
 		g->pend[k].rank = r->rank;
-		g->pend[k].seq = r->seq++;
-		if (li < ctx->in->nlines && g->measured)
-			g->measured[li] |= LINE_MEASURED;
+		g->pend[k].seq = b ? b->seq[i - before] : r->seq++;
+		g->places[k] = vp;
+		mark_measured(g, li);
+		for (size_t j = 0; vp && j < vp->n; j++)
+			mark_measured(g, vp->v[j].li);
 	}
 	if (ctx->rs->n > before)
 		r->said = 1;
@@ -335,15 +372,16 @@ static void call_end(struct ingest *g, struct reader *r,
 	if (diag_total(g->ctx->diags) > c->before_d)
 		r->said = 1;
 	g->ctx->diags = c->own;
-	tag_new(g, r, c->before_m);
+	tag_new(g, r, c->before_m, NULL);
 	take_inner(g, g->ctx);
 }
 
-/* A measurement held back by fold_ready(). */
+/* A measurement held back by fold_ready(), or waiting there. */
 struct held {
 	struct measurement m;
 	size_t li;
 	struct pending pend;
+	struct value_places *places;
 };
 
 /* Prose lines before li, as far as the pass read (0 without a pass). */
@@ -352,50 +390,212 @@ static size_t prose_before(const struct ingest *g, size_t li)
 	return g->cp ? context_prose_before(g->cp, li) : 0;
 }
 
+static void place_at(const struct ingest *g, size_t li,
+		     const struct pending *pend, struct fold_place *at)
+{
+	at->line = g->ctx->in->window_base + li;
+	at->prose = prose_before(g, li);
+	at->prose_next = prose_before(g, li + 1);
+	at->rank = pend->rank;
+	at->seq = pend->seq;
+}
+
+/* The measurement at li labelled by the context pass, into the fold. */
+static size_t fold_labelled(struct ingest *g, struct measurement *m,
+			    size_t li, const struct pending *pend)
+{
+	struct fold_place at;
+
+	if (g->cp && g->label)
+		context_label(g->cp, m, li);
+	place_at(g, li, pend, &at);
+	return fold_take(&g->fold, m, &at);
+}
+
+static void context_key_of(const struct ingest *g, size_t li,
+			   struct context_key *k)
+{
+	if (g->cp && g->label)
+		context_key_at(g->cp, li, k);
+	else
+		*k = (struct context_key){ 0, 0, 0 };
+}
+
+static int same_context(const struct context_key *a,
+			const struct context_key *b)
+{
+	return a->section == b->section && a->command == b->command &&
+	       a->cold == b->cold;
+}
+
+/* Values [j, n) of bundle b, as one measurement held back: the first
+ * read at li, numbered seq. */
+static void bundle_rest(const struct ingest *g, const struct measurement *b,
+			const struct value_places *vp, size_t j, size_t li,
+			struct pending pend, struct held *rest)
+{
+	size_t more = b->n - j - 1;
+
+	measurement_init_like(&rest->m, b, b->values[j],
+			      input_lineno(g->ctx->in, li));
+	for (size_t t = j + 1; t < b->n; t++)
+		measurement_add_value(&rest->m, b->values[t]);
+	rest->li = li;
+	rest->pend = pend;
+	rest->places = NULL;
+	if (more) {
+		rest->places = xcalloc(1, sizeof(*rest->places));
+		rest->places->v = xmalloc(more * sizeof(*rest->places->v));
+		memcpy(rest->places->v, vp->v + j,
+		       more * sizeof(*rest->places->v));
+		rest->places->n = rest->places->alloc = more;
+	}
+}
+
+/*
+ * The values of bundle b (parse_emit_labelled()), each as the fold would
+ * take a measurement of it alone, in turn: one whose line and context
+ * are like the last one's joins that one's row when it may
+ * (fold_join_value()), the others go through the whole labelling and
+ * fold.  Those read from `limit` on are held back in *rest: 1 then.
+ */
+static int fold_bundle(struct ingest *g, struct measurement *b, size_t li0,
+		       const struct pending *pend, struct value_places *vp,
+		       size_t limit, struct held *rest)
+{
+	size_t row = SIZE_MAX;
+	struct context_key last = { 0, 0, 0 };
+	int held = 0;
+
+	for (size_t j = 0; j < b->n; j++) {
+		struct pending at_pend = { pend->rank,
+					   j ? vp->v[j - 1].seq : pend->seq };
+		size_t li = j ? vp->v[j - 1].li : li0;
+		struct context_key key;
+		struct fold_place at;
+		struct measurement one;
+
+		if (li >= limit) {
+			bundle_rest(g, b, vp, j, li, at_pend, rest);
+			held = 1;
+			break;
+		}
+		context_key_of(g, li, &key);
+		place_at(g, li, &at_pend, &at);
+		if (row != SIZE_MAX && same_context(&key, &last) &&
+		    !fold_join_value(&g->fold, row, b->values[j], &at))
+			continue;
+		measurement_init_like(&one, b, b->values[j],
+				      input_lineno(g->ctx->in, li));
+		row = fold_labelled(g, &one, li, &at_pend);
+		last = key;
+	}
+	measurement_release(b);
+	value_places_free(vp);
+	return held;
+}
+
+static void hold(struct held **held, size_t *n, size_t *alloc,
+		 const struct held *h)
+{
+	ALLOC_GROW(*held, *n + 1, *alloc);
+	(*held)[(*n)++] = *h;
+}
+
+/* The pending measurements, from rs->m[first] on, moved out of the
+ * array (a bundle may become several rows, which go there). */
+static struct held *take_pending(struct ingest *g, size_t first, size_t *n)
+{
+	struct parse_ctx *ctx = g->ctx;
+	struct held *p;
+
+	*n = ctx->rs->n - first;
+	p = xmalloc((*n ? *n : 1) * sizeof(*p));
+	for (size_t i = first; i < ctx->rs->n; i++) {
+		size_t k = i - ctx->base;
+
+		p[i - first] = (struct held){ ctx->rs->m[i],
+					      ctx->first_index[k], g->pend[k],
+					      g->places[k] };
+		g->places[k] = NULL;
+	}
+	ctx->rs->n = first;
+	return p;
+}
+
+static int any_bundle(const struct ingest *g, size_t first)
+{
+	for (size_t i = first; i < g->ctx->rs->n; i++)
+		if (g->places[i - g->ctx->base])
+			return 1;
+	return 0;
+}
+
+/* The held measurements back behind the rows. */
+static void put_back(struct ingest *g, struct held *held, size_t nheld)
+{
+	struct parse_ctx *ctx = g->ctx;
+	size_t w = ctx->base + g->fold.n, need = g->fold.n + nheld;
+
+	result_set_grow(ctx->rs, w + nheld);
+	ALLOC_GROW(ctx->first_index, need, ctx->first_alloc);
+	ALLOC_GROW(g->pend, need, g->pend_alloc);
+	ALLOC_GROW(g->places, need, g->places_alloc);
+	for (size_t h = 0; h < nheld; h++, w++) {
+		ctx->rs->m[w] = held[h].m;
+		ctx->first_index[w - ctx->base] = held[h].li;
+		g->pend[w - ctx->base] = held[h].pend;
+		g->places[w - ctx->base] = held[h].places;
+	}
+	ctx->rs->n = w;
+}
+
 /*
  * Labels and folds the measurements read from lines below `limit`, each
  * parser's in its order: one read further down holds back the rest of
  * its parser's (a whole read folds each parser's in turn).  The others
- * wait behind the rows.
+ * wait behind the rows.  Without bundles each measurement becomes a row
+ * at most, in place; with them, the pending ones are moved out first.
  */
 static void fold_ready(struct ingest *g, size_t limit)
 {
 	struct parse_ctx *ctx = g->ctx;
 	struct result_set *rs = ctx->rs;
-	size_t first = ctx->base + g->fold.n, nheld = 0, held_alloc = 0, w;
-	struct held *held = NULL;
+	size_t first = ctx->base + g->fold.n, nheld = 0, held_alloc = 0;
+	size_t npend = 0;
+	struct held *held = NULL, *pending = NULL;
 	unsigned char *blocked = xcalloc(g->nr + 1, 1);
 
-	for (size_t i = first; i < rs->n; i++) {
-		size_t k = i - ctx->base, li = ctx->first_index[k];
-		unsigned rank = g->pend[k].rank, slot = 0;
-		struct fold_place at;
+	if (any_bundle(g, first))
+		pending = take_pending(g, first, &npend);
+	else
+		npend = rs->n - first;
+	for (size_t j = 0; j < npend; j++) {
+		size_t k = first + j - ctx->base;
+		struct held cur = pending ? pending[j] :
+			(struct held){ rs->m[first + j], ctx->first_index[k],
+				       g->pend[k], NULL };
+		struct measurement *m = pending ? &pending[j].m :
+					&rs->m[first + j];
+		unsigned slot = 0;
+		struct held rest;
 
-		while (slot < g->nr && g->r[slot].rank != rank)
+		while (slot < g->nr && g->r[slot].rank != cur.pend.rank)
 			slot++;
-		if (li >= limit || blocked[slot]) {
+		if (cur.li >= limit || blocked[slot]) {
 			blocked[slot] = 1;
-			ALLOC_GROW(held, nheld + 1, held_alloc);
-			held[nheld++] = (struct held){ rs->m[i], li, g->pend[k] };
-			continue;
+			hold(&held, &nheld, &held_alloc, &cur);
+		} else if (!cur.places) {
+			fold_labelled(g, m, cur.li, &cur.pend);
+		} else if (fold_bundle(g, m, cur.li, &cur.pend, cur.places,
+				       limit, &rest)) {
+			blocked[slot] = 1;
+			hold(&held, &nheld, &held_alloc, &rest);
 		}
-		if (g->cp && g->label)
-			context_label(g->cp, &rs->m[i], li);
-		at.line = ctx->in->window_base + li;
-		at.prose = prose_before(g, li);
-		at.prose_next = prose_before(g, li + 1);
-		at.rank = rank;
-		at.seq = g->pend[k].seq;
-		fold_take(&g->fold, &rs->m[i], &at);
 	}
-	w = ctx->base + g->fold.n;
-	for (size_t h = 0; h < nheld; h++, w++) {
-		rs->m[w] = held[h].m;
-		ctx->first_index[w - ctx->base] = held[h].li;
-		g->pend[w - ctx->base] = held[h].pend;
-	}
-	rs->n = w;
+	put_back(g, held, nheld);
 	free(held);
+	free(pending);
 	free(blocked);
 }
 
@@ -563,6 +763,7 @@ static void fork_reader(struct ingest *g, struct reader *r)
 	parse_ctx_fork(&r->fork, g->ctx, &r->out,
 		       r == g->r ? g->ctx->diags : &r->held);
 	r->fork.unclaimed = FORK_UNCLAIMED;
+	parse_bundle_values(&r->fork);
 	r->forked = 1;
 	r->parent = g->ctx;
 	r->state = r->p->stream->begin(&r->fork);
@@ -711,7 +912,8 @@ static void merge_reader(struct ingest *g, struct reader *r)
 	r->fork.unclaimed = FORK_UNCLAIMED;
 	if (!ctx->tool_version)
 		ctx->tool_version = r->fork.tool_version;
-	tag_new(g, r, before);
+	tag_new(g, r, before, r->fork.bundles);
+	parse_bundles_taken(&r->fork, n);
 	take_inner(g, &r->fork);
 }
 
@@ -791,8 +993,13 @@ static void forget_lines(struct ingest *g, size_t n)
 		g->r[i].p->stream->rebase(g->r[i].state, n);
 		g->r[i].next -= n;
 	}
-	for (size_t i = ctx->base + g->fold.n; i < ctx->rs->n; i++)
+	for (size_t i = ctx->base + g->fold.n; i < ctx->rs->n; i++) {
+		struct value_places *vp = g->places[i - ctx->base];
+
 		ctx->first_index[i - ctx->base] -= n;
+		for (size_t j = 0; vp && j < vp->n; j++)
+			vp->v[j].li -= n;
+	}
 	memmove(g->measured, g->measured + n, held);
 	memset(g->measured + held, 0, n);
 }

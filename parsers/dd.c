@@ -200,14 +200,20 @@ static void emit_one(struct parse_ctx *ctx, size_t li,
 		     const char *partial, const char *metric,
 		     const char *unit, double v)
 {
-	struct measurement *m = parse_emit(ctx, li, "dd", op_of(c), metric,
-					   unit, v);
+	int add_bs = s->size_bs > 0 && (!c || !labels_get(&c->labels, "bs"));
+	struct measurement *m;
 
+	if (c && !add_bs && !partial) {	/* the command's labels alone */
+		parse_emit_labelled(ctx, li, "dd", op_of(c), metric, unit, v,
+				    &c->labels);
+		return;
+	}
+	m = parse_emit(ctx, li, "dd", op_of(c), metric, unit, v);
 	if (c)
 		labels_copy(&m->labels, &c->labels);
 	else
 		labels_setf(&m->labels, "size", "%" PRIu64, s->bytes);
-	if (s->size_bs > 0 && (!c || !labels_get(&c->labels, "bs")))
+	if (add_bs)
 		labels_setf(&m->labels, "bs", "%.0f", s->size_bs);
 	if (partial)
 		labels_set(&m->labels, "partial", partial);

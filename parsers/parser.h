@@ -29,6 +29,46 @@
 struct keymap;
 struct recent64;
 
+/*
+ * Values emitted by parse_emit_labelled() while a long log is read by
+ * windows go, when their key is one a measurement of the window has
+ * already, to that measurement: a loop of a million dd runs makes a few
+ * measurements a window, not three a run, and the fold (ingest/fold.h)
+ * takes their values one by one as it would have taken the measurements
+ * -- each value's line and number say where it was read.  Only keys
+ * with a command label and no section nor cache label are bundled, and
+ * any other measurement emitted closes the bundles open: no value
+ * reaches the fold out of its turn with another key its row could have
+ * (the context pass adds a command, a section or a cache label only
+ * where the parser's labels have none).
+ */
+struct value_place {
+	size_t li;		/* the window's line index */
+	size_t seq;		/* the value's number among its parser's */
+};
+
+struct value_places {		/* a measurement's values after its first */
+	size_t n, alloc;
+	struct value_place *v;
+};
+
+#define BUNDLES_OPEN 256	/* slots, by a hash of the key's text */
+struct emit_bundles {
+	/* per measurement k of the set (k = i - base): the number of its
+	 * first value, and its further values' places (NULL: none) */
+	size_t *seq;
+	struct value_places **places;
+	size_t alloc;
+	size_t emitted;		/* values emitted so far */
+	/* the measurements k taking values: a slot is open while its gen
+	 * is the current one (closing all is a new generation) */
+	struct { size_t k, gen; } open[BUNDLES_OPEN];
+	size_t gen;
+	/* the label set asked about last (held) and whether it may be */
+	struct labels checked;
+	int checked_ok;
+};
+
 struct parse_ctx {
 	const struct input *in;
 	struct result_set *rs;
@@ -64,6 +104,8 @@ struct parse_ctx {
 	 * it (joined, its prompt gone), or NULL: set by whoever drives the
 	 * parsers (ingest/), so that a parser calls nothing above it. */
 	char *(*command_text)(const struct parse_ctx *ctx, size_t li);
+	/* By windows: values bundled (struct emit_bundles), else NULL. */
+	struct emit_bundles *bundles;
 };
 
 /*
@@ -199,6 +241,19 @@ void parse_note(struct parse_ctx *ctx, size_t li, const char *fmt, ...)
  */
 int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 	       size_t *orig);
+/*
+ * parse_emit() of a measurement labelled l (a shared set), bundled with
+ * an earlier one of the same key when values are (struct emit_bundles).
+ */
+void parse_emit_labelled(struct parse_ctx *ctx, size_t li, const char *tool,
+			 const char *op, const char *metric, const char *unit,
+			 double value, const struct labels *l);
+/* Values are bundled from now on (a context that reads by windows). */
+void parse_bundle_values(struct parse_ctx *ctx);
+/* The set's n measurements, their numbers and places taken (the set
+ * emptied): no bundle stays open, no place is the context's. */
+void parse_bundles_taken(struct parse_ctx *ctx, size_t n);
+
 /*
  * l (no labels yet) becomes the set {key=value}, one set for all who ask
  * for the same label lately (the last ONE_LABELS asked): a loop's runs

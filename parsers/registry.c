@@ -125,10 +125,28 @@ static void share_labels(struct parse_ctx *ctx, size_t i)
 	ctx->last_shared = m->labels.v;
 }
 
-struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
-			       const char *tool, const char *op,
-			       const char *metric, const char *unit,
-			       double value)
+/* Room for measurement k's number and places. */
+static void bundles_grow(struct emit_bundles *b, size_t k)
+{
+	size_t alloc = b->alloc;
+
+	if (k < alloc)
+		return;
+	alloc = alloc ? 2 * alloc : 64;
+	if (alloc <= k)
+		alloc = k + 1;
+	b->seq = xrealloc(b->seq, alloc * sizeof(*b->seq));
+	b->places = xrealloc(b->places, alloc * sizeof(*b->places));
+	memset(b->places + b->alloc, 0,
+	       (alloc - b->alloc) * sizeof(*b->places));
+	b->alloc = alloc;
+}
+
+/* A new measurement of one value (no bundle closed nor opened). */
+static struct measurement *emit_new(struct parse_ctx *ctx, size_t li,
+				    const char *tool, const char *op,
+				    const char *metric, const char *unit,
+				    double value)
 {
 	struct measurement *m;
 	size_t k;
@@ -143,7 +161,148 @@ struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
 	k = ctx->rs->n - 1 - ctx->base;
 	ALLOC_GROW(ctx->first_index, k + 1, ctx->first_alloc);
 	ctx->first_index[k] = li;
+	if (ctx->bundles) {
+		bundles_grow(ctx->bundles, k);
+		ctx->bundles->seq[k] = ctx->bundles->emitted++;
+		ctx->bundles->places[k] = NULL;
+	}
 	return m;
+}
+
+struct measurement *parse_emit(struct parse_ctx *ctx, size_t li,
+			       const char *tool, const char *op,
+			       const char *metric, const char *unit,
+			       double value)
+{
+	/* its labels are not known yet: no bundle may pass it */
+	if (ctx->bundles)
+		ctx->bundles->gen++;
+	return emit_new(ctx, li, tool, op, metric, unit, value);
+}
+
+/* May values of labels l be bundled (see struct emit_bundles)?  A loop
+ * asks of the same few sets: the last one's answer is kept. */
+static int bundles_labels(struct emit_bundles *b, const struct labels *l)
+{
+	if (l->v && l->v == b->checked.v)
+		return b->checked_ok;
+	labels_release(&b->checked);
+	labels_copy(&b->checked, l);
+	b->checked_ok = labels_get(l, "command") &&
+			!labels_get(l, "section") && !labels_get(l, "cache");
+	return b->checked_ok;
+}
+
+static int same_string(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
+/* Has m the key of a measurement of tool..unit labelled l (its source
+ * being the input's, as every bundle's)? */
+static int same_template(const struct measurement *m, const char *tool,
+			 const char *op, const char *metric, const char *unit,
+			 const struct labels *l)
+{
+	return same_string(m->metric, metric) && same_string(m->tool, tool) &&
+	       same_string(m->op, op) && same_string(m->unit, unit) &&
+	       (m->labels.v == l->v || labels_equal(&m->labels, l));
+}
+
+static void add_place(struct emit_bundles *b, size_t k, size_t li)
+{
+	struct value_places *vp = b->places[k];
+
+	if (!vp)
+		vp = b->places[k] = xcalloc(1, sizeof(*vp));
+	ALLOC_GROW(vp->v, vp->n + 1, vp->alloc);
+	vp->v[vp->n++] = (struct value_place){ li, b->emitted++ };
+}
+
+/* The slot of a key: from its text, so that keys alike share one (a
+ * bundle per key, whichever copy of its strings or labels). */
+static unsigned bundle_slot(const char *op, const char *metric,
+			    const struct labels *l)
+{
+	uint64_t h = labels_hash(l);
+
+	h = hash64(h, metric, strlen(metric));
+	h = hash64(h, op, strlen(op));
+	return (unsigned)(h % BUNDLES_OPEN);
+}
+
+void parse_emit_labelled(struct parse_ctx *ctx, size_t li, const char *tool,
+			 const char *op, const char *metric, const char *unit,
+			 double value, const struct labels *l)
+{
+	struct emit_bundles *b = ctx->bundles;
+	struct measurement *m;
+	unsigned s;
+
+	if (!b || input_origin_at(ctx->in, li) || !bundles_labels(b, l)) {
+		m = parse_emit(ctx, li, tool, op, metric, unit, value);
+		labels_copy(&m->labels, l);
+		return;
+	}
+	s = bundle_slot(op, metric, l);
+	if (b->open[s].gen == b->gen) {
+		size_t k = b->open[s].k;
+
+		m = &ctx->rs->m[ctx->base + k];
+		if (same_template(m, tool, op, metric, unit, l)) {
+			measurement_add_value(m, value);
+			add_place(b, k, li);
+			return;
+		}
+	}
+	/* a new bundle; another key's in the slot closes */
+	m = emit_new(ctx, li, tool, op, metric, unit, value);
+	labels_copy(&m->labels, l);
+	b->open[s].k = ctx->rs->n - 1 - ctx->base;
+	b->open[s].gen = b->gen;
+}
+
+void parse_bundle_values(struct parse_ctx *ctx)
+{
+	if (!ctx->bundles) {
+		ctx->bundles = xcalloc(1, sizeof(*ctx->bundles));
+		ctx->bundles->gen = 1;	/* (the slots' 0: none open) */
+	}
+}
+
+void parse_bundles_taken(struct parse_ctx *ctx, size_t n)
+{
+	struct emit_bundles *b = ctx->bundles;
+
+	if (!b)
+		return;
+	if (b->places)
+		memset(b->places, 0, (n < b->alloc ? n : b->alloc) *
+					     sizeof(*b->places));
+	b->gen++;
+}
+
+static void value_places_free(struct value_places *vp)
+{
+	if (vp) {
+		free(vp->v);
+		free(vp);
+	}
+}
+
+static void bundles_release(struct parse_ctx *ctx)
+{
+	struct emit_bundles *b = ctx->bundles;
+
+	if (!b)
+		return;
+	for (size_t k = 0; k < b->alloc; k++)
+		value_places_free(b->places[k]);
+	free(b->places);
+	free(b->seq);
+	labels_release(&b->checked);
+	free(b);
+	ctx->bundles = NULL;
 }
 
 void parse_inner_lines(struct parse_ctx *ctx, size_t from, size_t to)
@@ -433,6 +592,7 @@ void parse_ctx_fork(struct parse_ctx *child, const struct parse_ctx *parent,
 	child->first_alloc = 0;
 	child->inner = NULL;
 	child->ninner = child->inner_alloc = 0;
+	child->bundles = NULL;
 	child->base = rs->n;
 	child->seen = NULL;
 	child->label_sets = NULL;
@@ -445,6 +605,7 @@ void parse_ctx_fork_release(struct parse_ctx *child)
 {
 	free(child->first_index);
 	free(child->inner);
+	bundles_release(child);
 	release_memos(child);
 	memset(child, 0, sizeof(*child));
 }
@@ -520,6 +681,7 @@ void parse_ctx_release(struct parse_ctx *ctx)
 	free(ctx->claimed);
 	free(ctx->first_index);
 	free(ctx->inner);
+	bundles_release(ctx);
 	release_memos(ctx);
 	memset(ctx, 0, sizeof(*ctx));
 }

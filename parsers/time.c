@@ -274,10 +274,10 @@ static int is_copy(struct parse_ctx *ctx, struct time_state *st,
  * and for the runs of the last commands timed (a loop over a few files):
  * made once, hashed once by the fold.
  */
-static void label_command(struct parse_ctx *ctx, struct measurement *m,
+static void label_command(struct parse_ctx *ctx, struct labels *l,
 			  const char *command)
 {
-	parse_label_one(ctx, &m->labels, "command", command);
+	parse_label_one(ctx, l, "command", command);
 }
 
 static void emit(struct parse_ctx *ctx, size_t li, const char *which,
@@ -288,7 +288,6 @@ static void emit(struct parse_ctx *ctx, size_t li, const char *which,
 	};
 	char metric[16];
 	const char *name = NULL;
-	struct measurement *m;
 
 	/* (no printf for the three there are: a million timings) */
 	for (size_t k = 0; metrics[k] && !name; k += 2)
@@ -298,9 +297,16 @@ static void emit(struct parse_ctx *ctx, size_t li, const char *which,
 		snprintf(metric, sizeof(metric), "time.%s", which);
 		name = metric;
 	}
-	m = parse_emit(ctx, li, "time", "run", name, UNIT_SECONDS, v);
-	if (command)
-		label_command(ctx, m, command);
+	if (command) {
+		struct labels l = { 0 };
+
+		label_command(ctx, &l, command);
+		parse_emit_labelled(ctx, li, "time", "run", name, UNIT_SECONDS,
+				    v, &l);
+		labels_release(&l);
+		return;
+	}
+	parse_emit(ctx, li, "time", "run", name, UNIT_SECONDS, v);
 }
 
 /*
