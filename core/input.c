@@ -419,6 +419,13 @@ static void wait_for_hash(struct input *in)
 		pthread_join(in->hasher->thread, NULL);
 	free(in->hasher);
 	in->hasher = NULL;
+	if (in->test_by_windows && !in->tested) {
+		/* (windows cut short of the end: the whole text is) */
+		in->binary = in->cut_tested_to >= in->size ?
+			     in->nul_cut || in->control_cut * 20 > in->size :
+			     input_looks_binary(in->data, in->size);
+		in->tested = 1;
+	}
 }
 
 void input_cut_lines(struct input *in)
@@ -438,7 +445,22 @@ void input_finish_windows(struct input *in)
 {
 	in->windowed = 1;
 	in->next_lineno = 1;
-	hash_beside(in);
+	if (in->no_sha256)
+		in->test_by_windows = 1;	/* input_cut_window() */
+	else
+		hash_beside(in);
+}
+
+/* The binary test of the raw bytes [s, s + len) just cut, which follow
+ * those tested (else counting stops: the whole text is tested). */
+static void test_window(struct input *in, const char *s, size_t len)
+{
+	if (in->cut_tested_to != in->raw_from)
+		return;
+	in->nul_cut = in->nul_cut || memchr(s, '\0', len);
+	in->control_cut += input_count_bytes((const unsigned char *)s, len,
+					     CONTROL_BYTES);
+	in->cut_tested_to = in->raw_next;
 }
 
 /* Room in the arena for `more` bytes behind its texts: a moved arena
@@ -479,6 +501,8 @@ size_t input_cut_window(struct input *in, size_t bytes)
 	in->raw_copy[copy] = '\0';
 	in->raw_from = in->raw_next;
 	in->raw_next = (size_t)(end - in->data);
+	if (in->test_by_windows)
+		test_window(in, in->raw_copy, len);
 	/* a window holds no quoted-printable (the driver cuts such a text
 	 * whole), and its no-break spaces are its own */
 	wide_blanks = input_has_wide_blanks(in->raw_copy, 0);
@@ -503,6 +527,10 @@ void input_stage_begin(struct input *stage, const struct input *in)
 	stage->size = in->size;
 	stage->windowed = 1;
 	stage->raw_next = in->raw_next;
+	stage->test_by_windows = in->test_by_windows;
+	stage->control_cut = 0;
+	stage->nul_cut = 0;
+	stage->cut_tested_to = in->raw_next;
 	stage->next_lineno = in->next_lineno;
 	stage->table_cells = in->table_cells;
 	stage->runs_output_tool = in->runs_output_tool;
@@ -587,6 +615,12 @@ void input_stage_adopt(struct input *in, struct input *stage)
 	in->next_lineno = stage->next_lineno;
 	in->table_cells = stage->table_cells;
 	in->too_many_lines |= stage->too_many_lines;
+	if (in->cut_tested_to == stage->raw_from &&
+	    stage->cut_tested_to == stage->raw_next) {	/* tested in turn */
+		in->nul_cut = in->nul_cut || stage->nul_cut;
+		in->control_cut += stage->control_cut;
+		in->cut_tested_to = stage->cut_tested_to;
+	}
 	/* the raw copies change places: each keeps its buffer for reuse */
 	in->raw_copy = stage->raw_copy;
 	in->raw_copy_alloc = stage->raw_copy_alloc;
