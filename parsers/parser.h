@@ -61,8 +61,13 @@ struct emit_bundles {
 	size_t alloc;
 	size_t emitted;		/* values emitted so far */
 	/* the measurements k taking values: a slot is open while its gen
-	 * is the current one (closing all is a new generation) */
-	struct { size_t k, gen; } open[BUNDLES_OPEN];
+	 * is the current one (closing all is a new generation); the key's
+	 * strings and labels as given, alike when they are the same */
+	struct {
+		size_t k, gen;
+		const char *tool, *op, *metric, *unit;
+		const struct label *labels;
+	} open[BUNDLES_OPEN];
 	size_t gen;
 	/* the label set asked about last (held) and whether it may be */
 	struct labels checked;
@@ -244,6 +249,8 @@ int parse_seen(struct parse_ctx *ctx, const char *key, size_t li,
 /*
  * parse_emit() of a measurement labelled l (a shared set), bundled with
  * an earlier one of the same key when values are (struct emit_bundles).
+ * tool, op, metric and unit must not change while the input is read
+ * (string literals): the same pointers are the same strings.
  */
 void parse_emit_labelled(struct parse_ctx *ctx, size_t li, const char *tool,
 			 const char *op, const char *metric, const char *unit,

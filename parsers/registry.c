@@ -193,19 +193,14 @@ static int bundles_labels(struct emit_bundles *b, const struct labels *l)
 	return b->checked_ok;
 }
 
-static int same_string(const char *a, const char *b)
-{
-	return a == b || !strcmp(a, b);
-}
-
 /* Has m the key of a measurement of tool..unit labelled l (its source
  * being the input's, as every bundle's)? */
 static int same_template(const struct measurement *m, const char *tool,
 			 const char *op, const char *metric, const char *unit,
 			 const struct labels *l)
 {
-	return same_string(m->metric, metric) && same_string(m->tool, tool) &&
-	       same_string(m->op, op) && same_string(m->unit, unit) &&
+	return !strcmp(m->metric, metric) && !strcmp(m->tool, tool) &&
+	       !strcmp(m->op, op) && !strcmp(m->unit, unit) &&
 	       (m->labels.v == l->v || labels_equal(&m->labels, l));
 }
 
@@ -249,7 +244,11 @@ void parse_emit_labelled(struct parse_ctx *ctx, size_t li, const char *tool,
 		size_t k = b->open[s].k;
 
 		m = &ctx->rs->m[ctx->base + k];
-		if (same_template(m, tool, op, metric, unit, l)) {
+		/* (the pointers as given: a loop's values, no strcmp) */
+		if ((b->open[s].metric == metric && b->open[s].tool == tool &&
+		     b->open[s].op == op && b->open[s].unit == unit &&
+		     b->open[s].labels == l->v) ||
+		    same_template(m, tool, op, metric, unit, l)) {
 			measurement_add_value(m, value);
 			add_place(b, k, li);
 			return;
@@ -260,6 +259,11 @@ void parse_emit_labelled(struct parse_ctx *ctx, size_t li, const char *tool,
 	labels_copy(&m->labels, l);
 	b->open[s].k = ctx->rs->n - 1 - ctx->base;
 	b->open[s].gen = b->gen;
+	b->open[s].tool = tool;
+	b->open[s].op = op;
+	b->open[s].metric = metric;
+	b->open[s].unit = unit;
+	b->open[s].labels = l->v;
 }
 
 void parse_bundle_values(struct parse_ctx *ctx)

@@ -270,18 +270,22 @@ static int is_copy(struct parse_ctx *ctx, struct time_state *st,
 }
 
 /*
- * m's label command=command, in one set for real, user and sys of a run
- * and for the runs of the last commands timed (a loop over a few files):
- * made once, hashed once by the fold.
+ * The labels of a timing of command (none without one): the set
+ * {command=command}, one set for real, user and sys of a run and for the
+ * runs of the last commands timed (a loop over a few files), made once
+ * and hashed once by the fold.  Released by the caller.
  */
-static void label_command(struct parse_ctx *ctx, struct labels *l,
-			  const char *command)
+static void command_labels(struct parse_ctx *ctx, const char *command,
+			   struct labels *l)
 {
-	parse_label_one(ctx, l, "command", command);
+	labels_init(l);
+	if (command)
+		parse_label_one(ctx, l, "command", command);
 }
 
+/* One figure of a timing, labelled l (its command's, or none). */
 static void emit(struct parse_ctx *ctx, size_t li, const char *which,
-		 double v, const char *command)
+		 double v, const struct labels *l)
 {
 	static const char *const metrics[] = {
 		"real", "time.real", "user", "time.user", "sys", "time.sys", NULL
@@ -293,20 +297,19 @@ static void emit(struct parse_ctx *ctx, size_t li, const char *which,
 	for (size_t k = 0; metrics[k] && !name; k += 2)
 		if (!strcmp(which, metrics[k]))
 			name = metrics[k + 1];
-	if (!name) {
-		snprintf(metric, sizeof(metric), "time.%s", which);
-		name = metric;
-	}
-	if (command) {
-		struct labels l = { 0 };
+	if (!name) {	/* (a name on the stack: never bundled) */
+		struct measurement *m;
 
-		label_command(ctx, &l, command);
-		parse_emit_labelled(ctx, li, "time", "run", name, UNIT_SECONDS,
-				    v, &l);
-		labels_release(&l);
+		snprintf(metric, sizeof(metric), "time.%s", which);
+		m = parse_emit(ctx, li, "time", "run", metric, UNIT_SECONDS, v);
+		labels_copy(&m->labels, l);
 		return;
 	}
-	parse_emit(ctx, li, "time", "run", name, UNIT_SECONDS, v);
+	if (l->n)
+		parse_emit_labelled(ctx, li, "time", "run", name, UNIT_SECONDS,
+				    v, l);
+	else
+		parse_emit(ctx, li, "time", "run", name, UNIT_SECONDS, v);
 }
 
 /*
@@ -319,11 +322,14 @@ static void emit_timing(struct parse_ctx *ctx, size_t li,
 {
 	size_t at;
 	char *command = find_command(ctx, li, st->stop, &at);
+	struct labels l;
 
 	if (!command || !is_copy(ctx, st, at, li)) {
-		emit(ctx, li, "real", real, command);
-		emit(ctx, li, "user", user, command);
-		emit(ctx, li, "sys", sys, command);
+		command_labels(ctx, command, &l);
+		emit(ctx, li, "real", real, &l);
+		emit(ctx, li, "user", user, &l);
+		emit(ctx, li, "sys", sys, &l);
+		labels_release(&l);
 	}
 	parse_claim(ctx, li);
 	free(command);
@@ -371,12 +377,17 @@ static size_t read_bash_block(struct parse_ctx *ctx, size_t li,
 	command = find_command(ctx, li, st->stop, &at);
 	for (size_t i = li; i < li + n; i++)
 		parse_claim(ctx, i);
-	if (!command || !is_copy(ctx, st, at, li + n - 1))
+	if (!command || !is_copy(ctx, st, at, li + n - 1)) {
+		struct labels l;
+
+		command_labels(ctx, command, &l);
 		for (size_t i = li; i < li + n; i++) {
 			read_bash_line(ctx->in->lines[i].text, &which, &v,
 				       &commented);
-			emit(ctx, i, which, v, command);
+			emit(ctx, i, which, v, &l);
 		}
+		labels_release(&l);
+	}
 	free(command);
 	return n;
 }
@@ -437,6 +448,7 @@ static const char *gnu_verbose_time(const char *t)
 static int read_gnu_verbose(struct parse_ctx *ctx, size_t li)
 {
 	const char *p = ctx->in->lines[li].text;
+	struct labels l;
 	char *command = NULL;
 	size_t i = li;
 	int found = 0;
@@ -467,7 +479,9 @@ static int read_gnu_verbose(struct parse_ctx *ctx, size_t li)
 			parse_error(ctx, i, "unreadable time in GNU time -v");
 			continue;
 		}
-		emit(ctx, i, which, v, command);
+		command_labels(ctx, command, &l);
+		emit(ctx, i, which, v, &l);
+		labels_release(&l);
 		found++;
 	}
 	free(command);
@@ -499,6 +513,7 @@ static int read_zsh(struct parse_ctx *ctx, size_t li)
 	const char *t = ctx->in->lines[li].text, *u, *p, *end;
 	double user, sys, real;
 	char *command, *total;
+	struct labels l;
 	int bad;
 
 	if (!ends_with(t, " total") || !(u = strstr(t, "s user ")))
@@ -524,9 +539,11 @@ static int read_zsh(struct parse_ctx *ctx, size_t li)
 	}
 	while (*command && command[strlen(command) - 1] == ' ')
 		command[strlen(command) - 1] = '\0';
-	emit(ctx, li, "real", real, *command ? command : NULL);
-	emit(ctx, li, "user", user, *command ? command : NULL);
-	emit(ctx, li, "sys", sys, *command ? command : NULL);
+	command_labels(ctx, *command ? command : NULL, &l);
+	emit(ctx, li, "real", real, &l);
+	emit(ctx, li, "user", user, &l);
+	emit(ctx, li, "sys", sys, &l);
+	labels_release(&l);
 	parse_claim(ctx, li);
 	free(command);
 	return 1;
@@ -655,11 +672,15 @@ static int read_fish(struct parse_ctx *ctx, size_t li,
 	    !read_fish_line(ctx, li + 2, "sys time", &sys))
 		last = li + 2;
 	if (!command || !is_copy(ctx, st, at, last)) {
-		emit(ctx, li, "real", real, command);
+		struct labels l;
+
+		command_labels(ctx, command, &l);
+		emit(ctx, li, "real", real, &l);
 		if (last > li) {
-			emit(ctx, li + 1, "user", user, command);
-			emit(ctx, li + 2, "sys", sys, command);
+			emit(ctx, li + 1, "user", user, &l);
+			emit(ctx, li + 2, "sys", sys, &l);
 		}
+		labels_release(&l);
 	}
 	free(command);
 	return (int)(last - li + 1);
