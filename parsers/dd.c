@@ -188,6 +188,14 @@ static const char *op_of(const struct dd_command *c)
 	return c ? c->op : "copy";
 }
 
+/* Does an output of c with summary s need a bs label of its own?
+ * (Asked once an output, not once a figure: labels_get() goes through
+ * the command's labels.) */
+static int needs_bs(const struct dd_command *c, const struct summary_line *s)
+{
+	return s->size_bs > 0 && (!c || !labels_get(&c->labels, "bs"));
+}
+
 /*
  * One figure of the summary s, labelled by its command.  Without one the
  * byte count is the only condition the output states, and it is a label
@@ -197,10 +205,9 @@ static const char *op_of(const struct dd_command *c)
  */
 static void emit_one(struct parse_ctx *ctx, size_t li,
 		     const struct dd_command *c, const struct summary_line *s,
-		     const char *partial, const char *metric,
+		     const char *partial, int add_bs, const char *metric,
 		     const char *unit, double v)
 {
-	int add_bs = s->size_bs > 0 && (!c || !labels_get(&c->labels, "bs"));
 	struct measurement *m;
 
 	if (c && !add_bs && !partial) {	/* the command's labels alone */
@@ -327,6 +334,7 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			const char *partial, const struct dd_command **c)
 {
 	unsigned orig;
+	int add_bs;
 
 	*c = NULL;
 	if (st->have_prev && s->bytes == st->prev_bytes &&
@@ -346,7 +354,8 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   orig);
 		return 0;
 	}
-	emit_one(ctx, li, *c, s, partial, "bytes", UNIT_BYTES,
+	add_bs = needs_bs(*c, s);
+	emit_one(ctx, li, *c, s, partial, add_bs, "bytes", UNIT_BYTES,
 		 (double)s->bytes);
 	if (isnan(s->seconds))
 		return 1;
@@ -355,8 +364,9 @@ static int take_summary(struct parse_ctx *ctx, struct dd_state *st,
 			   "no bandwidth computed");
 		return 1;
 	}
-	emit_one(ctx, li, *c, s, partial, "runtime", UNIT_SECONDS, s->seconds);
-	emit_one(ctx, li, *c, s, partial, "bw", UNIT_BW,
+	emit_one(ctx, li, *c, s, partial, add_bs, "runtime", UNIT_SECONDS,
+		 s->seconds);
+	emit_one(ctx, li, *c, s, partial, add_bs, "bw", UNIT_BW,
 		 (double)s->bytes / s->seconds);
 	return 1;
 }
