@@ -49,6 +49,7 @@
 	X(sqlite3_open_v2) \
 	X(sqlite3_prepare_v2) \
 	X(sqlite3_reset) \
+	X(sqlite3_sleep) \
 	X(sqlite3_step)
 static struct {
 	SQLITE_FUNCTIONS(DYNLIB_POINTER)
@@ -170,6 +171,27 @@ static void drop_conn(struct store *s)
 	s->conn = NULL;
 }
 
+/*
+ * sql, tried again while the file is busy, up to the busy timeout.
+ * Switching a new file to WAL takes its write lock, and when writers
+ * that opened it at the same moment hold locks of their own SQLite
+ * answers SQLITE_BUSY at once, without the busy handler (waiting could
+ * deadlock): one of eight nightly writers starting together failed so,
+ * "not a store: database is locked".
+ */
+static int exec_while_busy(struct sqlite_conn *c, const char *sql)
+{
+	enum { STEP_MS = 5 };
+	int rc;
+
+	for (int waited = 0;
+	     (rc = sq.sqlite3_exec(c->db, sql, NULL, NULL, NULL)) ==
+		     SQLITE_BUSY && waited < BUSY_TIMEOUT_MS;
+	     waited += STEP_MS)
+		sq.sqlite3_sleep(STEP_MS);
+	return rc;
+}
+
 static int sqlite_open(struct store *s, const char *target,
 		       enum store_mode mode, struct strbuf *err)
 {
@@ -196,8 +218,8 @@ static int sqlite_open(struct store *s, const char *target,
 	}
 	sq.sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
 	/* the first statement reads the file: "file is not a database" */
-	if (sq.sqlite3_exec(c->db, "PRAGMA journal_mode=WAL; "
-			 "PRAGMA synchronous=NORMAL", NULL, NULL, NULL)) {
+	if (exec_while_busy(c, "PRAGMA journal_mode=WAL; "
+			    "PRAGMA synchronous=NORMAL")) {
 		sql_error(s, err, "not a store: ");
 		drop_conn(s);
 		return STORE_ERROR;

@@ -154,6 +154,21 @@ wait
 	fail "8 concurrent adds: $(cat "$TMP"/w*.out)"
 [ "$(sqlite3 "$TMP/conc.db" 'select count(*) from measurements')" -eq 48 ] ||
 	fail "8 x 6 measurements"
+# ... also when they create the file together: the switch of a new file
+# to WAL was refused at once ("not a store: database is locked", about
+# one round in ten of twelve writers); twenty rounds
+for i in $(seq 9 12); do night $((100 + i)) 1 "$TMP/w$i.txt"; done
+for round in $(seq 20); do
+	rm -f "$TMP"/race.db*
+	for i in $(seq 12); do
+		"$STORAN" store add "$TMP/race.db" "$TMP/w$i.txt" --run "w$i" \
+			>"$TMP/race$i.out" 2>&1 &
+	done
+	wait
+	runs=$(sqlite3 "$TMP/race.db" 'select count(*) from runs')
+	[ "$runs" -eq 12 ] ||
+		fail "round $round, 12 writers creating a store: $runs runs: $(grep -hv 'added run' "$TMP"/race*.out)"
+done
 [ "$(sqlite3 "$TMP/conc.db" 'pragma journal_mode')" = wal ] || fail "WAL mode"
 
 # --- errors: DB: what is wrong, exit 2
