@@ -240,14 +240,6 @@ static void ingest_init(struct ingest *g, struct input *in,
 
 static void stop_worker(struct ingest *g);
 
-static void value_places_free(struct value_places *vp)
-{
-	if (vp) {
-		free(vp->v);
-		free(vp);
-	}
-}
-
 static void ingest_release(struct ingest *g)
 {
 	stop_worker(g);

@@ -52,6 +52,8 @@ struct value_places {		/* a measurement's values after its first */
 	struct value_place *v;
 };
 
+void value_places_free(struct value_places *vp);	/* NULL: none */
+
 #define BUNDLES_OPEN 256	/* slots, by a hash of the key's text */
 struct emit_bundles {
 	/* per measurement k of the set (k = i - base): the number of its

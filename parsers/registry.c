@@ -286,7 +286,7 @@ void parse_bundles_taken(struct parse_ctx *ctx, size_t n)
 	b->gen++;
 }
 
-static void value_places_free(struct value_places *vp)
+void value_places_free(struct value_places *vp)
 {
 	if (vp) {
 		free(vp->v);

@@ -60,25 +60,7 @@ for seed in 1 2 3 4; do
 	python3 gen.py $seed 3000 > "mixed$seed.txt" || fail "gen.py $seed"
 done
 for f in mixed*.txt; do
-	STORAN_TEST_WINDOW=1000000000000 "$STORAN" ingest --format csv "$f" \
-		> whole.csv 2> whole.err
-	want=$?
-	STORAN_TEST_WINDOW=1000000000000 "$STORAN" ingest -o whole.json "$f" \
-		2> /dev/null
-	for w in 300 4000 20000; do
-		STORAN_TEST_WINDOW=$w "$STORAN" ingest --format csv "$f" \
-			> win.csv 2> win.err
-		got=$?
-		[ "$got" -eq "$want" ] ||
-			fail "$f, windows of $w bytes: exit $got, whole $want"
-		cmp -s whole.csv win.csv ||
-			fail "$f, windows of $w bytes: CSV $(diff whole.csv win.csv | head -3)"
-		cmp -s whole.err win.err ||
-			fail "$f, windows of $w bytes: messages $(diff whole.err win.err | head -3)"
-		STORAN_TEST_WINDOW=$w "$STORAN" ingest -o win.json "$f" 2> /dev/null
-		cmp -s whole.json win.json ||
-			fail "$f, windows of $w bytes: JSON $(diff whole.json win.json | head -3)"
-	done
+	same_as_whole --json "$f" 300 4000 20000
 done
 # the logs hold what the test is for: rows of several runs, sections,
 # cache drops, notes

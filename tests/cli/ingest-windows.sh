@@ -66,19 +66,6 @@ for tail in "$FIXTURES/hdparm/0001-T-only-cached-reads.txt" \
 done
 [ "$n" -gt 0 ] || { echo "skip: no dd or time fixture"; exit 77; }
 for f in long*.txt mix.txt far.txt late*.txt; do
-	STORAN_TEST_WINDOW=1000000000000 "$STORAN" ingest --format csv "$f" \
-		> whole.csv 2> whole.err
-	want=$?
-	for w in 20000; do
-		STORAN_TEST_WINDOW=$w "$STORAN" ingest --format csv "$f" \
-			> win.csv 2> win.err
-		got=$?
-		[ "$got" -eq "$want" ] ||
-			fail "$f, windows of $w bytes: exit $got, whole $want"
-		cmp -s whole.csv win.csv ||
-			fail "$f, windows of $w bytes: CSV $(diff whole.csv win.csv | head -3)"
-		cmp -s whole.err win.err ||
-			fail "$f, windows of $w bytes: messages $(diff whole.err win.err | head -3)"
-	done
+	same_as_whole "$f" 20000
 done
 finish

@@ -30,6 +30,38 @@ expect_in() {	# expect_in HAYSTACK NEEDLE WHAT
 	esac
 }
 
+# same_as_whole [--json] FILE WINDOW...: FILE read by windows of each
+# WINDOW bytes gives the exit status, CSV and messages of a whole read
+# (the JSON result set too with --json: every value, in order).  Leaves
+# the whole read's in whole.csv (and whole.json) in the directory.
+same_as_whole() {
+	local json=0 f w want got
+	[ "$1" = --json ] && { json=1; shift; }
+	f=$1
+	shift
+	STORAN_TEST_WINDOW=1000000000000 "$STORAN" ingest --format csv "$f" \
+		> whole.csv 2> whole.err
+	want=$?
+	[ $json = 1 ] && STORAN_TEST_WINDOW=1000000000000 "$STORAN" ingest \
+		-o whole.json "$f" 2> /dev/null
+	for w in "$@"; do
+		STORAN_TEST_WINDOW=$w "$STORAN" ingest --format csv "$f" \
+			> win.csv 2> win.err
+		got=$?
+		[ "$got" -eq "$want" ] ||
+			fail "$f, windows of $w bytes: exit $got, whole $want"
+		cmp -s whole.csv win.csv ||
+			fail "$f, windows of $w bytes: CSV $(diff whole.csv win.csv | head -3)"
+		cmp -s whole.err win.err ||
+			fail "$f, windows of $w bytes: messages $(diff whole.err win.err | head -3)"
+		[ $json = 1 ] || continue
+		STORAN_TEST_WINDOW=$w "$STORAN" ingest -o win.json "$f" \
+			2> /dev/null
+		cmp -s whole.json win.json ||
+			fail "$f, windows of $w bytes: JSON $(diff whole.json win.json | head -3)"
+	done
+}
+
 finish() {
 	[ "$fails" -eq 0 ]
 	exit $?
