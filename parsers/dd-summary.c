@@ -239,9 +239,14 @@ static const char *past_size_prefix(const char *text, double *bs)
 const char *dd_classify(const char *raw, struct summary_line *s,
 			uint64_t *records)
 {
+	return dd_classify_after(line_after_prompt(raw), s, records);
+}
+
+const char *dd_classify_after(const char *after, struct summary_line *s,
+			      uint64_t *records)
+{
 	char buf[512];
-	const char *text = ascii_punctuation(line_after_prompt(raw), buf,
-					     sizeof(buf)), *rest;
+	const char *text = ascii_punctuation(after, buf, sizeof(buf)), *rest;
 
 	s->size_bs = 0;
 	if (dd_read_records(text, records))

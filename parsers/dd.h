@@ -115,6 +115,10 @@ static inline size_t next_line(const struct parse_ctx *ctx, size_t li)
  * "bad-summary", "error"), or NULL: *records or *s filled as it says. */
 const char *dd_classify(const char *raw, struct summary_line *s,
 			uint64_t *records);
+/* dd_classify() of a line's text past its prompt (line_after_prompt()),
+ * for a reader that has it already: the prompt is found once a line. */
+const char *dd_classify_after(const char *after, struct summary_line *s,
+			      uint64_t *records);
 int dd_read_records(const char *text, uint64_t *total);
 int dd_starts_like_summary(const char *text);
 /* The message after "dd: " of a dd diagnostic, or NULL. */
