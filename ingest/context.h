@@ -96,7 +96,8 @@ void context_key_at(const struct context_pass *cp, size_t li,
 		    struct context_key *k);
 /*
  * The lines before li (at most the lines read) that are prose: neither
- * blank, nor a prompt, nor a run counter ("Run 2:"), nor claimed output.
+ * blank, nor a prompt, nor a run counter ("Run 2:"), nor output (claimed,
+ * or inner: LINE_INNER).
  * Counted from the text's first line.
  */
 size_t context_prose_before(const struct context_pass *cp, size_t li);

@@ -289,8 +289,6 @@ static void grow_measured(struct ingest *g)
 	memset(g->measured + old, 0, g->measured_alloc - old);
 }
 
-/* The measurements r emitted since rs->n was `before`: whose they are,
- * in what order, on which lines. */
 /* Line li holds a measurement's value, for the context pass. */
 static void mark_measured(struct ingest *g, size_t li)
 {

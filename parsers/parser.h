@@ -64,11 +64,10 @@ struct emit_bundles {
 	size_t emitted;		/* values emitted so far */
 	/* the measurements k taking values: a slot is open while its gen
 	 * is the current one (closing all is a new generation); the key's
-	 * strings and labels as given, alike when they are the same */
+	 * strings as given, alike when they are the same */
 	struct {
 		size_t k, gen;
 		const char *tool, *op, *metric, *unit;
-		const struct label *labels;
 	} open[BUNDLES_OPEN];
 	size_t gen;
 	/* the label set asked about last (held) and whether it may be */

@@ -244,10 +244,11 @@ void parse_emit_labelled(struct parse_ctx *ctx, size_t li, const char *tool,
 		size_t k = b->open[s].k;
 
 		m = &ctx->rs->m[ctx->base + k];
-		/* (the pointers as given: a loop's values, no strcmp) */
+		/* (the pointers as given, and the set the bundle holds: a
+		 * loop's values, no strcmp) */
 		if ((b->open[s].metric == metric && b->open[s].tool == tool &&
 		     b->open[s].op == op && b->open[s].unit == unit &&
-		     b->open[s].labels == l->v) ||
+		     m->labels.v == l->v) ||
 		    same_template(m, tool, op, metric, unit, l)) {
 			measurement_add_value(m, value);
 			add_place(b, k, li);
@@ -263,7 +264,6 @@ void parse_emit_labelled(struct parse_ctx *ctx, size_t li, const char *tool,
 	b->open[s].op = op;
 	b->open[s].metric = metric;
 	b->open[s].unit = unit;
-	b->open[s].labels = l->v;
 }
 
 void parse_bundle_values(struct parse_ctx *ctx)

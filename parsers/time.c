@@ -290,21 +290,14 @@ static void emit(struct parse_ctx *ctx, size_t li, const char *which,
 	static const char *const metrics[] = {
 		"real", "time.real", "user", "time.user", "sys", "time.sys", NULL
 	};
-	char metric[16];
 	const char *name = NULL;
 
-	/* (no printf for the three there are: a million timings) */
+	/* (every form reads real, user and sys, no other figure) */
 	for (size_t k = 0; metrics[k] && !name; k += 2)
 		if (!strcmp(which, metrics[k]))
 			name = metrics[k + 1];
-	if (!name) {	/* (a name on the stack: never bundled) */
-		struct measurement *m;
-
-		snprintf(metric, sizeof(metric), "time.%s", which);
-		m = parse_emit(ctx, li, "time", "run", metric, UNIT_SECONDS, v);
-		labels_copy(&m->labels, l);
-		return;
-	}
+	if (!name)
+		BUG("time figure '%s'", which);
 	if (l->n)
 		parse_emit_labelled(ctx, li, "time", "run", name, UNIT_SECONDS,
 				    v, l);
@@ -463,6 +456,7 @@ static int read_gnu_verbose(struct parse_ctx *ctx, size_t li)
 	} else if (!gnu_verbose_time(p)) {
 		return 0;
 	}
+	command_labels(ctx, command, &l);
 	for (; i < ctx->in->nlines && i < li + 40; i++) {
 		const char *t = ctx->in->lines[i].text, *colon;
 		const char *which = gnu_verbose_time(t);
@@ -479,11 +473,10 @@ static int read_gnu_verbose(struct parse_ctx *ctx, size_t li)
 			parse_error(ctx, i, "unreadable time in GNU time -v");
 			continue;
 		}
-		command_labels(ctx, command, &l);
 		emit(ctx, i, which, v, &l);
-		labels_release(&l);
 		found++;
 	}
+	labels_release(&l);
 	free(command);
 	return found ? 1 : 0;
 }
