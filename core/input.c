@@ -478,20 +478,26 @@ static void arena_reserve(struct input *in, size_t more)
 		in->lines[i].text = in->arena + (in->lines[i].text - old);
 }
 
-size_t input_cut_window(struct input *in, size_t bytes)
+/* The end of a window of about `bytes` from raw_next: a line's end. */
+static size_t window_end(const struct input *in, size_t bytes)
 {
-	const char *s = in->data + in->raw_next, *end, *nl, *tail;
-	struct strbuf wide = STRBUF_INIT;
-	size_t before = in->nlines, len, copy;
-	int wide_blanks;
+	const char *s = in->data + in->raw_next, *end, *nl;
 
-	if (in->raw_next >= in->size)
-		return 0;
 	end = in->size - in->raw_next > bytes ? s + bytes :
 	      in->data + in->size;
 	nl = memchr(end, '\n', (size_t)(in->data + in->size - end));
-	end = nl ? nl + 1 : in->data + in->size;
-	len = (size_t)(end - s);
+	return nl ? (size_t)(nl + 1 - in->data) : in->size;
+}
+
+/* Cuts the raw bytes [raw_next, to) (to a line's end) behind the lines
+ * held; see input_cut_window(). */
+static size_t cut_window_to(struct input *in, size_t to)
+{
+	const char *s = in->data + in->raw_next, *end = in->data + to, *tail;
+	struct strbuf wide = STRBUF_INIT;
+	size_t before = in->nlines, len = (size_t)(end - s), copy;
+	int wide_blanks;
+
 	/* the copy holds the next window's first line too, which the
 	 * window's last line may be read with (input_add_text()'s next) */
 	tail = end < in->data + in->size ?
@@ -500,8 +506,9 @@ size_t input_cut_window(struct input *in, size_t bytes)
 	ALLOC_GROW(in->raw_copy, copy + 1, in->raw_copy_alloc);
 	memcpy(in->raw_copy, s, copy);
 	in->raw_copy[copy] = '\0';
+	in->raw_copy_len = copy;
 	in->raw_from = in->raw_next;
-	in->raw_next = (size_t)(end - in->data);
+	in->raw_next = to;
 	if (in->test_by_windows)
 		test_window(in, in->raw_copy, len);
 	/* a window holds no quoted-printable (the driver cuts such a text
@@ -517,23 +524,30 @@ size_t input_cut_window(struct input *in, size_t bytes)
 	return in->nlines - before;
 }
 
-void input_stage_begin(struct input *stage, const struct input *in)
+size_t input_cut_window(struct input *in, size_t bytes)
 {
-	const struct input_line *last = in->nlines ?
-					&in->lines[in->nlines - 1] : NULL;
+	if (in->raw_next >= in->size)
+		return 0;
+	return cut_window_to(in, window_end(in, bytes));
+}
 
+/* stage, emptied, goes on from raw byte `at` of in's text on line
+ * number `lineno`, the table state at its start being table_cells. */
+static void stage_reset(struct input *stage, const struct input *in,
+			size_t at, unsigned lineno, int table_cells)
+{
 	stage->path = in->path;
 	stage->name = in->name;
 	stage->data = in->data;
 	stage->size = in->size;
 	stage->windowed = 1;
-	stage->raw_next = in->raw_next;
+	stage->raw_next = at;
 	stage->test_by_windows = in->test_by_windows;
 	stage->control_cut = 0;
 	stage->nul_cut = 0;
-	stage->cut_tested_to = in->raw_next;
-	stage->next_lineno = in->next_lineno;
-	stage->table_cells = in->table_cells;
+	stage->cut_tested_to = at;
+	stage->next_lineno = lineno;
+	stage->table_cells = table_cells;
 	stage->runs_output_tool = in->runs_output_tool;
 	stage->too_many_lines = 0;
 	if (stage->origin)
@@ -541,16 +555,84 @@ void input_stage_begin(struct input *stage, const struct input *in)
 	if (stage->indent)
 		memset(stage->indent, 0, stage->nlines * sizeof(*stage->indent));
 	stage->nlines = stage->arena_len = stage->names_len = 0;
-	stage->stage_seed = last != NULL;
+	stage->stage_seed = 0;
+	stage->stage_part = 0;
+	stage->stage_to = in->size;
+}
+
+void input_stage_begin(struct input *stage, const struct input *in)
+{
+	const struct input_line *last = in->nlines ?
+					&in->lines[in->nlines - 1] : NULL;
+
+	stage_reset(stage, in, in->raw_next, in->next_lineno,
+		    in->table_cells);
 	if (!last)
 		return;
 	/* the line before, which cutting a table row looks back at */
+	stage->stage_seed = 1;
 	arena_reserve(stage, last->len + 1);
 	input_grow_lines(stage, 1);
 	stage->lines[0] = *last;
 	stage->lines[0].text = memcpy(stage->arena, last->text, last->len + 1);
 	stage->arena_len = last->len + 1;
 	stage->nlines = 1;
+}
+
+/*
+ * Where a later part of the window [from, to) may start, at byte `guess`
+ * or after: at a line below one that holds no '|' -- no Markdown table
+ * row, so the table state there is known (none) and its cut looks at
+ * no line above it.  Looked for over a few lines; else `to` (no part).
+ */
+#define PART_START_TRIES 16
+static size_t part_start(const struct input *in, size_t from, size_t guess,
+			 size_t to)
+{
+	const char *d = in->data, *nl;
+	size_t line = guess;
+
+	nl = memrchr(d + from, '\n', guess - from);
+	line = nl ? (size_t)(nl + 1 - d) : from;
+	for (int k = 0; k < PART_START_TRIES; k++) {
+		nl = memchr(d + line, '\n', to - line);
+		if (!nl || (size_t)(nl + 1 - d) >= to)
+			return to;
+		if (!memchr(d + line, '|', (size_t)(nl - (d + line))))
+			return (size_t)(nl + 1 - d);
+		line = (size_t)(nl + 1 - d);
+	}
+	return to;
+}
+
+size_t input_plan_window(const struct input *in, size_t bytes,
+			 struct input *part, size_t max)
+{
+	size_t from = in->raw_next, to, n = 1;
+
+	if (from >= in->size || !max)
+		return 0;
+	to = window_end(in, bytes);
+	input_stage_begin(&part[0], in);
+	for (size_t k = 1; k < max; k++) {
+		size_t at = part_start(in, from, from + (to - from) / max * k,
+				       to);
+
+		if (at >= to || at <= part[n - 1].raw_next)
+			continue;
+		part[n - 1].stage_to = at;
+		/* (numbered from 1: input_stage_adopt() adds the lines
+		 * of the parts before) */
+		stage_reset(&part[n], in, at, 1, 0);
+		part[n++].stage_part = 1;
+	}
+	part[n - 1].stage_to = to;
+	return n;
+}
+
+void input_cut_part(struct input *stage)
+{
+	cut_window_to(stage, stage->stage_to);
 }
 
 /* The origins of the staged lines from `from` on, after in's. */
@@ -580,14 +662,44 @@ static void adopt_origins(struct input *in, const struct input *stage,
 	in->names_len += stage->names_len - name_from;
 }
 
+/*
+ * The raw copy of a window's later part behind that of the parts before
+ * (whose copy ends with this part's first line: cut there), as one cut
+ * of the whole window would have made it.
+ */
+static void append_raw_copy(struct input *in, const struct input *stage)
+{
+	size_t held = in->raw_next - in->raw_from;
+
+	ALLOC_GROW(in->raw_copy, held + stage->raw_copy_len + 1,
+		   in->raw_copy_alloc);
+	memcpy(in->raw_copy + held, stage->raw_copy, stage->raw_copy_len + 1);
+	in->raw_copy_len = held + stage->raw_copy_len;
+}
+
+/* The raw copies change places: each keeps its buffer for reuse. */
+static void swap_raw_copy(struct input *in, struct input *stage)
+{
+	char *copy = in->raw_copy;
+	size_t alloc = in->raw_copy_alloc, len = in->raw_copy_len;
+
+	in->raw_copy = stage->raw_copy;
+	in->raw_copy_alloc = stage->raw_copy_alloc;
+	in->raw_copy_len = stage->raw_copy_len;
+	stage->raw_copy = copy;
+	stage->raw_copy_alloc = alloc;
+	stage->raw_copy_len = len;
+}
+
 void input_stage_adopt(struct input *in, struct input *stage)
 {
 	size_t from = stage->stage_seed, n = stage->nlines - from, at;
 	size_t text_from = n ? (size_t)(stage->lines[from].text -
 					stage->arena) : stage->arena_len;
 	size_t text_len = stage->arena_len - text_from;
-	char *dst, *swap = in->raw_copy;
-	size_t swap_alloc = in->raw_copy_alloc;
+	/* a later part was numbered from 1 */
+	unsigned shift = stage->stage_part ? in->next_lineno - 1 : 0;
+	char *dst;
 
 	arena_reserve(in, text_len + 1);
 	input_grow_lines(in, in->nlines + n);
@@ -598,6 +710,7 @@ void input_stage_adopt(struct input *in, struct input *stage)
 		in->lines[at + i] = stage->lines[from + i];
 		in->lines[at + i].text = dst + (stage->lines[from + i].text -
 						(stage->arena + text_from));
+		in->lines[at + i].lineno += shift;
 	}
 	if (stage->origin)
 		adopt_origins(in, stage, from, at);
@@ -611,9 +724,14 @@ void input_stage_adopt(struct input *in, struct input *stage)
 	in->nlines += n;
 	in->arena_len += text_len;
 	in->arena[in->arena_len] = '\0';
-	in->raw_from = stage->raw_from;
+	if (stage->stage_part)
+		append_raw_copy(in, stage);
+	else
+		swap_raw_copy(in, stage);
+	if (!stage->stage_part)
+		in->raw_from = stage->raw_from;
 	in->raw_next = stage->raw_next;
-	in->next_lineno = stage->next_lineno;
+	in->next_lineno = stage->next_lineno + shift;
 	in->table_cells = stage->table_cells;
 	in->too_many_lines |= stage->too_many_lines;
 	if (in->cut_tested_to == stage->raw_from &&
@@ -622,11 +740,6 @@ void input_stage_adopt(struct input *in, struct input *stage)
 		in->control_cut += stage->control_cut;
 		in->cut_tested_to = stage->cut_tested_to;
 	}
-	/* the raw copies change places: each keeps its buffer for reuse */
-	in->raw_copy = stage->raw_copy;
-	in->raw_copy_alloc = stage->raw_copy_alloc;
-	stage->raw_copy = swap;
-	stage->raw_copy_alloc = swap_alloc;
 }
 
 void input_stage_release(struct input *stage)

@@ -121,8 +121,13 @@ struct input {
 	 * window), NUL-terminated: a window's text is searched as a whole
 	 * text is (strstr()), not with bounds, that line included. */
 	char *raw_copy;
-	size_t raw_copy_alloc;
+	size_t raw_copy_len, raw_copy_alloc;
 	int stage_seed;		/* a stage's first line is in's last */
+	/* A stage is a part of the next window (input_plan_window()):
+	 * stage_part 0 for its first, 1 for a later one; it cuts the raw
+	 * bytes up to stage_to. */
+	int stage_part;
+	size_t stage_to;
 	/*
 	 * A windowed input with no hash to make (no_sha256) is tested for
 	 * binary data by its windows as they are cut, while their bytes are
@@ -199,6 +204,18 @@ void input_cut_whole(struct input *in);
  */
 void input_stage_begin(struct input *stage, const struct input *in);
 void input_stage_adopt(struct input *in, struct input *stage);
+/*
+ * The next window cut in parts, on whichever threads are free: cutting
+ * was a fifth of a dd log's ingest, all of it on one thread while the
+ * other waited.  input_plan_window() plans the window of about `bytes`
+ * as at most `max` parts, each begun in part[k] (the first by
+ * input_stage_begin(); a later one starts below a line with no '|', so
+ * no table row spans two parts), and returns how many, 0 at the end of
+ * the text.  input_cut_part() cuts one; the parts are adopted in order.
+ */
+size_t input_plan_window(const struct input *in, size_t bytes,
+			 struct input *part, size_t max);
+void input_cut_part(struct input *stage);
 void input_stage_release(struct input *stage);
 /*
  * The SHA-256 in hex, once it is made.  An uncut input's is made on

@@ -146,6 +146,10 @@ static int refused(const struct input *in, struct diag_list *diags,
 
 /* Raw bytes a window adds (to a line's end). */
 #define WINDOW_BYTES ((size_t)1 << 20)
+/* The parts a window is cut in (input_plan_window()), so that both
+ * threads cut when they are done with their share of the one before: 4
+ * let the one done first take 3 of them when the other is far behind. */
+#define WINDOW_PARTS 4
 /* How far short of the parser before it each parser stops in a window:
  * past the lines its predecessor may claim yet, and those it looks at. */
 #define PARSER_STAGGER (PARSE_BEHIND + 2 * PARSE_AHEAD)
@@ -199,11 +203,13 @@ struct ingest {
 	size_t places_alloc;
 	unsigned char *measured;	/* per line: context.h's line flags */
 	size_t measured_alloc;
-	/* By windows: the next one, cut beside the readers of this one;
-	 * whether a window needs a whole read (needs_whole(), a parser
-	 * found there first), looked at while the first parser reads it. */
-	struct input stage;
-	atomic_int stage_taken;	/* a thread cuts it: the first done */
+	/* By windows: the next one, cut in parts beside the readers of
+	 * this one; whether a window needs a whole read (needs_whole(), a
+	 * parser found there first), looked at while the first parser
+	 * reads it. */
+	struct input part[WINDOW_PARTS];
+	size_t nparts;
+	atomic_uint parts_taken;	/* by the threads done with their share */
 	int window_whole;
 	size_t window_bytes;
 	/*
@@ -261,7 +267,8 @@ static void ingest_release(struct ingest *g)
 	fold_release(&g->fold);
 	free(g->pend);
 	free(g->measured);
-	input_stage_release(&g->stage);
+	for (size_t k = 0; k < WINDOW_PARTS; k++)
+		input_stage_release(&g->part[k]);
 }
 
 static struct reader *add_reader(struct ingest *g, unsigned rank)
@@ -783,22 +790,22 @@ static int find_readers(struct ingest *g, const struct input *in,
 			size_t from, int first);
 
 /*
- * The next window cut (only reading the input held), unless this one is
- * the last, by whichever thread is done with its share of this one
- * first: the first parser's (most logs: dd's lines are the most work),
- * or the main thread (a log of timings alone: the time parser's lines
- * outweigh the fold's).
+ * The next window's parts cut (only reading the input held), unless
+ * this one is the last, by whichever threads are done with their share
+ * of this one: the first parser's (dd's lines are the most work of most
+ * logs) and the main thread (the other parsers, the context pass and
+ * the fold), each taking the next part until none is left.
  */
 static void cut_next_window(struct ingest *g)
 {
-	struct input *stage = &g->stage;
+	unsigned k;
 
-	if (atomic_exchange(&g->stage_taken, 1) ||
-	    g->in->raw_next >= g->in->size)
-		return;
-	input_stage_begin(stage, g->in);
-	input_cut_window(stage, g->window_bytes);
-	input_drop_read(g->in, stage->raw_from, stage->raw_next);
+	while ((k = atomic_fetch_add(&g->parts_taken, 1)) < g->nparts) {
+		struct input *part = &g->part[k];
+
+		input_cut_part(part);
+		input_drop_read(g->in, part->raw_from, part->raw_next);
+	}
 }
 
 /* The first parser's share of a window: its lines, then maybe the cut
@@ -1001,8 +1008,8 @@ static void forget_lines(struct ingest *g, size_t n)
  * where the first had read before (and PARSER_STAGGER short of each
  * other), so that no line one claims is a line another reads.  Then the
  * lines below which none claims any more are labelled and folded, still
- * beside the first, and the next window is cut by the thread done first
- * (cut_next_window()).  `from`: the window's first new line (SIZE_MAX:
+ * beside the first, and the next window is cut in parts by both threads
+ * as they are done (cut_next_window()).  `from`: the window's first new line (SIZE_MAX:
  * the first window, looked at by parse_windows()).  At the end of the
  * text, all read to the end in turn.
  */
@@ -1025,7 +1032,9 @@ static void read_window(struct ingest *g, int at_end, size_t from)
 	}
 	to = last_nonblank(in, minus(in->nlines, PARSE_AHEAD));
 	first->thread_to = to;
-	atomic_store(&g->stage_taken, 0);
+	g->nparts = input_plan_window(in, g->window_bytes, g->part,
+				      WINDOW_PARTS);
+	atomic_store(&g->parts_taken, 0);
 	threaded = start_first_reader(g);
 	if (!threaded)
 		first_reader_job(g);
@@ -1040,7 +1049,7 @@ static void read_window(struct ingest *g, int at_end, size_t from)
 					   CONTEXT_AHEAD));
 	context_scan(g->cp, upto, g->measured);
 	fold_ready(g, upto);
-	cut_next_window(g);	/* (unless the first parser's thread did) */
+	cut_next_window(g);	/* (the parts the first's thread left) */
 	if (threaded)
 		wait_for(&g->done);
 	merge_reader(g, first);
@@ -1096,7 +1105,8 @@ static int parse_windows(struct ingest *g)
 		if (at_end)
 			break;
 		from = in->nlines;
-		input_stage_adopt(in, &g->stage);
+		for (size_t k = 0; k < g->nparts; k++)
+			input_stage_adopt(in, &g->part[k]);
 		parse_ctx_window_grew(ctx, from);
 		mark_no_drop(g, from);
 	}
