@@ -1009,9 +1009,9 @@ static void forget_lines(struct ingest *g, size_t n)
  * other), so that no line one claims is a line another reads.  Then the
  * lines below which none claims any more are labelled and folded, still
  * beside the first, and the next window is cut in parts by both threads
- * as they are done (cut_next_window()).  `from`: the window's first new line (SIZE_MAX:
- * the first window, looked at by parse_windows()).  At the end of the
- * text, all read to the end in turn.
+ * as they are done (cut_next_window()).  `from`: the window's first new
+ * line (SIZE_MAX: the first window, looked at by parse_windows()).  At
+ * the end of the text, all read to the end in turn.
  */
 static void read_window(struct ingest *g, int at_end, size_t from)
 {
