@@ -553,6 +553,15 @@ static void put_back(struct ingest *g, struct held *held, size_t nheld)
  * its parser's (a whole read folds each parser's in turn).  The others
  * wait behind the rows.  Without bundles each measurement becomes a row
  * at most, in place; with them, the pending ones are moved out first.
+ *
+ * A bundle with values read from `limit` on holds back only those: the
+ * parser's later bundles still fold theirs read before it.  Each bundle
+ * is a key of its own (no two share a row: parser.h), so the order of
+ * the bundles' values among each other changes no row; and any other
+ * measurement of the parser closed the bundles open before it, so it was
+ * read after all their values, from `limit` on, and waits by its own
+ * line.  (Blocked there, all but the first bundle of a window waited for
+ * the next one, and held a second window of lines: 4 MB moved at each.)
  */
 static void fold_ready(struct ingest *g, size_t limit)
 {
@@ -586,7 +595,6 @@ static void fold_ready(struct ingest *g, size_t limit)
 			fold_labelled(g, m, cur.li, &cur.pend);
 		} else if (fold_bundle(g, m, cur.li, &cur.pend, cur.places,
 				       limit, &rest)) {
-			blocked[slot] = 1;
 			hold(&held, &nheld, &held_alloc, &rest);
 		}
 	}
