@@ -208,6 +208,8 @@ struct ingest {
 	 * parser found there first), looked at while the first parser
 	 * reads it. */
 	struct input part[WINDOW_PARTS];
+	unsigned part_marks[WINDOW_PARTS];	/* raw_marks() of each */
+	unsigned window_marks;			/* of the window held */
 	size_t nparts;
 	atomic_uint parts_taken;	/* by the threads done with their share */
 	int window_whole;
@@ -712,27 +714,44 @@ int ingest_read_by_windows(size_t size)
 	return size > 2 * window_bytes();
 }
 
-/* Does the raw window hold what a whole read must see: quoted-printable
- * (decoded whole), Markdown fences (they change what a heading is)? */
-static int needs_whole(const struct input *in)
-{
-	static const char *const marks[] = { "=3D", "```", "~~~", NULL };
+/*
+ * What a window's raw text holds that changes how it is read, asked of
+ * each part of it by the thread that cut it, beside the other thread's
+ * work (a word lies in one line, and the raw copies of the parts hold
+ * every line of the window's): RAW_WHOLE, what a whole read must see --
+ * quoted-printable (decoded whole), Markdown fences (they change what a
+ * heading is); RAW_DROP, a cache drop named (no quoted-printable spells
+ * one: the context pass looks for none in the lines of a window
+ * without).
+ */
+enum { RAW_WHOLE = 1, RAW_DROP = 2 };
 
-	for (size_t k = 0; marks[k]; k++)
-		if (strstr(in->raw_copy, marks[k]))
-			return 1;
-	return in->too_many_lines;
+static unsigned raw_marks(const char *raw)
+{
+	static const char *const whole[] = { "=3D", "```", "~~~", NULL };
+	static const char *const drop[] = { "drop", "flushbufs", "umount",
+					    NULL };
+	unsigned marks = 0;
+
+	for (size_t k = 0; whole[k] && !marks; k++)
+		if (strstr(raw, whole[k]))
+			marks |= RAW_WHOLE;
+	for (size_t k = 0; drop[k]; k++)
+		if (strstr(raw, drop[k]))
+			return marks | RAW_DROP;
+	return marks;
 }
 
-/* The lines from `from` on came from raw text that names no cache drop
- * (ctx's input cut by windows: no quoted-printable spells one)? */
+static int needs_whole(const struct ingest *g)
+{
+	return (g->window_marks & RAW_WHOLE) || g->in->too_many_lines;
+}
+
+/* The lines from `from` on came from raw text that names no cache drop? */
 static void mark_no_drop(struct ingest *g, size_t from)
 {
-	const char *raw = g->in->raw_copy;
-
 	grow_measured(g);
-	if (strstr(raw, "drop") || strstr(raw, "flushbufs") ||
-	    strstr(raw, "umount"))
+	if (g->window_marks & RAW_DROP)
 		return;
 	for (size_t i = from; i < g->in->nlines; i++)
 		g->measured[i] |= LINE_NO_DROP;
@@ -793,7 +812,6 @@ static void reader_lines(struct reader *r, size_t to)
 		r->said = 1;
 }
 
-static int needs_whole(const struct input *in);
 static int find_readers(struct ingest *g, const struct input *in,
 			size_t from, int first);
 
@@ -812,6 +830,7 @@ static void cut_next_window(struct ingest *g)
 		struct input *part = &g->part[k];
 
 		input_cut_part(part);
+		g->part_marks[k] = raw_marks(part->raw_copy);
 		input_drop_read(g->in, part->raw_from, part->raw_next);
 	}
 }
@@ -893,7 +912,7 @@ static void stop_worker(struct ingest *g)
 static void look_at_window(struct ingest *g, size_t from)
 {
 	if (from != SIZE_MAX && !g->window_whole)
-		g->window_whole = needs_whole(g->in) ||
+		g->window_whole = needs_whole(g) ||
 				  find_readers(g, g->in, from, 0);
 }
 
@@ -1094,10 +1113,11 @@ static int parse_windows(struct ingest *g)
 	ctx->no_label_sharing = 1;
 	g->window_bytes = window_bytes();
 	input_cut_window(in, g->window_bytes);
+	g->window_marks = raw_marks(in->raw_copy);
 	parse_ctx_window_grew(ctx, 0);
 	/* (a front matter is the first lines of a Markdown post; a text
 	 * with no output in its first window is no log) */
-	if (needs_whole(in) || find_readers(g, in, 0, 1) || !g->nr ||
+	if (needs_whole(g) || find_readers(g, in, 0, 1) || !g->nr ||
 	    !strcmp(in->lines[0].text, "---"))
 		return -1;
 	g->cp = context_begin(ctx, 0);
@@ -1113,8 +1133,11 @@ static int parse_windows(struct ingest *g)
 		if (at_end)
 			break;
 		from = in->nlines;
-		for (size_t k = 0; k < g->nparts; k++)
+		g->window_marks = 0;
+		for (size_t k = 0; k < g->nparts; k++) {
 			input_stage_adopt(in, &g->part[k]);
+			g->window_marks |= g->part_marks[k];
+		}
 		parse_ctx_window_grew(ctx, from);
 		mark_no_drop(g, from);
 	}
