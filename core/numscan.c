@@ -202,17 +202,6 @@ const char *skip_spaces(const char *p)
 
 /* (loops, not strlen() and strncmp(): the parsers ask every line, and
  * most calls fail at the first byte) */
-int skip_prefix(const char **p, const char *word)
-{
-	const char *s = *p;
-
-	for (; *word; s++, word++)
-		if (*s != *word)
-			return 0;
-	*p = s;
-	return 1;
-}
-
 static char ascii_lower(char c)
 {
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
@@ -227,15 +216,6 @@ int skip_prefix_icase(const char **p, const char *word)
 		if (ascii_lower(*s) != ascii_lower(*word))
 			return 0;
 	*p = s;
-	return 1;
-}
-
-int starts_with(const char *s, const char *prefix)
-{
-	/* a loop, not strncmp(strlen()): most calls fail at the first byte */
-	for (; *prefix; s++, prefix++)
-		if (*s != *prefix)
-			return 0;
 	return 1;
 }
 

@@ -37,10 +37,28 @@ const char *scan_strerror(int status);
 /* Cursor helpers: they never move past the NUL. */
 const char *skip_spaces(const char *p);
 /* If s starts with word, advance *p past it and return 1. */
-int skip_prefix(const char **p, const char *word);
+static inline int skip_prefix(const char **p, const char *word)
+{
+	const char *s = *p;
+
+	for (; *word; s++, word++)
+		if (*s != *word)
+			return 0;
+	*p = s;
+	return 1;
+}
 /* Like skip_prefix, ignoring ASCII case. */
 int skip_prefix_icase(const char **p, const char *word);
-int starts_with(const char *s, const char *prefix);
+static inline int starts_with(const char *s, const char *prefix)
+{
+	/* a loop, not strncmp(strlen()): most calls fail at the first
+	 * byte; inline, as detect() asks it of every line of each window
+	 * of a long log */
+	for (; *prefix; s++, prefix++)
+		if (*s != *prefix)
+			return 0;
+	return 1;
+}
 int ends_with(const char *s, const char *suffix);
 /* Is s one of the NULL-terminated list's strings? */
 int str_in_list(const char *s, const char *const *list);

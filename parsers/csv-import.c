@@ -378,8 +378,11 @@ static void read_row(struct parse_ctx *ctx, size_t li, size_t row,
 
 static int csv_detect(const struct input *in)
 {
+	/* (the length first: a long log's windows are each asked) */
 	for (size_t i = 0; i < in->nlines; i++)
-		if (!strcmp(in->lines[i].text, RS_CSV_HEADER))
+		if (in->lines[i].len == sizeof(RS_CSV_HEADER) - 1 &&
+		    !memcmp(in->lines[i].text, RS_CSV_HEADER,
+			    sizeof(RS_CSV_HEADER) - 1))
 			return 90;
 	return 0;
 }

@@ -78,7 +78,8 @@ static int fio_text_detect(const struct input *in)
 	for (size_t i = 0; i < in->nlines; i++) {
 		const char *t = in->lines[i].text, *p = t;
 
-		if (*t == '"' || (!strchr(t, ':') && !starts_with(t, "fio-")))
+		if (*t == '"' || (!memchr(t, ':', in->lines[i].len) &&
+				  !starts_with(t, "fio-")))
 			continue;	/* JSON keys; no fio line lacks ':' */
 		if (strstr(t, ": (groupid=") || strstr(t, ": (g=") ||
 		    strstr(t, "read: IOPS=") || strstr(t, "write: IOPS=") ||
