@@ -356,6 +356,12 @@ void input_add_line(struct input *in, char **arena, const char *s,
 	memcpy(l->text, t, l->len);
 	l->text[l->len] = '\0';
 	*arena += l->len + 1;
+	if (in->prompt_len) {
+		size_t p = in->prompt_len(l->text);
+
+		SET_EXTRA(in, prompt, i,
+			  p < USHRT_MAX ? (unsigned short)(p + 1) : 0);
+	}
 }
 
 /* Is [s, e) a Markdown table's delimiter cell ("---", ":--:")? */

@@ -46,6 +46,7 @@ void input_grow_lines(struct input *in, size_t need)
 	ALLOC_GROW(in->lines, need, in->lines_alloc);
 	GROW_EXTRA(in, origin, old);
 	GROW_EXTRA(in, indent, old);
+	GROW_EXTRA(in, prompt, old);
 }
 
 /*
@@ -279,10 +280,12 @@ static void drop_lines(struct input *in)
 	free(in->names);
 	free(in->origin);
 	free(in->indent);
+	free(in->prompt);
 	in->lines = NULL;
 	in->arena = in->names = NULL;
 	in->origin = NULL;
 	in->indent = NULL;
+	in->prompt = NULL;
 	in->nlines = in->lines_alloc = in->arena_len = in->names_len = 0;
 	in->arena_alloc = in->names_alloc = 0;
 }
@@ -549,11 +552,14 @@ static void stage_reset(struct input *stage, const struct input *in,
 	stage->next_lineno = lineno;
 	stage->table_cells = table_cells;
 	stage->runs_output_tool = in->runs_output_tool;
+	stage->prompt_len = in->prompt_len;
 	stage->too_many_lines = 0;
 	if (stage->origin)
 		memset(stage->origin, 0, stage->nlines * sizeof(*stage->origin));
 	if (stage->indent)
 		memset(stage->indent, 0, stage->nlines * sizeof(*stage->indent));
+	if (stage->prompt)
+		memset(stage->prompt, 0, stage->nlines * sizeof(*stage->prompt));
 	stage->nlines = stage->arena_len = stage->names_len = 0;
 	stage->stage_seed = 0;
 	stage->stage_part = 0;
@@ -721,6 +727,13 @@ void input_stage_adopt(struct input *in, struct input *stage)
 		memcpy(in->indent + at, stage->indent + from,
 		       n * sizeof(*in->indent));
 	}
+	if (stage->prompt) {
+		if (!in->prompt)
+			in->prompt = xcalloc(in->lines_alloc,
+					     sizeof(*in->prompt));
+		memcpy(in->prompt + at, stage->prompt + from,
+		       n * sizeof(*in->prompt));
+	}
 	in->nlines += n;
 	in->arena_len += text_len;
 	in->arena[in->arena_len] = '\0';
@@ -783,6 +796,10 @@ void input_forget_lines(struct input *in, size_t n)
 	if (in->indent) {
 		memmove(in->indent, in->indent + n, keep * sizeof(*in->indent));
 		memset(in->indent + keep, 0, n * sizeof(*in->indent));
+	}
+	if (in->prompt) {
+		memmove(in->prompt, in->prompt + n, keep * sizeof(*in->prompt));
+		memset(in->prompt + keep, 0, n * sizeof(*in->prompt));
 	}
 	in->nlines = keep;
 	in->window_base += n;

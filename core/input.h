@@ -81,6 +81,17 @@ struct input {
 	unsigned *origin;
 	unsigned short *indent;
 	/*
+	 * Per line, 1 + the length of the shell prompt its text opens with,
+	 * found as the line is cut, by prompt_len (ingest gives the shell
+	 * reader's: the input layer knows no shell): the parsers and the
+	 * context pass asked it of each line several times, 6% of a dd log's
+	 * ingest, and the lines are cut on both threads.  0: not known (no
+	 * prompt_len, or a prompt of 65,535 bytes or more).  NULL without
+	 * prompt_len.
+	 */
+	unsigned short *prompt;
+	size_t (*prompt_len)(const char *text);
+	/*
 	 * An uncut input (input_finish_uncut) has no lines yet: one reader
 	 * may take its raw text whole (a lone fio JSON document of 7 MB
 	 * spared 8-11 ms of cutting), else input_cut_lines() cuts them.

@@ -1011,7 +1011,8 @@ static void scan_cache_drop(struct context_pass *cp, size_t i,
 					  l->lineno);
 		cp->drop_pending = 1;
 		cp->drop_seen = 0;
-	} else if (cp->drop_pending && cp->drop_seen && !line_is_empty(l) &&
+	} else if (cp->drop_pending && cp->drop_seen &&
+		   !line_is_empty_at(ctx->in, i) &&
 		   (!ctx->claimed[i] || starts_run(l->text))) {
 		cp->drop_pending = 0;	/* the next run, or prose */
 	}
@@ -1047,7 +1048,8 @@ static void scan_heading(struct context_pass *cp, size_t i)
 		 * force */
 		cp->current = cp->strong;
 		cp->named = cp->weak_in_force = 0;
-	} else if (cp->named && !ctx->claimed[i] && !line_is_empty(&lines[i]) &&
+	} else if (cp->named && !ctx->claimed[i] &&
+		   !line_is_empty_at(ctx->in, i) &&
 		   !fence_mark(lines[i].text) &&
 		   !says_again(lines[i].text, lines[i].len) &&
 		   !(cp->output && line_continues(&lines[i - 1]))) {
@@ -1062,7 +1064,7 @@ static void scan_heading(struct context_pass *cp, size_t i)
 	cp->above[i] = cp->last;
 	cp->output = ctx->claimed[i] ||
 		     (cp->output && line_continues(&lines[i - 1]));
-	if (!cp->output && !line_is_empty(&lines[i]))
+	if (!cp->output && !line_is_empty_at(ctx->in, i))
 		cp->last = at;
 }
 
@@ -1083,7 +1085,7 @@ void context_scan(struct context_pass *cp, size_t to,
 		cp->prose[i + 1] = cp->prose[i] +
 				   (!ctx->claimed[i] &&
 				    !(flags[i] & LINE_INNER) &&
-				    !line_is_empty(l) &&
+				    !line_is_empty_at(ctx->in, i) &&
 				    !line_counts_run(l->text));
 	}
 	if (to > cp->scanned)

@@ -215,6 +215,7 @@ enum load_status load_input_between(const char *path,
 	 * is one line, and cutting it cost as much as reading it) */
 	input_init_bare(&in, path, data, size);
 	in.runs_output_tool = parser_output_after_command;
+	in.prompt_len = shell_prompt_len;
 	in.no_sha256 = opt && opt->no_sha256;
 	if (rs_bin_sniff(in.data, in.size) ||
 	    rs_json_sniff(in.data, in.size)) {

@@ -179,7 +179,7 @@ static int is_progress(const struct parse_ctx *ctx, const struct dd_state *st,
 		return 0;
 	if (n >= ctx->in->nlines)
 		return 0;
-	next = line_after_prompt(ctx->in->lines[n].text);
+	next = line_after_prompt_at(ctx->in, n);
 	return dd_read_records(next, &r) || dd_message(next);
 }
 
@@ -290,7 +290,7 @@ static const char *command_text(const struct dd_command *c)
 static unsigned copy_of(struct parse_ctx *ctx, struct dd_state *st,
 			size_t li, const char *command)
 {
-	const char *text = line_after_prompt(ctx->in->lines[li].text);
+	const char *text = line_after_prompt_at(ctx->in, li);
 	uint64_t dd = hash64(HASH64_INIT, "dd", 2), bare;
 	unsigned line = input_lineno(ctx->in, li), orig;
 	size_t len = strlen(text);
@@ -609,8 +609,9 @@ static void dd_lines(struct parse_ctx *ctx, void *state, size_t *li,
 
 	for (i = *li; i < to; i++) {
 		const char *text = ctx->in->lines[i].text;
-		/* (the prompt found once: it was 6% of a loop's log) */
-		const char *after = line_after_prompt(text);
+		/* (the prompt found as the line was cut: it was 6% of a
+		 * loop's log) */
+		const char *after = line_after_prompt_at(ctx->in, i);
 		struct summary_line s;
 		uint64_t records;
 		const char *kind;

@@ -479,7 +479,7 @@ int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
 	if (ctx->in->uncut)	/* read whole: every line is output */
 		return 0;
 	for (size_t i = a + 1; i < b && i < ctx->in->nlines; i++)
-		if (!ctx->claimed[i] && !line_is_empty(&ctx->in->lines[i]) &&
+		if (!ctx->claimed[i] && !line_is_empty_at(ctx->in, i) &&
 		    !line_counts_run(ctx->in->lines[i].text))
 			return 1;
 	return 0;

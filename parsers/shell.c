@@ -158,6 +158,24 @@ const char *line_after_prompt(const char *text)
 	return text + prompt_len(text);
 }
 
+size_t shell_prompt_len(const char *text)
+{
+	return prompt_len(text);
+}
+
+const char *line_after_prompt_at(const struct input *in, size_t li)
+{
+	const char *text = in->lines[li].text;
+	unsigned short known = in->prompt ? in->prompt[li] : 0;
+
+	return known ? text + known - 1 : line_after_prompt(text);
+}
+
+int line_is_empty_at(const struct input *in, size_t li)
+{
+	return !*line_after_prompt_at(in, li);
+}
+
 int line_continues(const struct input_line *l)
 {
 	const char *t = l->text;

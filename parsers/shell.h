@@ -30,6 +30,13 @@ int line_drops_cache(const char *text);
 
 /* Text after a shell prompt ("$ ", "root@h:~# ", "[u@h d]$ ", "+ "). */
 const char *line_after_prompt(const char *text);
+/* The length of that prompt: what an input's prompt_len is given, so
+ * that its lines' prompts are found once, as they are cut. */
+size_t shell_prompt_len(const char *text);
+/* line_after_prompt() and line_is_empty() of line li of in, by the
+ * prompt found when it was cut (core/input.h's prompt) where it was. */
+const char *line_after_prompt_at(const struct input *in, size_t li);
+int line_is_empty_at(const struct input *in, size_t li);
 
 /*
  * Does the line end in a backslash after a blank ("fio --name=w \"), the

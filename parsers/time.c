@@ -166,9 +166,9 @@ static const char *past_time_word(const char *p)
  * "command time CMD" are how one asks bash for /usr/bin/time instead of
  * its keyword (a GitHub issue shows both, each over a GNU default line).
  */
-static char *timed_command(const char *text)
+static char *timed_command_after(const char *after_prompt)
 {
-	const char *p = past_time_word(line_after_prompt(text)), *end;
+	const char *p = past_time_word(after_prompt), *end;
 	char *w;
 
 	if (!p)
@@ -187,6 +187,11 @@ static char *timed_command(const char *text)
 	}
 	p = skip_spaces(p);
 	return *p ? xstrdup(p) : NULL;
+}
+
+static char *timed_command(const char *text)
+{
+	return timed_command_after(line_after_prompt(text));
 }
 
 /*
@@ -219,7 +224,8 @@ static char *find_command(struct parse_ctx *ctx, size_t li, size_t stop,
 {
 	*at = li;
 	for (size_t i = li; i-- > stop && li - i <= COMMAND_LOOKBACK;) {
-		char *cmd = timed_command(ctx->in->lines[i].text);
+		char *cmd = timed_command_after(line_after_prompt_at(ctx->in,
+								     i));
 		size_t last = i;
 
 		if (!cmd)
@@ -718,7 +724,7 @@ static void note_line(struct parse_ctx *ctx, struct time_state *st,
 	const char *t = ctx->in->lines[li].text, *cmd;
 	unsigned line = input_lineno(ctx->in, li);
 
-	if ((cmd = past_time_word(line_after_prompt(t))) &&
+	if ((cmd = past_time_word(line_after_prompt_at(ctx->in, li))) &&
 	    *skip_spaces(cmd)) {
 		command_untimed(st);
 		st->command_open = 1;

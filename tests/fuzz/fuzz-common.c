@@ -208,6 +208,7 @@ void fuzz_ingest(const char *name, const uint8_t *data, size_t size,
 	 * whole (a lone fio JSON document) */
 	input_init_bare(&in, name, fuzz_copy(data, size), size);
 	in.runs_output_tool = parser_output_after_command;
+	in.prompt_len = shell_prompt_len;
 	if (!list)
 		whole = ingest_may_read_whole(&in);
 	for (size_t i = 0; list && list[i]; i++)

@@ -37,6 +37,7 @@ static void read_as(const uint8_t *data, size_t size, int by_windows,
 	diag_list_init(&diags);
 	input_init_bare(&in, "fuzz.txt", fuzz_copy(data, size), size);
 	in.runs_output_tool = parser_output_after_command;
+	in.prompt_len = shell_prompt_len;
 	/* as load_input() reads a file */
 	if (ingest_may_read_whole(&in))
 		input_finish_uncut(&in);

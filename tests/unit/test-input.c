@@ -419,6 +419,85 @@ static void test_prompts(void **state)
 				    prompts[i].after);
 }
 
+/* The text of prompts[] (and lines whose prompt is too long to keep),
+ * each twice, between output lines. */
+static void prompt_text(struct strbuf *sb)
+{
+	for (int rep = 0; rep < 2; rep++)
+		for (size_t i = 0; i < sizeof(prompts) / sizeof(prompts[0]);
+		     i++) {
+			strbuf_adds(sb, prompts[i].line);
+			strbuf_adds(sb, "\n1024+0 records in\n\n");
+		}
+	strbuf_adds(sb, "$");
+	for (int k = 0; k < 70000; k++)	/* a prompt past 65,534 bytes */
+		strbuf_addch(sb, ' ');
+	strbuf_adds(sb, "dd if=x\n");
+}
+
+/* Every line held: its prompt as found when it was cut is the prompt
+ * found now, and there is one (prompt_len was given). */
+static void assert_prompts_kept(const struct input *in)
+{
+	assert_non_null(in->prompt);
+	for (size_t i = 0; i < in->nlines; i++) {
+		size_t p = shell_prompt_len(in->lines[i].text);
+
+		assert_int_equal(in->prompt[i], p < 65535 ? p + 1 : 0);
+		assert_ptr_equal(line_after_prompt_at(in, i),
+				 line_after_prompt(in->lines[i].text));
+	}
+}
+
+/*
+ * The prompt of each line is found as it is cut (core/input.h's prompt)
+ * and kept with the line read whole, and by windows: cut in parts,
+ * adopted, and moved down as the first lines are forgotten.
+ */
+static void test_prompts_found_when_cut(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct input in, part[4];
+	char *copy;
+
+	(void)state;
+	prompt_text(&sb);
+	copy = strdup(sb.buf);
+	assert_non_null(copy);
+	input_init_bare(&in, "t.txt", copy, sb.len);
+	in.prompt_len = shell_prompt_len;
+	input_finish(&in);
+	assert_prompts_kept(&in);
+	assert_int_equal(in.prompt[in.nlines - 1], 0);	/* too long */
+	input_release(&in);
+
+	copy = strdup(sb.buf);
+	assert_non_null(copy);
+	input_init_bare(&in, "t.txt", copy, sb.len);
+	in.prompt_len = shell_prompt_len;
+	input_finish_windows(&in);
+	memset(part, 0, sizeof(part));
+	input_cut_window(&in, 200);
+	assert_prompts_kept(&in);
+	for (;;) {
+		size_t n = input_plan_window(&in, 200, part, 4);
+
+		for (size_t k = 0; k < n; k++)
+			input_cut_part(&part[k]);
+		for (size_t k = 0; k < n; k++)
+			input_stage_adopt(&in, &part[k]);
+		assert_prompts_kept(&in);
+		if (!n)
+			break;
+		input_forget_lines(&in, in.nlines / 2);
+		assert_prompts_kept(&in);
+	}
+	for (size_t k = 0; k < 4; k++)
+		input_stage_release(&part[k]);
+	input_release(&in);
+	strbuf_release(&sb);
+}
+
 static void test_joined_command(void **state)
 {
 	struct input in;
@@ -783,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_contains),
 		cmocka_unit_test(test_contains_window),
 		cmocka_unit_test(test_prompts),
+		cmocka_unit_test(test_prompts_found_when_cut),
 		cmocka_unit_test(test_prose_lines),
 		cmocka_unit_test(test_joined_command),
 		cmocka_unit_test(test_shell_find),
