@@ -36,6 +36,29 @@
 		} \
 	} while (0)
 
+/* A stage's extras of its lines [from, from + n) to in's from line at. */
+#define ADOPT_EXTRA(in, stage, field, at, from, n) \
+	do { \
+		if ((stage)->field) { \
+			if (!(in)->field) \
+				(in)->field = xcalloc((in)->lines_alloc, \
+						      sizeof(*(in)->field)); \
+			memcpy((in)->field + (at), (stage)->field + (from), \
+			       (n) * sizeof(*(in)->field)); \
+		} \
+	} while (0)
+
+/* The extras of the first n lines let go of, keep lines left. */
+#define FORGET_EXTRA(in, field, n, keep) \
+	do { \
+		if ((in)->field) { \
+			memmove((in)->field, (in)->field + (n), \
+				(keep) * sizeof(*(in)->field)); \
+			memset((in)->field + (keep), 0, \
+			       (n) * sizeof(*(in)->field)); \
+		} \
+	} while (0)
+
 /* Room for need lines. */
 void input_grow_lines(struct input *in, size_t need)
 {
@@ -720,20 +743,8 @@ void input_stage_adopt(struct input *in, struct input *stage)
 	}
 	if (stage->origin)
 		adopt_origins(in, stage, from, at);
-	if (stage->indent) {
-		if (!in->indent)
-			in->indent = xcalloc(in->lines_alloc,
-					     sizeof(*in->indent));
-		memcpy(in->indent + at, stage->indent + from,
-		       n * sizeof(*in->indent));
-	}
-	if (stage->prompt) {
-		if (!in->prompt)
-			in->prompt = xcalloc(in->lines_alloc,
-					     sizeof(*in->prompt));
-		memcpy(in->prompt + at, stage->prompt + from,
-		       n * sizeof(*in->prompt));
-	}
+	ADOPT_EXTRA(in, stage, indent, at, from, n);
+	ADOPT_EXTRA(in, stage, prompt, at, from, n);
 	in->nlines += n;
 	in->arena_len += text_len;
 	in->arena[in->arena_len] = '\0';
@@ -793,14 +804,8 @@ void input_forget_lines(struct input *in, size_t n)
 			in->names_len - name_from);
 		in->names_len -= name_from;
 	}
-	if (in->indent) {
-		memmove(in->indent, in->indent + n, keep * sizeof(*in->indent));
-		memset(in->indent + keep, 0, n * sizeof(*in->indent));
-	}
-	if (in->prompt) {
-		memmove(in->prompt, in->prompt + n, keep * sizeof(*in->prompt));
-		memset(in->prompt + keep, 0, n * sizeof(*in->prompt));
-	}
+	FORGET_EXTRA(in, indent, n, keep);
+	FORGET_EXTRA(in, prompt, n, keep);
 	in->nlines = keep;
 	in->window_base += n;
 }

@@ -454,27 +454,29 @@ static void assert_prompts_kept(const struct input *in)
  * and kept with the line read whole, and by windows: cut in parts,
  * adopted, and moved down as the first lines are forgotten.
  */
+static void bare_with_prompts(struct input *in, const struct strbuf *sb)
+{
+	char *copy = strdup(sb->buf);
+
+	assert_non_null(copy);
+	input_init_bare(in, "t.txt", copy, sb->len);
+	in->prompt_len = shell_prompt_len;
+}
+
 static void test_prompts_found_when_cut(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct input in, part[4];
-	char *copy;
 
 	(void)state;
 	prompt_text(&sb);
-	copy = strdup(sb.buf);
-	assert_non_null(copy);
-	input_init_bare(&in, "t.txt", copy, sb.len);
-	in.prompt_len = shell_prompt_len;
+	bare_with_prompts(&in, &sb);
 	input_finish(&in);
 	assert_prompts_kept(&in);
 	assert_int_equal(in.prompt[in.nlines - 1], 0);	/* too long */
 	input_release(&in);
 
-	copy = strdup(sb.buf);
-	assert_non_null(copy);
-	input_init_bare(&in, "t.txt", copy, sb.len);
-	in.prompt_len = shell_prompt_len;
+	bare_with_prompts(&in, &sb);
 	input_finish_windows(&in);
 	memset(part, 0, sizeof(part));
 	input_cut_window(&in, 200);
