@@ -44,6 +44,17 @@ static size_t count_digits(const char *s)
 	return n;
 }
 
+/* count_digits(), the digits' value going on from *m (which wraps past
+ * 19 digits in all: clinger() takes no more). */
+static size_t read_digits(const char *s, uint64_t *m)
+{
+	size_t n = 0;
+
+	for (; is_ascii_digit(s[n]); n++)
+		*m = *m * 10 + (uint64_t)(s[n] - '0');
+	return n;
+}
+
 /* Length of an exponent ("e-5") at s, 0 when there is none. */
 static size_t exponent_len(const char *s)
 {
@@ -80,29 +91,24 @@ static int exponent_value(const char *s, size_t elen)
  * Clinger's fast path: digits that make an integer m <= 2^53 and a
  * power of ten 10^k with |k| <= 22 are both exact doubles, so one IEEE
  * multiplication or division rounds m * 10^k exactly as strtod() would.
- * s: the digits after any sign, intd of them, a mark, fracd more, then
- * the exponent (elen bytes).  Returns 0 and *out, or -1 for the others
- * (python's 17-digit figures among them: strtod_l() reads those).
+ * m: the value of the intd digits, a mark, and fracd more (read as they
+ * were counted), then the exponent at e (elen bytes).  Returns 0 and
+ * *out, or -1 for the others (python's 17-digit figures among them:
+ * strtod_l() reads those).
  */
-static int clinger(const char *s, size_t intd, size_t fracd, size_t elen,
-		   int neg, double *out)
+static int clinger(uint64_t m, const char *e, size_t intd, size_t fracd,
+		   size_t elen, int neg, double *out)
 {
 	static const double pow10[] = {
 		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
 		1e21, 1e22,
 	};
-	const char *frac = s + intd + 1, *e = s + intd + (fracd ? fracd + 1 : 0);
 	int k = elen ? exponent_value(e, elen) : 0;
-	uint64_t m = 0;
 	double v;
 
 	if (intd + fracd > 19 || k == INT_MAX)
 		return -1;
-	for (size_t i = 0; i < intd; i++)
-		m = m * 10 + (uint64_t)(s[i] - '0');
-	for (size_t i = 0; i < fracd; i++)
-		m = m * 10 + (uint64_t)(frac[i] - '0');
 	k -= (int)fracd;
 	if (m > (UINT64_C(1) << 53) || k < -22 || k > 22)
 		return -1;
@@ -116,6 +122,7 @@ int scan_double(const char **p, unsigned flags, double *out)
 	const char *s = *p, *start = s;
 	char buf[MAX_NUMBER_CHARS + 1];
 	size_t n, intd, fracd = 0, len, elen = 0;
+	uint64_t m = 0;
 	double v;
 
 	if (*s == '+' || *s == '-') {
@@ -124,18 +131,17 @@ int scan_double(const char **p, unsigned flags, double *out)
 			       SCAN_NEGATIVE : SCAN_NO_DIGITS;
 		s++;
 	}
-	intd = count_digits(s);
+	intd = read_digits(s, &m);
 	s += intd;
 	if (is_decimal_mark(*s, flags) && is_ascii_digit(s[1])) {
-		fracd = count_digits(s + 1);
+		fracd = read_digits(s + 1, &m);
 		s += 1 + fracd;
 	}
 	if (!intd && !fracd)
 		return SCAN_NO_DIGITS;
 	if (!(flags & SCAN_NO_EXPONENT))
 		elen = exponent_len(s);
-	if (!clinger(s - intd - (fracd ? fracd + 1 : 0), intd, fracd, elen,
-		     *start == '-', out)) {
+	if (!clinger(m, s, intd, fracd, elen, *start == '-', out)) {
 		*p = s + elen;
 		return SCAN_OK;
 	}
