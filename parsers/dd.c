@@ -291,20 +291,18 @@ static unsigned copy_of(struct parse_ctx *ctx, struct dd_state *st,
 			size_t li, const char *command)
 {
 	const char *text = line_after_prompt_at(ctx->in, li);
-	uint64_t dd = hash64(HASH64_INIT, "dd", 2), bare;
 	unsigned line = input_lineno(ctx->in, li), orig;
-	size_t len = strlen(text);
+	/* (the line's own hash, the command's going on from it) */
+	uint64_t bare = hash64(HASH64_INIT, text, strlen(text));
 
 	/* A summary quoted alone under prose ("note the time in" over the
 	 * line again) has lost its command: the same line taken before
 	 * under any command is its original.  Each summary with a command
-	 * is remembered both ways (the bare key: an empty command). */
-	bare = hash64(hash64(dd, "", 0), text, len);
+	 * is remembered both ways (the bare key: no command). */
 	if (!command || !*command)
 		return pasted_copy_of(&st->pasted, bare, line, st->last_prose);
 	orig = pasted_copy_of(&st->pasted,
-			      hash64(hash64(dd, command, strlen(command)),
-				     text, len),
+			      hash64(bare, command, strlen(command)),
 			      line, st->last_prose);
 	pasted_copy_of(&st->pasted, bare, line, st->last_prose);
 	return orig;
