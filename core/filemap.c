@@ -160,6 +160,11 @@ int filemap_truncated(const char *data)
 	return !fstat(s->fd, &st) && (uint64_t)st.st_size < s->len - 1;
 }
 
+size_t filemap_page_floor(size_t off)
+{
+	return page_size ? off / page_size * page_size : off;
+}
+
 void filemap_drop(const char *data, size_t from, size_t to)
 {
 	struct slot *s = data ? slot_of((uintptr_t)data) : NULL;

@@ -41,6 +41,9 @@ int filemap_truncated(const char *data);
  * data that is not a mapping.
  */
 void filemap_drop(const char *data, size_t from, size_t to);
+/* Offset off rounded down to a page's start (off itself before any file
+ * was mapped: nothing is dropped then). */
+size_t filemap_page_floor(size_t off);
 /* Unmaps data and returns 1 if it is a mapping, else returns 0. */
 int filemap_close(char *data);
 

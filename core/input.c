@@ -296,6 +296,12 @@ void input_drop_read(const struct input *in, size_t from, size_t to)
 		filemap_drop(in->data, from, to);
 }
 
+void input_drop_through(const struct input *in, size_t *done, size_t to)
+{
+	input_drop_read(in, filemap_page_floor(*done), to);
+	*done = to;
+}
+
 static void drop_lines(struct input *in)
 {
 	free(in->lines);

@@ -248,6 +248,14 @@ size_t input_line_at(const struct input *in, size_t pos);
  * text stays readable.  Only readers that never write the text call it.
  */
 void input_drop_read(const struct input *in, size_t from, size_t to);
+/*
+ * input_drop_read() for a reader that goes front to back in steps: from
+ * *done (the end of the last step, updated to `to`), the page that holds
+ * it included -- its bytes before *done were read in the last step.
+ * Each step's [from, to) alone keeps the pages its ends fall in: a 1 GB
+ * log read by windows of four parts kept 16 MB of them.
+ */
+void input_drop_through(const struct input *in, size_t *done, size_t to);
 /* Line index li's number in the file, and its source name (or NULL). */
 unsigned input_lineno(const struct input *in, size_t li);
 const char *input_origin_at(const struct input *in, size_t li);

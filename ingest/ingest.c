@@ -211,6 +211,7 @@ struct ingest {
 	unsigned part_marks[WINDOW_PARTS];	/* raw_marks() of each */
 	unsigned window_marks;			/* of the window held */
 	size_t nparts;
+	size_t raw_dropped;	/* input_drop_through() */
 	atomic_uint parts_taken;	/* by the threads done with their share */
 	int window_whole;
 	size_t window_bytes;
@@ -831,7 +832,6 @@ static void cut_next_window(struct ingest *g)
 
 		input_cut_part(part);
 		g->part_marks[k] = raw_marks(part->raw_copy);
-		input_drop_read(g->in, part->raw_from, part->raw_next);
 	}
 }
 
@@ -1122,7 +1122,7 @@ static int parse_windows(struct ingest *g)
 		return -1;
 	g->cp = context_begin(ctx, 0);
 	mark_no_drop(g, 0);
-	input_drop_read(in, in->raw_from, in->raw_next);
+	input_drop_through(in, &g->raw_dropped, in->raw_next);
 	for (;;) {
 		int at_end = in->raw_next >= in->size;
 
@@ -1138,6 +1138,8 @@ static int parse_windows(struct ingest *g)
 			input_stage_adopt(in, &g->part[k]);
 			g->window_marks |= g->part_marks[k];
 		}
+		/* (its raw bytes were copied: none is read again) */
+		input_drop_through(in, &g->raw_dropped, in->raw_next);
 		parse_ctx_window_grew(ctx, from);
 		mark_no_drop(g, from);
 	}

@@ -129,8 +129,7 @@ static int iter_next(struct log_iter *it, struct log_line *l)
 		    ITER_DROP) {
 			size_t to = (size_t)(l->text - it->in->data);
 
-			input_drop_read(it->in, it->dropped, to);
-			it->dropped = to;
+			input_drop_through(it->in, &it->dropped, to);
 		}
 	}
 	l->li = it->li++;
