@@ -194,10 +194,14 @@ static const char *ascii_punctuation(const char *text, char *buf, size_t size)
  */
 const char *dd_message(const char *text)
 {
-	const char *msg = strstr(text, "dd: "), *name = msg;
+	/* "dd: " ends the first word, or it is prose ("then dd: ..."), not
+	 * a path: no search of the whole line (every line is asked) */
+	size_t w = strcspn(text, " \t");
+	const char *msg, *name;
 
-	if (!name)
+	if (w < 3 || text[w] != ' ' || memcmp(text + w - 3, "dd:", 3))
 		return NULL;
+	msg = name = text + w - 3;
 	/* "gdd: ", "gnudd: " (dd_names) */
 	if (name - text >= 3 && !strncmp(name - 3, "gnu", 3))
 		name -= 3;
@@ -205,9 +209,6 @@ const char *dd_message(const char *text)
 		name--;
 	if (name > text && name[-1] != '/')
 		return NULL;
-	for (const char *p = text; p < name; p++)
-		if (*p == ' ' || *p == '\t')
-			return NULL;	/* prose, not a path */
 	return msg + 4;
 }
 

@@ -16,6 +16,7 @@
 #include "core/strbuf.h"
 #include "ingest/ingest.h"
 #include "parsers/parser.h"
+#include "parsers/dd.h"
 
 /*
  * Ingests text: its measurements as "line op metric value" rows into
@@ -181,6 +182,44 @@ static void test_lost_blanks_not_certain(void **state)
 		"output at line 6 has no command)\n", NULL);
 }
 
+/*
+ * A dd diagnostic's message: "dd: " ends the line's first word, which is
+ * dd's name (a path to it, gdd, gnudd); anywhere else it is prose.
+ */
+static void test_message_after_name(void **state)
+{
+	static const struct {
+		const char *text, *message;	/* NULL: none */
+	} cases[] = {
+		{ "dd: error writing 'x': No space left on device",
+		  "error writing 'x': No space left on device" },
+		{ "/bin/dd: failed to open 'y'", "failed to open 'y'" },
+		{ "gdd: invalid number: '1G'", "invalid number: '1G'" },
+		{ "/opt/gnudd: x", "x" },
+		{ "ddd: x", NULL },
+		{ "add: x", NULL },
+		{ "then dd: x", NULL },
+		{ " dd: x", NULL },
+		{ "dd:\tx", NULL },
+		{ "dd:x", NULL },
+		{ "dd:", NULL },
+		{ "d: x", NULL },
+		{ "", NULL },
+		{ "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.7 s, 600 MB/s",
+		  NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = dd_message(cases[i].text);
+
+		if (!cases[i].message)
+			assert_null(got);
+		else
+			assert_string_equal(got, cases[i].message);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_sync_failure_after_copy_error),
 		cmocka_unit_test(test_sync_failure_translated),
 		cmocka_unit_test(test_lost_blanks_not_certain),
+		cmocka_unit_test(test_message_after_name),
 	};
 
 	return cmocka_run_group_tests_name("dd", tests, NULL, NULL);
