@@ -40,8 +40,9 @@ peak_file() {
 [ -r /proc/self/status ] || { echo "skip: no /proc"; exit 77; }
 short=$(peak_file short.txt)
 long=$(peak_file long.txt)
-# (1 and 4 pages a window were kept: 9 and 35 MB more; now none)
+# (1 and 4 pages a window were kept: 9 and 35 MB more; now none, give
+# or take the 1.5 MB by which two samplings of one binary differ)
 [ "$short" -gt 0 ] || fail "RssFile not read"
-[ $((long - short)) -le 2048 ] ||
+[ $((long - short)) -le 4096 ] ||
 	fail "$long KiB of files resident for 72 MB, $short KiB for 36 MB"
 finish
