@@ -595,7 +595,8 @@ static void stage_reset(struct input *stage, const struct input *in,
 	stage->stage_to = in->size;
 }
 
-void input_stage_begin(struct input *stage, const struct input *in)
+/* stage goes on where in stopped, in's last line in it. */
+static void stage_begin(struct input *stage, const struct input *in)
 {
 	const struct input_line *last = in->nlines ?
 					&in->lines[in->nlines - 1] : NULL;
@@ -624,11 +625,8 @@ void input_stage_begin(struct input *stage, const struct input *in)
 static size_t part_start(const struct input *in, size_t from, size_t guess,
 			 size_t to)
 {
-	const char *d = in->data, *nl;
-	size_t line = guess;
-
-	nl = memrchr(d + from, '\n', guess - from);
-	line = nl ? (size_t)(nl + 1 - d) : from;
+	const char *d = in->data, *nl = memrchr(d + from, '\n', guess - from);
+	size_t line = nl ? (size_t)(nl + 1 - d) : from;
 	for (int k = 0; k < PART_START_TRIES; k++) {
 		nl = memchr(d + line, '\n', to - line);
 		if (!nl || (size_t)(nl + 1 - d) >= to)
@@ -648,7 +646,7 @@ size_t input_plan_window(const struct input *in, size_t bytes,
 	if (from >= in->size || !max)
 		return 0;
 	to = window_end(in, bytes);
-	input_stage_begin(&part[0], in);
+	stage_begin(&part[0], in);
 	for (size_t k = 1; k < max; k++) {
 		size_t at = part_start(in, from, from + (to - from) / max * k,
 				       to);
@@ -754,12 +752,12 @@ void input_stage_adopt(struct input *in, struct input *stage)
 	in->nlines += n;
 	in->arena_len += text_len;
 	in->arena[in->arena_len] = '\0';
-	if (stage->stage_part)
-		append_raw_copy(in, stage);
-	else
+	if (stage->stage_part) {
+		append_raw_copy(in, stage);	/* (before raw_next moves) */
+	} else {
 		swap_raw_copy(in, stage);
-	if (!stage->stage_part)
 		in->raw_from = stage->raw_from;
+	}
 	in->raw_next = stage->raw_next;
 	in->next_lineno = stage->next_lineno + shift;
 	in->table_cells = stage->table_cells;

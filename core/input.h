@@ -207,26 +207,22 @@ size_t input_cut_window(struct input *in, size_t bytes);
 void input_forget_lines(struct input *in, size_t n);
 void input_cut_whole(struct input *in);
 /*
- * The next window cut beside the readers of the lines held (on another
- * thread, which only reads in): input_stage_begin() makes stage (zeroed
- * the first time, kept between windows for its buffers) go on where in
- * stopped, input_cut_window(stage, ...) cuts, and input_stage_adopt()
- * puts its lines behind in's.  input_stage_release() frees a stage.
- */
-void input_stage_begin(struct input *stage, const struct input *in);
-void input_stage_adopt(struct input *in, struct input *stage);
-/*
- * The next window cut in parts, on whichever threads are free: cutting
- * was a fifth of a dd log's ingest, all of it on one thread while the
- * other waited.  input_plan_window() plans the window of about `bytes`
- * as at most `max` parts, each begun in part[k] (the first by
- * input_stage_begin(); a later one starts below a line with no '|', so
- * no table row spans two parts), and returns how many, 0 at the end of
- * the text.  input_cut_part() cuts one; the parts are adopted in order.
+ * The next window cut beside the readers of the lines held, in parts, on
+ * whichever threads are free (they only read in): cutting was a fifth of
+ * a dd log's ingest, all of it on one thread while the other waited.
+ * input_plan_window() plans the window of about `bytes` as at most `max`
+ * parts, each a stage (zeroed the first time, kept between windows for
+ * its buffers) that goes on where in stopped -- the first holds in's
+ * last line, which cutting a table row looks back at; a later one starts
+ * below a line with no '|', so no table row spans two parts -- and
+ * returns how many, 0 at the end of the text.  input_cut_part() cuts
+ * one; input_stage_adopt() puts their lines behind in's, in order.
+ * input_stage_release() frees a stage.
  */
 size_t input_plan_window(const struct input *in, size_t bytes,
 			 struct input *part, size_t max);
 void input_cut_part(struct input *stage);
+void input_stage_adopt(struct input *in, struct input *stage);
 void input_stage_release(struct input *stage);
 /*
  * The SHA-256 in hex, once it is made.  An uncut input's is made on
