@@ -668,7 +668,8 @@ static void dd_lines(struct parse_ctx *ctx, void *state, size_t *li,
 			int timing = is_time_line(text);
 			int other = !timing && !ctx->claimed[i];
 
-			if (other && line_reads_as_prose(text))
+			if (other && line_reads_as_prose(text) &&
+			    !line_echoed_above(ctx->in, i))
 				st->last_prose = input_lineno(ctx->in, i);
 			if ((st->used && other) || parse_heading_line(ctx, i))
 				dd_forget_commands(st);

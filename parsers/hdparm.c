@@ -616,7 +616,9 @@ static int hdparm_parse(struct parse_ctx *ctx)
 		if (!timing) {
 			if (parse_heading_line(ctx, i))
 				forget_command(&st);	/* another setup */
-			other_line(&st, i, text);
+			/* (an echo's output is no prose: shell.h) */
+			if (!line_echoed_above(ctx->in, i))
+				other_line(&st, i, text);
 			continue;
 		}
 		parse_claim(ctx, i);

@@ -282,9 +282,9 @@ void parse_inner_lines(struct parse_ctx *ctx, size_t from, size_t to);
 
 /*
  * Is there prose strictly between lines a and b: a line no parser has
- * claimed (so far) that is not blank, a prompt or a run counter ("Run
- * 2:")?  An output seen again after prose is quoted; without it, run
- * again.
+ * claimed (so far) that is not blank, a prompt, a run counter ("Run
+ * 2:") or what an echo typed above it printed (line_echoed_above())?  An
+ * output seen again after prose is quoted; without it, run again.
  */
 int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b);
 

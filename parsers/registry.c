@@ -480,7 +480,8 @@ int parse_prose_between(const struct parse_ctx *ctx, size_t a, size_t b)
 		return 0;
 	for (size_t i = a + 1; i < b && i < ctx->in->nlines; i++)
 		if (!ctx->claimed[i] && !line_is_empty_at(ctx->in, i) &&
-		    !line_counts_run(ctx->in->lines[i].text))
+		    !line_counts_run(ctx->in->lines[i].text) &&
+		    !line_echoed_above(ctx->in, i))
 			return 1;
 	return 0;
 }

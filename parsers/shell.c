@@ -661,6 +661,50 @@ static int has_letter(const char *t)
 	return 0;
 }
 
+/* Does `echo` with the arguments [p, end) print a line of its own: no
+ * -n, no redirection, pipe or second command outside quotes?  (What it
+ * prints need not be its words: "$ echo $DISK" prints "sdb".) */
+static int echo_prints_line(const char *p, const char *end)
+{
+	const char *q = p;
+	char *w = shell_next_word(&q, end), quote = 0;
+	int no_newline = w && w[0] == '-' && w[1] &&
+			 strspn(w + 1, "neE") == strlen(w + 1) &&
+			 strchr(w + 1, 'n');
+
+	free(w);
+	if (no_newline)
+		return 0;
+	for (; p < end; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+		} else if (*p == '\'' || *p == '"') {
+			quote = *p;
+		} else if (*p == '\\' && p + 1 < end) {
+			p++;
+		} else if (strchr("<>|;&`", *p)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int line_echoed_above(const struct input *in, size_t li)
+{
+	const char *cmd, *text;
+
+	if (!li || !in->lines[li].len)
+		return 0;
+	text = in->lines[li].text;
+	cmd = line_after_prompt_at(in, li - 1);
+	/* (an echo typed after a prompt; the line below it no command) */
+	if (cmd == in->lines[li - 1].text || !skip_prefix(&cmd, "echo ") ||
+	    line_after_prompt_at(in, li) != text)
+		return 0;
+	return echo_prints_line(cmd, cmd + strlen(cmd));
+}
+
 int line_reads_as_prose(const char *text)
 {
 	/* ("## title" is a Markdown heading, not "# " a root prompt) */

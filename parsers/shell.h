@@ -37,6 +37,14 @@ size_t shell_prompt_len(const char *text);
  * prompt found when it was cut (core/input.h's prompt) where it was. */
 const char *line_after_prompt_at(const struct input *in, size_t li);
 int line_is_empty_at(const struct input *in, size_t li);
+/*
+ * Is line li what an `echo` typed after a prompt on the line above it
+ * printed ("$ echo === sdb ===" over "=== sdb ===")?  The session's own
+ * output, not a poster's words: it may label what follows (the context
+ * pass reads it so), but tells no pasted copy from a run -- the same
+ * command and timing under two echoed disk names are two runs.
+ */
+int line_echoed_above(const struct input *in, size_t li);
 
 /*
  * Does the line end in a backslash after a blank ("fio --name=w \"), the

@@ -739,7 +739,8 @@ static void note_line(struct parse_ctx *ctx, struct time_state *st,
 	    *skip_spaces(cmd)) {
 		command_untimed(st);
 		st->command_open = 1;
-	} else if (line_reads_as_prose(t) && !past_time_word(t)) {
+	} else if (line_reads_as_prose(t) && !past_time_word(t) &&
+		   !line_echoed_above(ctx->in, li)) {
 		if (st->command_open)
 			st->inner_prose = line;
 		else

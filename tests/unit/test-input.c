@@ -500,6 +500,46 @@ static void test_prompts_found_when_cut(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * What an echo typed after a prompt printed on the next line is the
+ * session's output, not prose (line_echoed_above()): its words or not
+ * ("$DISK"), unless it prints no line of its own (-n, a redirection, a
+ * pipe, a second command) or the next line is a command.
+ */
+static void test_echo_output(void **state)
+{
+	static const struct {
+		const char *text;
+		int echoed;	/* of the second line */
+	} cases[] = {
+		{ "$ echo === sdb ===\n=== sdb ===\n", 1 },
+		{ "$ echo \"run on $DISK\"\nrun on sdb\n", 1 },
+		{ "root@h:~# echo -e 'a\\tb'\na\tb\n", 1 },
+		{ "$ echo 'a; b'\na; b\n", 1 },
+		{ "echo first disk\nfirst disk\n", 0 },	/* no prompt */
+		{ "$ echo -n x\nthen prose\n", 0 },
+		{ "$ echo -ne x\nthen prose\n", 0 },
+		{ "$ echo 3 > /proc/sys/vm/drop_caches\nthen prose\n", 0 },
+		{ "$ echo x | tee f\nx\n", 0 },
+		{ "$ echo x; sync\nx\n", 0 },
+		{ "$ echo x\n$ ls\n", 0 },		/* a command */
+		{ "$ echo\n\n", 0 },			/* a blank line */
+		{ "$ echoes x\nx\n", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct input in;
+
+		load(&in, cases[i].text);
+		assert_int_equal(in.nlines, 2);
+		if (line_echoed_above(&in, 1) != cases[i].echoed)
+			fail_msg("%s: %d", cases[i].text, !cases[i].echoed);
+		assert_false(line_echoed_above(&in, 0));
+		input_release(&in);
+	}
+}
+
 static void test_joined_command(void **state)
 {
 	struct input in;
@@ -865,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_contains_window),
 		cmocka_unit_test(test_prompts),
 		cmocka_unit_test(test_prompts_found_when_cut),
+		cmocka_unit_test(test_echo_output),
 		cmocka_unit_test(test_prose_lines),
 		cmocka_unit_test(test_joined_command),
 		cmocka_unit_test(test_shell_find),
