@@ -9,17 +9,8 @@
 # lets its pages go by the same function (input_drop_through()).
 . "$(dirname "$0")/lib.sh"
 cd "$TMP" || exit 1
-dd_runs() {	# dd_runs N: N dd runs timed with time
-	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
-	printf "$ time dd if=/dev/zero of=f%d bs=1M count=64\n", i % 3
-	printf "64+0 records in\n64+0 records out\n"
-	printf "67108864 bytes (67 MB, 64 MiB) copied, 1.%06d s, 54 MB/s\n",
-		i * 7919 % 1000000
-	printf "\nreal\t0m1.%03ds\nuser\t0m0.001s\nsys\t0m0.100s\n\n",
-		i % 1000 } }'
-}
-dd_runs 200000 > short.txt	# 36 MB
-dd_runs 400000 > long.txt	# 72 MB
+timed_dd_runs 200000 > short.txt	# 36 MB
+timed_dd_runs 400000 > long.txt	# 72 MB
 # The most of the mapped log's pages (and the program's own) resident
 # at once, sampled while it runs: RssFile counts the mapping's pages and
 # not the allocator's, which a sanitizer's quarantine makes grow.

@@ -42,27 +42,18 @@ done
 # another tool's output, or what a window cannot be read without (a
 # Markdown fence, quoted-printable), first met far down the log: the
 # log is then read whole, with the whole read's results
-dd_runs() {	# dd_runs N: N dd runs timed with time
-	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
-	printf "$ time dd if=/dev/zero of=f%d bs=1M count=64\n", i % 3
-	printf "64+0 records in\n64+0 records out\n"
-	printf "67108864 bytes (67 MB, 64 MiB) copied, 1.%06d s, 54 MB/s\n",
-		i * 7919 % 1000000
-	printf "\nreal\t0m1.%03ds\nuser\t0m0.001s\nsys\t0m0.100s\n\n",
-		i % 1000 } }'
-}
 late=0
 for tail in "$FIXTURES/hdparm/0001-T-only-cached-reads.txt" \
 	    "$FIXTURES/fio/0001-2_0_13-mysql-3jobtypes-160procs-group.txt" \
 	    "$FIXTURES/iozone/0001-auto-I-i0-i2-skipped-columns.txt" fence qp; do
 	late=$((late + 1))
-	{ dd_runs 600
+	{ timed_dd_runs 600
 	  case $tail in
-	  fence) printf '```\n'; dd_runs 3; printf '```\n' ;;
+	  fence) printf '```\n'; timed_dd_runs 3; printf '```\n' ;;
 	  qp) printf 'a=3D1 (quoted-printable)\n' ;;
 	  *) cat "$tail" ;;
 	  esac
-	  dd_runs 100; } > "late$late.txt"
+	  timed_dd_runs 100; } > "late$late.txt"
 done
 [ "$n" -gt 0 ] || { echo "skip: no dd or time fixture"; exit 77; }
 for f in long*.txt mix.txt far.txt late*.txt; do
