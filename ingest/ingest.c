@@ -835,8 +835,8 @@ static void cut_next_window(struct ingest *g)
 	}
 }
 
-/* The first parser's share of a window: its lines, then maybe the cut
- * of the next one. */
+/* The first parser's share of a window: its lines, then the parts of the
+ * next one the main thread has not taken yet. */
 static void first_reader_job(struct ingest *g)
 {
 	reader_lines(&g->r[0], g->r[0].thread_to);

@@ -511,8 +511,8 @@ int parse_heading_line(const struct parse_ctx *ctx, size_t li)
 	if (!li || !is_rule_text(t))
 		return 0;
 	above = &ctx->in->lines[li - 1];
-	return !line_is_empty(above) && !ctx->claimed[li - 1] &&
-	       line_after_prompt(above->text) == above->text &&
+	return !line_is_empty_at(ctx->in, li - 1) && !ctx->claimed[li - 1] &&
+	       line_after_prompt_at(ctx->in, li - 1) == above->text &&
 	       !is_rule_text(above->text);
 }
 

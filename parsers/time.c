@@ -256,6 +256,10 @@ static uint64_t lines_hash(const struct input *in, size_t first,
 {
 	const struct input_line *l = in->lines;
 
+	/* (a few lines: the invariant checked, not trusted) */
+	for (size_t i = first; i < last; i++)
+		if (l[i].text + l[i].len + 1 != l[i + 1].text)
+			BUG("lines %zu and %zu not adjacent", i, i + 1);
 	return hash64(HASH64_INIT, l[first].text,
 		      (size_t)(l[last].text + l[last].len - l[first].text));
 }
