@@ -21,27 +21,21 @@ struct cmd_entry {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	/* xalloc_huge_pages(): where a million measurements cost the most
-	 * time (compare, table: 10-15% less CPU) and memory is not the
-	 * figure watched (export's peak per measurement grew 296 -> 336
-	 * bytes with them; ingest keeps its memory bounded) */
-	int huge_pages;
 };
 
 static const struct cmd_entry commands[] = {
-	{ "check", cmd_check, "explain implausible figures", 0 },
-	{ "compare", cmd_compare, "compare result sets, with verdicts", 1 },
-	{ "detect", cmd_detect, "change points in a store's history (CI gate)",
-	  0 },
-	{ "export", cmd_export, "write a result set (or a stored run) as CSV",
-	  0 },
-	{ "history", cmd_history, "time series of a store's runs", 0 },
-	{ "ingest", cmd_ingest, "read fio, iozone, hdparm, dd, time output", 0 },
-	{ "plot", cmd_plot, "draw one chart (PNG, SVG, PDF)", 0 },
-	{ "report", cmd_report, "write charts, workbook, HTML and Markdown", 0 },
-	{ "run", cmd_run, "measure a file or device", 0 },
-	{ "store", cmd_store, "add, list, remove runs of a history store", 0 },
-	{ "table", cmd_table, "pivot and ratio tables", 1 },
+	{ "check", cmd_check, "explain implausible figures" },
+	{ "compare", cmd_compare, "compare result sets, with verdicts" },
+	{ "detect", cmd_detect,
+	  "change points in a store's history (CI gate)" },
+	{ "export", cmd_export, "write a result set (or a stored run) as CSV" },
+	{ "history", cmd_history, "time series of a store's runs" },
+	{ "ingest", cmd_ingest, "read fio, iozone, hdparm, dd, time output" },
+	{ "plot", cmd_plot, "draw one chart (PNG, SVG, PDF)" },
+	{ "report", cmd_report, "write charts, workbook, HTML and Markdown" },
+	{ "run", cmd_run, "measure a file or device" },
+	{ "store", cmd_store, "add, list, remove runs of a history store" },
+	{ "table", cmd_table, "pivot and ratio tables" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -148,6 +142,5 @@ int main(int argc, char **argv)
 	if (!c)
 		return unknown_command(argv[1]);
 	optind = 1;
-	xalloc_huge_pages(c->huge_pages);
 	return c->fn(argc - 1, argv + 1);
 }

@@ -2,12 +2,9 @@
 /* Allocation and message helpers; see xalloc.h. */
 #include "xalloc.h"
 
-#include <malloc.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 const char *progname = "storan";
 
@@ -25,47 +22,10 @@ static __attribute__((noreturn)) void out_of_memory(size_t size)
 	die("out of memory (%zu bytes more)", size);
 }
 
-/* xalloc_huge_pages(); atomic: set before the threads, read by all */
-static _Atomic int huge_pages;
-
-void xalloc_huge_pages(int on)
-{
-	huge_pages = on;
-}
-
-/*
- * A block of HUGE_MIN bytes or more gets the kernel's transparent huge
- * pages where it allows them on request (Debian's default, "madvise"):
- * a million measurements' arrays (144 MB of them, more for groups and
- * tables) were faulted in 4 KB at a time, a fifth of compare's time in
- * the kernel.  glibc maps such blocks on their own (storan.c fixes its
- * threshold at 128 KB), the block 16 bytes into its mapping.  The advice
- * covers that mapping whole: advice on a part splits the mapping in
- * three, and mremap(), which glibc's realloc() grows a mapped block with,
- * refuses a range over more than one (EFAULT): every doubling of a
- * million rows was then a fresh block and a copy, 2 s of compare's 15.
- * A block not at that offset (not mapped on its own) gets no advice.
- */
-#define HUGE_MIN ((size_t)4 << 20)
-#define MAP_HEADER ((uintptr_t)2 * sizeof(size_t))	/* glibc's chunk header */
-#define PAGE_MASK_LOW ((uintptr_t)4095)
-
-static void advise_huge(void *p)
-{
-	uintptr_t map = (uintptr_t)p - MAP_HEADER;
-
-	if (map & PAGE_MASK_LOW)
-		return;
-	madvise((void *)map, malloc_usable_size(p) + MAP_HEADER,
-		MADV_HUGEPAGE);
-}
-
 static void *check(void *p, size_t size)
 {
 	if (!p)
 		out_of_memory(size);
-	if (size >= HUGE_MIN && huge_pages)
-		advise_huge(p);
 	return p;
 }
 

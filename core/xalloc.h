@@ -32,14 +32,6 @@ void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem);
  */
 void xalloc_subject(const char *subject);
 
-/*
- * Blocks of 4 MB and more get transparent huge pages from now on (on):
- * for the commands where a million measurements cost the most time
- * (storan.c's table); a huge page is resident whole, so peaks grow
- * (not for ingest, whose memory must stay bounded).
- */
-void xalloc_huge_pages(int on);
-
 /* Program name used as message prefix ("storan"). */
 extern const char *progname;
 

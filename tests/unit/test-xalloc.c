@@ -1,83 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/*
- * core/xalloc.c's huge-page advice: it covers a big block's mapping
- * whole.  Advice on the 2 MB-aligned interior only split the mapping in
- * three, and glibc's realloc() could no longer grow the block with
- * mremap() (EFAULT): each doubling of a million rows was a new block and
- * a copy.  The mapping holding the block is read from /proc/self/maps.
- */
+/* core/xalloc.c: what the x-functions promise besides dying on failure. */
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <malloc.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/xalloc.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
-/* The mapping [*from, *to) that holds address p: 0, or -1. */
-static int mapping_of(const void *p, uintptr_t *from, uintptr_t *to)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	while (rc && fgets(line, sizeof(line), f)) {
-		unsigned long a, b;
-
-		if (sscanf(line, "%lx-%lx", &a, &b) == 2 &&
-		    a <= (uintptr_t)p && (uintptr_t)p < b) {
-			*from = a;
-			*to = b;
-			rc = 0;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
-static void test_big_block_one_mapping(void **state)
-{
-	size_t size = (size_t)9 << 20, more = (size_t)40 << 20;
-	uintptr_t from, to;
-	char *p;
-
-	(void)state;
-#ifdef UNDER_ASAN
-	skip();	/* ASan's allocator maps blocks its own way */
-#endif
-	mallopt(M_TRIM_THRESHOLD, 2 << 20);	/* as storan.c: a fixed
-						 * mmap threshold */
-	xalloc_huge_pages(1);
-	p = xmalloc(size);
-	memset(p, 'x', size);
-	assert_int_equal(mapping_of(p, &from, &to), 0);
-	/* the whole block in one mapping: not split at 2 MB boundaries */
-	assert_true(to >= (uintptr_t)p + size);
-	p = xrealloc(p, more);
-	assert_int_equal(mapping_of(p, &from, &to), 0);
-	assert_true(to >= (uintptr_t)p + more);
-	assert_int_equal(p[0], 'x');
-	assert_int_equal(p[size - 1], 'x');
-	free(p);
-	xalloc_huge_pages(0);
-}
-
-/* Without huge pages asked for, nothing changes either. */
-static void test_small_and_off(void **state)
+/* A block grown past glibc's mmap threshold keeps what it held. */
+static void test_realloc_keeps_contents(void **state)
 {
 	char *p;
 
@@ -89,11 +23,40 @@ static void test_small_and_off(void **state)
 	free(p);
 }
 
+/* ALLOC_GROW: room for at least what is needed, by doubling, kept. */
+static void test_alloc_grow(void **state)
+{
+	size_t alloc = 0, *v = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < 1000; i++) {
+		ALLOC_GROW(v, i + 1, alloc);
+		v[i] = i * 3;
+	}
+	assert_true(alloc >= 1000 && alloc < 2000);
+	for (size_t i = 0; i < 1000; i++)
+		assert_int_equal(v[i], i * 3);
+	free(v);
+}
+
+/* xstrndup() stops at n bytes or the string's end. */
+static void test_strndup(void **state)
+{
+	char *a = xstrndup("abcdef", 3), *b = xstrndup("ab", 10);
+
+	(void)state;
+	assert_string_equal(a, "abc");
+	assert_string_equal(b, "ab");
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_big_block_one_mapping),
-		cmocka_unit_test(test_small_and_off),
+		cmocka_unit_test(test_realloc_keeps_contents),
+		cmocka_unit_test(test_alloc_grow),
+		cmocka_unit_test(test_strndup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
