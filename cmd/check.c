@@ -86,6 +86,8 @@ static int run_check(char **paths, int n, struct check_options *opt,
 	write_findings(format, &findings, &rs);
 	if ((int)worst > rc)
 		rc = (int)worst;
+	if (!FREE_BEFORE_EXIT)
+		return rc;	/* (storan exits now) */
 	check_list_release(&findings);
 	diag_list_release(&diags);
 	result_set_release(&rs);

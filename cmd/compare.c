@@ -544,6 +544,8 @@ static int run_compare(struct compare_args *a, char **names, int n)
 		rc = rc ? EXIT_TROUBLE : exit_status(a, names, res, n - 1,
 						     st);
 	}
+	if (!FREE_BEFORE_EXIT)
+		return rc;	/* (storan exits now) */
 	for (int i = 0; i < n; i++) {
 		compare_result_release(&res[i]);
 		result_set_release(&sets[i]);

@@ -13,6 +13,7 @@
 #include "../core/rs-csv.h"
 #include "../core/rs-json.h"
 #include "../core/strbuf.h"
+#include "../core/xalloc.h"
 #include "../store/store.h"
 
 #include <getopt.h>
@@ -205,6 +206,8 @@ int cmd_export(int argc, char **argv)
 			       kind))
 		st = LOAD_TROUBLE;
 	rc = (int)st;
+	if (!FREE_BEFORE_EXIT)
+		return rc;	/* (storan exits now) */
 	strbuf_release(&sb);
 	result_set_release(&rs);
 	diag_list_release(&diags);

@@ -362,8 +362,11 @@ static int run_table(struct table_args *a, char **inputs, int ninputs)
 		if ((int)st > rc)
 			rc = (int)st;
 	}
-	pivot_release(&pv);
+	if (FREE_BEFORE_EXIT)
+		pivot_release(&pv);
 out:
+	if (!FREE_BEFORE_EXIT)
+		return rc;	/* (storan exits now) */
 	footnotes_release(&fn);
 	strbuf_release(&err);
 	strbuf_release(&cerr);

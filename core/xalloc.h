@@ -32,6 +32,26 @@ void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem);
  */
 void xalloc_subject(const char *subject);
 
+/*
+ * Does a command free its big structures just before it returns to
+ * exit()?  Only in the sanitizer builds (make check, the fuzzers), whose
+ * leak check must see everything else freed.  Elsewhere the kernel takes
+ * the memory back at once: freeing two result sets of a million
+ * measurements block by block was 0.4 s of compare's 3.4 s.  (Nothing
+ * else is skipped: outputs are committed and temporary files unlinked
+ * before.)
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define FREE_BEFORE_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FREE_BEFORE_EXIT 1
+#endif
+#endif
+#ifndef FREE_BEFORE_EXIT
+#define FREE_BEFORE_EXIT 0
+#endif
+
 /* Program name used as message prefix ("storan"). */
 extern const char *progname;
 
