@@ -17,25 +17,41 @@
 #include <string.h>
 #include <unistd.h>
 
+/* glibc's largest mmap threshold on 64 bits (a heap's 64 MB / 2) */
+#define HEAP_BLOCK_MAX (32 << 20)
+
 struct cmd_entry {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	/*
+	 * Blocks of up to 32 MB from malloc's heaps, not each a mapping of
+	 * its own: compare and table free and allocate again many such
+	 * blocks (a model of the sets for each check, each side, the
+	 * tables), and then reuse memory already faulted in, not fresh
+	 * pages the kernel must map and clear.  At a million measurements
+	 * a side: compare 2.93 -> 2.68 s, table --ratio 1.75 -> 1.65 s;
+	 * check and export gain nothing, ingest keeps its memory bounded.
+	 */
+	int heap_blocks;
 };
 
 static const struct cmd_entry commands[] = {
-	{ "check", cmd_check, "explain implausible figures" },
-	{ "compare", cmd_compare, "compare result sets, with verdicts" },
+	{ "check", cmd_check, "explain implausible figures", 0 },
+	{ "compare", cmd_compare, "compare result sets, with verdicts", 1 },
 	{ "detect", cmd_detect,
-	  "change points in a store's history (CI gate)" },
-	{ "export", cmd_export, "write a result set (or a stored run) as CSV" },
-	{ "history", cmd_history, "time series of a store's runs" },
-	{ "ingest", cmd_ingest, "read fio, iozone, hdparm, dd, time output" },
-	{ "plot", cmd_plot, "draw one chart (PNG, SVG, PDF)" },
-	{ "report", cmd_report, "write charts, workbook, HTML and Markdown" },
-	{ "run", cmd_run, "measure a file or device" },
-	{ "store", cmd_store, "add, list, remove runs of a history store" },
-	{ "table", cmd_table, "pivot and ratio tables" },
+	  "change points in a store's history (CI gate)", 0 },
+	{ "export", cmd_export,
+	  "write a result set (or a stored run) as CSV", 0 },
+	{ "history", cmd_history, "time series of a store's runs", 0 },
+	{ "ingest", cmd_ingest,
+	  "read fio, iozone, hdparm, dd, time output", 0 },
+	{ "plot", cmd_plot, "draw one chart (PNG, SVG, PDF)", 0 },
+	{ "report", cmd_report,
+	  "write charts, workbook, HTML and Markdown", 0 },
+	{ "run", cmd_run, "measure a file or device", 0 },
+	{ "store", cmd_store, "add, list, remove runs of a history store", 0 },
+	{ "table", cmd_table, "pivot and ratio tables", 1 },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -142,5 +158,7 @@ int main(int argc, char **argv)
 	if (!c)
 		return unknown_command(argv[1]);
 	optind = 1;
+	if (c->heap_blocks)
+		mallopt(M_MMAP_THRESHOLD, HEAP_BLOCK_MAX);
 	return c->fn(argc - 1, argv + 1);
 }
