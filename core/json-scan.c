@@ -14,6 +14,7 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -911,6 +912,23 @@ static int parse_after(struct parser *ps)
 	return ST_CLOSE;
 }
 
+/* One step of the loop: the next state, or -1 at an error. */
+static int parse_step(struct parser *ps, int state)
+{
+	size_t top;
+
+	if (state == ST_VALUE)
+		return parse_value(ps);
+	if (state == ST_KEY)
+		return parse_key(ps);
+	if (state == ST_AFTER)
+		return parse_after(ps);
+	top = ps->js->stack[--ps->depth];	/* ST_CLOSE: the container
+						 * on top */
+	ps->js->tok[top].next = (uint32_t)ps->js->ntok;
+	return ST_AFTER;
+}
+
 static size_t line_of(const struct jscan *js, size_t from, size_t pos)
 {
 	size_t line = 1;
@@ -921,9 +939,115 @@ static size_t line_of(const struct jscan *js, size_t from, size_t pos)
 	return line;
 }
 
-/* jscan_parse(), or with any_value jscan_parse_value(). */
+/* ---- a helper thread from a guessed element start ---- */
+
+/*
+ * The elements of an array read from `split` on, by another thread, into
+ * a reader of its own: token 0 stands for the array they are in, and
+ * reading stops at the ']' that closes it.
+ */
+struct split_helper {
+	struct jscan h;
+	size_t split;
+	pthread_t thread;
+	int running;
+	int ok;			/* read up to the array's ']' */
+	size_t max_depth;	/* the deepest a value was read at */
+	struct lexeme close;	/* that ']' */
+	size_t pos;		/* just past it */
+};
+
+static int parse_step(struct parser *ps, int state);
+
+static void *read_elements(void *arg)
+{
+	struct split_helper *sh = arg;
+	struct parser ps = { .js = &sh->h, .pos = sh->split, .depth = 1 };
+	struct lexeme open = { '[', 0, sh->split, sh->split + 1 };
+	int state = ST_VALUE;
+
+	sh->h.stack[0] = (uint32_t)push(&sh->h, &open, JSCAN_ARRAY);
+	lex(&sh->h, &ps.pos, &ps.lx);
+	while (state >= 0) {
+		if (state == ST_VALUE && ps.depth > sh->max_depth)
+			sh->max_depth = ps.depth;
+		if (state == ST_CLOSE && ps.depth == 1)
+			break;		/* the array's ']' */
+		state = parse_step(&ps, state);
+	}
+	sh->ok = state == ST_CLOSE;
+	sh->close = ps.lx;
+	sh->pos = ps.pos;
+	return NULL;
+}
+
+static struct split_helper *split_start(const struct jscan *js, size_t split)
+{
+	struct split_helper *sh = xcalloc(1, sizeof(*sh));
+
+	jscan_init(&sh->h, js->buf, js->len);
+	sh->h.nul_is_newline = js->nul_is_newline;
+	sh->h.pack_key = js->pack_key;
+	sh->h.copy_strings = js->copy_strings;
+	sh->split = split;
+	sh->running = !pthread_create(&sh->thread, NULL, read_elements, sh);
+	if (!sh->running)
+		read_elements(sh);
+	return sh;
+}
+
+static void split_wait(struct split_helper *sh)
+{
+	if (sh->running)
+		pthread_join(sh->thread, NULL);
+	sh->running = 0;
+}
+
+static void split_end(struct split_helper *sh)
+{
+	if (!sh)
+		return;
+	split_wait(sh);
+	jscan_release(&sh->h);
+	free(sh);
+}
+
+/*
+ * The parse ps, about to read a value at the helper's split, takes the
+ * helper's tokens for it and every element after, and goes on at the
+ * array's ']' (ST_CLOSE): 1.  0 when the value is not an array's element,
+ * when the helper stopped at an error or would have read deeper than the
+ * limit from here: ps reads on itself, as a parse without a helper does.
+ */
+static int splice(struct parser *ps, struct split_helper *sh)
+{
+	struct jscan *js = ps->js;
+	size_t base = js->ntok, n, array;
+
+	if (!ps->depth ||
+	    js->tok[js->stack[ps->depth - 1]].type != JSCAN_ARRAY)
+		return 0;
+	split_wait(sh);
+	if (!sh->ok || ps->depth - 1 + sh->max_depth >= JSCAN_MAX_DEPTH)
+		return 0;
+	n = sh->h.ntok - 1;		/* (token 0 is the array) */
+	array = js->stack[ps->depth - 1];
+	ALLOC_GROW(js->tok, base + n, js->alloc);
+	memcpy(js->tok + base, sh->h.tok + 1, n * sizeof(*js->tok));
+	for (size_t i = base; i < base + n; i++)
+		js->tok[i].next += (uint32_t)(base - 1);
+	js->ntok = base + n;
+	js->tok[array].len += sh->h.tok[0].len;
+	js->split_taken = n;
+	ps->lx = sh->close;
+	ps->pos = sh->pos;
+	return 1;
+}
+
+/* jscan_parse(), or with any_value jscan_parse_value(); with sh, the
+ * helper's tokens are taken where they fit (splice()). */
 static int parse_from(struct jscan *js, size_t at, size_t *root,
-		      int any_value)
+		      int any_value, struct split_helper *sh)
 {
 	struct parser ps = { .js = js, .pos = at, .depth = 0 };
 	size_t base = js->ntok;
@@ -939,21 +1063,13 @@ static int parse_from(struct jscan *js, size_t at, size_t *root,
 	} else {
 		state = ST_VALUE;
 	}
-	while (state >= 0) {
-		if (state == ST_VALUE)
-			state = parse_value(&ps);
-		else if (state == ST_KEY)
-			state = parse_key(&ps);
-		else if (state == ST_AFTER && ps.depth)
-			state = parse_after(&ps);
-		else if (state == ST_AFTER)
-			break;
-		else {	/* ST_CLOSE: the container on top */
-			size_t top = js->stack[--ps.depth];
-
-			js->tok[top].next = (uint32_t)js->ntok;
-			state = ST_AFTER;
+	while (state >= 0 && (state != ST_AFTER || ps.depth)) {
+		if (state == ST_VALUE && sh && ps.lx.start == sh->split &&
+		    splice(&ps, sh)) {
+			state = ST_CLOSE;
+			sh = NULL;	/* (taken once) */
 		}
+		state = parse_step(&ps, state);
 	}
 	if (state < 0) {
 		js->ntok = base;
@@ -967,12 +1083,27 @@ static int parse_from(struct jscan *js, size_t at, size_t *root,
 
 int jscan_parse(struct jscan *js, size_t at, size_t *root)
 {
-	return parse_from(js, at, root, 0);
+	return parse_from(js, at, root, 0, NULL);
 }
 
 int jscan_parse_value(struct jscan *js, size_t at, size_t *root)
 {
-	return parse_from(js, at, root, 1);
+	return parse_from(js, at, root, 1, NULL);
+}
+
+int jscan_parse_split(struct jscan *js, size_t at, size_t split,
+		      size_t *root)
+{
+	struct split_helper *sh;
+	int rc;
+
+	js->split_taken = 0;
+	if (split <= at || split >= js->len || js->len >= UINT32_MAX)
+		return parse_from(js, at, root, 0, NULL);
+	sh = split_start(js, split);
+	rc = parse_from(js, at, root, 0, sh);
+	split_end(sh);
+	return rc;
 }
 
 /* ---- lookups ---- */

@@ -104,6 +104,8 @@ struct jscan {
 	struct jscan_tok *tok;
 	size_t ntok, alloc;
 	size_t end;		/* after jscan_parse(): offset past the value */
+	size_t split_taken;	/* after jscan_parse_split(): the tokens
+				 * the helper read and the parse took */
 	struct jscan_error err;
 	/* scratch of jscan_members(), reused */
 	struct jscan_member *members;
@@ -153,6 +155,18 @@ void jscan_view_release(struct jscan *view);
  * with js->err set and no token added.
  */
 int jscan_parse(struct jscan *js, size_t at, size_t *root);
+/*
+ * jscan_parse() with a second thread reading from offset `split` on,
+ * where the caller guesses an element of an array starts (a job in the
+ * middle of a big fio document): the same tokens, end and error as
+ * jscan_parse(), in about half the time on two CPUs.  The helper's
+ * tokens are taken only where this parse meets `split` as the start of
+ * an array's element and the helper read up to that array's ']' without
+ * an error nor too deep; else this parse reads on alone.  A bad guess
+ * costs the helper's time, never a different result.
+ */
+int jscan_parse_split(struct jscan *js, size_t at, size_t split,
+		      size_t *root);
 /*
  * The same for any value, a string or a number too: a reader that walks
  * a document's outer object itself (a member's key, then its value)

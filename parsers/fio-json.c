@@ -43,6 +43,7 @@
  * the next one) are claimed and only the last one is a result.
  */
 #include "fio-common.h"
+#include "../core/cpus.h"
 #include "../core/json-scan.h"
 #include "../core/numscan.h"
 #include "../core/units.h"
@@ -1107,6 +1108,28 @@ static int rest_of_line_blank(const char *text, size_t at, size_t len)
 }
 
 /*
+ * Where a big document's second half may start, for a second thread
+ * (jscan_parse_split()): the first '{' after the middle of what is left
+ * that fio writes to open an array's element at depth two (a job:
+ * "    },\n    {\n").  0 for none, or when the rest is small or there is
+ * no second CPU.  Only a guess: the reader checks it.
+ */
+#define SPLIT_MIN ((size_t)1 << 20)
+
+static size_t guess_split(const struct jscan *js, size_t at)
+{
+	static const char mark[] = "},\n    {\n";
+	size_t mid;
+	const char *p;
+
+	if (js->len - at < SPLIT_MIN || storan_cpus() < 2)
+		return 0;
+	mid = at + (js->len - at) / 2;
+	p = memmem(js->buf + mid, js->len - mid, mark, sizeof(mark) - 1);
+	return p ? (size_t)(p - js->buf) + 7 : 0;	/* its '{' */
+}
+
+/*
  * The documents of an uncut input that holds nothing else (blanks
  * around them, each on lines of its own): what find_docs() finds once
  * the lines are cut, without cutting them.  SIZE_MAX for anything else.
@@ -1124,7 +1147,8 @@ static size_t find_whole_docs(const struct input *in, struct jscan *js,
 			at++;
 		if (at == js->len)
 			break;
-		if (js->buf[at] != '{' || jscan_parse(js, at, &root) ||
+		if (js->buf[at] != '{' ||
+		    jscan_parse_split(js, at, guess_split(js, at), &root) ||
 		    !is_fio_doc(js, root) ||
 		    !rest_of_line_blank(js->buf, js->end, js->len)) {
 			free(*docs);

@@ -7,6 +7,8 @@
  * in place and with copy_strings: the second reader must leave its
  * buffer as it was (a mapped input is hashed on another thread while it
  * is read) and find the same members, keys and strings as the first.
+ * Then the first document is read again with a second thread from each
+ * bracket on (jscan_parse_split()): the same tokens or the same error.
  */
 #include "fuzz-common.h"
 
@@ -101,6 +103,53 @@ static void compare_readers(struct jscan *in_place, struct jscan *copying)
 		same_text(jscan_str(in_place, i), jscan_str(copying, i), i);
 }
 
+/*
+ * jscan_parse_split() of the first document at every '{' or '[' after
+ * its start (every 17th, past a hundred): what jscan_parse() gives,
+ * token for token, or the same error.
+ */
+static void same_with_helper(const uint8_t *data, size_t size, int packed)
+{
+	char *buf = fuzz_copy(data, size), *two = fuzz_copy(data, size);
+	struct jscan *x = xmalloc(sizeof(*x)), *y = xmalloc(sizeof(*y));
+	size_t rx, ry, tried = 0;
+	int cx;
+
+	jscan_init(x, buf, size);
+	x->pack_key = packed ? "bins" : NULL;
+	x->copy_strings = 1;
+	cx = jscan_parse(x, 0, &rx);
+	for (size_t split = 1; split < size; split++) {
+		if ((data[split] != '{' && data[split] != '[') ||
+		    (++tried > 100 && tried % 17))
+			continue;
+		jscan_init(y, two, size);
+		y->pack_key = x->pack_key;
+		y->copy_strings = 1;
+		if (jscan_parse_split(y, 0, split, &ry) != cx ||
+		    y->ntok != x->ntok || (!cx && (ry != rx ||
+						   y->end != x->end)) ||
+		    (cx && (strcmp(y->err.text, x->err.text) ||
+			    y->err.pos != x->err.pos ||
+			    y->err.line != x->err.line)))
+			BUG("split at %zu: not what one thread reads", split);
+		for (size_t i = 0; i < x->ntok; i++)
+			if (y->tok[i].start != x->tok[i].start ||
+			    y->tok[i].len != x->tok[i].len ||
+			    y->tok[i].next != x->tok[i].next ||
+			    y->tok[i].type != x->tok[i].type ||
+			    y->tok[i].flags != x->tok[i].flags)
+				BUG("split at %zu: token %zu differs", split,
+				    i);
+		jscan_release(y);
+	}
+	jscan_release(x);
+	free(x);
+	free(y);
+	free(two);
+	free(buf);
+}
+
 static void fuzz_json_scan(const uint8_t *data, size_t size, int packed)
 {
 	char *buf = fuzz_copy(data, size), *kept = fuzz_copy(data, size);
@@ -123,6 +172,7 @@ static void fuzz_json_scan(const uint8_t *data, size_t size, int packed)
 	free(js);
 	free(kept);
 	free(buf);
+	same_with_helper(data, size, packed);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -436,6 +436,152 @@ static void test_packed_mutations_like_jansson(void **state)
 	free(text);
 }
 
+/*
+ * jscan_parse_split() of text[0..len) at split: the same result as
+ * jscan_parse(), token for token, or the same error.  Returns how many
+ * tokens the helper read were taken.
+ */
+static size_t assert_split_agrees(const char *text, size_t len, size_t split,
+				  const char *pack)
+{
+	char *a = xmalloc(len + 1), *b = xmalloc(len + 1);
+	struct jscan *x = xmalloc(sizeof(*x)), *y = xmalloc(sizeof(*y));
+	size_t rx = 0, ry = 0, taken;
+	int cx, cy;
+
+	memcpy(a, text, len);
+	memcpy(b, text, len);
+	a[len] = b[len] = '\0';
+	jscan_init(x, a, len);
+	jscan_init(y, b, len);
+	x->pack_key = y->pack_key = pack;
+	x->copy_strings = y->copy_strings = 1;
+	cx = jscan_parse(x, 0, &rx);
+	cy = jscan_parse_split(y, 0, split, &ry);
+	assert_int_equal(cx, cy);
+	assert_int_equal(x->ntok, y->ntok);
+	for (size_t i = 0; i < x->ntok; i++) {
+		assert_int_equal(x->tok[i].start, y->tok[i].start);
+		assert_int_equal(x->tok[i].len, y->tok[i].len);
+		assert_int_equal(x->tok[i].next, y->tok[i].next);
+		assert_int_equal(x->tok[i].type, y->tok[i].type);
+		assert_int_equal(x->tok[i].flags, y->tok[i].flags);
+	}
+	if (!cx) {
+		assert_int_equal(rx, ry);
+		assert_int_equal(x->end, y->end);
+	} else {
+		assert_string_equal(x->err.text, y->err.text);
+		assert_int_equal(x->err.pos, y->err.pos);
+		assert_int_equal(x->err.line, y->err.line);
+	}
+	taken = y->split_taken;
+	jscan_release(x);
+	jscan_release(y);
+	free(x);
+	free(y);
+	free(a);
+	free(b);
+	return taken;
+}
+
+/*
+ * A second thread's half (jscan_parse_split()) at every place of a fio
+ * JSON+ file and of a plain one: at an element's '{' it is taken, and
+ * anywhere else (a key, a string, a number, a blank) dropped; either
+ * way the tokens are those of one thread.
+ */
+static void test_split_everywhere(void **state)
+{
+	static const char *const files[] = {
+		"0103-3_33-randrw-libaio-jsonplus.json",
+		"0102-3_33-randrw-libaio.json",
+	};
+
+	(void)state;
+	for (size_t f = 0; f < 2; f++) {
+		size_t len, taken = 0;
+		char *text = read_fixture(files[f], &len);
+		size_t start = (size_t)(strchr(text, '{') - text);
+		const char *elem = strstr(text + start, "\"jobs\" : [");
+
+		assert_non_null(elem);
+		elem = strchr(elem, '{');	/* the first job */
+		/* (the fixture's first bytes: text before the document) */
+		for (size_t at = start + 1; at < len; at++) {
+			int brace = text[at] == '{' || text[at] == '[';
+
+			if (!brace && (at - start) % 5)
+				continue;
+			taken += assert_split_agrees(text + start, len - start,
+						     at - start,
+						     f ? NULL : "bins");
+		}
+		assert_true(assert_split_agrees(text + start, len - start,
+						(size_t)(elem - text) - start,
+						f ? NULL : "bins") > 0);
+		assert_true(taken > 0);
+		free(text);
+	}
+}
+
+/* Errors before the split, in the helper's half, after its array: the
+ * error one thread reports, at the same place and line. */
+static void test_split_errors(void **state)
+{
+	static const char repl[] = { '}', ']', ',', ':', '"', '\\', '\n', '0',
+				     'x', '\x01', '\xff', '{', '[' };
+	static const char doc[] =
+		"{\"a\": 1, \"jobs\": [\n    {\"x\": [1, 2]},\n"
+		"    {\"y\": {\"bins\": {\"1\": 2}}},\n"
+		"    {\"z\": \"s\"}\n  ],\n  \"b\": [true]}";
+	size_t len = strlen(doc), split;
+	char *copy = xmalloc(len + 1);
+
+	(void)state;
+	split = (size_t)(strstr(doc, "{\"y\"") - doc);
+	assert_true(assert_split_agrees(doc, len, split, "bins") > 0);
+	for (size_t at = 0; at < len; at++)
+		for (size_t r = 0; r < sizeof(repl); r++) {
+			memcpy(copy, doc, len + 1);
+			copy[at] = repl[r];
+			assert_split_agrees(copy, len, split, "bins");
+			assert_split_agrees(copy, len, split, NULL);
+		}
+	for (size_t cut = 1; cut < len; cut++)
+		assert_split_agrees(doc, cut, split, "bins");
+	free(copy);
+}
+
+/* The depth limit counts from the document's start, not the helper's. */
+static void test_split_depth(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (int deeper = 0; deeper < 2; deeper++) {
+		size_t split;
+
+		strbuf_reset(&sb);
+		for (int i = 0; i < 1000; i++)
+			strbuf_addch(&sb, '[');
+		strbuf_adds(&sb, "1, ");
+		split = sb.len;
+		/* this element's value reaches depth 2048 (+ deeper) */
+		for (int i = 0; i < 1047 + deeper; i++)
+			strbuf_addch(&sb, '[');
+		strbuf_addch(&sb, '2');
+		for (int i = 0; i < 1047 + deeper; i++)
+			strbuf_addch(&sb, ']');
+		for (int i = 0; i < 1000; i++)
+			strbuf_addch(&sb, ']');
+		/* taken at the limit, dropped past it (one thread fails) */
+		assert_int_equal(assert_split_agrees(sb.buf, sb.len, split,
+						     NULL) > 0, !deeper);
+	}
+	strbuf_release(&sb);
+}
+
 /* The members of integer map i, as "k=v k=v". */
 static char *int_map_text(struct jscan *js, size_t i)
 {
@@ -642,6 +788,9 @@ int main(void)
 		cmocka_unit_test(test_copy_strings_never_write),
 		cmocka_unit_test(test_int_map_in_arena),
 		cmocka_unit_test(test_packed_mutations_like_jansson),
+		cmocka_unit_test(test_split_everywhere),
+		cmocka_unit_test(test_split_errors),
+		cmocka_unit_test(test_split_depth),
 	};
 
 	return cmocka_run_group_tests_name("json-scan", tests, NULL, NULL);
