@@ -957,8 +957,6 @@ struct split_helper {
 	size_t pos;		/* just past it */
 };
 
-static int parse_step(struct parser *ps, int state);
-
 static void *read_elements(void *arg)
 {
 	struct split_helper *sh = arg;
@@ -981,6 +979,8 @@ static void *read_elements(void *arg)
 	return NULL;
 }
 
+/* The helper reading from split, or NULL when no thread could start
+ * (then one thread reads it all, as jscan_parse() does). */
 static struct split_helper *split_start(const struct jscan *js, size_t split)
 {
 	struct split_helper *sh = xcalloc(1, sizeof(*sh));
@@ -991,8 +991,10 @@ static struct split_helper *split_start(const struct jscan *js, size_t split)
 	sh->h.copy_strings = js->copy_strings;
 	sh->split = split;
 	sh->running = !pthread_create(&sh->thread, NULL, read_elements, sh);
-	if (!sh->running)
-		read_elements(sh);
+	if (!sh->running) {
+		free(sh);
+		return NULL;
+	}
 	return sh;
 }
 
@@ -1073,6 +1075,7 @@ static int parse_from(struct jscan *js, size_t at, size_t *root,
 	}
 	if (state < 0) {
 		js->ntok = base;
+		js->split_taken = 0;	/* (dropped with the rest) */
 		js->err.line = line_of(js, at, js->err.pos);
 		return -1;
 	}
