@@ -2,7 +2,8 @@
 # storan -- plain GNU make, pkg-config for every library.
 #
 #   make                 build ./storan
-#   make check           every test, under AddressSanitizer + UBSan
+#   make check           every test, under AddressSanitizer + UBSan (the
+#                        threaded paths under ThreadSanitizer too)
 #   make demo            install what is missing, build, ingest sample-data/
 #   make fuzz            every fuzz target, FUZZ_SECONDS each (clang)
 #   make fuzz-long       the same, FUZZ_LONG_SECONDS each (docs/fuzzing.md)
@@ -11,6 +12,7 @@
 #   make dist            storan-VERSION.tar.gz, a release that builds without git
 #   make V=1             show the commands
 #   make SANITIZE=1      build ./storan itself with the sanitizers
+#                        (SANITIZE=thread: with ThreadSanitizer)
 #   make DEVELOPER=0     no -Werror (the default outside a git checkout)
 #
 # CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line are
@@ -68,6 +70,11 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS += $(SAN_FLAGS)
 LDFLAGS += $(SAN_FLAGS)
+endif
+# SANITIZE=thread: ThreadSanitizer (make check's build-tsan)
+ifeq ($(SANITIZE),thread)
+ALL_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=thread
 endif
 
 ifeq ($(V),1)
@@ -139,7 +146,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstoran.a
 
 unit-tests: $(UNIT_BINS)
 
-# The test suite always runs under ASan + UBSan, in its own build tree.
+# The test suite always runs under ASan + UBSan, in its own build tree;
+# the paths that run on several threads also under ThreadSanitizer
+# (build-tsan, tests/run-threads).
 # Where clang is installed, the golden fixtures also run through a clang
 # ASan + UBSan build (build-clang): clang checks what GCC does not (a zero
 # offset added to a NULL pointer passed GCC's UBSan and stopped clang's).
@@ -150,10 +159,13 @@ check:
 		build-san/storan unit-tests
 	$(Q)$(if $(CLANG),$(MAKE) --no-print-directory CC=$(CLANG) SANITIZE=1 \
 		BUILD=build-clang build-clang/storan,:)
+	$(Q)$(MAKE) --no-print-directory SANITIZE=thread BUILD=build-tsan \
+		build-tsan/storan
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		STORAN=$(CURDIR)/build-san/storan UNIT_DIR=$(CURDIR)/build-san/tests \
 		STORAN_CLANG=$(if $(CLANG),$(CURDIR)/build-clang/storan) \
+		STORAN_TSAN=$(CURDIR)/build-tsan/storan \
 		tests/run-all
 
 check-browser: storan
@@ -249,7 +261,7 @@ print-flags:
 	@echo "LDFLAGS=$(LDFLAGS)"
 
 clean:
-	rm -rf build build-san build-clang build-fuzz storan storan-*.tar.gz
+	rm -rf build build-san build-clang build-tsan build-fuzz storan storan-*.tar.gz
 
 .PHONY: all check check-browser demo fuzz fuzz-build fuzz-long install \
 	uninstall dist clean unit-tests man completions build-deps print-flags \

@@ -646,26 +646,30 @@ static void decode_shared(struct json_state *st)
 	}
 }
 
-/* Jobs [from, to) for parse_in_two(): the second half through a reader
- * view and a state of its own. */
+/*
+ * The second half's state for parse_in_two(): a copy of the first's with
+ * a reader view and a metric buffer of its own, made before the threads
+ * start (copied on the second thread, it raced with the first half's
+ * writes to st, as ThreadSanitizer said).
+ */
+struct second_half {
+	struct json_state *first;
+	struct json_state half;
+	struct jscan view;
+};
+
+/* Jobs [from, to), on the first half's state or on the second's. */
 static void emit_job_range(struct parse_ctx *c, size_t from, size_t to,
 			   void *arg)
 {
-	struct json_state *st = arg, half;
-	struct jscan js;
+	struct second_half *sh = arg;
 
-	if (c == st->ctx) {
-		emit_jobs(st, from, to);
+	if (c == sh->first->ctx) {
+		emit_jobs(sh->first, from, to);
 		return;
 	}
-	jscan_view(&js, st->js);
-	half = *st;
-	half.ctx = c;
-	half.js = &js;
-	strbuf_init(&half.metric);
-	emit_jobs(&half, from, to);
-	strbuf_release(&half.metric);
-	jscan_view_release(&js);
+	sh->half.ctx = c;
+	emit_jobs(&sh->half, from, to);
 }
 
 /*
@@ -675,8 +679,18 @@ static void emit_job_range(struct parse_ctx *c, size_t from, size_t to,
  */
 static void emit_jobs_parallel(struct json_state *st)
 {
+	struct second_half *sh = xmalloc(sizeof(*sh));	/* 8 KiB view */
+
 	decode_shared(st);
-	parse_in_two(st->ctx, st->njobs, emit_job_range, st);
+	jscan_view(&sh->view, st->js);
+	sh->first = st;
+	sh->half = *st;
+	sh->half.js = &sh->view;
+	strbuf_init(&sh->half.metric);
+	parse_in_two(st->ctx, st->njobs, emit_job_range, sh);
+	strbuf_release(&sh->half.metric);
+	jscan_view_release(&sh->view);
+	free(sh);
 }
 
 /* The input line of obj's member key (of obj itself when it has none). */
