@@ -368,11 +368,10 @@ static const char *ansi(enum fmt_style s)
 	return NULL;
 }
 
-static void text_field(struct strbuf *out, const char *s, size_t width,
-		       int right, const char *color, int last)
+/* s (w columns wide) in a field of width columns. */
+static void text_field(struct strbuf *out, const char *s, size_t w,
+		       size_t width, int right, const char *color, int last)
 {
-	size_t w = width_of(s);
-
 	if (right)
 		pad(out, width - w);
 	if (color)
@@ -537,22 +536,25 @@ static void end_line(struct strbuf *out)
 	strbuf_addch(out, '\n');
 }
 
-/* Line `line` of row r's cell in column c: its text into part. */
+/* Line `line` of row r's cell in column c: its text into part, *w its
+ * width (measured once: a million rows' cells were measured twice). */
 static const char *cell_line(const struct fmt_table *t, size_t c,
 			     size_t width, const char *s, const char **rest,
-			     struct strbuf *part)
+			     struct strbuf *part, size_t *w)
 {
 	const char *next;
 	size_t len;
 
 	*rest = NULL;
-	if (width_of(s) <= width || !(t->cols[c].flags & FMT_COL_WRAP))
+	*w = width_of(s);
+	if (*w <= width || !(t->cols[c].flags & FMT_COL_WRAP))
 		return s;
 	len = next_line(s, width, 1, &next);
 	strbuf_reset(part);
 	strbuf_add(part, s, len);
 	if (*next)
 		*rest = next;
+	*w = width_of(strbuf_str(part));
 	return strbuf_str(part);
 }
 
@@ -578,6 +580,7 @@ void fmt_text_row(const struct fmt_table *t, const struct fmt_table *rt,
 		for (size_t c = 0, n = 0; c < t->ncols; c++) {
 			const struct fmt_cell *cell = cell_at(rt, in, c);
 			const char *txt;
+			size_t w;
 
 			if (lay->hide[c])
 				continue;
@@ -589,9 +592,10 @@ void fmt_text_row(const struct fmt_table *t, const struct fmt_table *rt,
 			}
 			txt = line ? s->rest[c] : shown(cell, &s->sc);
 			txt = cell_line(t, c, lay->width[c], txt, &s->rest[c],
-					&s->part);
+					&s->part, &w);
 			more |= s->rest[c] != NULL;
-			text_field(out, txt, lay->width[c], t->cols[c].numeric,
+			text_field(out, txt, w, lay->width[c],
+				   t->cols[c].numeric,
 				   lay->color && !line ? ansi(cell->style) :
 				   NULL, c == lay->last);
 		}
@@ -637,7 +641,8 @@ static void text_head(const struct fmt_table *t,
 			continue;
 		if (n++)
 			strbuf_adds(out, "  ");
-		text_field(out, t->cols[c].heading, lay->width[c],
+		text_field(out, t->cols[c].heading,
+			   width_of(t->cols[c].heading), lay->width[c],
 			   t->cols[c].numeric, NULL, c == lay->last);
 	}
 	strbuf_addch(out, '\n');
