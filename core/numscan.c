@@ -206,14 +206,14 @@ const char *skip_spaces(const char *p)
 	return p;
 }
 
-/* (loops, not strlen() and strncmp(): the parsers ask every line, and
- * most calls fail at the first byte) */
 static char ascii_lower(char c)
 {
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
-/* ASCII case only, as strncasecmp() in the C locale storan runs in */
+/* ASCII case only, as strncasecmp() in the C locale storan runs in (a
+ * loop, not strlen() and strncasecmp(): most calls fail at the first
+ * byte; skip_prefix() and starts_with() are inline in numscan.h) */
 int skip_prefix_icase(const char **p, const char *word)
 {
 	const char *s = *p;

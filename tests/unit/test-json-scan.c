@@ -487,9 +487,9 @@ static size_t assert_split_agrees(const char *text, size_t len, size_t split,
 
 /*
  * A second thread's half (jscan_parse_split()) at every place of a fio
- * JSON+ file and of a plain one: at an element's '{' it is taken, and
- * anywhere else (a key, a string, a number, a blank) dropped; either
- * way the tokens are those of one thread.
+ * JSON+ file and of a plain one: at a job's '{' it is taken; at a blank,
+ * a key or inside a string (never where a value starts) it is dropped;
+ * either way the tokens are those of one thread.
  */
 static void test_split_everywhere(void **state)
 {
@@ -510,12 +510,16 @@ static void test_split_everywhere(void **state)
 		/* (the fixture's first bytes: text before the document) */
 		for (size_t at = start + 1; at < len; at++) {
 			int brace = text[at] == '{' || text[at] == '[';
+			int blank = strchr(" \n\t\r:,", text[at]) != NULL;
+			size_t n;
 
 			if (!brace && (at - start) % 5)
 				continue;
-			taken += assert_split_agrees(text + start, len - start,
-						     at - start,
-						     f ? NULL : "bins");
+			n = assert_split_agrees(text + start, len - start,
+						at - start, f ? NULL : "bins");
+			if (blank)	/* no lexeme starts there */
+				assert_int_equal(n, 0);
+			taken += n;
 		}
 		assert_true(assert_split_agrees(text + start, len - start,
 						(size_t)(elem - text) - start,
